@@ -1,0 +1,90 @@
+/* Status strings and the error record. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const status_text[WSEL_STATUS_COUNT_] = {
+    [WSEL_OK] = "success",
+    [WSEL_E_NOMEM] = "out of memory",
+    [WSEL_E_ARG] = "invalid argument",
+    [WSEL_E_IO] = "cannot read file",
+    [WSEL_E_LIMIT] = "input exceeds a limit",
+    [WSEL_E_SYNTAX] = "syntax error",
+    [WSEL_E_ESCAPE] = "bad escape sequence",
+    [WSEL_E_DUPKEY] = "duplicate key",
+    [WSEL_E_INCLUDE] = "bad include",
+    [WSEL_E_INCLUDE_CYCLE] = "include cycle",
+    [WSEL_E_NOSTANZA] = "no weighted plugin stanza",
+    [WSEL_E_TYPE] = "value of the wrong type",
+    [WSEL_E_PARAM] = "bad parameter value",
+    [WSEL_E_SVCTYPE] = "unknown service type",
+    [WSEL_E_WEIGHT] = "bad weight",
+    [WSEL_E_COUNT] = "wrong number of items",
+    [WSEL_E_ADDR] = "bad address",
+    [WSEL_E_CNAME] = "bad CNAME",
+    [WSEL_E_MIXED] = "mixed item types",
+    [WSEL_E_LEGACY] = "legacy cnames stanza",
+    [WSEL_E_ITEM] = "bad item",
+    [WSEL_E_NORESOURCE] = "no such resource",
+    [WSEL_E_RECORD] = "bad use from a zone record",
+    [WSEL_E_STATE] = "bad monitoring state",
+    [WSEL_E_UNSUPPORTED] = "not supported on this CPU or build",
+};
+
+const char *wsel_strerror(int code)
+{
+    if (code < 0 || code >= WSEL_STATUS_COUNT_ || !status_text[code])
+        return "unknown error";
+    return status_text[code];
+}
+
+void wsel_error_clear(wsel_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+}
+
+static void copy_field(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsigned col,
+               const char *resource, const char *stanza, const char *item,
+               const char *fmt, ...)
+{
+    if (!err)
+        return code;
+    wsel_error_clear(err);
+    err->code = code;
+    copy_field(err->file, sizeof err->file, file);
+    err->line = line;
+    err->col = col;
+    copy_field(err->resource, sizeof err->resource, resource);
+    copy_field(err->stanza, sizeof err->stanza, stanza);
+    copy_field(err->item, sizeof err->item, item);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+char *wsel_error_format(const wsel_error *err, char *buf, size_t len)
+{
+    if (!buf || !len)
+        return buf;
+    buf[0] = '\0';
+    if (!err)
+        return buf;
+    const char *msg = err->message[0] ? err->message : wsel_strerror(err->code);
+    if (err->file[0] && err->line)
+        snprintf(buf, len, "%s:%u:%u: %s", err->file, err->line, err->col, msg);
+    else if (err->file[0])
+        snprintf(buf, len, "%s: %s", err->file, msg);
+    else
+        snprintf(buf, len, "%s", msg);
+    return buf;
+}

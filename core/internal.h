@@ -1,0 +1,23 @@
+/* Internal helpers shared by the library's own files. Not installed. */
+#ifndef WSEL_CORE_INTERNAL_H
+#define WSEL_CORE_INTERNAL_H
+
+#include "wsel.h"
+
+#if defined(__GNUC__)
+#define WSEL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define WSEL_PRINTF(a, b)
+#endif
+
+/* Fill `err` (if non-NULL): code, location, context names (NULL = empty) and a
+ * printf-style message. Returns `code`, so callers can `return wsel__fail(...)`. */
+int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsigned col,
+               const char *resource, const char *stanza, const char *item,
+               const char *fmt, ...) WSEL_PRINTF(9, 10);
+
+/* Canonical state key of an address or name: inet_ntop form for IPv4/IPv6 addresses,
+ * otherwise the text lower-cased. Returns false if it does not fit in `len`. */
+bool wsel__canon_key(const char *text, char *out, size_t len);
+
+#endif

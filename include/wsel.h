@@ -1,0 +1,23 @@
+/* wsel: weighted DNS answer selection, as gdnsd's `weighted` plugin defines it.
+ *
+ *   config.h   load gdnsd weighted configs; the resource model
+ *   state.h    monitoring state (UP/DOWN + TTL per service type)
+ *   rng.h      the random source and the default generator
+ *   resolve.h  the random-word contract, answers, engines (ref, fast) and resolvers
+ *   odds.h     exact odds, computed independently of the engines
+ *
+ * Every exported name starts with wsel_. The library never prints and never exits:
+ * every failure is a status code plus a filled wsel_error. */
+#ifndef WSEL_H
+#define WSEL_H
+
+#include "wsel/common.h"
+#include "wsel/config.h"
+#include "wsel/state.h"
+#include "wsel/rng.h"
+#include "wsel/resolve.h"
+#include "wsel/odds.h"
+
+#define WSEL_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,116 @@
+/* wsel: resolution -- which addresses or which CNAME to answer with (spec section 3).
+ *
+ * Random-word contract (identical for every engine; changing it is an API change)
+ * ===============================================================================
+ * A query on a resource consumes exactly wsel_resource_words(res) words from the
+ * source, whatever the outcome: the words of its first set, then those of its second
+ * (addrs_v4 before addrs_v6). Per set, in config order:
+ *
+ *   mode                 words    use
+ *   cname, ungr.-single  1        w[0]: CHOOSE one item among all items
+ *   ungrouped-multi      n        w[i]: INCLUDE item i (i = 0..n-1)
+ *   grouped-single       1 + A    w[0]: CHOOSE one group; w[1+j]: INCLUDE address j of
+ *                                  the chosen group (A = largest group size of the set;
+ *                                  words past the chosen group's size are unused)
+ *   grouped-multi        2G       w[g]: INCLUDE group g; w[G+g]: CHOOSE one address of
+ *                                  group g (unused when group g is not included)
+ *
+ * Dynamic weight d = configured weight if the item is UP, else 0. If the sum of a set's
+ * dynamic weights is below set->threshold (= ceil((double)T * up_thresh)), every d is
+ * reset to its configured weight and the set's `failed` flag is raised.
+ *
+ *   CHOOSE among weights d_0..d_{k-1} with D = sum(d) > 0:
+ *       u = floor(word * D / 2^64)              (128-bit product, high half)
+ *       pick the smallest i with u < d_0 + ... + d_i
+ *   INCLUDE an item of weight d in a layer whose largest weight is M > 0:
+ *       include iff floor(word * M / 2^64) < d  (i.e. word * M < d * 2^64)
+ *
+ * Group weights are the sums of their addresses' dynamic weights. Both maps are exact
+ * up to at most one word value per outcome: each odds figure is off by less than 2^-64.
+ * An item with d = 0 is never picked, an item with d = M is always included. */
+#ifndef WSEL_RESOLVE_H
+#define WSEL_RESOLVE_H
+
+#include "rng.h"
+#include "state.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WSEL_ANSWER_MAX 64u       /* most items one set can answer */
+#define WSEL_WORDS_MAX  256u      /* most words one query can consume (2 sets x 128) */
+
+/* The answer for one set. items[] holds flat item indices (wsel_set.items) in config order. */
+typedef struct wsel_set_answer {
+    uint32_t ttl;                 /* smallest combined TTL over every item of the set */
+    bool failed;                  /* up_thresh reset happened */
+    uint8_t count;                /* 1 .. 64 */
+    uint16_t items[WSEL_ANSWER_MAX];
+} wsel_set_answer;
+
+/* A query's answer: one entry per set of the resource (v4 before v6). */
+typedef struct wsel_answer {
+    uint32_t n_sets;
+    uint32_t ttl;                 /* smallest over the sets */
+    bool failed;                  /* any set failed */
+    wsel_set_answer set[2];
+} wsel_answer;
+
+/* Words one query on `res` consumes (the contract above). */
+WSEL_API size_t wsel_set_words(const wsel_set *set);
+WSEL_API size_t wsel_resource_words(const wsel_resource *res);
+
+/* True when both answers are equal in every field that has meaning (count, items,
+ * failed, ttl per set; n_sets; overall ttl and failed). */
+WSEL_API bool wsel_answer_equal(const wsel_answer *a, const wsel_answer *b);
+
+/* The reference engine: the executable specification. Reads `st` directly; not for
+ * concurrent use with a writer. */
+WSEL_API int wsel_ref_resolve(const wsel_resource *res, const wsel_state *st,
+                              wsel_rng *rng, wsel_answer *ans);
+
+/* Engines. FAST is the variant chosen at run time for this CPU; the others force one. */
+typedef enum wsel_engine_id {
+    WSEL_ENGINE_REF = 0,
+    WSEL_ENGINE_FAST,
+    WSEL_ENGINE_FAST_SCALAR,
+    WSEL_ENGINE_FAST_SSE2,
+    WSEL_ENGINE_FAST_AVX2,
+    WSEL_ENGINE_COUNT_
+} wsel_engine_id;
+
+/* "ref", "fast", "fast-scalar", "fast-sse2", "fast-avx2". */
+WSEL_API const char *wsel_engine_name(wsel_engine_id id);
+/* Parses a name above; WSEL_E_ARG if unknown. */
+WSEL_API int wsel_engine_parse(const char *name, wsel_engine_id *out);
+/* Whether this build and CPU can run the engine. */
+WSEL_API bool wsel_engine_available(wsel_engine_id id);
+/* The variant FAST resolves to: the widest available, unless overridden by
+ * wsel_fast_force() or the environment variable WSEL_FAST_KERNEL=scalar|sse2|avx2
+ * (read once, at the first call). */
+WSEL_API wsel_engine_id wsel_fast_selected(void);
+/* Force the variant FAST resolves to for resolvers created afterwards (WSEL_ENGINE_FAST
+ * restores automatic choice). WSEL_E_UNSUPPORTED if not available. */
+WSEL_API int wsel_fast_force(wsel_engine_id id);
+
+/* A resolver: an engine bound to a config and a state. Many threads may call
+ * wsel_resolve() at once while one thread changes the wsel_state and then calls
+ * wsel_resolver_sync() to publish the change; readers never see a half-applied change.
+ * The config and state must outlive the resolver. */
+typedef struct wsel_resolver wsel_resolver;
+
+WSEL_API int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st,
+                               wsel_engine_id engine, wsel_resolver **out, wsel_error *err);
+/* Writer side: pick up state changes (recomputes only sets whose version changed). */
+WSEL_API int wsel_resolver_sync(wsel_resolver *r);
+/* Query path: allocates nothing and takes no lock (FAST variants). */
+WSEL_API int wsel_resolve(const wsel_resolver *r, const wsel_resource *res,
+                          wsel_rng *rng, wsel_answer *ans);
+WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* the variant in use */
+WSEL_API void wsel_resolver_free(wsel_resolver *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,43 @@
+/* wsel: the random source, and the default generator.
+ *
+ * Engines draw uniform 64-bit words from a caller-supplied source through a bulk fill
+ * call. Which word feeds which decision is part of the API (see resolve.h, "random-word
+ * contract"): given the same word stream, every engine returns the same answer. */
+#ifndef WSEL_RNG_H
+#define WSEL_RNG_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A source of uniform 64-bit words: fill(ctx, out, n) writes the next n words of the
+ * stream. A query calls fill one or more times; only the order of words matters. */
+typedef struct wsel_rng {
+    void (*fill)(void *ctx, uint64_t *out, size_t n);
+    void *ctx;
+} wsel_rng;
+
+/* The default generator: four interleaved xoshiro256++ streams ("lanes"). Word 4*b + l of
+ * the output is the b-th output of lane l, so a 4-wide SIMD step and the scalar code give
+ * the same stream. Lanes are seeded from splitmix64(seed): lane 0 takes the first four
+ * splitmix64 outputs as s[0..3], lane 1 the next four, and so on. One generator per thread;
+ * there is no global state and no lock. */
+typedef struct wsel_prng {
+    uint64_t s[4][4];        /* s[k][l]: state word k of lane l */
+    uint64_t buf[4];         /* outputs of the current block not handed out yet */
+    unsigned pos;            /* next unused index in buf (4 = empty) */
+} wsel_prng;
+
+WSEL_API void wsel_prng_seed(wsel_prng *p, uint64_t seed);
+WSEL_API uint64_t wsel_prng_next(wsel_prng *p);
+/* Same stream as n calls of wsel_prng_next(); uses SIMD when the CPU has it. */
+WSEL_API void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n);
+/* A wsel_rng drawing from p. */
+WSEL_API wsel_rng wsel_prng_rng(wsel_prng *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
