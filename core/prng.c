@@ -1,0 +1,88 @@
+/* The default generator: four interleaved xoshiro256++ lanes (see rng.h for the
+ * word order). The scalar code here defines the stream; SIMD fills must match it. */
+#include <string.h>
+
+#include "internal.h"
+#include "prng_internal.h"
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+void wsel_prng_seed(wsel_prng *p, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int l = 0; l < 4; l++)
+        for (int k = 0; k < 4; k++)
+            p->s[k][l] = splitmix64(&x);
+    p->pos = 4;
+}
+
+/* One step of all four lanes: out[l] = lane l's next output. */
+void wsel__prng_block_scalar(uint64_t s[4][4], uint64_t out[4])
+{
+    for (int l = 0; l < 4; l++) {
+        out[l] = rotl(s[0][l] + s[3][l], 23) + s[0][l];
+        uint64_t t = s[1][l] << 17;
+        s[2][l] ^= s[0][l];
+        s[3][l] ^= s[1][l];
+        s[1][l] ^= s[2][l];
+        s[0][l] ^= s[3][l];
+        s[2][l] ^= t;
+        s[3][l] = rotl(s[3][l], 45);
+    }
+}
+
+uint64_t wsel_prng_next(wsel_prng *p)
+{
+    if (p->pos >= 4) {
+        wsel__prng_block_scalar(p->s, p->buf);
+        p->pos = 0;
+    }
+    return p->buf[p->pos++];
+}
+
+void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n)
+{
+    while (n && p->pos < 4) {
+        *out++ = p->buf[p->pos++];
+        n--;
+    }
+    size_t blocks = n / 4;
+    if (blocks) {
+        wsel__prng_blocks(p->s, out, blocks);
+        out += blocks * 4;
+        n -= blocks * 4;
+    }
+    if (n) {
+        wsel__prng_block_scalar(p->s, p->buf);
+        p->pos = 0;
+        while (n--)
+            *out++ = p->buf[p->pos++];
+    }
+}
+
+static void prng_fill_cb(void *ctx, uint64_t *out, size_t n)
+{
+    wsel_prng_fill(ctx, out, n);
+}
+
+wsel_rng wsel_prng_rng(wsel_prng *p)
+{
+    wsel_rng r = { prng_fill_cb, p };
+    return r;
+}
+
+bool wsel__rng_is_prng(const wsel_rng *rng)
+{
+    return rng->fill == prng_fill_cb;
+}
