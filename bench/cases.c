@@ -1,0 +1,728 @@
+/* The benchmark matrix. Every case builds its config as stanza TEXT and loads it with
+ * wsel_config_load_buffer(), so the figures include nothing the loader would not see
+ * from a real file.
+ *
+ *   select/<engine>/<case>/<size>/<state>   one query per iteration
+ *   state/fast/<case>/<size>                one wsel_state_set + wsel_resolver_sync
+ *   load/mixed/<N>[/+resolver]              load (and bind) a config of N resources
+ *   mt/fast/<case>/<size>/<flip>            queries from 1 or 2 threads while a third
+ *                                           thread changes monitoring state
+ *
+ * Fixtures are built on first use, so registering the whole matrix costs nothing and a
+ * --benchmark_filter run builds only what it runs. */
+#include "cases.h"
+#include "shim.h"
+
+#include <wsel.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { K_UNG_SINGLE, K_UNG_MULTI, K_GRP_SINGLE, K_GRP_MULTI, K_CNAME, K_COUNT };
+static const char *const kind_names[K_COUNT] = {
+    "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname"};
+
+enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
+static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
+
+/* Engine slots of the select matrix; FLOOR draws the words and does nothing else. */
+#define ENGINE_FLOOR (-1)
+static const int select_engines[] = {WSEL_ENGINE_REF, WSEL_ENGINE_FAST_SCALAR,
+                                     WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2,
+                                     WSEL_ENGINE_FAST, ENGINE_FLOOR};
+
+/* Items per ungrouped set; groups x addresses for grouped sets. */
+static const unsigned flat_sizes[] = {1, 4, 16, 64};
+static const unsigned grid_sizes[] = {2, 8, 64};
+
+/* Queries per call into the shim: amortises the C++ loop bookkeeping. */
+#define BATCH 64
+#define SEED 0x5eed0fbe4c4b1e55ull
+#define SERVICE "bench"
+
+/* ---- config text ------------------------------------------------------------------ */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->p && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+}
+
+/* Varied weights (1..1000), so single layers are not uniform and multi layers really
+ * draw: only the heaviest items of a layer are included for sure. */
+static unsigned weight_of(unsigned salt, unsigned i)
+{
+    uint32_t h = (i + 1u) * 2654435761u ^ (salt * 40503u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return 1u + h % 1000u;
+}
+
+/* One address per flat index; unique within a set of up to 64 x 64. */
+static void addr_of(unsigned f, char *out, size_t len)
+{
+    snprintf(out, len, "10.%u.%u.%u", (f >> 8) & 255u, f & 255u, 1u + ((f >> 16) & 127u));
+}
+
+/* The body of one resource (without its name). `salt` varies the weights. */
+static void emit_resource_body(sbuf *b, int kind, unsigned groups, unsigned per, unsigned salt)
+{
+    char addr[32];
+    if (kind == K_GRP_SINGLE || kind == K_GRP_MULTI) {
+        sb_printf(b, "  multi = %s\n", kind == K_GRP_MULTI ? "true" : "false");
+        for (unsigned g = 0; g < groups; g++) {
+            sb_printf(b, "  g%u => {\n", g);
+            for (unsigned a = 0; a < per; a++) {
+                addr_of(g * per + a, addr, sizeof addr);
+                sb_printf(b, "    a%u = [ %s, %u ]\n", a, addr, weight_of(salt, g * per + a));
+            }
+            sb_printf(b, "  }\n");
+        }
+        return;
+    }
+    if (kind == K_UNG_MULTI)
+        sb_printf(b, "  multi = true\n");
+    for (unsigned i = 0; i < per; i++) {
+        if (kind == K_CNAME) {
+            sb_printf(b, "  c%u = [ host%u.example.net., %u ]\n", i, i, weight_of(salt, i));
+        } else {
+            addr_of(i, addr, sizeof addr);
+            sb_printf(b, "  i%u = [ %s, %u ]\n", i, addr, weight_of(salt, i));
+        }
+    }
+}
+
+/* ---- fixtures: config + state + resolvers for one (case, size, state) ---------------- */
+
+typedef struct fixture {
+    int kind, state;
+    unsigned groups, per;          /* groups = 0 for ungrouped sets and CNAMEs */
+    pthread_mutex_t lock;          /* several benchmark threads may ask for it at once */
+    bool tried, ok;
+    char why[1200];
+    wsel_config *cfg;
+    wsel_state *st;
+    const wsel_resource *res;
+    size_t words;
+    wsel_resolver *rv[WSEL_ENGINE_COUNT_];
+    bool rv_tried[WSEL_ENGINE_COUNT_];
+    struct fixture *next;
+} fixture;
+
+static fixture *all_fixtures;
+
+static fixture *fixture_new(int kind, unsigned groups, unsigned per, int state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return NULL;
+    fx->kind = kind;
+    fx->groups = groups;
+    fx->per = per;
+    fx->state = state;
+    pthread_mutex_init(&fx->lock, NULL);
+    fx->next = all_fixtures;
+    all_fixtures = fx;
+    return fx;
+}
+
+static bool fixture_fail(fixture *fx, const char *what, const wsel_error *err)
+{
+    char msg[1100] = "";
+    if (err)
+        wsel_error_format(err, msg, sizeof msg);
+    snprintf(fx->why, sizeof fx->why, "%s: %s", what, msg);
+    return false;
+}
+
+/* Which addresses go DOWN: every fourth (25%); at least one in the reset state, so a
+ * one-item set still falls below its threshold. */
+static bool is_down(const fixture *fx, unsigned f, unsigned n)
+{
+    if (fx->state == S_UP)
+        return false;
+    if (n < 4)
+        return fx->state == S_RESET && f == 0;
+    return f % 4u == 3u;
+}
+
+static bool fixture_build(fixture *fx)
+{
+    sbuf b = {0};
+    wsel_error err;
+    /* down25 stays far above a 1% threshold; reset puts any DOWN weight below 100%. */
+    const char *thresh = fx->state == S_DOWN25 ? "0.01" : fx->state == S_RESET ? "1.0" : "0.5";
+    sb_printf(&b, "service_types = %s\nup_thresh = %s\nr => {\n", SERVICE, thresh);
+    emit_resource_body(&b, fx->kind, fx->groups, fx->per, 7);
+    sb_printf(&b, "}\n");
+    if (b.oom) {
+        free(b.p);
+        return fixture_fail(fx, "out of memory writing the config", NULL);
+    }
+    wsel_load_opts opts = {.input = WSEL_INPUT_STANZA, .flags = WSEL_LOAD_NO_INCLUDE};
+    int rc = wsel_config_load_buffer(b.p, b.len, "bench.conf", &opts, &fx->cfg, &err);
+    free(b.p);
+    if (rc != WSEL_OK)
+        return fixture_fail(fx, "config load", &err);
+    if (wsel_state_new(fx->cfg, &fx->st, &err) != WSEL_OK)
+        return fixture_fail(fx, "state", &err);
+    fx->res = wsel_config_find(fx->cfg, "r");
+    if (!fx->res || fx->res->n_sets != 1)
+        return fixture_fail(fx, "resource r missing or not one set", NULL);
+    const wsel_set *set = &fx->res->sets[0];
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        if (!is_down(fx, i, set->n_items))
+            continue;
+        if (wsel_state_set(fx->st, SERVICE, set->items[i].key, false, 300, NULL, &err) != WSEL_OK)
+            return fixture_fail(fx, "state set", &err);
+    }
+    fx->words = wsel_resource_words(fx->res);
+    if (fx->words == 0 || fx->words > WSEL_WORDS_MAX)
+        return fixture_fail(fx, "word count out of range", NULL);
+    return true;
+}
+
+static bool fixture_ensure(fixture *fx)
+{
+    pthread_mutex_lock(&fx->lock);
+    if (!fx->tried) {
+        fx->tried = true;
+        fx->ok = fixture_build(fx);
+    }
+    bool ok = fx->ok;
+    pthread_mutex_unlock(&fx->lock);
+    return ok;
+}
+
+static wsel_resolver *fixture_resolver(fixture *fx, int engine)
+{
+    pthread_mutex_lock(&fx->lock);
+    if (!fx->rv_tried[engine]) {
+        wsel_error err;
+        fx->rv_tried[engine] = true;
+        if (wsel_resolver_new(fx->cfg, fx->st, (wsel_engine_id)engine, &fx->rv[engine], &err) !=
+            WSEL_OK) {
+            fx->rv[engine] = NULL;
+            fixture_fail(fx, "resolver", &err);
+        }
+    }
+    wsel_resolver *r = fx->rv[engine];
+    pthread_mutex_unlock(&fx->lock);
+    return r;
+}
+
+static void fixture_free(fixture *fx)
+{
+    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++)
+        wsel_resolver_free(fx->rv[e]);
+    wsel_state_free(fx->st);
+    wsel_config_free(fx->cfg);
+    pthread_mutex_destroy(&fx->lock);
+    free(fx);
+}
+
+static void size_name(const fixture *fx, char *out, size_t len)
+{
+    if (fx->groups)
+        snprintf(out, len, "%ux%u", fx->groups, fx->per);
+    else
+        snprintf(out, len, "%u", fx->per);
+}
+
+/* ---- select/... ------------------------------------------------------------------- */
+
+typedef struct sel_case {
+    fixture *fx;
+    int engine;
+    char name[128];
+    struct sel_case *next;
+} sel_case;
+
+static sel_case *all_sel;
+
+static int run_queries(const sel_case *c, wsel_resolver *rv, wsel_prng *p, size_t n)
+{
+    const fixture *fx = c->fx;
+    if (c->engine == ENGINE_FLOOR) {
+        uint64_t w[WSEL_WORDS_MAX];
+        for (size_t i = 0; i < n; i++) {
+            wsel_prng_fill(p, w, fx->words);
+            wsel_bench_do_not_optimize(w);
+        }
+        return 0;
+    }
+    wsel_rng rng = wsel_prng_rng(p);
+    wsel_answer ans;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        rc |= wsel_resolve(rv, fx->res, &rng, &ans);
+        wsel_bench_do_not_optimize(&ans);
+    }
+    return rc;
+}
+
+/* Builds what case c needs; on failure returns false with the reason in *why. */
+static bool sel_prepare(sel_case *c, wsel_resolver **rv, const char **why)
+{
+    *rv = NULL;
+    if (!fixture_ensure(c->fx)) {
+        *why = c->fx->why;
+        return false;
+    }
+    if (c->engine == ENGINE_FLOOR)
+        return true;
+    *rv = fixture_resolver(c->fx, c->engine);
+    if (!*rv) {
+        *why = c->fx->why;
+        return false;
+    }
+    /* A benchmark of a query that fails, or of a state other than the one named, would
+     * measure the wrong thing: check one answer first. */
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED);
+    wsel_rng rng = wsel_prng_rng(&p);
+    wsel_answer ans;
+    if (wsel_resolve(*rv, c->fx->res, &rng, &ans) != WSEL_OK) {
+        *why = "wsel_resolve failed";
+        return false;
+    }
+    if (ans.failed != (c->fx->state == S_RESET)) {
+        *why = "answer's failed flag does not match the case's state";
+        return false;
+    }
+    return true;
+}
+
+static void bm_select(wsel_bench_state *st, void *arg)
+{
+    sel_case *c = arg;
+    wsel_resolver *rv;
+    const char *why = NULL;
+    if (!sel_prepare(c, &rv, &why)) {
+        wsel_bench_skip(st, why);
+        return;
+    }
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED);
+    int rc = 0;
+    while (wsel_bench_keep_running_batch(st, BATCH))
+        rc |= run_queries(c, rv, &p, BATCH);
+    if (rc) {
+        wsel_bench_skip(st, "wsel_resolve failed during the run");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+    wsel_bench_counter(st, "words", (double)c->fx->words, 0);
+    wsel_bench_label(st, c->engine == ENGINE_FLOOR
+                             ? "floor"
+                             : wsel_engine_name(wsel_resolver_engine(rv)));
+}
+
+static const char *engine_label(int engine)
+{
+    return engine == ENGINE_FLOOR ? "floor" : wsel_engine_name((wsel_engine_id)engine);
+}
+
+static size_t register_select(fixture *fx)
+{
+    size_t n = 0;
+    char sz[32];
+    size_name(fx, sz, sizeof sz);
+    for (size_t e = 0; e < sizeof select_engines / sizeof select_engines[0]; e++) {
+        int eng = select_engines[e];
+        if (eng != ENGINE_FLOOR && !wsel_engine_available((wsel_engine_id)eng))
+            continue;
+        sel_case *c = calloc(1, sizeof *c);
+        if (!c)
+            return n;
+        c->fx = fx;
+        c->engine = eng;
+        snprintf(c->name, sizeof c->name, "select/%s/%s/%s/%s", engine_label(eng),
+                 kind_names[fx->kind], sz, state_names[fx->state]);
+        c->next = all_sel;
+        all_sel = c;
+        if (wsel_bench_register(c->name, bm_select, c))
+            n++;
+    }
+    return n;
+}
+
+/* ---- state/... -------------------------------------------------------------------- */
+
+/* Flips one address DOWN, then UP again on the next iteration, walking over the set:
+ * at most one address is DOWN at a time, so every change is a real change and the set's
+ * threshold is never crossed by more than one item. */
+static int flip_one(fixture *fx, wsel_resolver *rv, uint64_t i)
+{
+    const wsel_set *set = &fx->res->sets[0];
+    const wsel_item *it = &set->items[(i / 2) % set->n_items];
+    int rc = wsel_state_set(fx->st, SERVICE, it->key, (i & 1) != 0, 300, NULL, NULL);
+    return rc | wsel_resolver_sync(rv);
+}
+
+static void bm_state(wsel_bench_state *st, void *arg)
+{
+    fixture *fx = arg;
+    if (!fixture_ensure(fx)) {
+        wsel_bench_skip(st, fx->why);
+        return;
+    }
+    wsel_resolver *rv = fixture_resolver(fx, WSEL_ENGINE_FAST);
+    if (!rv) {
+        wsel_bench_skip(st, fx->why);
+        return;
+    }
+    uint64_t i = 0;
+    int rc = 0;
+    while (wsel_bench_keep_running_batch(st, 2))
+        for (int k = 0; k < 2; k++)
+            rc |= flip_one(fx, rv, i++);
+    if (rc) {
+        wsel_bench_skip(st, "state set or sync failed");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+}
+
+/* ---- load/... --------------------------------------------------------------------- */
+
+typedef struct load_case {
+    unsigned n;
+    bool bind;                     /* also create a state and a fast resolver */
+    char *text;
+    size_t len;
+    bool tried;
+    char name[64];
+    struct load_case *next;
+} load_case;
+
+static load_case *all_load;
+
+/* A config of n resources cycling through every mode, small to medium sizes, plus
+ * dual-family resources with addrs_v4 / addrs_v6 stanzas and per-resource parameters. */
+static char *mixed_config(unsigned n, size_t *len)
+{
+    static const unsigned flat[] = {1, 4, 16, 3, 8};
+    static const unsigned grid[] = {2, 4, 8};
+    sbuf b = {0};
+    sb_printf(&b, "service_types = %s\nup_thresh = 0.3\n", SERVICE);
+    for (unsigned r = 0; r < n; r++) {
+        int kind = (int)(r % (K_COUNT + 1));
+        sb_printf(&b, "res%u => {\n", r);
+        if (kind == K_COUNT) {
+            sb_printf(&b, "  up_thresh = 0.75\n  addrs_v4 => {\n");
+            emit_resource_body(&b, K_UNG_SINGLE, 0, 4, r);
+            sb_printf(&b, "  }\n  addrs_v6 => {\n    multi = true\n");
+            for (unsigned g = 0; g < 2; g++) {
+                sb_printf(&b, "    g%u => {\n", g);
+                for (unsigned a = 0; a < 2; a++)
+                    sb_printf(&b, "      a%u = [ 2001:db8::%x:%x, %u ]\n", a, r & 0xffffu, g * 2 + a,
+                              weight_of(r, g * 2 + a));
+                sb_printf(&b, "    }\n");
+            }
+            sb_printf(&b, "  }\n");
+        } else if (kind == K_GRP_SINGLE || kind == K_GRP_MULTI) {
+            unsigned s = grid[(r / (K_COUNT + 1)) % 3];
+            emit_resource_body(&b, kind, s, s, r);
+        } else {
+            emit_resource_body(&b, kind, 0, flat[(r / (K_COUNT + 1)) % 5], r);
+        }
+        sb_printf(&b, "}\n");
+    }
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    *len = b.len;
+    return b.p;
+}
+
+static void bm_load(wsel_bench_state *st, void *arg)
+{
+    load_case *c = arg;
+    if (!c->tried) {
+        c->tried = true;
+        c->text = mixed_config(c->n, &c->len);
+    }
+    if (!c->text) {
+        wsel_bench_skip(st, "out of memory writing the config");
+        return;
+    }
+    wsel_load_opts opts = {.input = WSEL_INPUT_STANZA, .flags = WSEL_LOAD_NO_INCLUDE};
+    wsel_error err;
+    int rc = 0;
+    size_t sets = 0;
+    char msg[1100] = "";
+    while (wsel_bench_keep_running(st)) {
+        wsel_config *cfg = NULL;
+        wsel_state *s = NULL;
+        wsel_resolver *rv = NULL;
+        rc = wsel_config_load_buffer(c->text, c->len, "mixed.conf", &opts, &cfg, &err);
+        if (rc == WSEL_OK && c->bind) {
+            rc = wsel_state_new(cfg, &s, &err);
+            if (rc == WSEL_OK)
+                rc = wsel_resolver_new(cfg, s, WSEL_ENGINE_FAST, &rv, &err);
+        }
+        if (cfg)
+            sets = wsel_config_set_count(cfg);
+        wsel_resolver_free(rv);
+        wsel_state_free(s);
+        wsel_config_free(cfg);
+        if (rc != WSEL_OK) {
+            /* The next keep_running call ends the loop. */
+            wsel_bench_skip(st, wsel_error_format(&err, msg, sizeof msg));
+        }
+    }
+    if (rc != WSEL_OK)
+        return;
+    wsel_bench_bytes(st, (uint64_t)c->len * wsel_bench_iterations(st));
+    wsel_bench_counter(st, "resources", c->n, 0);
+    wsel_bench_counter(st, "sets", (double)sets, 0);
+}
+
+/* ---- mt/... ----------------------------------------------------------------------- */
+
+typedef struct mt_case {
+    fixture *fx;
+    bool busy;                     /* flip back to back, else about every 100 us */
+    atomic_bool stop;
+    atomic_uint_fast64_t flips;
+    atomic_int failed;
+    pthread_t flipper;
+    bool flipper_on;
+    char name[128];
+    struct mt_case *next;
+} mt_case;
+
+static mt_case *all_mt;
+
+static void *flipper_main(void *arg)
+{
+    mt_case *m = arg;
+    wsel_resolver *rv = m->fx->rv[WSEL_ENGINE_FAST];
+    uint64_t i = 0;
+    while (!atomic_load_explicit(&m->stop, memory_order_relaxed)) {
+        if (flip_one(m->fx, rv, i++) != WSEL_OK)
+            atomic_store(&m->failed, 1);
+        if (!m->busy) {
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    /* Leave the fixture all UP for the next repetition. */
+    if (i & 1)
+        flip_one(m->fx, rv, i);
+    atomic_store(&m->flips, i);
+    return NULL;
+}
+
+static void bm_mt(wsel_bench_state *st, void *arg)
+{
+    mt_case *m = arg;
+    int t = wsel_bench_thread_index(st);
+    /* Every thread takes the same path, so all of them skip or none does. */
+    wsel_resolver *rv = fixture_ensure(m->fx) ? fixture_resolver(m->fx, WSEL_ENGINE_FAST) : NULL;
+    if (!rv) {
+        wsel_bench_skip(st, m->fx->why);
+        return;
+    }
+    if (t == 0) {
+        atomic_store(&m->stop, false);
+        atomic_store(&m->failed, 0);
+        m->flipper_on = pthread_create(&m->flipper, NULL, flipper_main, m) == 0;
+    }
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED + (uint64_t)t);
+    wsel_rng rng = wsel_prng_rng(&p);
+    wsel_answer ans;
+    int rc = 0;
+    while (wsel_bench_keep_running_batch(st, BATCH)) {
+        for (int i = 0; i < BATCH; i++) {
+            rc |= wsel_resolve(rv, m->fx->res, &rng, &ans);
+            wsel_bench_do_not_optimize(&ans);
+        }
+    }
+    if (t == 0) {
+        atomic_store(&m->stop, true);
+        if (m->flipper_on)
+            pthread_join(m->flipper, NULL);
+        wsel_bench_counter(st, "flips", (double)atomic_load(&m->flips), WSEL_BENCH_RATE);
+    }
+    if (rc || (t == 0 && (!m->flipper_on || atomic_load(&m->failed)))) {
+        wsel_bench_skip(st, "resolve, state change or flipper thread failed");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+}
+
+/* ---- registration ----------------------------------------------------------------- */
+
+static size_t register_fixture_set(int kind, unsigned groups, unsigned per)
+{
+    size_t n = 0;
+    for (int s = 0; s < S_COUNT; s++) {
+        /* 25% of one address is no address: the case would repeat `up`. */
+        if (s == S_DOWN25 && (groups ? groups * per : per) < 4)
+            continue;
+        fixture *fx = fixture_new(kind, groups, per, s);
+        if (fx)
+            n += register_select(fx);
+    }
+    fixture *fx = fixture_new(kind, groups, per, S_UP);
+    if (fx) {
+        char sz[32], name[128];
+        size_name(fx, sz, sizeof sz);
+        snprintf(name, sizeof name, "state/fast/%s/%s", kind_names[kind], sz);
+        n += wsel_bench_register(name, bm_state, fx) != NULL;
+    }
+    return n;
+}
+
+static size_t register_mt(int kind, unsigned groups, unsigned per)
+{
+    size_t n = 0;
+    for (int busy = 0; busy < 2; busy++) {
+        mt_case *m = calloc(1, sizeof *m);
+        if (!m)
+            return n;
+        m->fx = fixture_new(kind, groups, per, S_UP);
+        m->busy = busy;
+        if (!m->fx) {
+            free(m);
+            return n;
+        }
+        m->next = all_mt;
+        all_mt = m;
+        char sz[32];
+        size_name(m->fx, sz, sizeof sz);
+        snprintf(m->name, sizeof m->name, "mt/fast/%s/%s/%s", kind_names[kind], sz,
+                 busy ? "flip-busy" : "flip-paced");
+        wsel_bench_def *d = wsel_bench_register(m->name, bm_mt, m);
+        if (!d)
+            continue;
+        wsel_bench_threads_add(d, 1);
+        wsel_bench_threads_add(d, 2);
+        wsel_bench_real_time(d);
+        n++;
+    }
+    return n;
+}
+
+size_t wsel_bench_cases_register(void)
+{
+    size_t n = 0;
+    for (int k = 0; k < K_COUNT; k++) {
+        bool grouped = k == K_GRP_SINGLE || k == K_GRP_MULTI;
+        if (grouped) {
+            for (size_t i = 0; i < sizeof grid_sizes / sizeof grid_sizes[0]; i++)
+                n += register_fixture_set(k, grid_sizes[i], grid_sizes[i]);
+        } else {
+            for (size_t i = 0; i < sizeof flat_sizes / sizeof flat_sizes[0]; i++)
+                n += register_fixture_set(k, 0, flat_sizes[i]);
+        }
+    }
+    for (int bind = 0; bind < 2; bind++) {
+        load_case *c = calloc(1, sizeof *c);
+        if (!c)
+            break;
+        c->n = 5000;
+        c->bind = bind;
+        snprintf(c->name, sizeof c->name, "load/mixed/%u%s", c->n, bind ? "/+resolver" : "");
+        c->next = all_load;
+        all_load = c;
+        n += wsel_bench_unit_set(wsel_bench_register(c->name, bm_load, c), WSEL_BENCH_MS) != NULL;
+    }
+    n += register_mt(K_UNG_SINGLE, 0, 16);
+    n += register_mt(K_UNG_MULTI, 0, 64);
+    n += register_mt(K_GRP_MULTI, 8, 8);
+    return n;
+}
+
+int wsel_bench_cases_run_plain(const char *name, size_t n, FILE *errs)
+{
+    for (sel_case *c = all_sel; c; c = c->next) {
+        if (strcmp(c->name, name) != 0)
+            continue;
+        wsel_resolver *rv;
+        const char *why = NULL;
+        if (!sel_prepare(c, &rv, &why)) {
+            fprintf(errs, "%s: %s\n", name, why);
+            return -1;
+        }
+        wsel_prng p;
+        wsel_prng_seed(&p, SEED);
+        if (run_queries(c, rv, &p, n) != 0) {
+            fprintf(errs, "%s: wsel_resolve failed\n", name);
+            return -1;
+        }
+        return 0;
+    }
+    fprintf(errs, "%s: no such select case (see --list)\n", name);
+    return -1;
+}
+
+void wsel_bench_cases_list(FILE *out)
+{
+    for (sel_case *c = all_sel; c; c = c->next)
+        fprintf(out, "%s\n", c->name);
+}
+
+void wsel_bench_cases_free(void)
+{
+    while (all_sel) {
+        sel_case *c = all_sel->next;
+        free(all_sel);
+        all_sel = c;
+    }
+    while (all_load) {
+        load_case *c = all_load->next;
+        free(all_load->text);
+        free(all_load);
+        all_load = c;
+    }
+    while (all_mt) {
+        mt_case *m = all_mt->next;
+        free(all_mt);
+        all_mt = m;
+    }
+    while (all_fixtures) {
+        fixture *f = all_fixtures->next;
+        fixture_free(all_fixtures);
+        all_fixtures = f;
+    }
+}

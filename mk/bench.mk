@@ -1,0 +1,60 @@
+# Benchmarks (bench/): Google Benchmark matrix, comparison tables, instruction counts.
+#
+#   make BUILD=build-x bench [BENCH_FILTER=<regex>] [BENCH_OUT=<path>]
+#   make bench-compare [BENCH_FILES="a.json b.json"]
+#   make BUILD=build-x bench-instr
+#
+# BENCH_MIN_TIME (seconds per run) and BENCH_REPS (repetitions; the median is reported)
+# trade run time for steadiness; BENCH_ARGS passes extra --benchmark_* flags.
+
+CPU_SLUG := $(shell sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1 | \
+	tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9][^a-z0-9]*/-/g' -e 's/^-//' -e 's/-$$//')
+ifeq ($(CPU_SLUG),)
+CPU_SLUG := unknown-cpu
+endif
+
+BENCH_BIN      := $(BUILD)/bench/wsel-bench
+BENCH_OUT      ?= bench/results/$(CPU_SLUG).json
+BENCH_FILTER   ?=
+BENCH_MIN_TIME ?= 0.05
+BENCH_REPS     ?= 3
+BENCH_ARGS     ?=
+BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
+BENCH_PNG      ?= bench/results/compare.png
+BENCH_C_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)))
+BENCH_CXXFLAGS := -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -g
+ifeq ($(WERROR),1)
+BENCH_CXXFLAGS += -Werror
+endif
+
+.PHONY: bench bench-compare bench-instr bench-build bench-deps
+
+bench-deps:
+	@sh scripts/deps.sh bench
+
+bench-build: $(BENCH_BIN)
+
+$(BENCH_C_OBJ): | bench-deps
+
+$(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(BENCH_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(BENCH_BIN): $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(STATIC_LIB) | bench-deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -o $@ $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(STATIC_LIB) -lbenchmark -lpthread -lm
+
+bench: $(BENCH_BIN) ## run the benchmark matrix, write Google Benchmark JSON to BENCH_OUT (default bench/results/<cpu>.json); BENCH_FILTER=<regex>
+	@mkdir -p $(dir $(BENCH_OUT))
+	$(BENCH_BIN) --benchmark_min_time=$(BENCH_MIN_TIME) --benchmark_repetitions=$(BENCH_REPS) \
+	  --benchmark_display_aggregates_only=true \
+	  --benchmark_out='$(BENCH_OUT)' --benchmark_out_format=json \
+	  $(if $(BENCH_FILTER),--benchmark_filter='$(BENCH_FILTER)') $(BENCH_ARGS)
+	@echo
+	@python3 bench/compare.py --ratios '$(BENCH_OUT)'
+
+bench-compare: bench-deps ## compare benchmark JSON files (BENCH_FILES, default bench/results/*.json): ns/query table, ratios, chart BENCH_PNG
+	python3 bench/compare.py $(BENCH_FILES) $(if $(BENCH_FILTER),--filter '$(BENCH_FILTER)') --png '$(BENCH_PNG)'
+
+bench-instr: $(BENCH_BIN) ## instructions per query of the main select cases under callgrind (valgrind)
+	sh bench/instr.sh $(BENCH_BIN) bench/results/instr-$(CPU_SLUG).txt
