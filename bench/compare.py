@@ -139,14 +139,29 @@ def gnuplot_has_cairo():
     return _cairo
 
 
+RANK = {t: i for i, t in enumerate([
+    "select", "state", "load", "mt",
+    "floor", "fast", "fast-avx2", "fast-sse2", "fast-scalar", "ref",
+    "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname", "mixed",
+    "up", "down25", "reset", "flip-paced", "flip-busy"])}
+
+
 def ordered(names):
-    """Config order of the matrix rather than alphabetical: sizes numerically."""
+    """The matrix's own order (case kinds, then sizes numerically, then states), not
+    alphabetical order."""
+    def part(p):
+        if p in RANK:
+            return (0, RANK[p], "")
+        m = re.fullmatch(r"(\d+)(?:x(\d+))?", p)
+        if m:
+            return (1, int(m.group(1)) * int(m.group(2) or 1), p)
+        return (2, 0, p)
     def key(n):
-        return [int(p) if p.isdigit() else (int(p.split("x")[0]) if re.fullmatch(r"\d+x\d+", p) else p)
-                for p in n.split("/")]
-    def safe(n):
-        return [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in key(n)]
-    return sorted(names, key=safe)
+        ps = n.split("/")
+        if ps[0] == "select" and len(ps) > 2:  # engines of one case side by side
+            ps = [ps[0]] + ps[2:] + [ps[1]]
+        return [part(p) for p in ps]
+    return sorted(names, key=key)
 
 
 def cmd_compare(args):
