@@ -1,0 +1,99 @@
+/* Internal interface of the fast engine: the per-set snapshot that kernels read, and
+ * the kernel variants. Not installed.
+ *
+ * A snapshot is immutable once published. Everything a query needs is precomputed by
+ * the writer (fast/prepare.c) so a kernel does one multiply per CHOOSE and one compare
+ * per INCLUDE, and never looks at the config or the state. */
+#ifndef WSEL_FAST_H
+#define WSEL_FAST_H
+
+#include <stdalign.h>
+
+#include "../core/internal.h"
+
+/* Comparisons are done on biased values (x ^ sign bit) so that the signed compares
+ * SSE2/AVX2 offer order them as unsigned numbers; the scalar kernel uses the same
+ * representation so every variant reads one layout. */
+#define WSEL__BIAS32 0x80000000u
+#define WSEL__BIAS64 0x8000000000000000u
+
+/* Padding past the last used slot of each array, so kernels may load whole vectors. */
+#define WSEL__PAD32 8u
+#define WSEL__PAD64 8u
+
+typedef struct wsel__snap {
+    const wsel_set *set;        /* what the snapshot was built for (checked per query) */
+    uint32_t mode;              /* wsel_mode */
+    uint32_t ttl;               /* smallest combined TTL over the set */
+    bool failed;                /* up_thresh reset happened */
+    uint32_t words;             /* words a query on this set consumes */
+    uint32_t n;                 /* top-layer width: items (ungrouped) or groups */
+    uint32_t total;             /* D of the top CHOOSE (cname/ungrouped-single/grouped-single) */
+    uint64_t nz;                /* top INCLUDE layer: members whose weight is not 0 */
+    uint64_t version;           /* wsel_state_set_version() it was built from */
+
+    /* Top layer (<= 64 members: items of ungrouped sets, groups of grouped sets). */
+    alignas(32) uint32_t pre[WSEL_MAX_ITEMS + WSEL__PAD32]; /* CHOOSE: biased prefix sums,
+                                                                padding = never <= u */
+    alignas(32) uint64_t thr[WSEL_MAX_ITEMS + WSEL__PAD64]; /* INCLUDE: biased thresholds
+                                                                t = ceil(d*2^64/M) - 1 */
+    /* Grouped sets: group g holds items gfirst[g] .. gfirst[g]+gcount[g]-1. */
+    uint32_t gfirst[WSEL_MAX_ITEMS];
+    uint32_t gcount[WSEL_MAX_ITEMS];
+    uint32_t gsum[WSEL_MAX_ITEMS];   /* G_g: dynamic sum of group g */
+    uint64_t gnz[WSEL_MAX_ITEMS];    /* grouped-single: bit j = item gfirst[g]+j has d > 0 */
+    /* Grouped sets, per flat item (n_items + padding): */
+    uint32_t *ipre;             /* grouped-multi: biased prefix sums within the item's group */
+    uint64_t *ithr;             /* grouped-single: biased thresholds vs. the group's max */
+} wsel__snap;
+
+/* Builds the snapshot of `set` from `st`; NULL when out of memory. */
+wsel__snap *wsel__snap_build(const wsel_set *set, const wsel_state *st);
+void wsel__snap_free(wsel__snap *s);
+
+/* A kernel variant: answers one set from its snapshot and its words. Fills count and
+ * items of `out` (ttl and failed are the resolver's job). */
+typedef void (*wsel__kernel_fn)(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+
+void wsel__kernel_scalar(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+#if defined(__x86_64__)
+#if !defined(WSEL_NO_SSE2)
+#define WSEL__HAVE_SSE2 1
+void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+#endif
+#if !defined(WSEL_NO_AVX2)
+#define WSEL__HAVE_AVX2 1
+void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+#endif
+#endif
+
+/* Kernel of a concrete FAST_* variant (NULL if not compiled in). */
+wsel__kernel_fn wsel__fast_kernel(wsel_engine_id id);
+/* The concrete variant WSEL_ENGINE_FAST stands for right now. */
+wsel_engine_id wsel__fast_resolve_id(wsel_engine_id id);
+
+/* Bit-index expansion: entry b lists the positions of the set bits of byte b, in order.
+ * Shared by the SIMD kernels to turn a 64-bit include mask into item indices. */
+extern const uint8_t wsel__bit_pos[256][8];
+
+/* floor(w * m / 2^64): the CHOOSE map of the random-word contract. */
+static inline uint64_t wsel__mulhi(uint64_t w, uint64_t m)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)w * m) >> 64);
+#else
+    uint64_t wl = w & 0xffffffffu, wh = w >> 32, ml = m & 0xffffffffu, mh = m >> 32;
+    uint64_t ll = wl * ml, lh = wl * mh, hl = wh * ml, hh = wh * mh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+/* Mask of the low n bits, n in 0..64. */
+static inline uint64_t wsel__low_bits(uint32_t n)
+{
+    return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+}
+
+#endif

@@ -1,0 +1,95 @@
+/* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
+ * Makefile); selected only when the CPU has AVX2 (fast/dispatch.c). AVX2 has no unsigned
+ * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
+#include "fast.h"
+
+#if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
+#include <immintrin.h>
+
+/* Index picked by CHOOSE: how many of pre[0..n-1] are <= u. Loads run past n into the
+ * padding or the next group, which the mask removes. */
+static inline uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
+{
+    __m256i ub = _mm256_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
+    uint64_t le = 0;
+    for (uint32_t i = 0; i < n; i += 8) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(pre + i));
+        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+        le |= (uint64_t)(~gt & 0xffu) << i;
+    }
+    return (uint32_t)__builtin_popcountll(le & wsel__low_bits(n));
+}
+
+static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    uint64_t gt = 0;
+    for (uint32_t i = 0; i < n; i += 8) {
+        __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
+        __m256i w1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i + 4)), bias);
+        __m256i g0 = _mm256_cmpgt_epi64(w0, _mm256_loadu_si256((const __m256i *)(thr + i)));
+        __m256i g1 = _mm256_cmpgt_epi64(w1, _mm256_loadu_si256((const __m256i *)(thr + i + 4)));
+        unsigned b = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g0)) |
+                     (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g1)) << 4;
+        gt |= (uint64_t)b << i;
+    }
+    return ~gt & wsel__low_bits(n);
+}
+
+/* Appends base + position of every set bit, in order, 8 positions per step. Each step
+ * stores 8 indices but advances by the byte's popcount; before byte k at most 8k
+ * indices exist, so the store never passes items[63]. */
+static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
+{
+    uint32_t c = 0;
+    for (uint32_t k = 0; mask; k += 8, mask >>= 8) {
+        unsigned b = (unsigned)(mask & 0xff);
+        __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]));
+        pos = _mm_add_epi16(pos, _mm_set1_epi16((short)(base + k)));
+        _mm_storeu_si128((__m128i *)(items + c), pos);
+        c += (uint32_t)__builtin_popcount(b);
+    }
+    return c;
+}
+
+void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+{
+    switch (s->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->count = 1;
+        return;
+    case WSEL_MODE_UNGROUPED_MULTI:
+        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
+        return;
+    case WSEL_MODE_GROUPED_SINGLE: {
+        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t first = s->gfirst[g];
+        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
+        out->count = (uint8_t)emit(out->items, m, first);
+        return;
+    }
+    case WSEL_MODE_GROUPED_MULTI: {
+        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
+        uint32_t c = 0;
+        while (gm) {
+            uint32_t g = (uint32_t)__builtin_ctzll(gm);
+            gm &= gm - 1;
+            uint32_t first = s->gfirst[g];
+            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
+            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+        }
+        out->count = (uint8_t)c;
+        return;
+    }
+    default:
+        out->count = 0;
+        return;
+    }
+}
+
+#else
+/* ISO C forbids an empty translation unit. */
+typedef int wsel__kernel_avx2_unused;
+#endif

@@ -1,0 +1,72 @@
+/* Portable kernel: the layout of fast.h with plain 64-bit integer code. Also the
+ * fallback every other variant must agree with bit for bit. */
+#include "fast.h"
+
+/* Number of biased prefix sums <= u among pre[0..n-1] (non-decreasing): the index the
+ * CHOOSE rule picks. Branch-free binary search. */
+static uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
+{
+    int32_t ub = (int32_t)((uint32_t)u ^ WSEL__BIAS32);
+    uint32_t lo = 0;
+    while (n > 0) {
+        uint32_t half = n >> 1;
+        bool le = (int32_t)pre[lo + half] <= ub;
+        lo = le ? lo + half + 1 : lo;
+        n = le ? n - half - 1 : half;
+    }
+    return lo;
+}
+
+static uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m |= (uint64_t)((int64_t)(w[i] ^ WSEL__BIAS64) <= (int64_t)thr[i]) << i;
+    return m;
+}
+
+static uint32_t emit(uint16_t *items, uint32_t count, uint64_t mask, uint32_t base)
+{
+    while (mask) {
+        items[count++] = (uint16_t)(base + (uint32_t)__builtin_ctzll(mask));
+        mask &= mask - 1;
+    }
+    return count;
+}
+
+void wsel__kernel_scalar(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+{
+    switch (s->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->count = 1;
+        return;
+    case WSEL_MODE_UNGROUPED_MULTI:
+        out->count = (uint8_t)emit(out->items, 0, include_mask(s->thr, w, s->n) & s->nz, 0);
+        return;
+    case WSEL_MODE_GROUPED_SINGLE: {
+        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t first = s->gfirst[g];
+        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
+        out->count = (uint8_t)emit(out->items, 0, m, first);
+        return;
+    }
+    case WSEL_MODE_GROUPED_MULTI: {
+        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
+        uint32_t c = 0;
+        while (gm) {
+            uint32_t g = (uint32_t)__builtin_ctzll(gm);
+            gm &= gm - 1;
+            uint32_t first = s->gfirst[g];
+            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
+            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+        }
+        out->count = (uint8_t)c;
+        return;
+    }
+    default:
+        out->count = 0;
+        return;
+    }
+}

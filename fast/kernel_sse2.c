@@ -1,0 +1,107 @@
+/* SSE2 kernel: 4 prefix sums or 2 thresholds per compare. SSE2 has no 64-bit compare, so
+ * a 64-bit "greater" is assembled from 32-bit ones: high halves signed (the layout is
+ * biased), low halves unsigned. Built with -msse2; compiles to nothing off x86-64. */
+#include "fast.h"
+
+#if defined(WSEL__HAVE_SSE2) && defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
+{
+    __m128i ub = _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
+    uint64_t le = 0;
+    for (uint32_t i = 0; i < n; i += 8) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(pre + i));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(pre + i + 4));
+        unsigned gt = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v0, ub))) |
+                      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v1, ub))) << 4;
+        le |= (uint64_t)(~gt & 0xffu) << i;
+    }
+    return (uint32_t)__builtin_popcountll(le & wsel__low_bits(n));
+}
+
+/* Signed 64-bit a > b per lane; lobias flips the low halves' sign bits so the 32-bit
+ * signed compare orders them as unsigned. */
+static inline unsigned gt64(__m128i a, __m128i b, __m128i lobias)
+{
+    a = _mm_xor_si128(a, lobias);
+    b = _mm_xor_si128(b, lobias);
+    __m128i gt = _mm_cmpgt_epi32(a, b);
+    __m128i eq = _mm_cmpeq_epi32(a, b);
+    __m128i hi_gt = _mm_shuffle_epi32(gt, _MM_SHUFFLE(3, 3, 1, 1));
+    __m128i hi_eq = _mm_shuffle_epi32(eq, _MM_SHUFFLE(3, 3, 1, 1));
+    __m128i lo_gt = _mm_shuffle_epi32(gt, _MM_SHUFFLE(2, 2, 0, 0));
+    __m128i r = _mm_or_si128(hi_gt, _mm_and_si128(hi_eq, lo_gt));
+    return (unsigned)_mm_movemask_pd(_mm_castsi128_pd(r));
+}
+
+static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    /* Words get the 64-bit bias in their high half; thresholds are stored biased. */
+    const __m128i wbias = _mm_set_epi32((int)WSEL__BIAS32, 0, (int)WSEL__BIAS32, 0);
+    const __m128i lobias = _mm_set_epi32(0, (int)WSEL__BIAS32, 0, (int)WSEL__BIAS32);
+    uint64_t gt = 0;
+    for (uint32_t i = 0; i < n; i += 4) {
+        __m128i w0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(w + i)), wbias);
+        __m128i w1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(w + i + 2)), wbias);
+        unsigned b = gt64(w0, _mm_loadu_si128((const __m128i *)(thr + i)), lobias) |
+                     gt64(w1, _mm_loadu_si128((const __m128i *)(thr + i + 2)), lobias) << 2;
+        gt |= (uint64_t)b << i;
+    }
+    return ~gt & wsel__low_bits(n);
+}
+
+static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
+{
+    const __m128i zero = _mm_setzero_si128();
+    uint32_t c = 0;
+    for (uint32_t k = 0; mask; k += 8, mask >>= 8) {
+        unsigned b = (unsigned)(mask & 0xff);
+        __m128i pos = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]), zero);
+        pos = _mm_add_epi16(pos, _mm_set1_epi16((short)(base + k)));
+        _mm_storeu_si128((__m128i *)(items + c), pos);
+        c += (uint32_t)__builtin_popcount(b);
+    }
+    return c;
+}
+
+void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+{
+    switch (s->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->count = 1;
+        return;
+    case WSEL_MODE_UNGROUPED_MULTI:
+        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
+        return;
+    case WSEL_MODE_GROUPED_SINGLE: {
+        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t first = s->gfirst[g];
+        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
+        out->count = (uint8_t)emit(out->items, m, first);
+        return;
+    }
+    case WSEL_MODE_GROUPED_MULTI: {
+        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
+        uint32_t c = 0;
+        while (gm) {
+            uint32_t g = (uint32_t)__builtin_ctzll(gm);
+            gm &= gm - 1;
+            uint32_t first = s->gfirst[g];
+            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
+            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+        }
+        out->count = (uint8_t)c;
+        return;
+    }
+    default:
+        out->count = 0;
+        return;
+    }
+}
+
+#else
+typedef int wsel__kernel_sse2_unused;
+#endif
