@@ -1,0 +1,766 @@
+/* Builds the resource model (spec section 2) from a parse tree, validating every rule. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model.h"
+
+#define DEFAULT_UP_THRESH 0.5
+
+typedef struct params {
+    bool multi;
+    double up_thresh;
+    const char *const *svc;
+    uint32_t n_svc;
+    wsel_level multi_from, up_thresh_from, svc_from;
+} params;
+
+typedef struct builder {
+    wsel_config *cfg;
+    wsel_error *err;
+    const wsel__node *svc_defs; /* top-level service_types hash of a whole config */
+    const char *resource, *stanza, *group;
+    const char *hint_key;       /* a direct key read as an item: may be a misspelled parameter */
+    uint32_t n_sets;
+    const char *file_src[8], *file_dst[8]; /* small cache of copied file names */
+    unsigned file_next;
+} builder;
+
+enum { P_NONE = 0, P_SERVICES, P_MULTI, P_UP_THRESH };
+static const char *const param_names[] = { NULL, "service_types", "multi", "up_thresh" };
+static const char *const builtin_up[] = { "up" };
+
+/* ---- errors ---- */
+
+static size_t osa_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+/* The parameter `key` is probably a misspelling of, or NULL. */
+static const char *near_param(const char *key)
+{
+    if (!key)
+        return NULL;
+    for (int p = P_SERVICES; p <= P_UP_THRESH; p++) {
+        size_t d = osa_distance(key, param_names[p]);
+        if (d > 0 && d <= 2)
+            return param_names[p];
+    }
+    return NULL;
+}
+
+static void append(char *buf, size_t len, size_t *used, const char *fmt, const char *arg)
+{
+    if (*used >= len)
+        return;
+    int n = snprintf(buf + *used, len - *used, fmt, *used ? ", " : "", arg);
+    if (n > 0)
+        *used += (size_t)n;
+}
+
+static int WSEL_PRINTF(5, 6) bfail(builder *b, int code, const wsel__pos *pos,
+                                   const char *item, const char *fmt, ...)
+{
+    char msg[640], where[360], stanza[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t used = 0;
+    where[0] = '\0';
+    if (b->resource)
+        append(where, sizeof where, &used, "%sresource '%.100s'", b->resource);
+    if (b->stanza)
+        append(where, sizeof where, &used, "%sstanza '%.20s'", b->stanza);
+    if (b->group)
+        append(where, sizeof where, &used, "%sgroup '%.80s'", b->group);
+    if (item)
+        append(where, sizeof where, &used, "%sitem '%.100s'", item);
+    if (!used)
+        snprintf(where, sizeof where, "weighted stanza");
+    if (b->stanza && b->group)
+        snprintf(stanza, sizeof stanza, "%s/%s", b->stanza, b->group);
+    else
+        snprintf(stanza, sizeof stanza, "%s", b->stanza ? b->stanza : b->group ? b->group : "");
+    const char *hint = near_param(b->hint_key);
+    return wsel__fail(b->err, code, pos ? pos->file : NULL, pos ? pos->line : 0,
+                      pos ? pos->col : 0, b->resource, stanza, item, "%s: %s%s%s%s", where,
+                      msg, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+}
+
+static int nomem(builder *b)
+{
+    return wsel__fail(b->err, WSEL_E_NOMEM, NULL, 0, 0, b->resource, b->stanza, NULL,
+                      "out of memory");
+}
+
+/* ---- small helpers ---- */
+
+static bool has_nul(const char *s, size_t len)
+{
+    return strlen(s) != len;
+}
+
+static bool key_is(const wsel__entry *e, const char *k)
+{
+    return e->klen == strlen(k) && memcmp(e->key, k, e->klen) == 0;
+}
+
+static int param_of(const wsel__entry *e)
+{
+    for (int p = P_SERVICES; p <= P_UP_THRESH; p++)
+        if (key_is(e, param_names[p]))
+            return p;
+    return P_NONE;
+}
+
+static const char *intern_file(builder *b, const char *f)
+{
+    if (!f)
+        return NULL;
+    for (unsigned i = 0; i < 8; i++)
+        if (b->file_src[i] == f)
+            return b->file_dst[i];
+    const char *copy = wsel__arena_strdup(&b->cfg->arena, f);
+    if (copy) {
+        b->file_src[b->file_next] = f;
+        b->file_dst[b->file_next] = copy;
+        b->file_next = (b->file_next + 1) % 8;
+    }
+    return copy;
+}
+
+static bool set_loc(builder *b, wsel_loc *loc, const wsel__pos *pos)
+{
+    loc->file = intern_file(b, pos->file);
+    loc->line = pos->line;
+    loc->col = pos->col;
+    return loc->file != NULL;
+}
+
+/* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */
+static int ip_family(const char *s, size_t len, uint8_t addr[16])
+{
+    memset(addr, 0, 16);
+    if (has_nul(s, len))
+        return 0;
+    if (inet_pton(AF_INET, s, addr) == 1)
+        return 4;
+    if (inet_pton(AF_INET6, s, addr) == 1)
+        return 6;
+    memset(addr, 0, 16);
+    return 0;
+}
+
+static const char *kind_text(wsel_kind k)
+{
+    return k == WSEL_KIND_V4 ? "IPv4 address" : k == WSEL_KIND_V6 ? "IPv6 address" : "CNAME";
+}
+
+/* NULL when `s` is a legal fully qualified domain name, else what is wrong with it. */
+static const char *cname_problem(const char *s, size_t len)
+{
+    if (len == 0)
+        return "is empty";
+    if (has_nul(s, len))
+        return "holds a NUL byte";
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= ' ' || c == 0x7f)
+            return "holds a space or control character";
+    }
+    if (s[len - 1] != '.')
+        return "is not fully qualified (does not end in '.')";
+    if (len == 1)
+        return NULL; /* the root */
+    size_t wire = 1, label = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '.') {
+            if (label == 0)
+                return "has an empty label";
+            wire += label + 1;
+            label = 0;
+        } else if (++label > 63) {
+            return "has a label longer than 63 octets";
+        }
+    }
+    if (wire > 255)
+        return "is longer than 255 octets in wire form";
+    return NULL;
+}
+
+/* ---- parameters ---- */
+
+static int read_services(builder *b, const wsel__entry *e, wsel_level lvl, params *p)
+{
+    const wsel__node *v = e->val;
+    size_t n = v->type == WSEL__N_ARRAY ? v->len : 1;
+    if (v->type == WSEL__N_HASH)
+        return bfail(b, WSEL_E_PARAM, &v->pos, "service_types",
+                     "value is a hash; expected a service type name or an array of names");
+    const char **list = wsel__arena_array(&b->cfg->arena, n ? n : 1, sizeof *list);
+    if (!list)
+        return nomem(b);
+    for (size_t i = 0; i < n; i++) {
+        const wsel__node *s = v->type == WSEL__N_ARRAY ? v->elems[i] : v;
+        if (s->type != WSEL__N_SIMPLE)
+            return bfail(b, WSEL_E_PARAM, &s->pos, "service_types",
+                         "element %zu is a %s; expected a service type name", i + 1,
+                         wsel__ntype_name(s->type));
+        if (s->len == 0 || has_nul(s->str, s->len))
+            return bfail(b, WSEL_E_PARAM, &s->pos, "service_types",
+                         "element %zu is empty or holds a NUL byte; expected a service "
+                         "type name", i + 1);
+        bool known = !b->cfg->whole || strcmp(s->str, "up") == 0 ||
+                     strcmp(s->str, "down") == 0 || wsel__hash_get(b->svc_defs, s->str);
+        if (!known)
+            return bfail(b, WSEL_E_SVCTYPE, &s->pos, "service_types",
+                         "service type '%.100s' is not defined; expected up, down or a name "
+                         "from the top-level service_types hash", s->str);
+        if (!(list[i] = wsel__arena_strdup(&b->cfg->arena, s->str)))
+            return nomem(b);
+    }
+    p->svc = list;
+    p->n_svc = (uint32_t)n;
+    p->svc_from = lvl;
+    return WSEL_OK;
+}
+
+static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lvl, params *p)
+{
+    if (which == P_SERVICES)
+        return read_services(b, e, lvl, p);
+    const wsel__node *v = e->val;
+    const char *name = param_names[which];
+    if (v->type != WSEL__N_SIMPLE)
+        return bfail(b, WSEL_E_PARAM, &v->pos, name, "value is a %s; expected %s",
+                     wsel__ntype_name(v->type),
+                     which == P_MULTI ? "true or false" : "a number in (0.0, 1.0]");
+    if (which == P_MULTI) {
+        if (!has_nul(v->str, v->len) && strcasecmp(v->str, "true") == 0)
+            p->multi = true;
+        else if (!has_nul(v->str, v->len) && strcasecmp(v->str, "false") == 0)
+            p->multi = false;
+        else
+            return bfail(b, WSEL_E_PARAM, &v->pos, name,
+                         "value '%.100s' is not a boolean; expected true or false", v->str);
+        p->multi_from = lvl;
+        return WSEL_OK;
+    }
+    char *end = NULL;
+    double d = 0.0;
+    if (v->len && !has_nul(v->str, v->len))
+        d = strtod(v->str, &end);
+    if (!end || end == v->str || *end)
+        return bfail(b, WSEL_E_PARAM, &v->pos, name,
+                     "value '%.100s' is not a number; expected a number in (0.0, 1.0]", v->str);
+    if (!(d > 0.0 && d <= 1.0))
+        return bfail(b, WSEL_E_PARAM, &v->pos, name,
+                     "value '%.100s' out of range; expected a number in (0.0, 1.0]", v->str);
+    p->up_thresh = d;
+    p->up_thresh_from = lvl;
+    return WSEL_OK;
+}
+
+static int read_params(builder *b, const wsel__node *hash, wsel_level lvl, params *p)
+{
+    for (size_t i = 0; i < hash->len; i++) {
+        int which = param_of(&hash->entries[i]);
+        if (which != P_NONE) {
+            int rc = read_param(b, &hash->entries[i], which, lvl, p);
+            if (rc)
+                return rc;
+        }
+    }
+    return WSEL_OK;
+}
+
+/* ---- items ---- */
+
+typedef struct setctx {
+    wsel_kind kind;     /* 0 while unknown (a group whose first address is not an IP) */
+    bool grouped;
+    bool strict;        /* explicit addrs_v* stanza: wrong family is a bad address */
+    const char *first;  /* item the shape and family were detected from */
+} setctx;
+
+static int read_weight(builder *b, const wsel__node *w, const char *label, uint32_t *out)
+{
+    char *end = NULL;
+    long v = 0;
+    errno = 0;
+    if (w->len && !has_nul(w->str, w->len))
+        v = strtol(w->str, &end, 0);
+    if (!end || end == w->str || *end)
+        return bfail(b, WSEL_E_WEIGHT, &w->pos, label,
+                     "weight '%.100s' is not an integer; expected an integer 1..%u", w->str,
+                     WSEL_MAX_WEIGHT);
+    if (errno == ERANGE || v < 1 || v > (long)WSEL_MAX_WEIGHT)
+        return bfail(b, WSEL_E_WEIGHT, &w->pos, label,
+                     "weight '%.100s' out of range; expected an integer 1..%u", w->str,
+                     WSEL_MAX_WEIGHT);
+    *out = (uint32_t)v;
+    return WSEL_OK;
+}
+
+static int check_value(builder *b, const setctx *sc, const wsel__node *a, const char *label,
+                       uint8_t addr[16])
+{
+    int fam = ip_family(a->str, a->len, addr);
+    if (sc->kind == WSEL_KIND_CNAME) {
+        if (fam)
+            return bfail(b, WSEL_E_MIXED, &a->pos, label,
+                         "'%.100s' is an IP address but the set holds CNAMEs (detected from "
+                         "item '%.100s'); expected a domain name", a->str, sc->first);
+        const char *why = cname_problem(a->str, a->len);
+        if (why)
+            return bfail(b, WSEL_E_CNAME, &a->pos, label,
+                         "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
+                         "'.', labels of 1..63 octets, at most 255 octets in wire form",
+                         a->str, why);
+        return WSEL_OK;
+    }
+    int want = sc->kind == WSEL_KIND_V4 ? 4 : sc->kind == WSEL_KIND_V6 ? 6 : 0;
+    if (fam && fam == want)
+        return WSEL_OK;
+    if (!want)
+        return bfail(b, WSEL_E_ADDR, &a->pos, label,
+                     "'%.100s' is not an IP address; expected an IPv4 or IPv6 address",
+                     a->str);
+    if (sc->strict)
+        return bfail(b, WSEL_E_ADDR, &a->pos, label,
+                     "'%.100s' is not an %s; expected only %ses in %s", a->str,
+                     kind_text(sc->kind), kind_text(sc->kind), b->stanza);
+    if (fam)
+        return bfail(b, WSEL_E_MIXED, &a->pos, label,
+                     "'%.100s' is an IPv%d address but the set holds %ses (detected from item "
+                     "'%.100s'); expected one family per set (use addrs_v4 and addrs_v6 for "
+                     "both)", a->str, fam, kind_text(sc->kind), sc->first);
+    if (sc->grouped)
+        return bfail(b, WSEL_E_ADDR, &a->pos, label,
+                     "'%.100s' is not an IP address; expected an %s (groups hold addresses)",
+                     a->str, kind_text(sc->kind));
+    return bfail(b, WSEL_E_MIXED, &a->pos, label,
+                 "'%.100s' is not an IP address but the set holds %ses (detected from item "
+                 "'%.100s'); expected an %s", a->str, kind_text(sc->kind), sc->first,
+                 kind_text(sc->kind));
+}
+
+static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_item *it)
+{
+    const char *label = e->key;
+    const wsel__node *v = e->val;
+    const char *shape = sc->kind == WSEL_KIND_CNAME ? "[ NAME, WEIGHT ]"
+                        : sc->kind ? "[ ADDRESS, WEIGHT ]"
+                                   : "[ ADDRESS, WEIGHT ] or a group { label => [ ADDRESS, "
+                                     "WEIGHT ] ... }";
+    if (has_nul(e->key, e->klen))
+        return bfail(b, WSEL_E_ITEM, &e->kpos, label, "label holds a NUL byte; expected a name");
+    if (v->type == WSEL__N_HASH)
+        return bfail(b, WSEL_E_ITEM, &v->pos, label, "value is a hash; expected %s", shape);
+    if (v->type != WSEL__N_ARRAY || v->len != 2)
+        return bfail(b, WSEL_E_ITEM, &v->pos, label,
+                     "value has %zu element%s; expected exactly 2: %s",
+                     v->type == WSEL__N_ARRAY ? v->len : (size_t)1,
+                     v->type == WSEL__N_ARRAY && v->len != 1 ? "s" : "", shape);
+    for (int i = 0; i < 2; i++)
+        if (v->elems[i]->type != WSEL__N_SIMPLE)
+            return bfail(b, WSEL_E_ITEM, &v->elems[i]->pos, label,
+                         "element %d is a %s; expected %s", i + 1,
+                         wsel__ntype_name(v->elems[i]->type), shape);
+    const wsel__node *a = v->elems[0];
+    int rc = check_value(b, sc, a, label, it->addr);
+    if (!rc)
+        rc = read_weight(b, v->elems[1], label, &it->weight);
+    if (rc)
+        return rc;
+    char key[320];
+    if (!wsel__canon_key(a->str, key, sizeof key))
+        return bfail(b, WSEL_E_CNAME, &a->pos, label, "value too long");
+    it->label = wsel__arena_strdup(&b->cfg->arena, label);
+    it->value = wsel__arena_strdup(&b->cfg->arena, a->str);
+    it->key = wsel__arena_strdup(&b->cfg->arena, key);
+    if (!it->label || !it->value || !it->key || !set_loc(b, &it->loc, &e->kpos))
+        return nomem(b);
+    return WSEL_OK;
+}
+
+/* ---- sets ---- */
+
+/* Detects kind and shape from the first item (spec 2, automatic mode). */
+static int detect(builder *b, const wsel__entry *first, wsel_kind forced, setctx *sc)
+{
+    const wsel__node *v = first->val;
+    uint8_t addr[16];
+    sc->first = first->key;
+    sc->kind = forced;
+    sc->strict = forced != 0;
+    if (v->type == WSEL__N_SIMPLE) {
+        b->hint_key = first->key;
+        return read_item(b, sc, first, &(wsel_item){ 0 }); /* reports the bad shape */
+    }
+    if (v->type == WSEL__N_HASH) {
+        sc->grouped = true;
+        if (!forced && v->len && v->entries[0].val->type == WSEL__N_ARRAY &&
+            v->entries[0].val->len >= 1) {
+            const wsel__node *a = v->entries[0].val->elems[0];
+            if (a->type == WSEL__N_SIMPLE) {
+                int fam = ip_family(a->str, a->len, addr);
+                sc->kind = fam == 4 ? WSEL_KIND_V4 : fam == 6 ? WSEL_KIND_V6 : 0;
+            }
+        }
+        return WSEL_OK;
+    }
+    if (!forced) {
+        const wsel__node *a = v->len ? v->elems[0] : NULL;
+        int fam = a && a->type == WSEL__N_SIMPLE ? ip_family(a->str, a->len, addr) : 0;
+        sc->kind = fam == 4 ? WSEL_KIND_V4 : fam == 6 ? WSEL_KIND_V6 : WSEL_KIND_CNAME;
+    }
+    return WSEL_OK;
+}
+
+static int shape_mismatch(builder *b, const setctx *sc, const wsel__entry *e)
+{
+    b->hint_key = e->key;
+    if (e->val->type == WSEL__N_SIMPLE)
+        return read_item(b, sc, e, &(wsel_item){ 0 });
+    if (sc->grouped)
+        return bfail(b, WSEL_E_MIXED, &e->val->pos, e->key,
+                     "value is an array but the set holds groups (detected from item "
+                     "'%.100s'); expected a group { label => [ ADDRESS, WEIGHT ] ... }",
+                     sc->first);
+    return bfail(b, WSEL_E_MIXED, &e->val->pos, e->key,
+                 "value is a group (hash) but the set holds ungrouped %ses (detected from "
+                 "item '%.100s'); expected %s", kind_text(sc->kind), sc->first,
+                 sc->kind == WSEL_KIND_CNAME ? "[ NAME, WEIGHT ]" : "[ ADDRESS, WEIGHT ]");
+}
+
+static int count_error(builder *b, const wsel__pos *pos, const char *item, size_t n,
+                       const char *what)
+{
+    if (n == 0)
+        return bfail(b, WSEL_E_COUNT, pos, item, "no %s; expected 1..%u", what,
+                     WSEL_MAX_ITEMS);
+    return bfail(b, WSEL_E_COUNT, pos, item, "more than %u %s; expected 1..%u",
+                 WSEL_MAX_ITEMS, what, WSEL_MAX_ITEMS);
+}
+
+static int fill_group(builder *b, const setctx *sc, const wsel__entry *g, wsel_set *set,
+                      wsel_item *items, uint32_t *n_items, wsel_group *grp)
+{
+    b->group = g->key;
+    if (has_nul(g->key, g->klen))
+        return bfail(b, WSEL_E_ITEM, &g->kpos, NULL, "label holds a NUL byte; expected a name");
+    grp->label = wsel__arena_strdup(&b->cfg->arena, g->key);
+    if (!grp->label || !set_loc(b, &grp->loc, &g->kpos))
+        return nomem(b);
+    grp->first = *n_items;
+    grp->count = (uint32_t)g->val->len;
+    for (size_t i = 0; i < g->val->len; i++) {
+        wsel_item *it = &items[*n_items];
+        int rc = read_item(b, sc, &g->val->entries[i], it);
+        if (rc)
+            return rc;
+        it->group = (uint16_t)(grp - set->groups);
+        it->index = (uint16_t)*n_items;
+        grp->total += it->weight;
+        (*n_items)++;
+    }
+    b->group = NULL;
+    return WSEL_OK;
+}
+
+static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const params *p,
+                     const wsel__pos *loc, wsel_set *set)
+{
+    /* Direct items are the non-parameter keys, in config order. */
+    size_t n = 0;
+    const wsel__entry *first = NULL;
+    for (size_t i = 0; i < hash->len; i++) {
+        const wsel__entry *e = &hash->entries[i];
+        if (param_of(e) != P_NONE)
+            continue;
+        if (!first)
+            first = e;
+        if (++n > WSEL_MAX_ITEMS) {
+            b->hint_key = NULL;
+            return count_error(b, &e->kpos, e->key, n, "items");
+        }
+    }
+    if (n == 0)
+        return count_error(b, &hash->pos, NULL, 0,
+                           "items (addresses, groups or CNAMEs; parameters do not count)");
+    setctx sc = { 0 };
+    int rc = detect(b, first, forced, &sc);
+    if (rc)
+        return rc;
+
+    size_t total = 0;
+    for (size_t i = 0; i < hash->len; i++) {
+        const wsel__entry *e = &hash->entries[i];
+        if (param_of(e) != P_NONE)
+            continue;
+        if ((e->val->type == WSEL__N_HASH) != sc.grouped)
+            return shape_mismatch(b, &sc, e);
+        if (sc.grouped) {
+            b->hint_key = e->key;
+            if (e->val->len == 0 || e->val->len > WSEL_MAX_ITEMS)
+                return count_error(b, e->val->len ? &e->val->entries[WSEL_MAX_ITEMS].kpos
+                                                  : &e->val->pos,
+                                   e->key, e->val->len, "addresses in the group");
+            total += e->val->len;
+        } else {
+            total++;
+        }
+    }
+
+    wsel_item *items = wsel__arena_array(&b->cfg->arena, total, sizeof *items);
+    wsel_group *groups = sc.grouped ? wsel__arena_array(&b->cfg->arena, n, sizeof *groups)
+                                    : NULL;
+    if (!items || (sc.grouped && !groups))
+        return nomem(b);
+    set->items = items;
+    set->groups = groups;
+    uint32_t n_items = 0, n_groups = 0;
+    for (size_t i = 0; i < hash->len; i++) {
+        const wsel__entry *e = &hash->entries[i];
+        if (param_of(e) != P_NONE)
+            continue;
+        if (sc.grouped) {
+            b->hint_key = NULL;
+            rc = fill_group(b, &sc, e, set, items, &n_items, &groups[n_groups]);
+            n_groups++;
+        } else {
+            b->hint_key = e->key;
+            rc = read_item(b, &sc, e, &items[n_items]);
+            items[n_items].index = (uint16_t)n_items;
+            n_items++;
+        }
+        if (rc)
+            return rc;
+    }
+    b->hint_key = NULL;
+
+    set->kind = sc.kind;
+    set->grouped = sc.grouped;
+    set->multi = sc.kind != WSEL_KIND_CNAME && p->multi;
+    if (sc.kind == WSEL_KIND_CNAME)
+        set->mode = WSEL_MODE_CNAME;
+    else if (sc.grouped)
+        set->mode = p->multi ? WSEL_MODE_GROUPED_MULTI : WSEL_MODE_GROUPED_SINGLE;
+    else
+        set->mode = p->multi ? WSEL_MODE_UNGROUPED_MULTI : WSEL_MODE_UNGROUPED_SINGLE;
+    set->stanza = b->stanza ? wsel__arena_strdup(&b->cfg->arena, b->stanza) : NULL;
+    set->up_thresh = p->up_thresh;
+    set->n_services = p->n_svc;
+    set->services = p->svc;
+    set->multi_from = p->multi_from;
+    set->up_thresh_from = p->up_thresh_from;
+    set->services_from = p->svc_from;
+    set->n_items = n_items;
+    set->n_groups = n_groups;
+    for (uint32_t i = 0; i < n_items; i++)
+        set->total += items[i].weight;
+    for (uint32_t g = 0; g < n_groups; g++)
+        if (groups[g].count > set->max_group)
+            set->max_group = groups[g].count;
+    set->threshold = (uint64_t)ceil((double)set->total * set->up_thresh);
+    set->id = b->n_sets++;
+    if ((b->stanza && !set->stanza) || !set_loc(b, &set->loc, loc))
+        return nomem(b);
+    return WSEL_OK;
+}
+
+/* ---- resources ---- */
+
+static int build_stanza(builder *b, const wsel__entry *e, wsel_kind kind, const params *rp,
+                        wsel_set *set)
+{
+    b->stanza = kind == WSEL_KIND_V4 ? "addrs_v4" : "addrs_v6";
+    if (e->val->type != WSEL__N_HASH)
+        return bfail(b, WSEL_E_TYPE, &e->val->pos, NULL,
+                     "value is a %s; expected a hash of %ses or groups",
+                     wsel__ntype_name(e->val->type), kind_text(kind));
+    params p = *rp;
+    int rc = read_params(b, e->val, WSEL_LEVEL_STANZA, &p);
+    if (!rc)
+        rc = build_set(b, e->val, kind, &p, &e->kpos, set);
+    b->stanza = NULL;
+    return rc;
+}
+
+static int build_resource(builder *b, const wsel__entry *e, const params *top,
+                          wsel_resource *res)
+{
+    b->resource = e->key;
+    b->stanza = b->group = NULL;
+    b->hint_key = NULL;
+    const wsel__node *v = e->val;
+    if (has_nul(e->key, e->klen))
+        return bfail(b, WSEL_E_TYPE, &e->kpos, NULL,
+                     "resource name holds a NUL byte; expected a name");
+    if (v->type != WSEL__N_HASH) {
+        b->hint_key = e->key;
+        return bfail(b, WSEL_E_TYPE, &v->pos, NULL,
+                     "value is a %s; expected a hash (a resource's addresses or CNAMEs)",
+                     wsel__ntype_name(v->type));
+    }
+    res->name = wsel__arena_strdup(&b->cfg->arena, e->key);
+    if (!res->name || !set_loc(b, &res->loc, &e->kpos))
+        return nomem(b);
+    params p = *top;
+    int rc = read_params(b, v, WSEL_LEVEL_RESOURCE, &p);
+    if (rc)
+        return rc;
+    const wsel__entry *v4 = wsel__hash_get(v, "addrs_v4");
+    const wsel__entry *v6 = wsel__hash_get(v, "addrs_v6");
+    for (size_t i = 0; i < v->len; i++) {
+        const wsel__entry *x = &v->entries[i];
+        if (key_is(x, "cnames"))
+            return bfail(b, WSEL_E_LEGACY, &x->kpos, "cnames",
+                         "legacy 'cnames' sub-stanza; expected CNAME items "
+                         "label => [ NAME, WEIGHT ] directly in the resource");
+        if ((v4 || v6) && x != v4 && x != v6 && param_of(x) == P_NONE) {
+            b->hint_key = x->key;
+            return bfail(b, WSEL_E_MIXED, &x->kpos, x->key,
+                         "mixed direct item config beside addrs_v4/addrs_v6; expected only "
+                         "service_types, multi, up_thresh, addrs_v4 and addrs_v6 here");
+        }
+    }
+    res->n_sets = (v4 || v6) ? (uint32_t)(!!v4 + !!v6) : 1;
+    wsel_set *sets = wsel__arena_array(&b->cfg->arena, res->n_sets, sizeof *sets);
+    if (!sets)
+        return nomem(b);
+    res->sets = sets;
+    res->explicit_families = v4 || v6;
+    for (uint32_t i = 0; i < res->n_sets; i++)
+        sets[i].resource = res;
+    if (v4 && (rc = build_stanza(b, v4, WSEL_KIND_V4, &p, &sets[0])))
+        return rc;
+    if (v6 && (rc = build_stanza(b, v6, WSEL_KIND_V6, &p, &sets[v4 ? 1 : 0])))
+        return rc;
+    if (!v4 && !v6 && (rc = build_set(b, v, 0, &p, &e->kpos, &sets[0])))
+        return rc;
+    res->is_cname = sets[0].kind == WSEL_KIND_CNAME;
+    b->resource = NULL;
+    return WSEL_OK;
+}
+
+/* Finds the weighted stanza (and service type definitions) of a whole config. */
+static int find_stanza(builder *b, const wsel__node *root, const wsel__node **stanza)
+{
+    const wsel__entry *svc = wsel__hash_get(root, "service_types");
+    if (svc) {
+        if (svc->val->type != WSEL__N_HASH)
+            return wsel__fail(b->err, WSEL_E_TYPE, svc->val->pos.file, svc->val->pos.line,
+                              svc->val->pos.col, NULL, NULL, "service_types",
+                              "top-level service_types is a %s; expected a hash of service "
+                              "type definitions", wsel__ntype_name(svc->val->type));
+        b->svc_defs = svc->val;
+    }
+    const wsel__entry *plugins = wsel__hash_get(root, "plugins");
+    if (!plugins)
+        return wsel__fail(b->err, WSEL_E_NOSTANZA, root->pos.file, 0, 0, NULL, NULL, NULL,
+                          "no plugins => { weighted => { ... } } in the config; expected a "
+                          "whole gdnsd config with a weighted plugin stanza");
+    if (plugins->val->type != WSEL__N_HASH)
+        return wsel__fail(b->err, WSEL_E_TYPE, plugins->val->pos.file, plugins->val->pos.line,
+                          plugins->val->pos.col, NULL, NULL, "plugins",
+                          "plugins is a %s; expected a hash of plugin stanzas",
+                          wsel__ntype_name(plugins->val->type));
+    const wsel__entry *w = wsel__hash_get(plugins->val, "weighted");
+    if (!w)
+        return wsel__fail(b->err, WSEL_E_NOSTANZA, plugins->kpos.file, plugins->kpos.line,
+                          plugins->kpos.col, NULL, NULL, "plugins",
+                          "plugins has no weighted stanza; expected plugins => { weighted => "
+                          "{ ... } }");
+    if (w->val->type != WSEL__N_HASH)
+        return wsel__fail(b->err, WSEL_E_TYPE, w->val->pos.file, w->val->pos.line,
+                          w->val->pos.col, NULL, NULL, "weighted",
+                          "the weighted stanza is a %s; expected a hash",
+                          wsel__ntype_name(w->val->type));
+    *stanza = w->val;
+    return WSEL_OK;
+}
+
+int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input,
+                      wsel_error *err)
+{
+    builder b = { .cfg = cfg, .err = err };
+    bool whole = input == WSEL_INPUT_WHOLE ||
+                 (input == WSEL_INPUT_AUTO && wsel__hash_get(root, "plugins"));
+    if (root->type != WSEL__N_HASH) {
+        if (whole)
+            return wsel__fail(err, WSEL_E_NOSTANZA, root->pos.file, root->pos.line,
+                              root->pos.col, NULL, NULL, NULL,
+                              "top level is an array, so there is no plugins => { weighted "
+                              "=> { ... } }; expected a whole gdnsd config");
+        return wsel__fail(err, WSEL_E_TYPE, root->pos.file, root->pos.line, root->pos.col,
+                          NULL, NULL, NULL, "top level is an array; expected a hash (the "
+                          "weighted stanza's contents)");
+    }
+    cfg->whole = whole;
+    const wsel__node *stanza = root;
+    int rc;
+    if (whole && (rc = find_stanza(&b, root, &stanza)))
+        return rc;
+
+    params top = { .multi = false, .up_thresh = DEFAULT_UP_THRESH, .svc = builtin_up,
+                   .n_svc = 1 };
+    if ((rc = read_params(&b, stanza, WSEL_LEVEL_TOP, &top)))
+        return rc;
+    cfg->top_multi = top.multi;
+    cfg->top_up_thresh = top.up_thresh;
+
+    size_t n = 0;
+    for (size_t i = 0; i < stanza->len; i++)
+        n += param_of(&stanza->entries[i]) == P_NONE;
+    cfg->resources = wsel__arena_array(&cfg->arena, n ? n : 1, sizeof *cfg->resources);
+    if (!cfg->resources)
+        return nomem(&b);
+    for (size_t i = 0; i < stanza->len; i++) {
+        const wsel__entry *e = &stanza->entries[i];
+        if (param_of(e) != P_NONE)
+            continue;
+        wsel_resource *res = &cfg->resources[cfg->n_resources];
+        res->index = (uint32_t)cfg->n_resources;
+        if ((rc = build_resource(&b, e, &top, res)))
+            return rc;
+        cfg->n_resources++;
+    }
+    cfg->sets = wsel__arena_array(&cfg->arena, b.n_sets ? b.n_sets : 1, sizeof *cfg->sets);
+    if (!cfg->sets)
+        return nomem(&b);
+    for (size_t r = 0; r < cfg->n_resources; r++)
+        for (uint32_t s = 0; s < cfg->resources[r].n_sets; s++)
+            cfg->sets[cfg->n_sets++] = &cfg->resources[r].sets[s];
+    return WSEL_OK;
+}

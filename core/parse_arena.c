@@ -1,0 +1,83 @@
+/* The bump allocator behind parse trees and loaded configs. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_arena.h"
+
+#define BLOCK_SIZE ((size_t)64 * 1024)
+#define ALIGN (sizeof(max_align_t))
+
+struct wsel__arena_block {
+    wsel__arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+void *wsel__arena_alloc(wsel__arena *a, size_t n)
+{
+    if (n == 0)
+        n = 1;
+    if (n > SIZE_MAX - ALIGN - sizeof(wsel__arena_block))
+        return NULL;
+    size_t need = (n + ALIGN - 1) / ALIGN * ALIGN;
+    wsel__arena_block *b = a->head;
+    if (!b || b->cap - b->used < need) {
+        /* Big requests get a block of their own behind the current one, so the
+         * remaining space of the current block is not wasted. */
+        size_t cap = need > BLOCK_SIZE / 4 ? need : BLOCK_SIZE;
+        wsel__arena_block *nb = malloc(sizeof *nb + cap);
+        if (!nb)
+            return NULL;
+        nb->used = 0;
+        nb->cap = cap;
+        if (b && cap != BLOCK_SIZE) {
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->head = nb;
+        }
+        b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += need;
+    memset(p, 0, n);
+    return p;
+}
+
+void *wsel__arena_array(wsel__arena *a, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    return wsel__arena_alloc(a, count * size);
+}
+
+char *wsel__arena_strndup(wsel__arena *a, const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        return NULL;
+    char *p = wsel__arena_alloc(a, n + 1);
+    if (p) {
+        if (n)
+            memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+char *wsel__arena_strdup(wsel__arena *a, const char *s)
+{
+    return wsel__arena_strndup(a, s, strlen(s));
+}
+
+void wsel__arena_free(wsel__arena *a)
+{
+    wsel__arena_block *b = a->head;
+    while (b) {
+        wsel__arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+}

@@ -1,0 +1,22 @@
+/* A bump allocator: everything a config (or a parse tree) owns is freed at once. */
+#ifndef WSEL_CORE_PARSE_ARENA_H
+#define WSEL_CORE_PARSE_ARENA_H
+
+#include <stddef.h>
+
+typedef struct wsel__arena_block wsel__arena_block;
+
+typedef struct wsel__arena {
+    wsel__arena_block *head;
+} wsel__arena;
+
+/* Zeroed, suitably aligned memory, or NULL when out of memory (or n overflows). */
+void *wsel__arena_alloc(wsel__arena *a, size_t n);
+/* Allocates count * size bytes, checking the product for overflow. */
+void *wsel__arena_array(wsel__arena *a, size_t count, size_t size);
+/* Copies n bytes of s and adds a terminating NUL. */
+char *wsel__arena_strndup(wsel__arena *a, const char *s, size_t n);
+char *wsel__arena_strdup(wsel__arena *a, const char *s);
+void wsel__arena_free(wsel__arena *a);
+
+#endif
