@@ -47,9 +47,19 @@ typedef struct wsel__snap {
     uint64_t *ithr;             /* grouped-single: biased thresholds vs. the group's max */
 } wsel__snap;
 
-/* Builds the snapshot of `set` from `st`; NULL when out of memory. */
-wsel__snap *wsel__snap_build(const wsel_set *set, const wsel_state *st);
-void wsel__snap_free(wsel__snap *s);
+/* Fills *s for `set` from `st` (s is overwritten); false when out of memory. */
+bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st);
+/* Frees what wsel__snap_fill allocated (not s itself). */
+void wsel__snap_fini(wsel__snap *s);
+
+/* What one query reads: the snapshots of all sets of one resource, published together
+ * so that a query never mixes two syncs. */
+typedef struct wsel__rsnap {
+    const wsel_resource *res;
+    uint32_t n_sets;
+    uint32_t words;             /* wsel_resource_words(res) */
+    wsel__snap set[];           /* n_sets entries */
+} wsel__rsnap;
 
 /* A kernel variant: answers one set from its snapshot and its words. Fills count and
  * items of `out` (ttl and failed are the resolver's job). */

@@ -47,26 +47,20 @@ static uint64_t fill_thresholds(uint64_t *thr, const uint64_t *d, uint32_t n)
     return nz;
 }
 
-void wsel__snap_free(wsel__snap *s)
+void wsel__snap_fini(wsel__snap *s)
 {
-    if (!s)
-        return;
     free(s->ipre);
     free(s->ithr);
-    free(s);
+    s->ipre = NULL;
+    s->ithr = NULL;
 }
 
-wsel__snap *wsel__snap_build(const wsel_set *set, const wsel_state *st)
+bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
 {
-    size_t size = (sizeof(wsel__snap) + 63) / 64 * 64;
-    wsel__snap *s = aligned_alloc(64, size);
     uint64_t *d = malloc((set->n_items ? set->n_items : 1) * sizeof *d);
-    if (!s || !d) {
-        free(s);
-        free(d);
-        return NULL;
-    }
     memset(s, 0, sizeof *s);
+    if (!d)
+        return false;
     s->set = set;
     s->mode = (uint32_t)set->mode;
     s->version = wsel_state_set_version(st, set);
@@ -99,7 +93,7 @@ wsel__snap *wsel__snap_build(const wsel_set *set, const wsel_state *st)
                 s->total += (uint32_t)d[i];
         }
         free(d);
-        return s;
+        return true;
     }
 
     uint32_t n_items = set->n_items;
@@ -142,10 +136,10 @@ wsel__snap *wsel__snap_build(const wsel_set *set, const wsel_state *st)
             s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
     }
     free(d);
-    return s;
+    return true;
 
 nomem:
     free(d);
-    wsel__snap_free(s);
-    return NULL;
+    wsel__snap_fini(s);
+    return false;
 }

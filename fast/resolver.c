@@ -1,16 +1,17 @@
 /* Resolvers: an engine bound to a config and a state (resolve.h).
  *
- * FAST variants keep one immutable snapshot per set behind an atomic pointer. The writer
- * (wsel_resolver_sync) builds a new snapshot for every set whose state version changed
- * and publishes it with a release store; readers take it with an acquire load, so they
- * see either the old or the new snapshot, complete. Readers take no lock, allocate
- * nothing and write nothing shared.
+ * FAST variants keep, per resource, one immutable snapshot of all its sets behind an
+ * atomic pointer. The writer (wsel_resolver_sync) rebuilds the snapshot of every
+ * resource one of whose sets changed state version, and publishes it with a release
+ * store; readers take it with one acquire load, so a query sees one sync's view of the
+ * whole resource (both families), never a mix. Readers take no lock, allocate nothing
+ * and write nothing shared.
  *
  * Reclamation: a replaced snapshot is kept on a retired list until wsel_resolver_free().
  * Readers announce nothing, so the writer can never prove that no reader still holds an
  * old pointer; any scheme that could (reader counters, epochs) would add shared writes
- * to every query. State changes are rare (spec 5), a snapshot is about 2 KiB, and the
- * list only grows on an actual change of a set's state, so the cost is bounded by the
+ * to every query. State changes are rare (spec 5), a snapshot is 2-4 KiB, and the list
+ * grows only when a resource's state actually changed, so memory is bounded by the
  * number of changes over the resolver's life. A long-lived server that flaps a lot can
  * recreate its resolver at a quiet point. */
 #include <stdatomic.h>
@@ -25,23 +26,54 @@ struct wsel_resolver {
     const wsel_state *st;
     wsel_engine_id engine;      /* concrete: REF or a FAST_* variant */
     wsel__kernel_fn kern;       /* NULL for REF */
-    size_t n_sets;
-    _Atomic(wsel__snap *) *snaps;
-    wsel__snap **retired;
+    size_t n_res;
+    _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
+    wsel__rsnap **retired;
     size_t n_retired, cap_retired;
 };
 
-static int retire(wsel_resolver *r, wsel__snap *s)
+static void rsnap_free(wsel__rsnap *rs)
+{
+    if (!rs)
+        return;
+    for (uint32_t i = 0; i < rs->n_sets; i++)
+        wsel__snap_fini(&rs->set[i]);
+    free(rs);
+}
+
+static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
+{
+    if (res->n_sets < 1 || res->n_sets > 2)
+        return NULL;
+    size_t size = sizeof(wsel__rsnap) + res->n_sets * sizeof(wsel__snap);
+    wsel__rsnap *rs = aligned_alloc(64, (size + 63) / 64 * 64);
+    if (!rs)
+        return NULL;
+    rs->res = res;
+    rs->n_sets = 0;
+    rs->words = 0;
+    for (uint32_t i = 0; i < res->n_sets; i++) {
+        if (!wsel__snap_fill(&rs->set[i], &res->sets[i], st)) {
+            rsnap_free(rs);
+            return NULL;
+        }
+        rs->n_sets++;
+        rs->words += rs->set[i].words;
+    }
+    return rs;
+}
+
+static int retire(wsel_resolver *r, wsel__rsnap *rs)
 {
     if (r->n_retired == r->cap_retired) {
         size_t cap = r->cap_retired ? 2 * r->cap_retired : 16;
-        wsel__snap **p = realloc(r->retired, cap * sizeof *p);
+        wsel__rsnap **p = realloc(r->retired, cap * sizeof *p);
         if (!p)
             return WSEL_E_NOMEM;
         r->retired = p;
         r->cap_retired = cap;
     }
-    r->retired[r->n_retired++] = s;
+    r->retired[r->n_retired++] = rs;
     return WSEL_OK;
 }
 
@@ -49,10 +81,11 @@ void wsel_resolver_free(wsel_resolver *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n_sets; i++)
-        wsel__snap_free(atomic_load_explicit(&r->snaps[i], memory_order_relaxed));
+    if (r->snaps)
+        for (size_t i = 0; i < r->n_res; i++)
+            rsnap_free(atomic_load_explicit(&r->snaps[i], memory_order_relaxed));
     for (size_t i = 0; i < r->n_retired; i++)
-        wsel__snap_free(r->retired[i]);
+        rsnap_free(r->retired[i]);
     free(r->retired);
     free(r->snaps);
     free(r);
@@ -86,15 +119,15 @@ int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_
     r->engine = id;
     if (id != WSEL_ENGINE_REF) {
         r->kern = wsel__fast_kernel(id);
-        r->n_sets = wsel_config_set_count(cfg);
-        r->snaps = calloc(r->n_sets ? r->n_sets : 1, sizeof *r->snaps);
+        r->n_res = wsel_config_resource_count(cfg);
+        r->snaps = calloc(r->n_res ? r->n_res : 1, sizeof *r->snaps);
         if (!r->snaps)
             goto nomem;
-        for (size_t i = 0; i < r->n_sets; i++) {
-            wsel__snap *s = wsel__snap_build(wsel_config_set(cfg, i), st);
-            if (!s)
+        for (size_t i = 0; i < r->n_res; i++) {
+            wsel__rsnap *rs = rsnap_build(wsel_config_resource(cfg, i), st);
+            if (!rs)
                 goto nomem;
-            atomic_init(&r->snaps[i], s);
+            atomic_init(&r->snaps[i], rs);
         }
     }
     *out = r;
@@ -111,21 +144,24 @@ int wsel_resolver_sync(wsel_resolver *r)
     if (!r)
         return WSEL_E_ARG;
     int rc = WSEL_OK;
-    for (size_t i = 0; i < r->n_sets; i++) {
-        const wsel_set *set = wsel_config_set(r->cfg, i);
+    for (size_t i = 0; i < r->n_res; i++) {
         /* Only this thread stores these pointers, so a relaxed load sees its own. */
-        wsel__snap *old = atomic_load_explicit(&r->snaps[i], memory_order_relaxed);
-        if (old->version == wsel_state_set_version(r->st, set))
+        wsel__rsnap *old = atomic_load_explicit(&r->snaps[i], memory_order_relaxed);
+        bool changed = false;
+        for (uint32_t k = 0; k < old->n_sets; k++)
+            if (old->set[k].version != wsel_state_set_version(r->st, old->set[k].set))
+                changed = true;
+        if (!changed)
             continue;
-        wsel__snap *s = wsel__snap_build(set, r->st);
+        wsel__rsnap *rs = rsnap_build(old->res, r->st);
         /* Out of memory keeps the old, still consistent snapshot; its stale version
          * makes the next sync try again. */
-        if (!s || retire(r, old) != WSEL_OK) {
-            wsel__snap_free(s);
+        if (!rs || retire(r, old) != WSEL_OK) {
+            rsnap_free(rs);
             rc = WSEL_E_NOMEM;
             continue;
         }
-        atomic_store_explicit(&r->snaps[i], s, memory_order_release);
+        atomic_store_explicit(&r->snaps[i], rs, memory_order_release);
     }
     return rc;
 }
@@ -133,15 +169,6 @@ int wsel_resolver_sync(wsel_resolver *r)
 wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 {
     return r ? r->engine : WSEL_ENGINE_REF;
-}
-
-static inline const wsel__snap *snap_of(const wsel_resolver *r, const wsel_set *set)
-{
-    if (set->id >= r->n_sets)
-        return NULL;
-    const wsel__snap *s = atomic_load_explicit(&r->snaps[set->id], memory_order_acquire);
-    /* A resource of another config (or a copied set struct) is refused, not misread. */
-    return s->set == set ? s : NULL;
 }
 
 static inline void answer_set(const wsel__snap *s, wsel__kernel_fn kern, const uint64_t *w,
@@ -155,32 +182,34 @@ static inline void answer_set(const wsel__snap *s, wsel__kernel_fn kern, const u
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                  wsel_answer *ans)
 {
-    if (!r || !res || !rng || !ans || !res->sets || res->n_sets - 1u > 1u)
+    if (!r || !res || !rng || !ans)
         return WSEL_E_ARG;
     if (!r->kern)
         return wsel_ref_resolve(res, r->st, rng, ans);
-
-    const wsel__snap *s0 = snap_of(r, &res->sets[0]);
-    const wsel__snap *s1 = res->n_sets == 2 ? snap_of(r, &res->sets[1]) : NULL;
-    if (!s0 || (res->n_sets == 2 && !s1))
+    if (res->index >= r->n_res)
+        return WSEL_E_ARG;
+    const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
+    /* A resource of another config (or a copied struct) is refused, not misread. */
+    if (rs->res != res)
         return WSEL_E_ARG;
 
     /* Kernels load whole vectors, up to 8 words past a set's last one: zeroed slack. */
     uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
-    size_t n = s0->words + (s1 ? s1->words : 0);
+    size_t n = rs->words;
     if (wsel__rng_is_prng(rng))
         wsel_prng_fill((wsel_prng *)rng->ctx, w, n);
     else
         rng->fill(rng->ctx, w, n);
     memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
 
+    const wsel__snap *s0 = &rs->set[0];
     answer_set(s0, r->kern, w, &ans->set[0]);
-    ans->n_sets = 1;
+    ans->n_sets = rs->n_sets;
     ans->ttl = s0->ttl;
     ans->failed = s0->failed;
-    if (s1) {
+    if (rs->n_sets == 2) {
+        const wsel__snap *s1 = &rs->set[1];
         answer_set(s1, r->kern, w + s0->words, &ans->set[1]);
-        ans->n_sets = 2;
         if (s1->ttl < ans->ttl)
             ans->ttl = s1->ttl;
         ans->failed |= s1->failed;
