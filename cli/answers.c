@@ -1,0 +1,185 @@
+/* bin/wsel: whole-resource answers -- combining the per-set distributions of a
+ * resource with two sets, and printing an answer's labels and addresses. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "answers.h"
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Exact product of two fractions when it fits in 64 bits (after reducing). */
+static bool mul_frac(const wsel_prob *x, const wsel_prob *y, uint64_t *num, uint64_t *den)
+{
+    if (!x->exact || !y->exact || x->den == 0 || y->den == 0)
+        return false;
+    uint64_t a = x->num, b = x->den, c = y->num, d = y->den;
+    uint64_t g = gcd64(a, d);
+    if (g > 1) {
+        a /= g;
+        d /= g;
+    }
+    g = gcd64(c, b);
+    if (g > 1) {
+        c /= g;
+        b /= g;
+    }
+    if ((a && c > UINT64_MAX / a) || (b && d > UINT64_MAX / b))
+        return false;
+    *num = a * c;
+    *den = b * d;
+    return true;
+}
+
+int cli_combine(const wsel_odds *o, cli_combo **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t total = 1;
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        if (!o->sets[s].enumerable || o->sets[s].n_answers == 0)
+            return 0;
+        total *= o->sets[s].n_answers;
+        if (total > WSEL_ODDS_MAX_ANSWERS)
+            return 0;
+    }
+    cli_combo *c = calloc(total, sizeof *c);
+    if (!c)
+        return -1;
+    for (size_t k = 0; k < total; k++) {
+        size_t rest = k;
+        c[k].p = 1;
+        c[k].exact = true;
+        c[k].num = 1;
+        c[k].den = 1;
+        /* v4 set is the major index, so the list stays in lexicographic order. */
+        for (uint32_t s = o->n_sets; s-- > 0;) {
+            uint32_t na = o->sets[s].n_answers;
+            c[k].idx[s] = (uint32_t)(rest % na);
+            rest /= na;
+        }
+        for (uint32_t s = 0; s < o->n_sets; s++) {
+            const wsel_prob *p = &o->sets[s].answers[c[k].idx[s]].p;
+            c[k].p *= p->p;
+            if (c[k].exact) {
+                wsel_prob acc = {.p = 0, .exact = true, .num = c[k].num, .den = c[k].den};
+                c[k].exact = mul_frac(&acc, p, &c[k].num, &c[k].den);
+            }
+        }
+    }
+    *out = c;
+    *n = total;
+    return 1;
+}
+
+void cli_combo_ans(const wsel_odds *o, const cli_combo *c, cli_ans *a)
+{
+    a->n_sets = o->n_sets;
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        const wsel_odds_answer *oa = &o->sets[s].answers[c->idx[s]];
+        a->count[s] = oa->count;
+        a->items[s] = oa->items;
+    }
+}
+
+void cli_json_ans(json_out *j, const wsel_resource *res, const cli_ans *a)
+{
+    char path[600];
+    json_key(j, "labels");
+    json_arr_begin(j);
+    for (uint32_t s = 0; s < a->n_sets; s++) {
+        const wsel_set *set = &res->sets[s];
+        for (uint32_t i = 0; i < a->count[s]; i++)
+            json_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+    }
+    json_arr_end(j);
+    json_key(j, "addresses");
+    json_arr_begin(j);
+    for (uint32_t s = 0; s < a->n_sets; s++) {
+        const wsel_set *set = &res->sets[s];
+        for (uint32_t i = 0; i < a->count[s]; i++)
+            json_str(j, set->items[a->items[s][i]].value);
+    }
+    json_arr_end(j);
+}
+
+void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
+{
+    char path[600];
+    const char *sep = "";
+    for (uint32_t s = 0; s < a->n_sets; s++) {
+        const wsel_set *set = &res->sets[s];
+        for (uint32_t i = 0; i < a->count[s]; i++) {
+            fprintf(f, "%s%s", sep,
+                    cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+            sep = " ";
+        }
+    }
+    fputs("  [", f);
+    sep = "";
+    for (uint32_t s = 0; s < a->n_sets; s++) {
+        const wsel_set *set = &res->sets[s];
+        for (uint32_t i = 0; i < a->count[s]; i++) {
+            fprintf(f, "%s%s", sep, set->items[a->items[s][i]].value);
+            sep = " ";
+        }
+    }
+    fputc(']', f);
+}
+
+void cli_print_prob(FILE *f, const wsel_prob *p)
+{
+    fprintf(f, "%.17g", (double)p->p);
+    if (p->exact)
+        fprintf(f, " (%llu/%llu)", (unsigned long long)p->num, (unsigned long long)p->den);
+}
+
+void cli_json_exact(json_out *j, const char *key, bool exact, uint64_t num, uint64_t den)
+{
+    char buf[64];
+    json_key(j, key);
+    if (!exact) {
+        json_null(j);
+        return;
+    }
+    snprintf(buf, sizeof buf, "%llu/%llu", (unsigned long long)num, (unsigned long long)den);
+    json_str(j, buf);
+}
+
+/* Lexicographic order of item lists, the order wsel_odds answers are sorted in. */
+static int cmp_items(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb)
+{
+    uint32_t n = na < nb ? na : nb;
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return (na > nb) - (na < nb);
+}
+
+long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
+{
+    size_t lo = 0, hi = so->n_answers;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const wsel_odds_answer *m = &so->answers[mid];
+        int c = cmp_items(m->items, m->count, items, count);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Fall back to a linear scan in case the order differs from what we assume. */
+    for (size_t k = 0; k < so->n_answers; k++)
+        if (cmp_items(so->answers[k].items, so->answers[k].count, items, count) == 0)
+            return (long)k;
+    return -1;
+}

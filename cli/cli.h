@@ -1,0 +1,135 @@
+/* bin/wsel: declarations shared by the command-line tool's files. */
+#ifndef WSEL_CLI_H
+#define WSEL_CLI_H
+
+#include <stdio.h>
+
+#include "wsel.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+
+/* Exit codes (documented in man/wsel.1). */
+enum {
+    CLI_OK = 0,       /* success; check: the config is valid (warnings allowed) */
+    CLI_INVALID = 1,  /* the config or a zone record is invalid */
+    CLI_USAGE = 2     /* bad command line or other bad input; one line on stderr */
+};
+
+/* ---- util.c ---- */
+
+/* "wsel: CMD: message" on stderr; returns CLI_USAGE so callers can `return cli_die(...)`. */
+int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Parses a whole unsigned decimal string into *out; false on junk or overflow. */
+int cli_parse_u64(const char *s, unsigned long long *out);
+
+/* An option's value: "--name=VALUE" or the next argument. Advances *i when it takes
+ * the next argument. NULL (with a message printed) when missing. */
+const char *cli_optval(const char *cmd, int argc, char **argv, int *i, const char *name);
+
+/* True when argv[i] is exactly `name` or starts with "name=". */
+int cli_opt_is(const char *arg, const char *name);
+
+/* Loads a config; on failure prints the error (one line, plus a spelling hint when the
+ * offending key looks like a misspelled parameter) and returns CLI_INVALID, or
+ * CLI_USAGE for an unreadable file. */
+int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_config **out,
+                    wsel_error *err_out);
+
+/* The parameter or stanza key `label` probably misspells, or NULL. */
+const char *cli_misspelled_param(const char *label);
+
+/* An item's key path from its resource: [stanza/][group/]label. Written to buf. */
+const char *cli_item_path(const wsel_set *set, const wsel_item *item, char *buf, size_t len);
+/* A group's key path: [stanza/]group. */
+const char *cli_group_path(const wsel_set *set, const wsel_group *g, char *buf, size_t len);
+
+const char *cli_kind_name(wsel_kind k);
+
+/* ---- json.c: a small streaming JSON writer ---- */
+
+#define JSON_MAX_DEPTH 16
+
+typedef struct json_out {
+    FILE *f;
+    int depth;
+    int first[JSON_MAX_DEPTH]; /* no element written yet at this depth */
+    int after_key;             /* a key was written; the value comes next */
+} json_out;
+
+void json_init(json_out *j, FILE *f);
+void json_obj_begin(json_out *j);
+void json_obj_end(json_out *j);
+void json_arr_begin(json_out *j);
+void json_arr_end(json_out *j);
+void json_key(json_out *j, const char *key);
+void json_str(json_out *j, const char *s);
+void json_num(json_out *j, double v);      /* %.17g; null when not finite */
+void json_u64(json_out *j, unsigned long long v);
+void json_bool(json_out *j, int v);
+void json_null(json_out *j);
+/* Ends the document with a newline. */
+void json_finish(json_out *j);
+
+/* ---- stateopt.c: --state / --down / --up ---- */
+
+typedef struct cli_stateop {
+    enum { STATEOP_FILE, STATEOP_DOWN, STATEOP_UP } kind;
+    const char *service; /* STATEOP_FILE: the service type (points into a copy) */
+    const char *arg;     /* file path, or the address/name */
+} cli_stateop;
+
+typedef struct cli_stateopts {
+    cli_stateop *ops;
+    size_t n, cap;
+} cli_stateopts;
+
+/* Consumes a state option at argv[*i] if there is one: returns 1 (consumed), 0 (not a
+ * state option) or -1 (error already printed). */
+int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv, int *i);
+/* Builds the state: all UP, then every option in command-line order. Prints one line
+ * and returns CLI_USAGE on error. */
+int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
+                       wsel_state **out);
+void cli_stateopt_free(cli_stateopts *so);
+
+/* ---- zone.c ---- */
+
+/* Errors and warnings collected by check (config warnings and zone records alike);
+ * the caller prints them as text or JSON. */
+typedef struct zone_issue {
+    char *file;
+    unsigned line, col;
+    int is_error;
+    char *message;
+    char *name, *resource;
+    int rrtype;
+} zone_issue;
+
+typedef struct zone_report {
+    zone_issue *issues;
+    size_t n, cap;
+    size_t records;   /* weighted records seen */
+    size_t errors, warnings;
+} zone_report;
+
+/* Appends an issue (copies the strings); -1 when out of memory. */
+int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
+                  int is_error, const char *msg, const char *name, const char *res,
+                  int rrtype);
+
+/* Returns 0, or CLI_USAGE when the zone file cannot be read (message printed). */
+int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
+                   const char *origin, zone_report *rep);
+void cli_zone_report_free(zone_report *rep);
+
+/* ---- commands ---- */
+int cli_check(int argc, char **argv);
+int cli_explain(int argc, char **argv);
+int cli_sample(int argc, char **argv);
+
+#endif

@@ -1,0 +1,350 @@
+/* bin/wsel: `wsel explain` -- exact odds per resource and set under a monitoring state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "answers.h"
+
+static const char explain_usage[] =
+    "usage: wsel explain CONFIG [RESOURCE...] [state options] [--stanza|--whole] [--json]\n"
+    "Prints the exact answer odds of each RESOURCE (default: all) under a monitoring\n"
+    "state: per-address inclusion probability, per-group odds, the answer-size\n"
+    "distribution, every possible answer when there are at most 4096, and the\n"
+    "up_thresh status.\n"
+    "State options (applied in order; everything starts UP):\n"
+    "  --state SERVICE=FILE  load gdnsd extfile lines (ADDR_OR_NAME => UP|DOWN[/TTL])\n"
+    "                        for service type SERVICE (repeatable)\n"
+    "  --down ADDR_OR_NAME   mark DOWN for every non-built-in service type (repeatable)\n"
+    "  --up ADDR_OR_NAME     mark UP likewise (repeatable)\n"
+    "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
+    "  --json                print one JSON document on stdout\n";
+
+static void json_prob(json_out *j, const char *key, const char *exact_key, const wsel_prob *p)
+{
+    json_key(j, key);
+    json_num(j, (double)p->p);
+    cli_json_exact(j, exact_key, p->exact, p->num, p->den);
+}
+
+static void json_set_answers(json_out *j, const wsel_resource *res, const wsel_odds *o,
+                             uint32_t s)
+{
+    const wsel_set_odds *so = &o->sets[s];
+    for (uint32_t k = 0; k < so->n_answers; k++) {
+        cli_ans a = {.n_sets = 0};
+        /* Per-set answer: address only this set, with the other set empty. */
+        a.n_sets = s + 1;
+        a.count[0] = 0;
+        a.count[s] = so->answers[k].count;
+        a.items[s] = so->answers[k].items;
+        json_obj_begin(j);
+        cli_json_ans(j, res, &a);
+        json_prob(j, "p", "p_exact", &so->answers[k].p);
+        json_obj_end(j);
+    }
+}
+
+static void json_resource(json_out *j, const wsel_resource *res, const wsel_odds *o,
+                          const cli_combo *combo, size_t ncombo, int enumerable)
+{
+    char path[600];
+    bool failed = false;
+    uint32_t ttl = WSEL_MAX_TTL;
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        failed |= o->sets[s].failed;
+        if (o->sets[s].ttl < ttl)
+            ttl = o->sets[s].ttl;
+    }
+    json_obj_begin(j);
+    json_key(j, "resource");
+    json_str(j, res->name);
+    json_key(j, "failed");
+    json_bool(j, failed);
+    json_key(j, "ttl");
+    json_u64(j, ttl);
+    json_key(j, "enumerable");
+    json_bool(j, enumerable);
+    json_key(j, "answers");
+    if (enumerable) {
+        json_arr_begin(j);
+        for (size_t k = 0; k < ncombo; k++) {
+            cli_ans a;
+            cli_combo_ans(o, &combo[k], &a);
+            json_obj_begin(j);
+            cli_json_ans(j, res, &a);
+            json_key(j, "p");
+            json_num(j, (double)combo[k].p);
+            cli_json_exact(j, "p_exact", combo[k].exact, combo[k].num, combo[k].den);
+            json_obj_end(j);
+        }
+        json_arr_end(j);
+    } else {
+        json_null(j);
+    }
+    json_key(j, "items");
+    json_arr_begin(j);
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        const wsel_set_odds *so = &o->sets[s];
+        const wsel_set *set = so->set;
+        for (uint32_t i = 0; i < set->n_items; i++) {
+            json_obj_begin(j);
+            json_key(j, "label");
+            json_str(j, cli_item_path(set, &set->items[i], path, sizeof path));
+            json_key(j, "address");
+            json_str(j, set->items[i].value);
+            json_key(j, "weight");
+            json_u64(j, set->items[i].weight);
+            json_key(j, "up");
+            json_bool(j, so->up[i]);
+            json_key(j, "dyn_weight");
+            json_u64(j, so->dyn_weight[i]);
+            json_prob(j, "p_included", "p_included_exact", &so->item_p[i]);
+            json_obj_end(j);
+        }
+    }
+    json_arr_end(j);
+    json_key(j, "sets");
+    json_arr_begin(j);
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        const wsel_set_odds *so = &o->sets[s];
+        const wsel_set *set = so->set;
+        json_obj_begin(j);
+        json_key(j, "stanza");
+        if (set->stanza)
+            json_str(j, set->stanza);
+        else
+            json_null(j);
+        json_key(j, "family");
+        json_str(j, cli_kind_name(set->kind));
+        json_key(j, "mode");
+        json_str(j, wsel_mode_name(set->mode));
+        json_key(j, "up_thresh");
+        json_num(j, set->up_thresh);
+        json_key(j, "total");
+        json_u64(j, so->total);
+        json_key(j, "dyn_sum");
+        json_u64(j, so->dyn_sum);
+        json_key(j, "threshold");
+        json_u64(j, so->threshold);
+        json_key(j, "failed");
+        json_bool(j, so->failed);
+        json_key(j, "ttl");
+        json_u64(j, so->ttl);
+        json_key(j, "groups");
+        json_arr_begin(j);
+        for (uint32_t g = 0; g < set->n_groups; g++) {
+            json_obj_begin(j);
+            json_key(j, "label");
+            json_str(j, cli_group_path(set, &set->groups[g], path, sizeof path));
+            json_key(j, "total");
+            json_u64(j, set->groups[g].total);
+            json_prob(j, "p", "p_exact", &so->group_p[g]);
+            json_obj_end(j);
+        }
+        json_arr_end(j);
+        json_key(j, "sizes");
+        json_arr_begin(j);
+        for (uint32_t k = 0; k < so->n_sizes; k++)
+            json_num(j, (double)so->size_p[k]);
+        json_arr_end(j);
+        json_key(j, "enumerable");
+        json_bool(j, so->enumerable);
+        json_key(j, "answers");
+        if (so->enumerable) {
+            json_arr_begin(j);
+            json_set_answers(j, res, o, s);
+            json_arr_end(j);
+        } else {
+            json_null(j);
+        }
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_obj_end(j);
+}
+
+static void text_resource(const wsel_resource *res, const wsel_odds *o, const cli_combo *combo,
+                          size_t ncombo, int enumerable)
+{
+    char path[600];
+    printf("resource %s\n", res->name);
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        const wsel_set_odds *so = &o->sets[s];
+        const wsel_set *set = so->set;
+        printf("  %s: %s, %s, up_thresh %.17g\n", set->stanza ? set->stanza : "set",
+               wsel_mode_name(set->mode), cli_kind_name(set->kind), set->up_thresh);
+        printf("    dynamic sum %llu of T = %llu, threshold %llu: %s\n",
+               (unsigned long long)so->dyn_sum, (unsigned long long)so->total,
+               (unsigned long long)so->threshold,
+               so->failed ? "FAILED (below threshold: all weights reset, failed flag raised)"
+                          : "ok");
+        printf("    state ttl %u\n", so->ttl);
+        printf("    items (label, address, weight, state, dynamic weight, P(included)):\n");
+        for (uint32_t i = 0; i < set->n_items; i++) {
+            printf("      %s  %s  %u  %s  %u  ",
+                   cli_item_path(set, &set->items[i], path, sizeof path), set->items[i].value,
+                   set->items[i].weight, so->up[i] ? "UP" : "DOWN", so->dyn_weight[i]);
+            cli_print_prob(stdout, &so->item_p[i]);
+            putchar('\n');
+        }
+        if (set->n_groups) {
+            printf("    groups (%s):\n",
+                   set->mode == WSEL_MODE_GROUPED_SINGLE ? "P(chosen)" : "P(included)");
+            for (uint32_t g = 0; g < set->n_groups; g++) {
+                printf("      %s  ", cli_group_path(set, &set->groups[g], path, sizeof path));
+                cli_print_prob(stdout, &so->group_p[g]);
+                putchar('\n');
+            }
+        }
+        printf("    answer size distribution:");
+        for (uint32_t k = 0; k < so->n_sizes; k++)
+            if (so->size_p[k] > 0)
+                printf(" %u: %.17g", k, (double)so->size_p[k]);
+        putchar('\n');
+        if (!so->enumerable) {
+            printf("    answers: more than %u possible, not listed\n", WSEL_ODDS_MAX_ANSWERS);
+            continue;
+        }
+        printf("    answers (%u):\n", so->n_answers);
+        for (uint32_t k = 0; k < so->n_answers; k++) {
+            cli_ans a = {.n_sets = s + 1};
+            a.count[0] = 0;
+            a.count[s] = so->answers[k].count;
+            a.items[s] = so->answers[k].items;
+            printf("      ");
+            cli_print_prob(stdout, &so->answers[k].p);
+            printf("  ");
+            cli_print_ans(stdout, res, &a);
+            putchar('\n');
+        }
+    }
+    if (o->n_sets == 2) {
+        if (!enumerable) {
+            printf("  combined answers: more than %u, not listed\n", WSEL_ODDS_MAX_ANSWERS);
+        } else {
+            printf("  combined answers, v4 and v6 (%zu):\n", ncombo);
+            for (size_t k = 0; k < ncombo; k++) {
+                cli_ans a;
+                cli_combo_ans(o, &combo[k], &a);
+                wsel_prob p = {combo[k].p, combo[k].exact, combo[k].num, combo[k].den};
+                printf("    ");
+                cli_print_prob(stdout, &p);
+                printf("  ");
+                cli_print_ans(stdout, res, &a);
+                putchar('\n');
+            }
+        }
+    }
+}
+
+int cli_explain(int argc, char **argv)
+{
+    const char *cmd = "explain";
+    const char *config = NULL;
+    const char **names = calloc((size_t)argc, sizeof *names);
+    size_t nn = 0;
+    wsel_input input = WSEL_INPUT_AUTO;
+    int json = 0, opts_done = 0;
+    int rc = CLI_USAGE;
+    cli_stateopts so = {0};
+    wsel_config *cfg = NULL;
+    wsel_state *st = NULL;
+    if (!names)
+        return cli_die(cmd, "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1]) {
+            int k;
+            if (strcmp(a, "--") == 0) {
+                opts_done = 1;
+            } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+                fputs(explain_usage, stdout);
+                rc = CLI_OK;
+                goto out;
+            } else if (strcmp(a, "--json") == 0) {
+                json = 1;
+            } else if (strcmp(a, "--stanza") == 0) {
+                input = WSEL_INPUT_STANZA;
+            } else if (strcmp(a, "--whole") == 0) {
+                input = WSEL_INPUT_WHOLE;
+            } else if ((k = cli_stateopt_parse(cmd, &so, argc, argv, &i)) != 0) {
+                if (k < 0)
+                    goto out;
+            } else {
+                cli_die(cmd, "unknown option '%s' (see wsel explain --help)", a);
+                goto out;
+            }
+        } else if (!config) {
+            config = a;
+        } else {
+            names[nn++] = a;
+        }
+    }
+    if (!config) {
+        cli_die(cmd, "missing CONFIG (see wsel explain --help)");
+        goto out;
+    }
+    rc = cli_load_config(cmd, config, input, &cfg, NULL);
+    if (rc != CLI_OK)
+        goto out;
+    rc = CLI_USAGE;
+    for (size_t k = 0; k < nn; k++) {
+        if (!wsel_config_find(cfg, names[k])) {
+            cli_die(cmd, "no resource '%s' in %s", names[k], config);
+            goto out;
+        }
+    }
+    if (cli_stateopt_apply(cmd, &so, cfg, &st) != CLI_OK)
+        goto out;
+
+    size_t count = nn ? nn : wsel_config_resource_count(cfg);
+    json_out j;
+    json_init(&j, stdout);
+    if (json) {
+        json_obj_begin(&j);
+        json_key(&j, "config");
+        json_str(&j, config);
+        json_key(&j, "resources");
+        json_arr_begin(&j);
+    }
+    for (size_t k = 0; k < count; k++) {
+        const wsel_resource *res =
+            nn ? wsel_config_find(cfg, names[k]) : wsel_config_resource(cfg, k);
+        wsel_odds *o = NULL;
+        wsel_error err;
+        wsel_error_clear(&err);
+        if (wsel_odds_compute(res, st, &o, &err) != WSEL_OK) {
+            char buf[2048];
+            cli_die(cmd, "resource '%s': %s", res->name,
+                    wsel_error_format(&err, buf, sizeof buf));
+            goto out;
+        }
+        cli_combo *combo = NULL;
+        size_t ncombo = 0;
+        int en = cli_combine(o, &combo, &ncombo);
+        if (en < 0) {
+            wsel_odds_free(o);
+            cli_die(cmd, "out of memory");
+            goto out;
+        }
+        if (json)
+            json_resource(&j, res, o, combo, ncombo, en);
+        else
+            text_resource(res, o, combo, ncombo, en);
+        free(combo);
+        wsel_odds_free(o);
+    }
+    if (json) {
+        json_arr_end(&j);
+        json_obj_end(&j);
+        json_finish(&j);
+    }
+    rc = CLI_OK;
+out:
+    if (st)
+        wsel_state_free(st);
+    if (cfg)
+        wsel_config_free(cfg);
+    cli_stateopt_free(&so);
+    free(names);
+    return rc;
+}

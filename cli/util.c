@@ -1,0 +1,159 @@
+/* bin/wsel: small helpers shared by the commands. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_die(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("wsel: ", stderr);
+    if (cmd)
+        fprintf(stderr, "%s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *out)
+{
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_opt_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+const char *cli_optval(const char *cmd, int argc, char **argv, int *i, const char *name)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (*i + 1 >= argc) {
+        cli_die(cmd, "option %s needs a value", name);
+        return NULL;
+    }
+    (*i)++;
+    return argv[*i];
+}
+
+/* Optimal string alignment distance (Levenshtein plus adjacent transpositions),
+ * case-insensitive: "mutli" is one step from "multi", as a typist would see it. */
+static size_t osa_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 40 || m > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        for (size_t j = 1; j <= m; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t cost = ca != cb;
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[n][m];
+}
+
+const char *cli_misspelled_param(const char *label)
+{
+    static const char *const params[] = {"service_types", "multi", "up_thresh", "addrs_v4",
+                                         "addrs_v6"};
+    if (!label || !*label)
+        return NULL;
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        size_t d = osa_distance(label, params[i]);
+        /* An exact (case-sensitive) match is the parameter itself, not a typo. */
+        if (d <= 2 && strcmp(label, params[i]) != 0)
+            return params[i];
+    }
+    return NULL;
+}
+
+int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_config **out,
+                    wsel_error *err_out)
+{
+    wsel_load_opts opts = {0};
+    opts.input = input;
+    wsel_error err;
+    wsel_error_clear(&err);
+    int rc = wsel_config_load_file(path, &opts, out, &err);
+    if (err_out)
+        *err_out = err;
+    if (rc == WSEL_OK)
+        return CLI_OK;
+    char buf[2048];
+    wsel_error_format(&err, buf, sizeof buf);
+    if (rc == WSEL_E_IO && err.line == 0) {
+        /* The file itself is unreadable: a usage problem, not an invalid config. */
+        cli_die(cmd, "%s", buf);
+        return CLI_USAGE;
+    }
+    const char *hint = cli_misspelled_param(err.item);
+    if (hint)
+        fprintf(stderr, "%s (did you mean '%s'?)\n", buf, hint);
+    else
+        fprintf(stderr, "%s\n", buf);
+    return CLI_INVALID;
+}
+
+const char *cli_kind_name(wsel_kind k)
+{
+    switch (k) {
+    case WSEL_KIND_V4: return "ipv4";
+    case WSEL_KIND_V6: return "ipv6";
+    case WSEL_KIND_CNAME: return "cname";
+    }
+    return "unknown";
+}
+
+const char *cli_group_path(const wsel_set *set, const wsel_group *g, char *buf, size_t len)
+{
+    if (set->stanza)
+        snprintf(buf, len, "%s/%s", set->stanza, g->label);
+    else
+        snprintf(buf, len, "%s", g->label);
+    return buf;
+}
+
+const char *cli_item_path(const wsel_set *set, const wsel_item *item, char *buf, size_t len)
+{
+    const char *st = set->stanza ? set->stanza : "";
+    const char *sep1 = set->stanza ? "/" : "";
+    if (set->grouped && item->group < set->n_groups)
+        snprintf(buf, len, "%s%s%s/%s", st, sep1, set->groups[item->group].label, item->label);
+    else
+        snprintf(buf, len, "%s%s%s", st, sep1, item->label);
+    return buf;
+}

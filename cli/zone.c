@@ -1,0 +1,269 @@
+/* bin/wsel: checking the DYNA / DYNC weighted!RES records of a zone file.
+ *
+ * Only what check needs of the zone format: one record per line, `;` comments (outside
+ * quotes), `$` directives and parenthesised multi-line records skipped, a record being
+ *     [NAME] [TTL] [IN] TYPE RDATA...
+ * Only DYNA and DYNC records naming the `weighted` plugin are examined. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+#define MAX_TOKENS 32
+
+typedef struct token {
+    const char *s;
+    size_t len;
+    unsigned col;
+} token;
+
+static char *dupn(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
+                     int is_error, const char *msg, const char *name, const char *res,
+                     int rrtype)
+{
+    if (rep->n == rep->cap) {
+        size_t cap = rep->cap ? rep->cap * 2 : 8;
+        zone_issue *p = realloc(rep->issues, cap * sizeof *p);
+        if (!p)
+            return -1;
+        rep->issues = p;
+        rep->cap = cap;
+    }
+    zone_issue *z = &rep->issues[rep->n];
+    z->file = dupn(file, strlen(file));
+    z->message = dupn(msg, strlen(msg));
+    z->name = dupn(name, strlen(name));
+    z->resource = dupn(res, strlen(res));
+    if (!z->file || !z->message || !z->name || !z->resource) {
+        free(z->file);
+        free(z->message);
+        free(z->name);
+        free(z->resource);
+        return -1;
+    }
+    z->line = line;
+    z->col = col;
+    z->is_error = is_error;
+    z->rrtype = rrtype;
+    rep->n++;
+    if (is_error)
+        rep->errors++;
+    else
+        rep->warnings++;
+    return 0;
+}
+
+/* Splits one line into tokens; a quoted string is one token; `;` outside quotes ends the
+ * line. Tracks parentheses across lines in *paren. */
+static size_t tokenize(const char *line, token *tok, int *paren)
+{
+    size_t n = 0;
+    const char *p = line;
+    while (*p) {
+        if (*p == ';')
+            break;
+        if (isspace((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        if (*p == '(' || *p == ')') {
+            *paren += *p == '(' ? 1 : -1;
+            p++;
+            continue;
+        }
+        const char *start = p;
+        if (*p == '"') {
+            p++;
+            while (*p && *p != '"') {
+                if (*p == '\\' && p[1])
+                    p++;
+                p++;
+            }
+            if (*p == '"')
+                p++;
+        } else {
+            while (*p && !isspace((unsigned char)*p) && *p != ';' && *p != '(' && *p != ')') {
+                if (*p == '\\' && p[1])
+                    p++;
+                p++;
+            }
+        }
+        if (n < MAX_TOKENS) {
+            tok[n].s = start;
+            tok[n].len = (size_t)(p - start);
+            tok[n].col = (unsigned)(start - line) + 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int tok_eq(const token *t, const char *s)
+{
+    return t->len == strlen(s) && strncasecmp(t->s, s, t->len) == 0;
+}
+
+static int is_ttl(const token *t)
+{
+    size_t i = 0;
+    if (t->len == 0)
+        return 0;
+    /* gdnsd TTLs: digits, optionally with unit suffixes like 1h30m. */
+    while (i < t->len) {
+        if (!isdigit((unsigned char)t->s[i]))
+            return 0;
+        while (i < t->len && isdigit((unsigned char)t->s[i]))
+            i++;
+        if (i < t->len && strchr("smhdwSMHDW", t->s[i]))
+            i++;
+    }
+    return 1;
+}
+
+static int check_line(const wsel_config *cfg, const char *path, const char *origin,
+                      unsigned lineno, const char *line, token *tok, size_t n,
+                      zone_report *rep)
+{
+    char msg[2048];
+    size_t ti = 0;
+    for (; ti < n; ti++)
+        if (tok_eq(&tok[ti], "DYNA") || tok_eq(&tok[ti], "DYNC"))
+            break;
+    if (ti == n)
+        return 0;
+    int rrtype = tok_eq(&tok[ti], "DYNA") ? WSEL_RR_DYNA : WSEL_RR_DYNC;
+    const char *tname = rrtype == WSEL_RR_DYNA ? "DYNA" : "DYNC";
+    /* The owner name is present unless the line starts with blank space. */
+    int has_name = !isspace((unsigned char)line[0]);
+    char name[512] = "";
+    if (has_name && ti > 0)
+        snprintf(name, sizeof name, "%.*s", (int)tok[0].len, tok[0].s);
+    for (size_t k = has_name ? 1 : 0; k < ti; k++) {
+        if (!is_ttl(&tok[k]) && !tok_eq(&tok[k], "IN")) {
+            snprintf(msg, sizeof msg, "expected a TTL or class IN before %s, got '%.*s'",
+                     tname, (int)tok[k].len, tok[k].s);
+            return cli_issue_add(rep, path, lineno, tok[k].col, 1, msg, name, "", rrtype);
+        }
+    }
+    if (ti + 1 >= n) {
+        snprintf(msg, sizeof msg, "%s record without PLUGIN!RESOURCE", tname);
+        return cli_issue_add(rep, path, lineno, tok[ti].col, 1, msg, name, "", rrtype);
+    }
+    const token *rd = &tok[ti + 1];
+    const char *bang = memchr(rd->s, '!', rd->len);
+    size_t plen = bang ? (size_t)(bang - rd->s) : rd->len;
+    if (plen != strlen("weighted") || strncmp(rd->s, "weighted", plen) != 0)
+        return 0; /* another plugin's record */
+    if (!bang || bang + 1 == rd->s + rd->len) {
+        snprintf(msg, sizeof msg, "%s record: expected weighted!RESOURCE, got '%.*s'", tname,
+                 (int)rd->len, rd->s);
+        return cli_issue_add(rep, path, lineno, rd->col, 1, msg, name, "", rrtype);
+    }
+    rep->records++;
+    char res[512];
+    snprintf(res, sizeof res, "%.*s", (int)(rd->s + rd->len - bang - 1), bang + 1);
+    unsigned col = rd->col + (unsigned)plen + 1;
+    bool deprecated = false;
+    wsel_error err;
+    wsel_error_clear(&err);
+    int rc = wsel_config_check_record(cfg, res, (wsel_rrtype)rrtype, origin, &deprecated, &err);
+    if (rc != WSEL_OK) {
+        snprintf(msg, sizeof msg, "%s weighted!%s: %s", tname, res,
+                 err.message[0] ? err.message : wsel_strerror(rc));
+        return cli_issue_add(rep, path, lineno, col, 1, msg, name, res, rrtype);
+    }
+    if (deprecated) {
+        snprintf(msg, sizeof msg,
+                 "DYNC weighted!%s names an address resource: accepted (it answers "
+                 "addresses) but deprecated; use DYNA", res);
+        return cli_issue_add(rep, path, lineno, col, 0, msg, name, res, rrtype);
+    }
+    return 0;
+}
+
+int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
+                   const char *origin, zone_report *rep)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cli_die(cmd, "cannot open zone file '%s'", path);
+    char *line = NULL;
+    size_t cap = 0, len = 0;
+    unsigned lineno = 0;
+    int paren = 0, rc = 0;
+    int c;
+    for (;;) {
+        len = 0;
+        while ((c = fgetc(f)) != EOF && c != '\n') {
+            if (len + 2 > cap) {
+                size_t ncap = cap ? cap * 2 : 256;
+                if (ncap > (1u << 20)) {
+                    rc = cli_die(cmd, "%s:%u: line too long", path, lineno + 1);
+                    goto out;
+                }
+                char *p = realloc(line, ncap);
+                if (!p) {
+                    rc = cli_die(cmd, "out of memory");
+                    goto out;
+                }
+                line = p;
+                cap = ncap;
+            }
+            line[len++] = (char)c;
+        }
+        if (c == EOF && len == 0)
+            break;
+        lineno++;
+        if (!line) {
+            continue; /* empty line before any allocation */
+        }
+        line[len] = '\0';
+        if (memchr(line, '\0', len)) {
+            rc = cli_die(cmd, "%s:%u: NUL byte in zone file", path, lineno);
+            goto out;
+        }
+        token tok[MAX_TOKENS];
+        int was_in_paren = paren > 0;
+        size_t n = tokenize(line, tok, &paren);
+        if (paren < 0)
+            paren = 0;
+        if (was_in_paren || n == 0 || line[0] == '$')
+            continue;
+        if (check_line(cfg, path, origin, lineno, line, tok, n, rep) < 0) {
+            rc = cli_die(cmd, "out of memory");
+            goto out;
+        }
+        if (c == EOF)
+            break;
+    }
+    if (ferror(f))
+        rc = cli_die(cmd, "error reading zone file '%s'", path);
+out:
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+void cli_zone_report_free(zone_report *rep)
+{
+    for (size_t i = 0; i < rep->n; i++) {
+        free(rep->issues[i].file);
+        free(rep->issues[i].message);
+        free(rep->issues[i].name);
+        free(rep->issues[i].resource);
+    }
+    free(rep->issues);
+    memset(rep, 0, sizeof *rep);
+}

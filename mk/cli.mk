@@ -1,0 +1,13 @@
+# bin/wsel: end-to-end tests and the demo.
+# Each tests/cli/t_*.sh prints TAP and finds the binary at $${WSEL:-bin/wsel}.
+CLI_TESTS := $(sort $(wildcard tests/cli/t_*.sh))
+CHECK_PROGS += $(CLI_TESTS)
+
+.PHONY: check-cli
+check-cli: deps-check lib $(WSEL_BIN) ## run the bin/wsel end-to-end tests only
+	@sh scripts/run-tests.sh $(CLI_TESTS)
+
+demo: all ## build and run check, explain and a 100000-draw sample on the bundled synopsis config
+	$(WSEL_BIN) check examples/synopsis.conf --zone examples/synopsis.zone example.com.
+	$(WSEL_BIN) explain examples/synopsis.conf corpwww cdnwww
+	$(WSEL_BIN) sample examples/synopsis.conf cdnwww -n 100000 --seed 1
