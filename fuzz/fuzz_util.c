@@ -1,0 +1,16 @@
+/* Support code linked into every fuzz target. */
+#include "fuzz.h"
+
+#include <stdarg.h>
+
+void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "\nFUZZ ASSERTION FAILED at %s:%d: %s\n  ", file, line, cond);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}

@@ -1,0 +1,92 @@
+# Fuzzing and coverage (fuzz/, corpus/).
+#
+#   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
+#   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
+#   make fuzz-ci                                                    60 s each, fails on any finding
+#   make coverage                                                   gcov/lcov report in report/coverage/
+#
+# `make check` replays every file of corpus/<target>/ (and its regress/ reproducers)
+# through $(BUILD)/fuzz/replay_<target>, a plain build of the same target code.
+
+FUZZ_TARGETS ?= config differential statefile
+FUZZ_SECONDS ?= 180
+FUZZ_CC      ?= clang
+FUZZ_LF      := build-fuzz-lf
+FUZZ_AFL     := build-fuzz-afl
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_COMMON  := fuzz/fuzz_util.c
+FUZZ_HDRS    := fuzz/fuzz.h $(wildcard include/*.h include/wsel/*.h)
+
+FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+CHECK_PROGS += $(FUZZ_REPLAY_BIN)
+check-build: $(FUZZ_REPLAY_BIN)
+
+.PHONY: fuzz fuzz-afl fuzz-ci fuzz-build fuzz-afl-build fuzz-deps fuzz-replay coverage
+
+# ---- replay programs (ordinary build, part of `make check`) ----
+
+$(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) \
+	  -DFUZZ_DEFAULT_DIRS='"$(CURDIR)/corpus/$*"' \
+	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(STATIC_LIB) $(LDLIBS)
+
+fuzz-replay: $(FUZZ_REPLAY_BIN) ## replay every corpus file and reproducer through the fuzz targets (TAP)
+	@sh scripts/run-tests.sh $(FUZZ_REPLAY_BIN)
+
+# ---- libFuzzer (clang, ASan + UBSan) ----
+
+fuzz-deps:
+	@sh scripts/deps.sh fuzz
+
+# The library is rebuilt in its own folder with coverage hooks for libFuzzer; the
+# sub-make decides what is out of date. (Inside that sub-make BUILD is this folder and
+# the Makefile's own rule builds the archive.)
+ifneq ($(BUILD),$(FUZZ_LF))
+.PHONY: $(FUZZ_LF)/libwsel.a
+$(FUZZ_LF)/libwsel.a: | fuzz-deps
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LF) CC=$(FUZZ_CC) OPT= \
+	  CFLAGS='$(FUZZ_LIB_CFLAGS)' $(FUZZ_LF)/libwsel.a
+endif
+
+$(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
+
+fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (default 180) and merge new coverage into corpus/
+	@sh fuzz/run.sh libfuzzer $(FUZZ_LF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-ci: fuzz-build ## CI gate: each fuzz target 60 s under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
+	@sh fuzz/run.sh ci $(FUZZ_LF) 60 $(FUZZ_TARGETS)
+
+# ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
+
+ifneq ($(BUILD),$(FUZZ_AFL))
+.PHONY: $(FUZZ_AFL)/libwsel.a
+$(FUZZ_AFL)/libwsel.a: | fuzz-deps
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_AFL) CC=afl-clang-fast OPT= \
+	  CFLAGS='-O1 -g' $(FUZZ_AFL)/libwsel.a
+endif
+
+$(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a
+	AFL_QUIET=1 afl-clang-fast $(CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel.a $(LDLIBS)
+
+fuzz-afl-build: $(FUZZ_TARGETS:%=$(FUZZ_AFL)/fuzz_%)
+
+fuzz-afl: fuzz-afl-build fuzz-build ## run each fuzz target with AFL++ for FUZZ_SECONDS (afl-fuzz -V) and merge its queue into corpus/
+	@sh fuzz/run.sh afl $(FUZZ_AFL) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- coverage (gcc + gcov + lcov) ----
+
+COV_BUILD := build-cov
+
+coverage: ## gcov build in build-cov: unit tests, stats quick suite, corpus replay; lcov HTML in report/coverage/ and a per-folder summary
+	@sh scripts/deps.sh coverage
+	@rm -rf $(COV_BUILD)/obj/*/*.gcda
+	-@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 check > $(COV_BUILD).log 2>&1; \
+	  tail -n 1 $(COV_BUILD).log
+	@sh fuzz/coverage.sh $(COV_BUILD) report/coverage
