@@ -213,9 +213,13 @@ static void text_listing(const wsel_config *cfg, const char *path)
                    set->n_items == 1 ? "" : "s");
             if (set->grouped)
                 printf(" in %u group%s", set->n_groups, set->n_groups == 1 ? "" : "s");
-            printf("\n    multi %s (%s), up_thresh %.17g (%s), service_types ",
-                   set->multi ? "true" : "false", wsel_level_name(set->multi_from),
-                   set->up_thresh, wsel_level_name(set->up_thresh_from));
+            if (set->kind == WSEL_KIND_CNAME)
+                printf("\n    multi ignored for CNAMEs, ");
+            else
+                printf("\n    multi %s (%s), ", set->multi ? "true" : "false",
+                       wsel_level_name(set->multi_from));
+            printf("up_thresh %.17g (%s), service_types ", set->up_thresh,
+                   wsel_level_name(set->up_thresh_from));
             print_services(stdout, set);
             printf(" (%s)\n", wsel_level_name(set->services_from));
             printf("    threshold ceil(%llu * %.17g) = %llu of T = %llu\n",

@@ -121,7 +121,7 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         return CLI_USAGE;
     }
     const char *hint = cli_misspelled_param(err.item);
-    if (hint)
+    if (hint && !strstr(buf, "did you mean"))
         fprintf(stderr, "%s (did you mean '%s'?)\n", buf, hint);
     else
         fprintf(stderr, "%s\n", buf);

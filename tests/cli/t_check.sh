@@ -1,0 +1,93 @@
+#!/bin/sh
+# bin/wsel check: listing, effective parameters and their levels, warnings, zone records,
+# $include{}, JSON. Expected values are derived by hand from the configs.
+. "$(dirname "$0")/tap.sh"
+SYN="$EXAMPLES/synopsis.conf"
+
+# The synopsis as a whole gdnsd config, with its zone records.
+run check "$SYN" --zone "$EXAMPLES/synopsis.zone" example.com.
+is_rc 0 "synopsis: valid"
+has "$TMP/out" 'whole gdnsd config, 6 resources, 7 sets' "synopsis: 6 resources, 7 sets (mixed has two)"
+has "$TMP/out" '^  set: cname, cname, 3 items$' "corpwww: cname mode"
+has "$TMP/out" 'threshold ceil\(115 \* 0\.5\) = 58 of T = 115' "corpwww: threshold ceil(115*0.5)=58"
+has "$TMP/out" '^  set: ungrouped-multi, ipv6, 3 items$' "frontwww6: ungrouped-multi"
+has "$TMP/out" 'multi true \(resource\), up_thresh 0\.5 \(top\), service_types up \(resource\)' "frontwww6: levels"
+has "$TMP/out" 'up_thresh 0\.01 \(resource\), service_types \[web_check, foo\] \(resource\)' "pubwww: up_thresh and service_types from the resource"
+has "$TMP/out" 'threshold ceil\(77 \* 0\.01\) = 1 of T = 77' "pubwww: threshold 1"
+has "$TMP/out" '^  set: grouped-single, ipv4, 5 items in 2 groups$' "cdnwww: grouped-single"
+has "$TMP/out" '^  addrs_v4: ungrouped-single, ipv4, 2 items$' "mixed v4: ungrouped-single"
+has "$TMP/out" '^  addrs_v6: grouped-multi, ipv6, 4 items in 2 groups$' "mixed v6: grouped-multi"
+has "$TMP/out" 'multi true \(stanza\)' "mixed v6: multi from the stanza"
+has "$TMP/out" 'multi false \(resource\), up_thresh 0\.5 \(top\), service_types up \(top\)' "mixed v4: multi from the resource"
+has "$TMP/out" '^zone records: 6 weighted records checked$' "zone: 6 records"
+has "$TMP/err" 'synopsis\.zone:4:[0-9]+: warning: DYNC weighted!pubwww names an address resource' "zone: DYNC on address resource is a warning"
+has "$TMP/err" "synopsis\.conf:[0-9]+:[0-9]+: warning: resource 'pubwww': up_thresh 0\.01 gives threshold 1 <= smallest weight 11" "pubwww: threshold only reached with all DOWN"
+has "$TMP/out" '^valid: 0 errors, 2 warnings$' "synopsis: exactly those 2 warnings"
+
+run check "$SYN" --json
+is_rc 0 "synopsis --json: exit 0"
+jqok '.valid == true and .whole == true and (.resources | length) == 6' "json: valid whole config, 6 resources"
+jqok '[.resources[] | .name] == ["corpwww","frontwww6","pubwww","cdnwww","mixed","cn"]' "json: resources in config order"
+jqok '[.resources[] | .sets[] | .mode] == ["cname","ungrouped-multi","ungrouped-single","grouped-single","ungrouped-single","grouped-multi","cname"]' "json: modes"
+jqok '[.resources[] | .sets[] | .threshold] == [58, 4, 1, 5, 2, 5, 57]' "json: thresholds ceil(T*up_thresh) by hand"
+jqok '[.resources[] | .sets[] | .total] == [115, 7, 77, 9, 4, 10, 114]' "json: totals T"
+jqok '.resources[4].sets | map(.stanza) == ["addrs_v4","addrs_v6"]' "json: mixed stanzas v4 first"
+jqok '.resources[2].sets[0].service_types == ["web_check","foo"] and .resources[2].sets[0].service_types_from == "resource"' "json: pubwww service types"
+jqok '.resources[4].sets[1].multi_from == "stanza" and .resources[4].sets[0].multi_from == "resource"' "json: mixed multi levels"
+jqok '(.warnings | length) == 1 and (.errors | length) == 0' "json: one warning without zone"
+
+# Hand-written expected listing.
+(cd "$DATA" && "$WSEL" check single3.conf >"$TMP/out" 2>"$TMP/err"); RC=$?
+is_rc 0 "single3: valid with duplicates"
+cmp -s "$TMP/out" "$DATA/single3.check.expected"; ok $? "single3: listing equals the hand-written expected output"
+has "$TMP/err" "address '192\.0\.2\.1' appears 3 times in one set" "single3: duplicate addresses warned"
+
+# Each kind of warning, config still valid.
+run check "$DATA/warn.conf"
+is_rc 0 "warn.conf: valid despite warnings"
+has "$TMP/err" "warn\.conf:4:[0-9]+: warning: .*label 'up_tresh' looks like a misspelling of the parameter 'up_thresh'" "misspelled parameter label"
+has "$TMP/err" "item 'light' is answered with probability 4\.77e-07" "odds below 1e-6 (1/2097151)"
+has "$TMP/err" "'onlyall': up_thresh 0\.01 gives threshold 1 <= smallest weight 10" "threshold only all-DOWN"
+has "$TMP/err" "'anysingle': up_thresh 1 gives threshold 10 > T - smallest weight = 10 - 5" "any single DOWN fails over"
+has "$TMP/err" "'dup': address '2001:db8::1' appears 2 times" "duplicates compared in canonical form"
+has "$TMP/out" '^valid: 0 errors, 5 warnings$' "warn.conf: exactly 5 warnings"
+run check "$DATA/warn.conf" --json
+jqok '(.warnings | length) == 5 and .valid' "warn.conf --json: 5 warnings"
+jqok '[.warnings[] | .line] == [4, 10, 12, 17, 24]' "warn.conf --json: warning lines"
+
+# A clean config and zone.
+run check "$DATA/clean.conf" --zone "$DATA/good.zone" example.com.
+is_rc 0 "clean.conf with good.zone: valid"
+has "$TMP/out" '^zone records: 2 weighted records checked$' "good.zone: other plugins, TXT and SOA ignored"
+[ ! -s "$TMP/err" ]; ok $? "clean.conf: no warnings at all"
+
+# Zone errors: exit 1, FILE:LINE:COL: lines.
+run check "$DATA/clean.conf" --zone "$DATA/bad.zone" example.com.
+is_rc 1 "bad.zone: invalid"
+has "$TMP/err" 'bad\.zone:2:[0-9]+: DYNA weighted!cn: ' "DYNA on a CNAME resource is an error"
+has "$TMP/err" 'bad\.zone:3:[0-9]+: DYNA weighted!nosuch: ' "unknown resource is an error"
+has "$TMP/err" 'bad\.zone:4:[0-9]+: warning: DYNC weighted!www' "DYNC on an address resource is a warning"
+has "$TMP/err" 'bad\.zone:6:[0-9]+: DYNA record: expected weighted!RESOURCE' "empty resource name is an error"
+has "$TMP/out" '^INVALID: 3 errors, 1 warning$' "bad.zone: 3 errors, 1 warning"
+run check "$DATA/clean.conf" --zone "$DATA/inzone.zone" example.net.
+is_rc 1 "DYNC with a CNAME into its own zone: invalid"
+has "$TMP/err" 'inzone\.zone:2:[0-9]+: ' "own-zone CNAME error has a location"
+run check "$DATA/clean.conf" --zone "$DATA/inzone.zone" example.org.
+is_rc 0 "same record in another zone: valid"
+run check "$DATA/clean.conf" --zone "$DATA/bad.zone" example.com. --json
+is_rc 1 "bad.zone --json: exit 1"
+jqok '.valid == false and (.errors | length) == 3 and (.warnings | length) == 1 and .records == 4' "bad.zone --json: counts"
+
+# $include{} in a whole config; forcing the input kind.
+run check "$DATA/whole_include.conf"
+is_rc 0 "whole config with \$include{dir}: valid"
+has "$TMP/out" 'whole gdnsd config, 2 resources, 2 sets' "included resources listed"
+has "$TMP/out" '^resource inca: ' "inca from inc/10-a.inc"
+has "$TMP/out" '^resource incb: CNAMEs' "incb from inc/20-b.inc"
+run check "$DATA/whole_include.conf" --stanza
+is_rc 1 "--stanza on a whole config: invalid"
+run check "$DATA/clean.conf" --whole
+is_rc 1 "--whole on a stanza: invalid (no plugins => weighted)"
+run check "$DATA/clean.conf" --stanza
+is_rc 0 "--stanza on a stanza: valid"
+done_testing

@@ -1,0 +1,54 @@
+# Shared by tests/cli/t_*.sh (sourced, not run): TAP output and helpers.
+# The binary is ${WSEL:-bin/wsel}, relative to the directory make runs in.
+set -u
+WSEL=${WSEL:-bin/wsel}
+case "$WSEL" in /*) ;; *) WSEL="$(pwd)/$WSEL" ;; esac
+DATA="$(cd "$(dirname "$0")" && pwd)/data"
+EXAMPLES="$(cd "$(dirname "$0")/../../examples" && pwd)"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+T_N=0
+T_FAIL=0
+
+ok() { # ok CONDITION_STATUS NAME
+    T_N=$((T_N + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $T_N - $2"; else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi
+}
+
+# run ARGS...: runs the binary; stdout in $TMP/out, stderr in $TMP/err, status in $RC.
+run() {
+    "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"
+    RC=$?
+}
+
+is_rc() { # is_rc EXPECTED NAME
+    [ "$RC" -eq "$1" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit status $RC, expected $1; stderr: $(head -c 300 "$TMP/err")"
+    ok $r "$2"
+}
+
+# one_line_error NAME: exit 2 with exactly one line on stderr and nothing on stdout.
+one_line_error() {
+    lines=$(wc -l <"$TMP/err")
+    [ "$RC" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TMP/out" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC, $lines stderr line(s): $(head -c 300 "$TMP/err")"
+    ok $r "$1"
+}
+
+has() { # has FILE REGEX NAME  (extended regex, one line matches)
+    grep -Eq -- "$2" "$1"; r=$?
+    [ $r -eq 0 ] || echo "# no line matching /$2/ in $(basename "$1")"
+    ok $r "$3"
+}
+
+# jqok FILTER NAME: the JSON on stdout satisfies FILTER (jq -e, must yield true).
+jqok() {
+    jq -e "$1" "$TMP/out" >/dev/null 2>"$TMP/jqerr"; r=$?
+    [ $r -eq 0 ] || echo "# jq filter failed: $1 $(head -c 200 "$TMP/jqerr")"
+    ok $r "$2"
+}
+
+done_testing() {
+    echo "1..$T_N"
+    [ "$T_FAIL" -eq 0 ]
+}
