@@ -1,0 +1,95 @@
+#!/bin/sh
+# Runs the fuzz targets (called by mk/fuzz.mk).
+#
+#   run.sh libfuzzer BUILD SECONDS TARGET...  fuzz each target, merge new coverage into corpus/
+#   run.sh ci        BUILD SECONDS TARGET...  fuzz each target, no merge; exit 1 on any finding
+#   run.sh afl       BUILD SECONDS TARGET...  AFL++; merge its queue into corpus/ (needs the
+#                                             libFuzzer build in build-fuzz-lf for merging)
+#
+# Every run leaves its log in BUILD/TARGET.log and findings in BUILD/artifacts/.
+# Prints one line per target: executions, executions per second, result.
+set -u
+mode=$1; build=$2; secs=$3; shift 3
+lf=build-fuzz-lf
+status=0
+mkdir -p "$build/artifacts"
+
+# Per-target options: the dictionary, and an input size that fits the target.
+opts_for() {
+    case "$1" in
+    config)       echo "-dict=corpus/config.dict -max_len=8192" ;;
+    differential) echo "-max_len=2048" ;;
+    statefile)    echo "-max_len=2048" ;;
+    *)            echo "" ;;
+    esac
+}
+
+stat_of() { sed -n "s/^stat::$2: *//p" "$1" | tail -n 1; }
+
+for t in "$@"; do
+    bin=$build/fuzz_$t
+    log=$build/$t.log
+    work=$build/work-$t
+    mkdir -p "$work" "corpus/$t"
+    case "$mode" in
+    libfuzzer|ci)
+        # The first directory receives new inputs; corpus/$t (seeds, merged inputs and
+        # regress/ reproducers, read recursively) only seeds the run.
+        # shellcheck disable=SC2046
+        "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$build/artifacts/$t-" $(opts_for "$t") "$work" "corpus/$t" \
+            >"$log" 2>&1
+        rc=$?
+        execs=$(stat_of "$log" number_of_executed_units)
+        rate=$(stat_of "$log" average_exec_per_sec)
+        if [ "$rc" -ne 0 ]; then
+            status=1
+            echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} execs; log $log"
+            grep -E 'ERROR|FUZZ ASSERTION|SUMMARY|Test unit written|artifact' "$log" | head -n 20
+            continue
+        fi
+        echo "fuzz $t: ok, ${execs:-?} execs in ${secs}s, ${rate:-?} execs/s"
+        if [ "$mode" = libfuzzer ]; then
+            before=$(find "corpus/$t" -type f | wc -l)
+            "$bin" -merge=1 $(opts_for "$t") "corpus/$t" "$work" >>"$log" 2>&1 || {
+                status=1; echo "fuzz $t: merge failed; log $log"; }
+            after=$(find "corpus/$t" -type f | wc -l)
+            echo "fuzz $t: corpus/$t $before -> $after files"
+        fi
+        ;;
+    afl)
+        out=$build/out-$t
+        dict=""
+        [ "$t" = config ] && dict="-x corpus/config.dict"
+        # -i needs plain files: collect seeds and reproducers in one flat folder.
+        seeds=$build/seeds-$t
+        rm -rf "$seeds" && mkdir -p "$seeds"
+        find "corpus/$t" -type f -size -1000k | while read -r f; do
+            cp "$f" "$seeds/$(echo "$f" | tr '/' '_')"
+        done
+        # shellcheck disable=SC2086
+        AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+        AFL_NO_AFFINITY=1 AFL_SKIP_CRASHES=1 \
+            afl-fuzz -V "$secs" -t 5000 -i "$seeds" -o "$out" $dict -- "$bin" >"$log" 2>&1
+        rc=$?
+        execs=$(sed -n 's/^execs_done *: *//p' "$out/default/fuzzer_stats" 2>/dev/null)
+        rate=$(sed -n 's/^execs_per_sec *: *//p' "$out/default/fuzzer_stats" 2>/dev/null)
+        crashes=$(find "$out/default/crashes" "$out/default/hangs" -type f -name 'id*' 2>/dev/null | wc -l)
+        if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+            status=1
+            echo "afl $t: FAILED (exit $rc, $crashes crashes/hangs in $out/default); log $log"
+        else
+            echo "afl $t: ok, ${execs:-?} execs in ${secs}s, ${rate:-?} execs/s"
+        fi
+        if [ -x "$lf/fuzz_$t" ] && [ -d "$out/default/queue" ]; then
+            before=$(find "corpus/$t" -type f | wc -l)
+            "$lf/fuzz_$t" -merge=1 $(opts_for "$t") "corpus/$t" "$out/default/queue" >>"$log" 2>&1 || {
+                status=1; echo "afl $t: merge failed; log $log"; }
+            after=$(find "corpus/$t" -type f | wc -l)
+            echo "afl $t: corpus/$t $before -> $after files"
+        fi
+        ;;
+    *) echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
+    esac
+done
+exit $status
