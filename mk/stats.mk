@@ -1,0 +1,24 @@
+# Statistical conformance suite (stats/): engines vs the exact-odds calculator.
+STATS_SRC := $(sort $(wildcard stats/*.c))
+STATS_OBJ := $(STATS_SRC:%.c=$(BUILD)/obj/%.o)
+STATS_BIN := $(BUILD)/stats/wsel-stats
+
+CHECK_PROGS += $(STATS_BIN)
+check-build: $(STATS_BIN)
+
+$(STATS_BIN): $(STATS_OBJ) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+
+.PHONY: stats stats-quick mutants
+stats-quick: lib $(STATS_BIN) ## quick statistical conformance suite alone (TAP)
+	@sh scripts/run-tests.sh $(STATS_BIN)
+
+stats: lib $(STATS_BIN) ## large run with report: tables on stdout, report/stats/index.html + PNG plots
+	@rm -rf report/stats && mkdir -p report/stats
+	$(STATS_BIN) --large --tables --report report/stats | tee report/stats/tap.txt; \
+	  cd report/stats && while read -r p; do gnuplot "$$p.gp" || exit 1; done < plots.list; \
+	  echo "report: report/stats/index.html"
+
+mutants: ## fault-injection kill-rate run (scratch copy of the tree; never touches it)
+	@sh stats/mutants.sh

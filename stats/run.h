@@ -1,0 +1,28 @@
+/* Running one case against every engine and turning the counts into tests. */
+#ifndef WSEL_STATS_RUN_H
+#define WSEL_STATS_RUN_H
+
+#include <stdio.h>
+
+#include "cases.h"
+#include "suite.h"
+#include "wsel.h"
+
+typedef struct run_opts {
+    uint64_t draws;         /* base draws per (case, engine) */
+    unsigned lattice_log;   /* lattice run of 2^lattice_log queries */
+    uint64_t seed;
+    size_t n_engines;
+    wsel_engine_id engines[WSEL_ENGINE_COUNT_];
+    const char *report_dir; /* NULL: no plot data */
+    FILE *plots;            /* list of plot scripts written (report mode) */
+} run_opts;
+
+/* Runs the case; adds its tests to the suite. Returns 0, or -1 when the case could
+ * not even be set up (which is itself recorded as a failing test). */
+int run_case(const stat_case *c, const run_opts *o);
+
+/* Runs the default generator's battery. `words` per test. */
+void run_prng_battery(uint64_t words, uint64_t seed);
+
+#endif
