@@ -1,0 +1,285 @@
+/* Monitoring state (spec section 4): combination rules, service-type checks,
+ * canonical keys, per-set versions, and the extfile reader. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/support.h"
+
+static const char *const two_svc =
+    "R => { service_types => [ svc_a, svc_b ]\n"
+    "  a = [ 10.0.0.1, 1 ]\n  b = [ 10.0.0.2, 1 ] }\n"
+    "S => { service_types = svc_a\n  x = [ 10.0.0.1, 1 ]\n  y = [ 10.0.0.9, 1 ] }\n"
+    "N => { service_types = []\n  a = [ 10.0.0.1, 1 ] }\n"
+    "U => { service_types = [ up, svc_b ]\n  a = [ 10.0.0.1, 1 ] }\n"
+    "D => { service_types = down\n  a = [ 10.0.0.1, 1 ] }\n"
+    "V6 => { service_types = svc_a\n  a = [ 2001:DB8::ABC, 1 ]\n  b = [ 2001:db8::1:0:0:1, 1 ] }\n"
+    "C => { service_types = svc_b\n  c = [ Foo.Example.NET., 1 ] }\n";
+
+static const wsel_set *set_of(const wsel_config *cfg, const char *name)
+{
+    const wsel_resource *r = wsel_config_find(cfg, name);
+    assert_non_null(r);
+    return &r->sets[0];
+}
+
+static wsel_mstate item_state(const wsel_state *st, const wsel_config *cfg, const char *name,
+                              unsigned i)
+{
+    const wsel_set *s = set_of(cfg, name);
+    assert_true(i < s->n_items);
+    return wsel_state_item(st, s, &s->items[i]);
+}
+
+#define ASSERT_MS(ms, u, t)                                                            \
+    do {                                                                               \
+        wsel_mstate m_ = (ms);                                                         \
+        assert_int_equal(m_.up, (u));                                                  \
+        assert_int_equal(m_.ttl, (t));                                                 \
+    } while (0)
+
+static void test_defaults_and_combination(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    assert_ptr_equal(wsel_state_config(st), cfg);
+
+    ASSERT_MS(item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, WSEL_MAX_TTL);
+    ASSERT_MS(wsel_state_get(st, "down", "10.0.0.1"), false, WSEL_MAX_TTL);
+    ASSERT_MS(wsel_state_get(st, "up", "10.0.0.1"), true, WSEL_MAX_TTL);
+
+    size_t matched = 99;
+    /* 10.0.0.1 is in R (svc_a, svc_b), S (svc_a), N (none), U (up, svc_b), D (down) */
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 100, &matched, NULL), 0);
+    assert_int_equal(matched, 2);
+    ASSERT_MS(item_state(st, cfg, "R", 0), false, 100);
+    ASSERT_MS(item_state(st, cfg, "S", 0), false, 100);
+    ASSERT_MS(item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "U", 0), true, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
+
+    /* DOWN if any is DOWN; TTL is the smallest */
+    assert_int_equal(wsel_state_set(st, "svc_b", "10.0.0.1", true, 50, &matched, NULL), 0);
+    assert_int_equal(matched, 2); /* R and U */
+    ASSERT_MS(item_state(st, cfg, "R", 0), false, 50);
+    ASSERT_MS(item_state(st, cfg, "U", 0), true, 50);
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", true, 200, NULL, NULL), 0);
+    ASSERT_MS(item_state(st, cfg, "R", 0), true, 50);
+    ASSERT_MS(item_state(st, cfg, "S", 0), true, 200);
+    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 200);
+    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, 50);
+
+    /* service NULL: every non-built-in service the config uses (svc_a, svc_b) */
+    assert_int_equal(wsel_state_set(st, NULL, "10.0.0.1", false, 7, &matched, NULL), 0);
+    assert_int_equal(matched, 3); /* R, S, U */
+    ASSERT_MS(item_state(st, cfg, "R", 0), false, 7);
+    ASSERT_MS(item_state(st, cfg, "U", 0), false, 7);
+    ASSERT_MS(item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+
+    /* TTL limits */
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", true, WSEL_MAX_TTL, NULL, NULL), 0);
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", true, 0, NULL, NULL), 0);
+    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0);
+    wsel_error err;
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", false, WSEL_MAX_TTL + 1, NULL,
+                                    &err), WSEL_E_STATE);
+    assert_int_equal(err.code, WSEL_E_STATE);
+    assert_non_null(strstr(err.message, "268435455"));
+    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0); /* unchanged */
+
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+static void test_service_checks(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_error err;
+    assert_int_equal(wsel_state_set(st, "up", "10.0.0.1", false, 1, NULL, &err), WSEL_E_STATE);
+    assert_non_null(strstr(err.message, "built in"));
+    assert_int_equal(wsel_state_set(st, "down", "10.0.0.1", true, 1, NULL, &err), WSEL_E_STATE);
+    /* stanza-only configs carry no list of defined service types: any other name is kept */
+    size_t matched = 5;
+    assert_int_equal(wsel_state_set(st, "other", "10.0.0.1", false, 1, &matched, NULL), 0);
+    assert_int_equal(matched, 0);
+    ASSERT_MS(wsel_state_get(st, "other", "10.0.0.1"), false, 1);
+    ASSERT_MS(item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+
+    /* whole configs: only service types the weighted resources use */
+    cfg = wsel_test_load_synopsis();
+    assert_true(wsel_config_is_whole(cfg));
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    assert_int_equal(wsel_state_set(st, "nope", "192.0.2.1", false, 1, NULL, &err),
+                     WSEL_E_STATE);
+    assert_non_null(strstr(err.message, "nope"));
+    assert_int_equal(wsel_state_set(st, "web_check", "192.0.2.1", false, 1, &matched, &err), 0);
+    assert_int_equal(matched, 1);
+    /* 127.0.0.3 is in cdnwww (web_check) and mixed/addrs_v4 (up) */
+    assert_int_equal(wsel_state_set(st, NULL, "127.0.0.3", false, 1, &matched, &err), 0);
+    assert_int_equal(matched, 1);
+    const wsel_resource *mixed = wsel_config_find(cfg, "mixed");
+    ASSERT_MS(wsel_state_item(st, &mixed->sets[0], &mixed->sets[0].items[0]), true,
+              WSEL_MAX_TTL);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+static void test_canonical_keys(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    size_t matched = 0;
+    assert_int_equal(wsel_state_set(st, "svc_a", "2001:db8:0:0::abc", false, 3, &matched,
+                                    NULL), 0);
+    assert_int_equal(matched, 1);
+    ASSERT_MS(item_state(st, cfg, "V6", 0), false, 3);
+    ASSERT_MS(wsel_state_get(st, "svc_a", "2001:DB8::ABC"), false, 3);
+    /* 2001:db8::1:0:0:1 and 2001:db8:0:0:1::1 are one address */
+    assert_int_equal(wsel_state_set(st, "svc_a", "2001:0db8:0000:0000:0001:0000:0000:0001",
+                                    false, 4, &matched, NULL), 0);
+    assert_int_equal(matched, 1);
+    ASSERT_MS(item_state(st, cfg, "V6", 1), false, 4);
+    /* CNAME targets are matched case-insensitively */
+    assert_int_equal(wsel_state_set(st, "svc_b", "FOO.example.net.", false, 9, &matched,
+                                    NULL), 0);
+    assert_int_equal(matched, 1);
+    ASSERT_MS(item_state(st, cfg, "C", 0), false, 9);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+static void test_versions(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const char *names[] = { "R", "S", "N", "U", "D", "V6", "C" };
+    enum { NS = 7 };
+    uint64_t v0[NS], v1[NS];
+    for (int i = 0; i < NS; i++)
+        v0[i] = wsel_state_set_version(st, set_of(cfg, names[i]));
+
+    /* svc_b on 10.0.0.1 affects R and U only */
+    assert_int_equal(wsel_state_set(st, "svc_b", "10.0.0.1", false, 1, NULL, NULL), 0);
+    for (int i = 0; i < NS; i++) {
+        v1[i] = wsel_state_set_version(st, set_of(cfg, names[i]));
+        bool affected = strcmp(names[i], "R") == 0 || strcmp(names[i], "U") == 0;
+        if (affected)
+            assert_true(v1[i] != v0[i]);
+        else
+            assert_true(v1[i] == v0[i]);
+    }
+    /* a key no item has changes nothing */
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.9.9.9", false, 1, NULL, NULL), 0);
+    for (int i = 0; i < NS; i++)
+        assert_true(wsel_state_set_version(st, set_of(cfg, names[i])) == v1[i]);
+    /* svc_a on 10.0.0.9: S only */
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", false, 1, NULL, NULL), 0);
+    for (int i = 0; i < NS; i++) {
+        uint64_t v = wsel_state_set_version(st, set_of(cfg, names[i]));
+        if (strcmp(names[i], "S") == 0)
+            assert_true(v != v1[i]);
+        else
+            assert_true(v == v1[i]);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_error *err)
+{
+    return wsel_state_load_extfile_buffer(st, svc, text, strlen(text), "ext.state", err);
+}
+
+static void test_extfile(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_error err;
+    const char *good = "# monitor output\n"
+                       "\n"
+                       "10.0.0.1 => DOWN/30\n"
+                       "  10.0.0.2=>up   ; trailing comment\n"
+                       "2001:db8:0::abc => Down\n"
+                       "\"10.0.0.9\" => UP/0\n";
+    assert_int_equal(load_ext(st, "svc_a", good, &err), WSEL_OK);
+    ASSERT_MS(item_state(st, cfg, "R", 0), false, 30);
+    ASSERT_MS(item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "V6", 0), false, WSEL_MAX_TTL);
+    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0);
+
+    struct { const char *text; unsigned line; const char *needle; } bad[] = {
+        { "10.0.0.1 => UP\n10.0.0.2 => MAYBE\n", 2, "UP or DOWN" },
+        { "\n\n10.0.0.1 => UP/abc\n", 3, "TTL" },
+        { "10.0.0.1 => DOWN/268435456\n", 1, "268435455" },
+        { "10.0.0.1 => DOWN/268435455\n10.0.0.2 UP\n", 2, "=>" },
+        { "10.0.0.1 => UP\n# x\n10.0.0.1 => DOWN\n", 3, "line 1" },
+        { "10.0.0.1 => UP extra\n", 1, "unexpected" },
+        { "=> UP\n", 1, "address or name" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wsel_error_clear(&err);
+        assert_int_equal(load_ext(st, "svc_b", bad[i].text, &err), WSEL_E_STATE);
+        assert_int_equal(err.code, WSEL_E_STATE);
+        assert_int_equal(err.line, bad[i].line);
+        assert_string_equal(err.file, "ext.state");
+        if (!strstr(err.message, bad[i].needle))
+            fail_msg("case %zu: message '%s' lacks '%s'", i, err.message, bad[i].needle);
+    }
+    /* atomic: the valid first lines above were not applied for svc_b */
+    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, WSEL_MAX_TTL);
+    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.2"), true, WSEL_MAX_TTL);
+    /* built-ins cannot be loaded */
+    assert_int_equal(load_ext(st, "up", good, &err), WSEL_E_STATE);
+
+    /* from a file; a missing file is an I/O error */
+    char path[] = "/tmp/wsel_test_extXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *txt = "10.0.0.2 => DOWN/12\n";
+    assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
+    close(fd);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_OK);
+    ASSERT_MS(item_state(st, cfg, "R", 1), false, 12);
+    unlink(path);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_E_IO);
+    assert_string_equal(err.file, path);
+
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_combination),
+        cmocka_unit_test(test_service_checks),
+        cmocka_unit_test(test_canonical_keys),
+        cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_extfile),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("state", tests, NULL, NULL);
+}
