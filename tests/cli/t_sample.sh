@@ -1,0 +1,73 @@
+#!/bin/sh
+# bin/wsel sample: counts against hand-derived expectations, the chi-squared test, and
+# identical output from every available engine for one seed.
+. "$(dirname "$0")/tap.sh"
+SYN="$EXAMPLES/synopsis.conf"
+J='def near(a; b): ((a - b) | if . < 0 then -. else . end) < 1e-6;'
+jqn() { jqok "$J $1" "$2"; }
+
+run sample "$SYN" corpwww -n 100000 --seed 7 --engine ref --json
+is_rc 0 "corpwww ref: exit 0"
+jqn '.resource == "corpwww" and .n == 100000 and .seed == 7 and .engine == "ref" and .test == "answer-sets"' "json header fields"
+jqn '([.answers[] | .count] | add) == 100000' "counts add up to n"
+jqn '.answers | map(.labels) == [["lb01"],["lb02"],["lb03"]]' "answers by label"
+jqn '.answers | near(.[0].expected; 100000*99/115) and near(.[1].expected; 100000*15/115) and near(.[2].expected; 100000/115)' "expected counts n*99/115, n*15/115, n/115"
+jqn '.df == 2 and .p > 0.001 and .impossible == false' "chi-squared: df 2, p > 0.001"
+
+run sample "$SYN" corpwww -n 1000 --json --engine ref
+A=$(jq -c . "$TMP/out")
+run sample "$SYN" corpwww -n 1000 --seed 1 --json --engine ref
+[ "$A" = "$(jq -c . "$TMP/out")" ]; ok $? "default seed is 1"
+run sample "$SYN" corpwww -n 1000 --seed 2 --json --engine ref
+[ "$A" != "$(jq -c . "$TMP/out")" ]; ok $? "another seed gives other counts"
+
+# Engines agree word for word (random-word contract): identical JSON but for .engine.
+for spec in "corpwww" "frontwww6" "pubwww --down 192.0.2.1" "cdnwww --down 127.0.0.4" "mixed" "cn"; do
+    # shellcheck disable=SC2086
+    run sample "$SYN" $spec -n 20000 --seed 42 --engine ref --json
+    jq -c 'del(.engine)' "$TMP/out" >"$TMP/ref.json"
+    for e in fast fast-scalar fast-sse2 fast-avx2; do
+        # shellcheck disable=SC2086
+        run sample "$SYN" $spec -n 20000 --seed 42 --engine $e --json
+        if [ "$RC" -eq 2 ] && grep -q 'not available' "$TMP/err"; then
+            T_N=$((T_N + 1)); echo "ok $T_N - # SKIP $e not available on this CPU"; continue
+        fi
+        jq -c 'del(.engine)' "$TMP/out" >"$TMP/e.json" 2>/dev/null
+        cmp -s "$TMP/ref.json" "$TMP/e.json"; ok $? "$spec: $e output identical to ref"
+    done
+done
+
+# The state is honoured and the test still fits.
+run sample "$SYN" pubwww -n 50000 --down 192.0.2.1 --json
+jqn '.items[0].count == 0 and .items[0].expected == 0' "a DOWN item is never drawn"
+jqn '.items[1:] | map(near(.expected; 50000/3)) | all' "the other three expect n/3"
+jqn '.p > 0.001 and .df == 2' "pubwww with one DOWN: chi-squared fits"
+run sample "$SYN" pubwww -n 50000 --down 192.0.2.1 --down 192.0.2.2 --down 192.0.2.3 --down 192.0.2.4 --json
+jqn '.items | map(.expected) | near(.[0]; 50000*4/7)' "all DOWN: failover, drawn as all UP"
+jqn '.p > 0.001' "all DOWN: chi-squared fits the all-UP odds"
+
+# Merging small bins: lb03 expects 100/115 < 5 in 100 draws and is pooled.
+run sample "$SYN" corpwww -n 100 --json --engine ref
+jqn '.df == 1' "bins expecting < 5 are merged (3 answers -> 2 bins -> df 1)"
+
+# A deterministic answer: nothing to test.
+run sample "$SYN" mixed -n 10 --json --engine ref
+jqn '(.answers | length) == 8 and ([.answers[] | .count] | add) == 10' "mixed: 8 combined answers listed"
+
+# More than 4096 possible answers: per-item test.
+run sample "$DATA/big_multi.conf" big -n 20000 --json
+is_rc 0 "big_multi: exit 0"
+jqn '.test == "items" and (.items | length) == 14' "not enumerable: per-item inclusion counts"
+jqn '.items | map(.expected) | (near(.[13]; 20000) and near(.[0]; 20000/14))' "inclusion expected n*w/14"
+jqn '.df == 13 and .p > 0.001' "per-item chi-squared: df 13 (the always-included item excluded)"
+run sample "$DATA/big_multi.conf" big -n 2000
+has "$TMP/out" '^chi-squared over per-item inclusion counts' "text says which test was used"
+
+# Text output.
+run sample "$SYN" cdnwww -n 100000
+is_rc 0 "text sample: exit 0"
+has "$TMP/out" '^resource cdnwww: 100000 draws, seed 1, engine ' "text header"
+has "$TMP/out" ' 44444\.444444  datacenter1/d1-lb1 datacenter1/d1-lb2  \[127\.0\.0\.1 127\.0\.0\.2\]$' "text: expected count n*4/9 beside the answer"
+has "$TMP/out" '^chi-squared over answer sets \(bins expecting < 5 merged\): chi2 [0-9.e+-]+, df 2, p [0-9.e+-]+$' "text: chi-squared line"
+[ ! -s "$TMP/err" ]; ok $? "no progress bar when stderr is not a terminal"
+done_testing
