@@ -96,6 +96,8 @@ static int WSEL_PRINTF(5, 6) bfail(builder *b, int code, const wsel__pos *pos,
     va_end(ap);
     size_t used = 0;
     where[0] = '\0';
+    if (!b->resource)
+        append(where, sizeof where, &used, "%s%s", "weighted stanza");
     if (b->resource)
         append(where, sizeof where, &used, "%sresource '%.100s'", b->resource);
     if (b->stanza)
@@ -104,8 +106,6 @@ static int WSEL_PRINTF(5, 6) bfail(builder *b, int code, const wsel__pos *pos,
         append(where, sizeof where, &used, "%sgroup '%.80s'", b->group);
     if (item)
         append(where, sizeof where, &used, "%sitem '%.100s'", item);
-    if (!used)
-        snprintf(where, sizeof where, "weighted stanza");
     if (b->stanza && b->group)
         snprintf(stanza, sizeof stanza, "%s/%s", b->stanza, b->group);
     else
