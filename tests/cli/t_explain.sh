@@ -81,6 +81,17 @@ jqn '.resources[0].items | near(.[0].p_included; 0.07) and near(.[1].p_included;
 jqn '.resources[1] | .sets[0].threshold == 1 and .sets[0].dyn_sum == 1 and .failed == false' "eq: sum equal to threshold does not fail over"
 jqn '.resources[1].items | map(.p_included) == [0, 1]' "eq: the DOWN item is never chosen"
 
+# A whole config with $include{dir}: weights 2 and 5 of the included CNAME resource.
+run explain "$DATA/whole_include.conf" incb --json
+is_rc 0 "whole config with \$include{}: exit 0"
+jqn '.resources[0].items | map(.p_included_exact) == ["2/7","5/7"]' "included resource: 2/7, 5/7"
+
+# More than 4096 answers: no list, but per-item odds (h_i: i/14) and sizes.
+run explain "$DATA/big_multi.conf" --json
+jqn '.resources[0] | .enumerable == false and .answers == null' "big_multi: answers not enumerated"
+jqn '.resources[0].items | map(.p_included_exact) | .[0] == "1/14" and .[6] == "1/2" and .[13] == "1/1"' "big_multi: inclusion i/14"
+jqn '(.resources[0].sets[0].sizes | add) as $t | near($t; 1)' "big_multi: size distribution sums to 1"
+
 # Text output.
 run explain "$SYN" corpwww
 is_rc 0 "text explain: exit 0"

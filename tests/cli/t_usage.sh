@@ -50,4 +50,8 @@ has "$TMP/err" '^[^:]*typo_error\.conf:3:[0-9]+: ' "check: error line is FILE:LI
 has "$TMP/err" "did you mean 'up_thresh'" "check: misspelled parameter gets a hint"
 run explain "$DATA/typo_error.conf"
 [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; ok $? "explain: invalid config exits 1 with one line"
+run sample "$DATA/typo_error.conf" res -n 10
+[ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]; ok $? "sample: invalid config exits 1 with one line"
+run check "$DATA/typo_error.conf" --json
+[ "$RC" -eq 1 ] && jq -e '.valid == false and (.errors | length) == 1 and .errors[0].line == 3' "$TMP/out" >/dev/null; ok $? "check --json: invalid config reported in JSON"
 done_testing
