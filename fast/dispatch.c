@@ -139,18 +139,18 @@ wsel_engine_id wsel__fast_resolve_id(wsel_engine_id id)
     return id == WSEL_ENGINE_FAST ? wsel_fast_selected() : id;
 }
 
-wsel__kernel_fn wsel__fast_kernel(wsel_engine_id id)
+wsel__query_fn wsel__fast_query(wsel_engine_id id)
 {
     switch (id) {
     case WSEL_ENGINE_FAST_SCALAR:
-        return wsel__kernel_scalar;
+        return wsel__query_scalar;
 #if defined(WSEL__HAVE_SSE2)
     case WSEL_ENGINE_FAST_SSE2:
-        return wsel__kernel_sse2;
+        return wsel__query_sse2;
 #endif
 #if defined(WSEL__HAVE_AVX2)
     case WSEL_ENGINE_FAST_AVX2:
-        return wsel__kernel_avx2;
+        return wsel__query_avx2;
 #endif
     default:
         return NULL;

@@ -8,6 +8,7 @@
 #define WSEL_FAST_H
 
 #include <stdalign.h>
+#include <stdatomic.h>
 
 #include "../core/internal.h"
 
@@ -34,7 +35,8 @@ typedef struct wsel__snap {
 
     /* Top layer (<= 64 members: items of ungrouped sets, groups of grouped sets). */
     alignas(32) uint32_t pre[WSEL_MAX_ITEMS + WSEL__PAD32]; /* CHOOSE: biased prefix sums,
-                                                                padding = never <= u */
+                                                                padded to the end: never <= u */
+    alignas(32) uint32_t pre8[8];   /* pre[8k + 7]: which block of 8 holds the CHOOSE index */
     alignas(32) uint64_t thr[WSEL_MAX_ITEMS + WSEL__PAD64]; /* INCLUDE: biased thresholds
                                                                 t = ceil(d*2^64/M) - 1 */
     /* Grouped sets: group g holds items gfirst[g] .. gfirst[g]+gcount[g]-1. */
@@ -52,33 +54,53 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st);
 /* Frees what wsel__snap_fill allocated (not s itself). */
 void wsel__snap_fini(wsel__snap *s);
 
+typedef struct wsel__rsnap wsel__rsnap;
+
 /* What one query reads: the snapshots of all sets of one resource, published together
  * so that a query never mixes two syncs. */
-typedef struct wsel__rsnap {
+struct wsel__rsnap {
     const wsel_resource *res;
     uint32_t n_sets;
     uint32_t words;             /* wsel_resource_words(res) */
+    bool pad;                   /* a kernel loads words past its set's last one */
     wsel__snap set[];           /* n_sets entries */
-} wsel__rsnap;
+};
 
-/* A kernel variant: answers one set from its snapshot and its words. Fills count and
- * items of `out` (ttl and failed are the resolver's job). */
-typedef void (*wsel__kernel_fn)(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+/* A variant's whole query path (fast/query.h instantiated with its kernel), so the
+ * kernel is inlined and a query makes one indirect call. Arguments are non-NULL. */
+typedef int (*wsel__query_fn)(const wsel_resolver *r, const wsel_resource *res,
+                              wsel_rng *rng, wsel_answer *ans);
 
-void wsel__kernel_scalar(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+struct wsel_resolver {
+    wsel__query_fn query;
+    void (*prng_fill)(void *, uint64_t *, size_t); /* wsel_prng's fill: words may be
+                                                      taken from it directly */
+    size_t n_res;
+    _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
+    const wsel_config *cfg;
+    const wsel_state *st;
+    wsel_engine_id engine;          /* concrete: REF or a FAST_* variant */
+    wsel__rsnap **retired;
+    size_t n_retired, cap_retired;
+};
+
+int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                       wsel_answer *ans);
 #if defined(__x86_64__)
 #if !defined(WSEL_NO_SSE2)
 #define WSEL__HAVE_SSE2 1
-void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans);
 #endif
 #if !defined(WSEL_NO_AVX2)
 #define WSEL__HAVE_AVX2 1
-void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out);
+int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans);
 #endif
 #endif
 
-/* Kernel of a concrete FAST_* variant (NULL if not compiled in). */
-wsel__kernel_fn wsel__fast_kernel(wsel_engine_id id);
+/* Query path of a concrete FAST_* variant (NULL if not compiled in). */
+wsel__query_fn wsel__fast_query(wsel_engine_id id);
 /* The concrete variant WSEL_ENGINE_FAST stands for right now. */
 wsel_engine_id wsel__fast_resolve_id(wsel_engine_id id);
 

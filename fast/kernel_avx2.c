@@ -1,23 +1,43 @@
 /* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
  * Makefile); selected only when the CPU has AVX2 (fast/dispatch.c). AVX2 has no unsigned
  * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
-#include "fast.h"
+#include "query.h"
 
 #if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
 #include <immintrin.h>
 
-/* Index picked by CHOOSE: how many of pre[0..n-1] are <= u. Loads run past n into the
- * padding or the next group, which the mask removes. */
-static inline uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
+/* Index picked by CHOOSE among a run of biased, non-decreasing prefix sums whose last
+ * one exceeds u: the position of the first sum > u. Loads past the run's end see the
+ * padding or the next group, but never before the answer has been found. */
+static inline uint32_t first_gt(const uint32_t *pre, __m256i ub)
 {
-    __m256i ub = _mm256_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
-    uint64_t le = 0;
-    for (uint32_t i = 0; i < n; i += 8) {
+    for (uint32_t i = 0;; i += 8) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(pre + i));
         unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-        le |= (uint64_t)(~gt & 0xffu) << i;
+        if (gt)
+            return i + (uint32_t)__builtin_ctz(gt);
     }
-    return (uint32_t)__builtin_popcountll(le & wsel__low_bits(n));
+}
+
+static inline __m256i bias_u(uint64_t u)
+{
+    return _mm256_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
+}
+
+/* The top layer (<= 64 members): pre8 names the block of 8 first, then one compare
+ * inside it -- two vector compares whatever the width. */
+static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
+{
+    __m256i ub = bias_u(u);
+    uint32_t b = 0;
+    if (s->n > 8) {
+        __m256i v = _mm256_load_si256((const __m256i *)s->pre8);
+        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+        b = 8 * (uint32_t)__builtin_ctz(gt);
+    }
+    __m256i v = _mm256_loadu_si256((const __m256i *)(s->pre + b));
+    unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+    return b + (uint32_t)__builtin_ctz(gt);
 }
 
 static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
@@ -52,19 +72,19 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return c;
 }
 
-void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
 {
     switch (s->mode) {
     case WSEL_MODE_CNAME:
     case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
         out->count = 1;
         return;
     case WSEL_MODE_UNGROUPED_MULTI:
         out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
         return;
     case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
         uint32_t first = s->gfirst[g];
         uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
         out->count = (uint8_t)emit(out->items, m, first);
@@ -78,7 +98,7 @@ void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
             uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+            out->items[c++] = (uint16_t)(first + first_gt(s->ipre + first, bias_u(u)));
         }
         out->count = (uint8_t)c;
         return;
@@ -87,6 +107,13 @@ void wsel__kernel_avx2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *
         out->count = 0;
         return;
     }
+}
+
+
+int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans)
+{
+    return wsel__query_with(r, res, rng, ans, kernel);
 }
 
 #else

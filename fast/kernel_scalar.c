@@ -1,6 +1,6 @@
 /* Portable kernel: the layout of fast.h with plain 64-bit integer code. Also the
  * fallback every other variant must agree with bit for bit. */
-#include "fast.h"
+#include "query.h"
 
 /* Number of biased prefix sums <= u among pre[0..n-1] (non-decreasing): the index the
  * CHOOSE rule picks. Branch-free binary search. */
@@ -34,7 +34,7 @@ static uint32_t emit(uint16_t *items, uint32_t count, uint64_t mask, uint32_t ba
     return count;
 }
 
-void wsel__kernel_scalar(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
 {
     switch (s->mode) {
     case WSEL_MODE_CNAME:
@@ -69,4 +69,10 @@ void wsel__kernel_scalar(const wsel__snap *s, const uint64_t *w, wsel_set_answer
         out->count = 0;
         return;
     }
+}
+
+int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                       wsel_answer *ans)
+{
+    return wsel__query_with(r, res, rng, ans, kernel);
 }

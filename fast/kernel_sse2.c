@@ -1,23 +1,39 @@
 /* SSE2 kernel: 4 prefix sums or 2 thresholds per compare. SSE2 has no 64-bit compare, so
  * a 64-bit "greater" is assembled from 32-bit ones: high halves signed (the layout is
  * biased), low halves unsigned. Built with -msse2; compiles to nothing off x86-64. */
-#include "fast.h"
+#include "query.h"
 
 #if defined(WSEL__HAVE_SSE2) && defined(__SSE2__)
 #include <emmintrin.h>
 
-static inline uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
+/* See kernel_avx2.c: position of the first biased prefix sum > u. */
+static inline unsigned gt8(const uint32_t *p, __m128i ub)
 {
-    __m128i ub = _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
-    uint64_t le = 0;
-    for (uint32_t i = 0; i < n; i += 8) {
-        __m128i v0 = _mm_loadu_si128((const __m128i *)(pre + i));
-        __m128i v1 = _mm_loadu_si128((const __m128i *)(pre + i + 4));
-        unsigned gt = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v0, ub))) |
-                      (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v1, ub))) << 4;
-        le |= (uint64_t)(~gt & 0xffu) << i;
+    __m128i v0 = _mm_loadu_si128((const __m128i *)p);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 4));
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v0, ub))) |
+           (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v1, ub))) << 4;
+}
+
+static inline __m128i bias_u(uint64_t u)
+{
+    return _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
+}
+
+static inline uint32_t first_gt(const uint32_t *pre, __m128i ub)
+{
+    for (uint32_t i = 0;; i += 8) {
+        unsigned gt = gt8(pre + i, ub);
+        if (gt)
+            return i + (uint32_t)__builtin_ctz(gt);
     }
-    return (uint32_t)__builtin_popcountll(le & wsel__low_bits(n));
+}
+
+static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
+{
+    __m128i ub = bias_u(u);
+    uint32_t b = s->n > 8 ? 8 * (uint32_t)__builtin_ctz(gt8(s->pre8, ub)) : 0;
+    return b + (uint32_t)__builtin_ctz(gt8(s->pre + b, ub));
 }
 
 /* Signed 64-bit a > b per lane; lobias flips the low halves' sign bits so the 32-bit
@@ -65,19 +81,19 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return c;
 }
 
-void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
 {
     switch (s->mode) {
     case WSEL_MODE_CNAME:
     case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
         out->count = 1;
         return;
     case WSEL_MODE_UNGROUPED_MULTI:
         out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
         return;
     case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
         uint32_t first = s->gfirst[g];
         uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
         out->count = (uint8_t)emit(out->items, m, first);
@@ -91,7 +107,7 @@ void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
             uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+            out->items[c++] = (uint16_t)(first + first_gt(s->ipre + first, bias_u(u)));
         }
         out->count = (uint8_t)c;
         return;
@@ -100,6 +116,13 @@ void wsel__kernel_sse2(const wsel__snap *s, const uint64_t *w, wsel_set_answer *
         out->count = 0;
         return;
     }
+}
+
+
+int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans)
+{
+    return wsel__query_with(r, res, rng, ans, kernel);
 }
 
 #else

@@ -33,6 +33,13 @@ static void fill_prefix(uint32_t *pre, const uint64_t *d, uint32_t n, uint32_t p
         pre[n + i] = UINT32_MAX ^ WSEL__BIAS32;
 }
 
+static void fill_top_prefix(wsel__snap *s, const uint64_t *d)
+{
+    fill_prefix(s->pre, d, s->n, WSEL_MAX_ITEMS + WSEL__PAD32 - s->n);
+    for (uint32_t k = 0; k < 8; k++)
+        s->pre8[k] = s->pre[8 * k + 7];
+}
+
 static uint64_t fill_thresholds(uint64_t *thr, const uint64_t *d, uint32_t n)
 {
     uint64_t m = 0, nz = 0;
@@ -88,7 +95,7 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
             s->nz = fill_thresholds(s->thr, d, s->n);
         } else {
             s->words = 1;
-            fill_prefix(s->pre, d, s->n, WSEL__PAD32);
+            fill_top_prefix(s, d);
             for (uint32_t i = 0; i < s->n; i++)
                 s->total += (uint32_t)d[i];
         }
@@ -115,7 +122,7 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
 
     if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
         s->words = 1 + max_count;
-        fill_prefix(s->pre, gd, s->n, WSEL__PAD32);
+        fill_top_prefix(s, gd);
         for (uint32_t g = 0; g < s->n; g++)
             s->total += s->gsum[g];
         s->ithr = malloc((n_items + WSEL__PAD64) * sizeof *s->ithr);

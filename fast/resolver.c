@@ -19,18 +19,12 @@
 #include <string.h>
 
 #include "fast.h"
-#include "../core/prng_internal.h"
 
-struct wsel_resolver {
-    const wsel_config *cfg;
-    const wsel_state *st;
-    wsel_engine_id engine;      /* concrete: REF or a FAST_* variant */
-    wsel__kernel_fn kern;       /* NULL for REF */
-    size_t n_res;
-    _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
-    wsel__rsnap **retired;
-    size_t n_retired, cap_retired;
-};
+static int ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans)
+{
+    return wsel_ref_resolve(res, r->st, rng, ans);
+}
 
 static void rsnap_free(wsel__rsnap *rs)
 {
@@ -52,6 +46,7 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
     rs->res = res;
     rs->n_sets = 0;
     rs->words = 0;
+    rs->pad = false;
     for (uint32_t i = 0; i < res->n_sets; i++) {
         if (!wsel__snap_fill(&rs->set[i], &res->sets[i], st)) {
             rsnap_free(rs);
@@ -59,6 +54,8 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
         }
         rs->n_sets++;
         rs->words += rs->set[i].words;
+        rs->pad |= res->sets[i].mode == WSEL_MODE_UNGROUPED_MULTI ||
+                   res->sets[i].mode == WSEL_MODE_GROUPED_SINGLE;
     }
     return rs;
 }
@@ -117,8 +114,11 @@ int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_
     r->cfg = cfg;
     r->st = st;
     r->engine = id;
+    wsel_prng dummy;
+    r->prng_fill = wsel_prng_rng(&dummy).fill;
+    r->query = ref_query;
     if (id != WSEL_ENGINE_REF) {
-        r->kern = wsel__fast_kernel(id);
+        r->query = wsel__fast_query(id);
         r->n_res = wsel_config_resource_count(cfg);
         r->snaps = calloc(r->n_res ? r->n_res : 1, sizeof *r->snaps);
         if (!r->snaps)
@@ -171,48 +171,10 @@ wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
     return r ? r->engine : WSEL_ENGINE_REF;
 }
 
-static inline void answer_set(const wsel__snap *s, wsel__kernel_fn kern, const uint64_t *w,
-                              wsel_set_answer *out)
-{
-    out->ttl = s->ttl;
-    out->failed = s->failed;
-    kern(s, w, out);
-}
-
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                  wsel_answer *ans)
 {
     if (!r || !res || !rng || !ans)
         return WSEL_E_ARG;
-    if (!r->kern)
-        return wsel_ref_resolve(res, r->st, rng, ans);
-    if (res->index >= r->n_res)
-        return WSEL_E_ARG;
-    const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
-    /* A resource of another config (or a copied struct) is refused, not misread. */
-    if (rs->res != res)
-        return WSEL_E_ARG;
-
-    /* Kernels load whole vectors, up to 8 words past a set's last one: zeroed slack. */
-    uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
-    size_t n = rs->words;
-    if (wsel__rng_is_prng(rng))
-        wsel_prng_fill((wsel_prng *)rng->ctx, w, n);
-    else
-        rng->fill(rng->ctx, w, n);
-    memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
-
-    const wsel__snap *s0 = &rs->set[0];
-    answer_set(s0, r->kern, w, &ans->set[0]);
-    ans->n_sets = rs->n_sets;
-    ans->ttl = s0->ttl;
-    ans->failed = s0->failed;
-    if (rs->n_sets == 2) {
-        const wsel__snap *s1 = &rs->set[1];
-        answer_set(s1, r->kern, w + s0->words, &ans->set[1]);
-        if (s1->ttl < ans->ttl)
-            ans->ttl = s1->ttl;
-        ans->failed |= s1->failed;
-    }
-    return WSEL_OK;
+    return r->query(r, res, rng, ans);
 }

@@ -1,0 +1,77 @@
+/* The query path shared by every fast variant, written once and instantiated in each
+ * kernel file with that file's kernel so the compiler inlines it (the kernel files are
+ * built with different instruction-set flags, so this cannot be one shared function). */
+#ifndef WSEL_FAST_QUERY_H
+#define WSEL_FAST_QUERY_H
+
+#include <string.h>
+
+#include "fast.h"
+
+#if defined(__GNUC__)
+#define WSEL__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define WSEL__ALWAYS_INLINE inline
+#endif
+
+/* Draws n words. From the default generator they are taken directly: out of its
+ * buffer when it holds enough (one-word queries), else through its bulk fill -- the
+ * same words in the same order as rng->fill would give. */
+static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng,
+                                           uint64_t *w, size_t n)
+{
+    if (rng->fill == r->prng_fill) {
+        wsel_prng *p = rng->ctx;
+        if (p->pos < 4 && n <= 4u - p->pos) {
+            for (size_t i = 0; i < n; i++)
+                w[i] = p->buf[p->pos + i];
+            p->pos += (unsigned)n;
+        } else {
+            wsel_prng_fill(p, w, n);
+        }
+        return;
+    }
+    rng->fill(rng->ctx, w, n);
+}
+
+typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
+                                 wsel_set_answer *out);
+
+static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
+                                                const wsel_resource *res, wsel_rng *rng,
+                                                wsel_answer *ans, wsel__set_kernel kern)
+{
+    if (res->index >= r->n_res)
+        return WSEL_E_ARG;
+    const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
+    /* A resource of another config (or a copied struct) is refused, not misread. */
+    if (rs->res != res)
+        return WSEL_E_ARG;
+
+    uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
+    size_t n = rs->words;
+    wsel__draw(r, rng, w, n);
+    /* INCLUDE kernels load whole vectors, up to 8 words past a set's last one. */
+    if (rs->pad)
+        memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
+
+    const wsel__snap *s0 = &rs->set[0];
+    ans->n_sets = rs->n_sets;
+    ans->ttl = s0->ttl;
+    ans->failed = s0->failed;
+    ans->set[0].ttl = s0->ttl;
+    ans->set[0].failed = s0->failed;
+    kern(s0, w, &ans->set[0]);
+    if (rs->n_sets == 2) {
+        const wsel__snap *s1 = &rs->set[1];
+        ans->set[1].ttl = s1->ttl;
+        ans->set[1].failed = s1->failed;
+        kern(s1, w + s0->words, &ans->set[1]);
+        if (s1->ttl < ans->ttl)
+            ans->ttl = s1->ttl;
+        ans->failed |= s1->failed;
+    }
+    return WSEL_OK;
+}
+
+#endif
