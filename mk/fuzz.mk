@@ -87,6 +87,7 @@ COV_BUILD := build-cov
 coverage: ## gcov build in build-cov: unit tests, stats quick suite, corpus replay; lcov HTML in report/coverage/ and a per-folder summary
 	@sh scripts/deps.sh coverage
 	@rm -rf $(COV_BUILD)/obj/*/*.gcda
-	-@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 check > $(COV_BUILD).log 2>&1; \
-	  tail -n 1 $(COV_BUILD).log
+	@mkdir -p $(COV_BUILD)
+	-@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 check > $(COV_BUILD)/check.log 2>&1; \
+	  echo "coverage: make check: $$(tail -n 1 $(COV_BUILD)/check.log) (log $(COV_BUILD)/check.log)"
 	@sh fuzz/coverage.sh $(COV_BUILD) report/coverage
