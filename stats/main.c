@@ -314,7 +314,7 @@ int main(int argc, char **argv)
             printf("  %.3g%% / %.3g%% / %.3g%%", 100 * lo, 100 * med, 100 * hi);
             if (html)
                 fprintf(html, "<td>%.3g%%</td><td>%.3g%%</td><td>%.3g%%</td>", 100 * lo, 100 * med, 100 * hi);
-        } else if (f == F_LATTICE || f == F_STRUCT) {
+        } else if (f == F_LATTICE || f == F_STRUCT || f == F_BOUNDARY) {
             printf("  exact");
             if (html)
                 fputs("<td colspan=3>exact</td>", html);

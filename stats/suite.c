@@ -7,7 +7,7 @@
 
 const char *const family_name[F_COUNT] = {
     "structure", "choice", "inclusion", "groups", "sizes", "answers", "independence",
-    "lattice", "prng",
+    "lattice", "boundary", "prng",
 };
 
 static test **tests;

@@ -19,6 +19,7 @@ enum family {
     F_ANSWERS,  /* chi-squared: enumerated answer sets */
     F_INDEP,    /* 2x2 chi-squared: pairwise independence of inclusions */
     F_LATTICE,  /* deterministic: equidistributed words give the exact counts */
+    F_BOUNDARY, /* deterministic: words at each decision's edges give the contract's outcome */
     F_PRNG,     /* the default generator's battery */
     F_COUNT
 };
