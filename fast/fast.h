@@ -32,6 +32,7 @@ typedef struct wsel__snap {
     uint32_t total;             /* D of the top CHOOSE (cname/ungrouped-single/grouped-single) */
     uint64_t nz;                /* top INCLUDE layer: members whose weight is not 0 */
     uint64_t version;           /* wsel_state_set_version() it was built from */
+    uint32_t gmax;              /* grouped sets: largest group's size */
 
     /* Top layer (<= 64 members: items of ungrouped sets, groups of grouped sets). */
     alignas(32) uint32_t pre[WSEL_MAX_ITEMS + WSEL__PAD32]; /* CHOOSE: biased prefix sums,

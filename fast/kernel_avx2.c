@@ -93,6 +93,20 @@ static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
     case WSEL_MODE_GROUPED_MULTI: {
         uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
         uint32_t c = 0;
+        if (s->gmax <= 8) {
+            /* one compare per group, no inner loop: the groups' chains overlap */
+            while (gm) {
+                uint32_t g = (uint32_t)__builtin_ctzll(gm);
+                gm &= gm - 1;
+                uint32_t first = s->gfirst[g];
+                __m256i ub = bias_u(wsel__mulhi(w[s->n + g], s->gsum[g]));
+                __m256i v = _mm256_loadu_si256((const __m256i *)(s->ipre + first));
+                unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+                out->items[c++] = (uint16_t)(first + (uint32_t)__builtin_ctz(gt));
+            }
+            out->count = (uint8_t)c;
+            return;
+        }
         while (gm) {
             uint32_t g = (uint32_t)__builtin_ctzll(gm);
             gm &= gm - 1;

@@ -119,6 +119,7 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
         s->gsum[g] = (uint32_t)gs;
         gd[g] = gs;
     }
+    s->gmax = max_count;
 
     if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
         s->words = 1 + max_count;
