@@ -98,8 +98,8 @@ static void test_page_multi(void **unused)
     expect_answer(so, 0, 3, 4, 3, 0, 1, 2); /* lb01,lb02,lb03 -> 75% */
     expect_answer(so, 1, 1, 4, 2, 1, 2);    /* lb02,lb03 -> 25% */
     assert_int_equal(so->n_sizes, 4);
-    assert_true(fabsl(so->size_p[2] - 0.25L) < 1e-18L);
-    assert_true(fabsl(so->size_p[3] - 0.75L) < 1e-18L);
+    assert_true(fabsl(so->size_p[2] - 0.25L) < 1e-15L);
+    assert_true(fabsl(so->size_p[3] - 0.75L) < 1e-15L);
     assert_true(so->size_p[0] == 0.0L && so->size_p[1] == 0.0L);
     wsel_odds_free(o);
     wsel_config_free(cfg);
@@ -110,9 +110,9 @@ static void test_page_multi(void **unused)
     o = odds_of(cfg, NULL, "Y");
     so = &o->sets[0];
     assert_true(so->size_p[0] == 0 && so->size_p[1] == 0 && so->size_p[2] == 0);
-    assert_true(fabsl(so->size_p[3] - 1.0L / 9) < 1e-18L);
-    assert_true(fabsl(so->size_p[4] - 4.0L / 9) < 1e-18L);
-    assert_true(fabsl(so->size_p[5] - 4.0L / 9) < 1e-18L);
+    assert_true(fabsl(so->size_p[3] - 1.0L / 9) < 1e-15L);
+    assert_true(fabsl(so->size_p[4] - 4.0L / 9) < 1e-15L);
+    assert_true(fabsl(so->size_p[5] - 4.0L / 9) < 1e-15L);
     assert_int_equal(so->n_answers, 4);
     expect_answer(so, 0, 1, 9, 3, 0, 1, 2);
     expect_answer(so, 1, 2, 9, 4, 0, 1, 2, 3);
@@ -139,8 +139,8 @@ static void test_synopsis_groups(void **unused)
     expect_answer(so, 1, 5, 18, 2, 2, 3);
     expect_answer(so, 2, 5, 18, 3, 2, 3, 4);
     assert_int_equal(so->n_sizes, 4);
-    assert_true(fabsl(so->size_p[2] - 13.0L / 18) < 1e-18L);
-    assert_true(fabsl(so->size_p[3] - 5.0L / 18) < 1e-18L);
+    assert_true(fabsl(so->size_p[2] - 13.0L / 18) < 1e-15L);
+    assert_true(fabsl(so->size_p[3] - 5.0L / 18) < 1e-15L);
     wsel_odds_free(o);
 
     /* mixed: v4 single 2/2; v6 grouped multi, both groups weigh 5 */
@@ -157,7 +157,7 @@ static void test_synopsis_groups(void **unused)
     expect_answer(so, 1, 4, 25, 2, 0, 3);
     expect_answer(so, 2, 4, 25, 2, 1, 2);
     expect_answer(so, 3, 1, 25, 2, 1, 3);
-    assert_true(fabsl(so->size_p[2] - 1.0L) < 1e-18L);
+    assert_true(fabsl(so->size_p[2] - 1.0L) < 1e-15L);
     wsel_odds_free(o);
     wsel_config_free(cfg);
 }

@@ -286,17 +286,19 @@ static void gen_set_items(sbuf *b, uint64_t *rs, const wsel_test_gen_opts *o, in
     unsigned cap = o->max_items ? o->max_items : 64;
     unsigned gcap = o->max_group ? o->max_group : 64;
     bool grouped = mode == WSEL_MODE_GROUPED_SINGLE || mode == WSEL_MODE_GROUPED_MULTI;
-    unsigned n = gen_count(rs, cap);
-    if (grouped && n > 16 && gcap > 16 && chance(rs, 70))
-        n = (unsigned)wsel_test_range(rs, 1, 16); /* keep 64x64 sets rare */
+    /* keep wide grouped sets mostly small, but let a full 64 x 64 set through now and then */
+    bool huge = o->max_shape || (grouped && chance(rs, 2));
+    unsigned n = huge ? cap : gen_count(rs, cap);
+    if (grouped && !huge && n > 16 && gcap > 16 && chance(rs, 70))
+        n = (unsigned)wsel_test_range(rs, 1, 16);
     for (unsigned i = 0; i < n; i++) {
         if (!grouped) {
             gen_item(b, rs, indent, i, family);
             continue;
         }
         sb_printf(b, "%sg%u => {\n", indent, i);
-        unsigned m = gen_count(rs, gcap);
-        if (n > 16 && m > 8)
+        unsigned m = huge ? gcap : gen_count(rs, gcap);
+        if (!huge && n > 16 && m > 8)
             m = (unsigned)wsel_test_range(rs, 1, 8);
         char inner[64];
         snprintf(inner, sizeof inner, "%s  ", indent);

@@ -68,6 +68,8 @@ typedef struct wsel_test_gen_opts {
     int mode;               /* force a wsel_mode for every set; -1 = any (default if opts NULL) */
     bool no_services;       /* only the built-in `up` (never DOWN) */
     bool no_explicit;       /* no addrs_v4/addrs_v6 resources */
+    bool max_shape;         /* every set at the caps: max_items items, or max_items
+                               groups of max_group addresses (64 x 64 by default) */
 } wsel_test_gen_opts;
 
 /* A valid stanza-only config text, deterministic in `seed`. Covers CNAMEs and the four
