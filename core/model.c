@@ -233,7 +233,7 @@ static int read_services(builder *b, const wsel__entry *e, wsel_level lvl, param
         const wsel__node *s = v->type == WSEL__N_ARRAY ? v->elems[i] : v;
         if (s->type != WSEL__N_SIMPLE)
             return bfail(b, WSEL_E_PARAM, &s->pos, "service_types",
-                         "element %zu is a %s; expected a service type name", i + 1,
+                         "element %zu is %s; expected a service type name", i + 1,
                          wsel__ntype_name(s->type));
         if (s->len == 0 || has_nul(s->str, s->len))
             return bfail(b, WSEL_E_PARAM, &s->pos, "service_types",
@@ -261,7 +261,7 @@ static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lv
     const wsel__node *v = e->val;
     const char *name = param_names[which];
     if (v->type != WSEL__N_SIMPLE)
-        return bfail(b, WSEL_E_PARAM, &v->pos, name, "value is a %s; expected %s",
+        return bfail(b, WSEL_E_PARAM, &v->pos, name, "value is %s; expected %s",
                      wsel__ntype_name(v->type),
                      which == P_MULTI ? "true or false" : "a number in (0.0, 1.0]");
     if (which == P_MULTI) {
@@ -394,7 +394,7 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
     for (int i = 0; i < 2; i++)
         if (v->elems[i]->type != WSEL__N_SIMPLE)
             return bfail(b, WSEL_E_ITEM, &v->elems[i]->pos, label,
-                         "element %d is a %s; expected %s", i + 1,
+                         "element %d is %s; expected %s", i + 1,
                          wsel__ntype_name(v->elems[i]->type), shape);
     const wsel__node *a = v->elems[0];
     int rc = check_value(b, sc, a, label, it->addr);
@@ -607,7 +607,7 @@ static int build_stanza(builder *b, const wsel__entry *e, wsel_kind kind, const 
     b->stanza = kind == WSEL_KIND_V4 ? "addrs_v4" : "addrs_v6";
     if (e->val->type != WSEL__N_HASH)
         return bfail(b, WSEL_E_TYPE, &e->val->pos, NULL,
-                     "value is a %s; expected a hash of %ses or groups",
+                     "value is %s; expected a hash of %ses or groups",
                      wsel__ntype_name(e->val->type), kind_text(kind));
     params p = *rp;
     int rc = read_params(b, e->val, WSEL_LEVEL_STANZA, &p);
@@ -630,7 +630,7 @@ static int build_resource(builder *b, const wsel__entry *e, const params *top,
     if (v->type != WSEL__N_HASH) {
         b->hint_key = e->key;
         return bfail(b, WSEL_E_TYPE, &v->pos, NULL,
-                     "value is a %s; expected a hash (a resource's addresses or CNAMEs)",
+                     "value is %s; expected a hash (a resource's addresses or CNAMEs)",
                      wsel__ntype_name(v->type));
     }
     res->name = wsel__arena_strdup(&b->cfg->arena, e->key);
@@ -682,7 +682,7 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
         if (svc->val->type != WSEL__N_HASH)
             return wsel__fail(b->err, WSEL_E_TYPE, svc->val->pos.file, svc->val->pos.line,
                               svc->val->pos.col, NULL, NULL, "service_types",
-                              "top-level service_types is a %s; expected a hash of service "
+                              "top-level service_types is %s; expected a hash of service "
                               "type definitions", wsel__ntype_name(svc->val->type));
         b->svc_defs = svc->val;
     }
@@ -694,7 +694,7 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
     if (plugins->val->type != WSEL__N_HASH)
         return wsel__fail(b->err, WSEL_E_TYPE, plugins->val->pos.file, plugins->val->pos.line,
                           plugins->val->pos.col, NULL, NULL, "plugins",
-                          "plugins is a %s; expected a hash of plugin stanzas",
+                          "plugins is %s; expected a hash of plugin stanzas",
                           wsel__ntype_name(plugins->val->type));
     const wsel__entry *w = wsel__hash_get(plugins->val, "weighted");
     if (!w)
@@ -705,7 +705,7 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
     if (w->val->type != WSEL__N_HASH)
         return wsel__fail(b->err, WSEL_E_TYPE, w->val->pos.file, w->val->pos.line,
                           w->val->pos.col, NULL, NULL, "weighted",
-                          "the weighted stanza is a %s; expected a hash",
+                          "the weighted stanza is %s; expected a hash",
                           wsel__ntype_name(w->val->type));
     *stanza = w->val;
     return WSEL_OK;

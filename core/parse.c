@@ -13,6 +13,10 @@
 #include "parse_include.h"
 #include "parse_lex.h"
 
+/* Each nested include adds parser stack frames even when the value depth does not grow
+ * (hash-merge includes), so nesting gets its own bound. */
+#define MAX_INCLUDE_NESTING 128u
+
 typedef struct frame {
     const char *name; /* as shown in positions */
     char *real;       /* canonical path (malloc'd), NULL for a buffer */
@@ -50,9 +54,9 @@ static int parse_text(ctx *c, const char *data, size_t len, const char *name,
 const char *wsel__ntype_name(wsel__ntype t)
 {
     switch (t) {
-    case WSEL__N_SIMPLE: return "simple";
-    case WSEL__N_ARRAY: return "array";
-    case WSEL__N_HASH: return "hash";
+    case WSEL__N_SIMPLE: return "a simple value";
+    case WSEL__N_ARRAY: return "an array";
+    case WSEL__N_HASH: return "a hash";
     }
     return "?";
 }
@@ -241,6 +245,12 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
             free(real);
             return cycle_error(fs, at, i, path);
         }
+    }
+    if (c->depth >= MAX_INCLUDE_NESTING) {
+        free(real);
+        return wsel__fail(c->err, WSEL_E_LIMIT, at->file, at->line, at->col, NULL, NULL,
+                          NULL, "includes nested deeper than the limit of %u files",
+                          MAX_INCLUDE_NESTING);
     }
     if (++c->n_includes > c->opts->max_includes) {
         free(real);

@@ -58,7 +58,7 @@ int wsel__parse_file(wsel__arena *arena, const wsel__parse_opts *opts, const cha
 /* The entry for `key` in a hash node, or NULL. */
 const wsel__entry *wsel__hash_get(const wsel__node *hash, const char *key);
 
-/* "hash", "array" or "simple". */
+/* "a hash", "an array" or "a simple value", for messages. */
 const char *wsel__ntype_name(wsel__ntype t);
 
 #endif

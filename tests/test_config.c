@@ -888,7 +888,7 @@ static void t_err_item(void **state)
     expect_err_at("r => { a => [ 192.0.2.1, 1 ], b => 7 }\n", STANZA, WSEL_E_ITEM, "7", 1,
                   SUBS("item 'b'"), NULL);
     expect_err_at("r => { a => [ [ 192.0.2.1 ], 1 ] }\n", STANZA, WSEL_E_ITEM, "[ 192", 1,
-                  SUBS("element 1 is a array"), NULL);
+                  SUBS("element 1 is an array"), NULL);
     expect_err_at("r => { a => [ 192.0.2.1, { } ] }\n", STANZA, WSEL_E_ITEM, "{", 2,
                   SUBS("element 2 is a hash"), NULL);
     expect_err_at("r => { g => { a => { b => [ ::1, 1 ] } } }\n", STANZA, WSEL_E_ITEM, "{ b",
@@ -1097,6 +1097,46 @@ static void t_include_from_buffer(void **state)
     tmp_done(&t);
 }
 
+/* A chain of files each including the next: `len` files, the last holding a resource. */
+static int load_chain(const char *root, int len, wsel_error *err)
+{
+    char p[300];
+    for (int i = 0; i < len; i++) {
+        snprintf(p, sizeof p, "%s/n%03d.conf", root, i);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        if (i + 1 < len)
+            fprintf(f, "$include{n%03d.conf}\n", i + 1);
+        else
+            fprintf(f, "r => { a => [ 192.0.2.1, 1 ] }\n");
+        fclose(f);
+    }
+    snprintf(p, sizeof p, "%s/n000.conf", root);
+    wsel_config *cfg = NULL;
+    wsel_load_opts o = { .input = STANZA };
+    int rc = wsel_config_load_file(p, &o, &cfg, err);
+    wsel_config_free(cfg);
+    for (int i = 0; i < len; i++) {
+        snprintf(p, sizeof p, "%s/n%03d.conf", root, i);
+        assert_int_equal(unlink(p), 0);
+    }
+    return rc;
+}
+
+static void t_include_nesting_limit(void **state)
+{
+    (void)state;
+    tmpdir t;
+    tmp_init(&t);
+    wsel_error err;
+    /* The top file plus 127 nested includes is the deepest chain accepted. */
+    assert_int_equal(load_chain(t.root, 128, &err), WSEL_OK);
+    int rc = load_chain(t.root, 129, &err);
+    check_error(&err, rc, WSEL_E_LIMIT, 1, 1, SUBS("nested deeper than the limit of 128"));
+    assert_non_null(strstr(err.file, "n127.conf"));
+    tmp_done(&t);
+}
+
 /* ---- limits --------------------------------------------------------------------------- */
 
 static void t_limits(void **state)
@@ -1271,6 +1311,7 @@ int main(void)
         cmocka_unit_test(t_include_merge_rules),
         cmocka_unit_test(t_include_cycle),
         cmocka_unit_test(t_include_from_buffer),
+        cmocka_unit_test(t_include_nesting_limit),
         cmocka_unit_test(t_limits),
         cmocka_unit_test(t_api_errors),
         cmocka_unit_test(t_check_record),
