@@ -230,20 +230,22 @@ static void test_extfile(void **unused)
     ASSERT_MS(item_state(st, cfg, "V6", 0), false, WSEL_MAX_TTL);
     ASSERT_MS(item_state(st, cfg, "S", 1), true, 0);
 
-    struct { const char *text; unsigned line; const char *needle; } bad[] = {
-        { "10.0.0.1 => UP\n10.0.0.2 => MAYBE\n", 2, "UP or DOWN" },
-        { "\n\n10.0.0.1 => UP/abc\n", 3, "TTL" },
-        { "10.0.0.1 => DOWN/268435456\n", 1, "268435455" },
-        { "10.0.0.1 => DOWN/268435455\n10.0.0.2 UP\n", 2, "=>" },
-        { "10.0.0.1 => UP\n# x\n10.0.0.1 => DOWN\n", 3, "line 1" },
-        { "10.0.0.1 => UP extra\n", 1, "unexpected" },
-        { "=> UP\n", 1, "address or name" },
+    /* col: 1-based column of the offending text (0: whole line) */
+    struct { const char *text; unsigned line, col; const char *needle; } bad[] = {
+        { "10.0.0.1 => UP\n10.0.0.2 => MAYBE\n", 2, 13, "UP or DOWN" },
+        { "\n\n10.0.0.1 => UP/abc\n", 3, 16, "TTL" },
+        { "10.0.0.1 => DOWN/268435456\n", 1, 18, "268435455" },
+        { "10.0.0.1 => DOWN/268435455\n  10.0.0.2 UP\n", 2, 12, "=>" },
+        { "10.0.0.1 => UP\n# x\n10.0.0.1 => DOWN\n", 3, 0, "line 1" },
+        { "10.0.0.1 => UP extra\n", 1, 16, "unexpected" },
+        { "=> UP\n", 1, 1, "address or name" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         wsel_error_clear(&err);
         assert_int_equal(load_ext(st, "svc_b", bad[i].text, &err), WSEL_E_STATE);
         assert_int_equal(err.code, WSEL_E_STATE);
         assert_int_equal(err.line, bad[i].line);
+        assert_int_equal(err.col, bad[i].col);
         assert_string_equal(err.file, "ext.state");
         if (!strstr(err.message, bad[i].needle))
             fail_msg("case %zu: message '%s' lacks '%s'", i, err.message, bad[i].needle);
