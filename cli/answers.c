@@ -183,3 +183,87 @@ long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t co
             return (long)k;
     return -1;
 }
+
+/* P(one set answers exactly `items`), straight from the page's rules applied to the
+ * dynamic weights (after any reset) the odds calculator reports. Used to give an
+ * expected count to answers drawn from sets too large to enumerate. */
+static long double set_answer_p(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
+{
+    const wsel_set *set = so->set;
+    uint32_t n = set->n_items;
+    bool in[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS] = {false};
+    if (n > WSEL_MAX_ITEMS * WSEL_MAX_ITEMS)
+        return 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (items[i] >= n || in[items[i]])
+            return 0;
+        in[items[i]] = true;
+    }
+    switch (set->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        return count == 1 ? so->item_p[items[0]].p : 0;
+    case WSEL_MODE_UNGROUPED_MULTI: {
+        long double p = 1;
+        for (uint32_t i = 0; i < n; i++)
+            p *= in[i] ? so->item_p[i].p : 1 - so->item_p[i].p;
+        return p;
+    }
+    case WSEL_MODE_GROUPED_SINGLE: {
+        if (count == 0)
+            return 0;
+        uint32_t g = set->items[items[0]].group;
+        const wsel_group *gr = &set->groups[g];
+        uint32_t max = 0;
+        for (uint32_t i = gr->first; i < gr->first + gr->count; i++)
+            if (so->dyn_weight[i] > max)
+                max = so->dyn_weight[i];
+        for (uint32_t i = 0; i < count; i++)
+            if (set->items[items[i]].group != g)
+                return 0;
+        if (max == 0)
+            return 0;
+        long double p = so->group_p[g].p;
+        for (uint32_t i = gr->first; i < gr->first + gr->count; i++) {
+            long double q = (long double)so->dyn_weight[i] / max;
+            p *= in[i] ? q : 1 - q;
+        }
+        return p;
+    }
+    case WSEL_MODE_GROUPED_MULTI: {
+        long double p = 1;
+        for (uint32_t g = 0; g < set->n_groups; g++) {
+            const wsel_group *gr = &set->groups[g];
+            uint64_t sum = 0;
+            uint32_t chosen = 0, pick = 0;
+            for (uint32_t i = gr->first; i < gr->first + gr->count; i++) {
+                sum += so->dyn_weight[i];
+                if (in[i]) {
+                    chosen++;
+                    pick = i;
+                }
+            }
+            if (chosen > 1)
+                return 0;
+            if (chosen == 0)
+                p *= 1 - so->group_p[g].p;
+            else if (sum == 0)
+                return 0;
+            else
+                p *= so->group_p[g].p * so->dyn_weight[pick] / (long double)sum;
+        }
+        return p;
+    }
+    }
+    return 0;
+}
+
+long double cli_answer_p(const wsel_odds *o, const cli_ans *a)
+{
+    long double p = 1;
+    if (a->n_sets != o->n_sets)
+        return 0;
+    for (uint32_t s = 0; s < o->n_sets; s++)
+        p *= set_answer_p(&o->sets[s], a->items[s], a->count[s]);
+    return p;
+}

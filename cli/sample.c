@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "amap.h"
 #include "answers.h"
 
 #define SAMPLE_MAX_N 10000000000ULL /* 10^10 */
@@ -14,6 +15,8 @@
 #define PROGRESS_MIN_N 1000000ULL
 #define MAX_UNEXPECTED 1024
 #define MIN_EXPECTED 5.0
+#define MAX_DISTINCT (1u << 20) /* distinct answers listed when not enumerable */
+#define TEXT_TOP 20             /* most frequent answers shown in text, not enumerable */
 
 static const char sample_usage[] =
     "usage: wsel sample CONFIG RESOURCE -n N [--seed S] [--engine ENGINE] [state options]\n"
@@ -79,6 +82,35 @@ static size_t chi2_pooled(bin *b, size_t n, double *chi2)
     return out;
 }
 
+static void am_ans(const amap *m, size_t k, cli_ans *a)
+{
+    a->n_sets = m->e[k].n_sets;
+    for (uint32_t s = 0; s < a->n_sets; s++) {
+        a->count[s] = m->e[k].count[s];
+        a->items[s] = amap_items(m, k, s);
+    }
+}
+
+static const amap *count_map; /* qsort has no context argument */
+
+static int cmp_count(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    unsigned long long na = count_map->e[a].n, nb = count_map->e[b].n;
+    if (na != nb)
+        return na > nb ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static void sort_by_count(const amap *m, size_t *order)
+{
+    if (m->n < 2)
+        return;
+    count_map = m;
+    qsort(order, m->n, sizeof *order, cmp_count);
+    count_map = NULL;
+}
+
 static void progress(unsigned long long done, unsigned long long n)
 {
     int pct = (int)((double)done * 100.0 / (double)n);
@@ -109,6 +141,9 @@ int cli_sample(int argc, char **argv)
     size_t nunx = 0;
     unsigned long long unx_other = 0;
     bin *bins = NULL;
+    size_t *order = NULL;
+    amap am;
+    amap_init(&am, MAX_DISTINCT);
     int rc = CLI_USAGE;
 
     for (int i = 1; i < argc; i++) {
@@ -235,8 +270,14 @@ int cli_sample(int argc, char **argv)
             for (uint32_t i = 0; i < ans.set[s].count; i++)
                 if (ans.set[s].items[i] < res->sets[s].n_items)
                     icount[s][ans.set[s].items[i]]++;
-        if (!en)
+        if (!en) {
+            if (amap_add(&am, &ans) < 0) {
+                if (show)
+                    fputc('\n', stderr);
+                goto nomem;
+            }
             continue;
+        }
         size_t idx = 0;
         int found = 1;
         for (uint32_t s = 0; s < o->n_sets; s++) {
@@ -276,6 +317,7 @@ int cli_sample(int argc, char **argv)
     }
     if (show)
         fputs("\r\033[K", stderr);
+    amap_sort(&am);
 
     /* Goodness of fit. */
     double chi2 = 0, pval = NAN;
@@ -360,7 +402,24 @@ int cli_sample(int argc, char **argv)
             json_num(&j, 0);
             json_obj_end(&j);
         }
+        for (size_t k = 0; k < am.n; k++) {
+            cli_ans a;
+            am_ans(&am, k, &a);
+            json_obj_begin(&j);
+            cli_json_ans(&j, res, &a);
+            json_key(&j, "count");
+            json_u64(&j, am.e[k].n);
+            json_key(&j, "expected");
+            json_num(&j, (double)((long double)n * cli_answer_p(o, &a)));
+            json_obj_end(&j);
+        }
         json_arr_end(&j);
+        if (!en) {
+            json_key(&j, "distinct_answers");
+            json_u64(&j, am.n);
+            json_key(&j, "unlisted_draws");
+            json_u64(&j, am.other);
+        }
         json_key(&j, "items");
         json_arr_begin(&j);
         char path[600];
@@ -417,6 +476,22 @@ int cli_sample(int argc, char **argv)
             char path[600];
             printf("  more than %u possible answers: per-item inclusion counts\n",
                    WSEL_ODDS_MAX_ANSWERS);
+            printf("  %zu distinct answers drawn, most frequent first%s:\n", am.n,
+                   am.n > TEXT_TOP ? " (top 20)" : "");
+            if (!(order = malloc((am.n ? am.n : 1) * sizeof *order)))
+                goto nomem;
+            for (size_t k = 0; k < am.n; k++)
+                order[k] = k;
+            sort_by_count(&am, order);
+            printf("  %12s  %20s  answer\n", "count", "expected");
+            for (size_t k = 0; k < am.n && k < TEXT_TOP; k++) {
+                cli_ans a;
+                am_ans(&am, order[k], &a);
+                printf("  %12llu  %20.6f  ", am.e[order[k]].n,
+                       (double)((long double)n * cli_answer_p(o, &a)));
+                cli_print_ans(stdout, res, &a);
+                putchar('\n');
+            }
             printf("  %12s  %20s  item\n", "count", "expected");
             for (uint32_t s = 0; s < res->n_sets; s++) {
                 const wsel_set *set = &res->sets[s];
@@ -445,6 +520,8 @@ nomem:
     cli_die(cmd, "out of memory");
     rc = CLI_USAGE;
 out:
+    amap_free(&am);
+    free(order);
     free(bins);
     free(unx);
     free(ccount);

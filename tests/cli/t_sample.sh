@@ -60,8 +60,16 @@ is_rc 0 "big_multi: exit 0"
 jqn '.test == "items" and (.items | length) == 14' "not enumerable: per-item inclusion counts"
 jqn '.items | map(.expected) | (near(.[13]; 20000) and near(.[0]; 20000/14))' "inclusion expected n*w/14"
 jqn '.df == 13 and .p > 0.001' "per-item chi-squared: df 13 (the always-included item excluded)"
+# Observed answers are listed with expected counts n * prod(in ? i/14 : 1 - i/14).
+jqok '.n as $n | (.answers | length) > 100 and ([.answers[] | (.labels | map(ltrimstr("h") | tonumber)) as $in
+      | ([range(1; 15) | . as $i | if ($in | index($i)) != null then $i / 14 else 1 - $i / 14 end]
+         | reduce .[] as $x (1; . * $x)) as $p
+      | (((.expected - $n * $p) / ($n * $p)) | if . < 0 then -. else . end) < 1e-9] | all)' "observed answers carry exact expected counts (hand formula)"
+jqok '([.answers[] | .count] | add) == 20000 and .distinct_answers == (.answers | length) and .unlisted_draws == 0' "observed answers account for every draw"
+jqok '[.answers[] | .labels | index("h14") != null] | all' "the heaviest item is in every answer"
 run sample "$DATA/big_multi.conf" big -n 2000
 has "$TMP/out" '^chi-squared over per-item inclusion counts' "text says which test was used"
+has "$TMP/out" 'distinct answers drawn, most frequent first \(top 20\):$' "text lists the most frequent answers"
 
 # Text output.
 run sample "$SYN" cdnwww -n 100000
