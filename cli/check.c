@@ -155,7 +155,7 @@ static void warn_odds(zone_report *w, const wsel_resource *res, const wsel_state
     wsel_odds_free(o);
 }
 
-static void collect_warnings(const wsel_config *cfg, zone_report *w)
+static void collect_warnings(const wsel_config *cfg, const char *path, zone_report *w)
 {
     wsel_state *st = NULL;
     wsel_error err;
@@ -163,6 +163,8 @@ static void collect_warnings(const wsel_config *cfg, zone_report *w)
     if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
         st = NULL;
     size_t nres = wsel_config_resource_count(cfg);
+    if (nres == 0)
+        cli_issue_add(w, path, 0, 0, 0, "the weighted stanza defines no resources", "", "", -1);
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         warn_label(w, res, "resource", res->name, &res->loc);
@@ -421,7 +423,7 @@ int cli_check(int argc, char **argv)
         goto out;
     }
 
-    collect_warnings(cfg, &rep);
+    collect_warnings(cfg, config, &rep);
     for (size_t z = 0; z < nz; z++) {
         if (cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep) != 0) {
             rc = CLI_USAGE;

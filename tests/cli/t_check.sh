@@ -90,4 +90,7 @@ run check "$DATA/clean.conf" --whole
 is_rc 1 "--whole on a stanza: invalid (no plugins => weighted)"
 run check "$DATA/clean.conf" --stanza
 is_rc 0 "--stanza on a stanza: valid"
+run check "$DATA/empty.conf"
+is_rc 0 "no resources: still valid"
+has "$TMP/err" 'empty\.conf: warning: the weighted stanza defines no resources' "no resources: warned"
 done_testing
