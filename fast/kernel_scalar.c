@@ -3,18 +3,21 @@
 #include "query.h"
 
 /* Number of biased prefix sums <= u among pre[0..n-1] (non-decreasing): the index the
- * CHOOSE rule picks. Branch-free binary search. */
+ * CHOOSE rule picks. A branch-free count: a binary search's branches are coin flips. */
 static uint32_t count_le(const uint32_t *pre, uint32_t n, uint64_t u)
 {
     int32_t ub = (int32_t)((uint32_t)u ^ WSEL__BIAS32);
-    uint32_t lo = 0;
-    while (n > 0) {
-        uint32_t half = n >> 1;
-        bool le = (int32_t)pre[lo + half] <= ub;
-        lo = le ? lo + half + 1 : lo;
-        n = le ? n - half - 1 : half;
-    }
-    return lo;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i++)
+        c += (int32_t)pre[i] <= ub;
+    return c;
+}
+
+/* The top layer: pre8 first names the block of 8 holding the index. */
+static uint32_t choose_top(const wsel__snap *s, uint64_t u)
+{
+    uint32_t b = s->n > 8 ? 8 * count_le(s->pre8, 8, u) : 0;
+    return b + count_le(s->pre + b, 8, u);
 }
 
 static uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
@@ -39,14 +42,14 @@ static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
     switch (s->mode) {
     case WSEL_MODE_CNAME:
     case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
         out->count = 1;
         return;
     case WSEL_MODE_UNGROUPED_MULTI:
         out->count = (uint8_t)emit(out->items, 0, include_mask(s->thr, w, s->n) & s->nz, 0);
         return;
     case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = count_le(s->pre, s->n, wsel__mulhi(w[0], s->total));
+        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
         uint32_t first = s->gfirst[g];
         uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
         out->count = (uint8_t)emit(out->items, 0, m, first);

@@ -1,0 +1,30 @@
+# The fast engine (fast/, core/prng_*.c): thread-safety and variant checks.
+#
+#   make tsan          the reader/writer test under ThreadSanitizer (clang, build-tsan/)
+#   make fast-noisa    the identity test in a build without SSE2/AVX2 kernels (build-noisa/)
+#   make fast-perf     quick ns/query figures of every available variant (BUILD=...)
+#
+# TSan of clang 14 cannot map its shadow under the kernel's default ASLR entropy, hence
+# `setarch -R` (no address randomisation) for the run.
+
+TSAN_BUILD  ?= build-tsan
+NOISA_BUILD ?= build-noisa
+
+.PHONY: tsan fast-noisa fast-perf
+
+tsan: ## run tests/test_fast_threads.c (readers + a syncing writer) under ThreadSanitizer with clang
+	$(MAKE) BUILD=$(TSAN_BUILD) CC=clang TSAN=1 OPT=-O1 $(TSAN_BUILD)/tests/test_fast_threads
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" setarch $$(uname -m) -R \
+	  $(TSAN_BUILD)/tests/test_fast_threads
+
+fast-noisa: ## identity test of a build compiled with -DWSEL_NO_SSE2 -DWSEL_NO_AVX2 (scalar only)
+	$(MAKE) BUILD=$(NOISA_BUILD) CFLAGS="$(OPT) -g -DWSEL_NO_SSE2 -DWSEL_NO_AVX2" \
+	  $(NOISA_BUILD)/tests/test_fast_identity
+	sh scripts/run-tests.sh $(NOISA_BUILD)/tests/test_fast_identity
+
+$(BUILD)/fast/perf: fast/perf/perf.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+fast-perf: $(BUILD)/fast/perf ## ns/query of each fast variant vs the generator floor (quick, not the bench/ harness)
+	$(BUILD)/fast/perf
