@@ -442,8 +442,11 @@ uint64_t wsel_state_set_version(const wsel_state *st, const wsel_set *set)
 
 /* ---- extfile ---------------------------------------------------------------------- */
 
+/* Keys live in one growing buffer (a file of short lines must not cost KEY_MAX bytes a
+ * line); `key` is set from `off` once the buffer stops moving. */
 typedef struct ext_line {
-    char key[KEY_MAX];       /* canonical */
+    const char *key;         /* canonical */
+    size_t off;
     wsel_mstate ms;
     unsigned line;
 } ext_line;
@@ -465,7 +468,8 @@ static bool is_key_char(char c)
 
 /* Parses one line [p, end). Returns WSEL_OK with *have set when it holds an entry. */
 static int parse_ext_line(const char *p, const char *end, const char *name, unsigned line,
-                          ext_line *out, bool *have, wsel_error *err)
+                          ext_line *out, char *ckey, size_t ckey_len, bool *have,
+                          wsel_error *err)
 {
     const char *start = p;
 #define COL(q) ((unsigned)((q) - start) + 1)
@@ -502,7 +506,7 @@ static int parse_ext_line(const char *p, const char *end, const char *name, unsi
     if (n == 0)
         return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, NULL,
                           "expected an address or name at the start of the line");
-    if (!wsel__canon_key(raw, out->key, sizeof out->key))
+    if (!wsel__canon_key(raw, ckey, ckey_len))
         return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, raw,
                           "key '%s' is too long", raw);
 
@@ -579,10 +583,13 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
     if (rc)
         return rc;
 
-    size_t cap = 16, n = 0;
+    size_t cap = 16, n = 0, kcap = 1024, klen = 0;
     ext_line *lines = malloc(cap * sizeof *lines);
-    if (!lines)
-        return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
+    char *keys = malloc(kcap);
+    if (!lines || !keys) {
+        rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
+        goto out;
+    }
     const char *p = data, *end = data + len;
     unsigned lineno = 0;
     while (p < end) {
@@ -591,53 +598,70 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
         if (!eol)
             eol = end;
         if (memchr(p, '\0', (size_t)(eol - p))) {
-            free(lines);
-            return wsel__fail(err, WSEL_E_STATE, name, lineno, 0, NULL, NULL, NULL,
-                              "NUL byte in state file; expected text lines");
+            rc = wsel__fail(err, WSEL_E_STATE, name, lineno, 0, NULL, NULL, NULL,
+                            "NUL byte in state file; expected text lines");
+            goto out;
         }
         if (n == cap) {
             ext_line *nl = realloc(lines, cap * 2 * sizeof *lines);
             if (!nl) {
-                free(lines);
-                return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
-                                  "out of memory");
+                rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
+                                "out of memory");
+                goto out;
             }
             lines = nl;
             cap *= 2;
         }
         bool have;
-        rc = parse_ext_line(p, eol, name, lineno, &lines[n], &have, err);
-        if (rc) {
-            free(lines);
-            return rc;
-        }
-        if (have)
+        char ckey[KEY_MAX];
+        rc = parse_ext_line(p, eol, name, lineno, &lines[n], ckey, sizeof ckey, &have, err);
+        if (rc)
+            goto out;
+        if (have) {
+            size_t kl = strlen(ckey) + 1;
+            if (klen + kl > kcap) {
+                char *nk = realloc(keys, (kcap + kl) * 2);
+                if (!nk) {
+                    rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
+                                    "out of memory");
+                    goto out;
+                }
+                keys = nk;
+                kcap = (kcap + kl) * 2;
+            }
+            memcpy(keys + klen, ckey, kl);
+            lines[n].off = klen;
+            klen += kl;
             n++;
+        }
         p = eol < end ? eol + 1 : end;
     }
+    for (size_t i = 0; i < n; i++)
+        lines[i].key = keys + lines[i].off;
 
     /* gdnsd reads these files as a config hash, where a repeated key is an error; the
      * check is on canonical keys since two spellings of one address are one entry. */
     qsort(lines, n, sizeof *lines, cmp_ext);
     for (size_t i = 1; i < n; i++) {
         if (strcmp(lines[i].key, lines[i - 1].key) == 0) {
-            ext_line a = lines[i - 1], b = lines[i];
-            free(lines);
-            return wsel__fail(err, WSEL_E_STATE, name, b.line, 0, NULL, NULL, b.key,
-                              "'%s' is listed again (first on line %u); expected each "
-                              "address or name once", b.key, a.line);
+            rc = wsel__fail(err, WSEL_E_STATE, name, lines[i].line, 0, NULL, NULL,
+                            lines[i].key, "'%s' is listed again (first on line %u); expected "
+                            "each address or name once", lines[i].key, lines[i - 1].line);
+            goto out;
         }
     }
     for (size_t i = 0; i < n; i++) {
         rc = apply(st, svc, lines[i].key, lines[i].ms, NULL);
         if (rc) {
-            free(lines);
-            return wsel__fail(err, rc, name, lines[i].line, 0, NULL, NULL, NULL,
-                              "out of memory");
+            rc = wsel__fail(err, rc, name, lines[i].line, 0, NULL, NULL, NULL,
+                            "out of memory");
+            goto out;
         }
     }
+out:
     free(lines);
-    return WSEL_OK;
+    free(keys);
+    return rc;
 }
 
 int wsel_state_load_extfile(wsel_state *st, const char *service, const char *path,
