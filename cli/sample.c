@@ -321,7 +321,7 @@ int cli_sample(int argc, char **argv)
 
     /* Goodness of fit. */
     double chi2 = 0, pval = NAN;
-    size_t df = 0, nb = 0;
+    size_t df = 0;
     int impossible = 0;
     if (en) {
         if (!(bins = calloc(ncombo, sizeof *bins)))
@@ -330,7 +330,8 @@ int cli_sample(int argc, char **argv)
             bins[k].expected = (double)((long double)n * combo[k].p);
             bins[k].observed = ccount[k];
         }
-        nb = chi2_pooled(bins, ncombo, &chi2);
+        size_t nb = chi2_pooled(bins, ncombo, &chi2);
+        df = nb > 0 ? nb - 1 : 0;
         impossible = nunx > 0 || unx_other > 0;
     } else {
         for (uint32_t s = 0; s < o->n_sets; s++) {
@@ -348,10 +349,12 @@ int cli_sample(int argc, char **argv)
                 }
             }
         }
-        nb = df + 1;
+        for (size_t k = 0; k < am.n && !impossible; k++) {
+            cli_ans a;
+            am_ans(&am, k, &a);
+            impossible = cli_answer_p(o, &a) <= 0;
+        }
     }
-    if (en)
-        df = nb > 0 ? nb - 1 : 0;
     if (impossible) {
         chi2 = INFINITY;
         pval = 0;
