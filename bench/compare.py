@@ -55,6 +55,13 @@ def load(path, real):
     return doc.get("context", {}), out
 
 
+def describe(path, ctx):
+    la = ctx.get("load_avg")
+    return "%s: %s, fast kernel %s, %s, load average %s" % (
+        path, ctx.get("cpu_model", "?"), ctx.get("wsel_fast_kernel", "?"), ctx.get("date", "?"),
+        " ".join("%.1f" % x for x in la) if la else "?")
+
+
 def fmt_ns(v):
     if v is None:
         return "-"
@@ -172,9 +179,8 @@ def cmd_compare(args):
     rx = re.compile(args.filter) if args.filter else None
     names = [n for n in ordered(names) if not rx or rx.search(n)]
     short = [os.path.splitext(os.path.basename(p))[0] for p in args.files]
-    for (ctx, _), s, p in zip(loaded, short, args.files):
-        print("%s: %s, fast kernel %s, %s" % (s, ctx.get("cpu_model", "?"),
-                                             ctx.get("wsel_fast_kernel", "?"), ctx.get("date", "?")))
+    for (ctx, _), s in zip(loaded, short):
+        print(describe(s, ctx))
     header = ["case"] + ["%s ns" % s for s in short] + ["%s/%s" % (s, short[0]) for s in short[1:]]
     rows, values = [], []
     for n in names:
@@ -205,8 +211,7 @@ def cmd_ratios(args):
     rx = re.compile(args.filter) if args.filter else None
     cases = [c for c in ordered(by_case) if not rx or rx.search(c)]
     cols = [e for e in ["floor", "fast", "fast-avx2", "fast-sse2", "fast-scalar", "ref"] if e in engines]
-    print("%s: %s, fast kernel %s, %s" % (args.files[0], ctx.get("cpu_model", "?"),
-                                         ctx.get("wsel_fast_kernel", "?"), ctx.get("date", "?")))
+    print(describe(args.files[0], ctx))
     header = ["case/size/state"] + ["%s ns" % e for e in cols] + ["fast/ref", "fast/floor"]
     rows, values = [], []
     for c in cases:
