@@ -115,13 +115,20 @@ typedef struct wsel_load_opts {
     unsigned flags;          /* WSEL_LOAD_* */
     size_t max_file_size;    /* per file, default 16 MiB */
     size_t max_string;       /* per string, default 64 KiB */
-    unsigned max_depth;      /* value nesting, default 64 */
-    unsigned max_includes;   /* files included in total, default 1024 */
+    unsigned max_depth;      /* value nesting, default 64 (the top-level hash is depth 1);
+                                values above 1024 count as 1024 */
+    unsigned max_includes;   /* files included in total, default 1024; independently,
+                                includes nest at most 128 files deep */
 } wsel_load_opts;
 
 /* Load a config from a file, or from memory. `name` names the buffer in errors and
  * locations; relative $include{} paths in a buffer resolve against dirname(name)
- * (the current directory if name has no '/'). On failure *out is NULL and err is filled. */
+ * (the current directory if name has no '/'). On failure *out is NULL and err is filled:
+ * err->file/line/col point at the offending token (in an included file when the error
+ * is there; an $include{} that cannot be read is reported where it is written), and the
+ * message names resource, stanza and item and says what was expected. Loading stops at
+ * the first error found: the whole text is parsed first, then the model is checked
+ * resource by resource (a hash's parameters before its items). */
 WSEL_API int wsel_config_load_file(const char *path, const wsel_load_opts *opts,
                                    wsel_config **out, wsel_error *err);
 WSEL_API int wsel_config_load_buffer(const char *data, size_t len, const char *name,
