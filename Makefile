@@ -49,7 +49,9 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 STATIC_LIB := $(BUILD)/libwsel.a
 SHARED_LIB := $(BUILD)/libwsel.so.0
-WSEL_BIN   := bin/wsel
+# `make` leaves the tool at bin/wsel; other BUILD folders keep their own copy.
+WSEL_BIN   := $(if $(filter build,$(BUILD)),bin/wsel,$(BUILD)/bin/wsel)
+export WSEL := $(WSEL_BIN)
 GSL_LIBS   := -lgsl -lgslcblas
 
 # Programs `make check` runs; each prints TAP. Fragments append to these.
