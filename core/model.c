@@ -677,15 +677,6 @@ static int build_resource(builder *b, const wsel__entry *e, const params *top,
 /* Finds the weighted stanza (and service type definitions) of a whole config. */
 static int find_stanza(builder *b, const wsel__node *root, const wsel__node **stanza)
 {
-    const wsel__entry *svc = wsel__hash_get(root, "service_types");
-    if (svc) {
-        if (svc->val->type != WSEL__N_HASH)
-            return wsel__fail(b->err, WSEL_E_TYPE, svc->val->pos.file, svc->val->pos.line,
-                              svc->val->pos.col, NULL, NULL, "service_types",
-                              "top-level service_types is %s; expected a hash of service "
-                              "type definitions", wsel__ntype_name(svc->val->type));
-        b->svc_defs = svc->val;
-    }
     const wsel__entry *plugins = wsel__hash_get(root, "plugins");
     if (!plugins)
         return wsel__fail(b->err, WSEL_E_NOSTANZA, root->pos.file, 0, 0, NULL, NULL, NULL,
@@ -707,6 +698,15 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                           w->val->pos.col, NULL, NULL, "weighted",
                           "the weighted stanza is %s; expected a hash",
                           wsel__ntype_name(w->val->type));
+    const wsel__entry *svc = wsel__hash_get(root, "service_types");
+    if (svc) {
+        if (svc->val->type != WSEL__N_HASH)
+            return wsel__fail(b->err, WSEL_E_TYPE, svc->val->pos.file, svc->val->pos.line,
+                              svc->val->pos.col, NULL, NULL, "service_types",
+                              "top-level service_types is %s; expected a hash of service "
+                              "type definitions", wsel__ntype_name(svc->val->type));
+        b->svc_defs = svc->val;
+    }
     *stanza = w->val;
     return WSEL_OK;
 }

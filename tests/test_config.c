@@ -364,6 +364,55 @@ static void t_synopsis_auto_and_stanza(void **state)
     assert_string_equal(err.item, "service_types");
 }
 
+/* Two models are equal apart from locations (and the whole-config flag). */
+static void assert_same_model(const wsel_config *a, const wsel_config *b)
+{
+    assert_int_equal(wsel_config_resource_count(a), wsel_config_resource_count(b));
+    assert_int_equal(wsel_config_set_count(a), wsel_config_set_count(b));
+    for (size_t id = 0; id < wsel_config_set_count(a); id++) {
+        const wsel_set *x = wsel_config_set(a, id), *y = wsel_config_set(b, id);
+        assert_string_equal(x->resource->name, y->resource->name);
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->mode, y->mode);
+        assert_int_equal(x->multi_from, y->multi_from);
+        assert_int_equal(x->up_thresh_from, y->up_thresh_from);
+        assert_int_equal(x->services_from, y->services_from);
+        assert_true(x->up_thresh == y->up_thresh);
+        assert_int_equal(x->total, y->total);
+        assert_int_equal(x->threshold, y->threshold);
+        assert_int_equal(x->n_services, y->n_services);
+        for (uint32_t i = 0; i < x->n_services; i++)
+            assert_string_equal(x->services[i], y->services[i]);
+        assert_int_equal(x->n_groups, y->n_groups);
+        assert_int_equal(x->n_items, y->n_items);
+        for (uint32_t i = 0; i < x->n_items; i++) {
+            assert_string_equal(x->items[i].label, y->items[i].label);
+            assert_string_equal(x->items[i].key, y->items[i].key);
+            assert_int_equal(x->items[i].weight, y->items[i].weight);
+            assert_int_equal(x->items[i].group, y->items[i].group);
+        }
+    }
+}
+
+static void t_synopsis_stanza_form(void **state)
+{
+    (void)state;
+    wsel_config *whole = wsel_test_load_synopsis();
+    wsel_config *cfg = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_config_load_file(wsel_test_srcpath("examples/synopsis_stanza.conf"),
+                                           NULL, &cfg, &err), WSEL_OK);
+    assert_false(wsel_config_is_whole(cfg));
+    assert_same_model(whole, cfg);
+    wsel_config_free(cfg);
+    /* Forced to whole, the stanza file has no plugins key. */
+    wsel_load_opts o = { .input = WHOLE };
+    int rc = wsel_config_load_file(wsel_test_srcpath("examples/synopsis_stanza.conf"), &o,
+                                   &cfg, &err);
+    check_error(&err, rc, WSEL_E_NOSTANZA, 0, 0, SUBS("plugins"));
+    wsel_config_free(whole);
+}
+
 /* ---- parameters and arithmetic ---------------------------------------------------------- */
 
 static void t_threshold_007(void **state)
@@ -1282,6 +1331,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_synopsis),
         cmocka_unit_test(t_synopsis_auto_and_stanza),
+        cmocka_unit_test(t_synopsis_stanza_form),
         cmocka_unit_test(t_threshold_007),
         cmocka_unit_test(t_defaults_and_levels),
         cmocka_unit_test(t_multi_ignored_for_cnames),
