@@ -215,22 +215,38 @@ static void page_cases(case_list *l)
     static const char notes[] =
         "X => {\n multi => true\n a => [ 192.0.2.1, 30 ]\n b => [ 192.0.2.2, 30 ]\n"
         " c => [ 192.0.2.3, 30 ]\n d => [ 192.0.2.4, 20 ]\n e => [ 192.0.2.5, 20 ]\n}\n";
+    /* hand_p: the page's own figures (25% / 33% / 42%; 75% / 100% / 100%), and for the
+     * grouped example two groups of 60: single picks each with 1/2, then 10/30, 20/30,
+     * 30/30 inside; multi includes both, then 10/60, 20/60, 30/60. */
+    static const double h_single[] = { 45.0 / 180, 60.0 / 180, 75.0 / 180 };
+    static const double h_multi[] = { 45.0 / 60, 1, 1 };
+    static const double h_gsingle[] = { 1.0 / 6, 1.0 / 3, 0.5, 1.0 / 6, 1.0 / 3, 0.5 };
+    static const double h_gmulti[] = { 1.0 / 6, 1.0 / 3, 0.5, 1.0 / 6, 1.0 / 3, 0.5 };
+    static const double h_notes[] = { 1, 1, 1, 2.0 / 3, 2.0 / 3 };
     stat_case *c = add_case(l, "page-single-45-60-75");
     c->text = strdup(single);
     c->expect_failed = 0;
+    c->n_hand = 3;
+    memcpy(c->hand_p, h_single, sizeof h_single);
     c = add_case(l, "page-multi-45-60-60");
     c->text = strdup(multi);
     c->expect_failed = 0;
+    c->n_hand = 3;
+    memcpy(c->hand_p, h_multi, sizeof h_multi);
     for (int mu = 0; mu < 2; mu++) {
         sbuf b = { 0 };
         sb_printf(&b, grouped, mu ? "true" : "false");
         c = add_case(l, mu ? "page-grouped-multi" : "page-grouped-single");
         c->text = b.s;
         c->expect_failed = 0;
+        c->n_hand = 6;
+        memcpy(c->hand_p, mu ? h_gmulti : h_gsingle, sizeof h_gsingle);
     }
     c = add_case(l, "page-notes-30-30-30-20-20");
     c->text = strdup(notes);
     c->expect_failed = 0;
+    c->n_hand = 5;
+    memcpy(c->hand_p, h_notes, sizeof h_notes);
 }
 
 static void synopsis_cases(case_list *l, const char *file)

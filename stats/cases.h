@@ -25,6 +25,8 @@ typedef struct stat_case {
     case_mark *marks;
     int expect_failed;      /* -1: not fixed by construction; else every set's flag */
     double draws;           /* multiplier of the base draw count */
+    size_t n_hand;          /* item odds worked out by hand from the page (all UP) */
+    double hand_p[8];
 } stat_case;
 
 /* Builds every case. `gen_count` generated configs from `seed`. Returns the count. */

@@ -5,7 +5,7 @@
  *
  * Every engine (ref and each available fast variant) answers every case; the counts
  * are held against the exact-odds calculator. All statistical components of the run
- * form one family: each is tested at the Sidak level that keeps the family-wise
+ * form one family (weighted Bonferroni) that keeps the family-wise
  * false-alarm rate at --alpha. Seeds are fixed, so a run is deterministic. */
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +19,15 @@
 
 #define POWER 0.9
 
+int power_check(double level, unsigned draws, unsigned reps);
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: wsel-stats [--large] [--draws N] [--lattice-log L] [--prng-words N]\n"
             "                  [--gen N] [--seed S] [--alpha A] [--engines ref,fast-avx2,...]\n"
-            "                  [--case SUBSTRING] [--report DIR] [--tables] [--no-prng]\n");
+            "                  [--case SUBSTRING] [--report DIR] [--tables] [--no-prng]\n"
+            "       wsel-stats [--draws N] --power-check LEVEL\n");
     exit(2);
 }
 
@@ -115,6 +118,9 @@ int main(int argc, char **argv)
             large = true;
         } else if (!strcmp(a, "--tables")) {
             tables = true;
+        } else if (v && !strcmp(a, "--power-check")) {
+            /* simulation check of the power formulas at the given level */
+            return power_check(strtod(v, NULL), (unsigned)o.draws, 2000);
         } else if (!strcmp(a, "--no-prng")) {
             prng = false;
         } else if (v && !strcmp(a, "--draws")) {
@@ -197,11 +203,15 @@ int main(int argc, char **argv)
     if (o.plots)
         fclose(o.plots);
 
-    /* One family over every component of every test. */
-    size_t n = suite_count(), M = 0;
-    for (size_t i = 0; i < n; i++)
+    /* One family over every statistical test (weighted Bonferroni): each of the T tests
+     * with components gets alpha / T, split evenly over its k components, so the chance
+     * of any false alarm in the whole run is at most alpha whatever their dependence. */
+    size_t n = suite_count(), M = 0, T = 0;
+    for (size_t i = 0; i < n; i++) {
         M += suite_test(i)->nc;
-    double alpha_c = M ? -expm1(log1p(-alpha) / (double)M) : alpha;
+        T += suite_test(i)->nc > 0;
+    }
+    double alpha_c = T ? alpha / (double)T : alpha;
 
     printf("1..%zu\n", n);
     printf("# wsel-stats: %zu cases, engines:", ran);
@@ -210,8 +220,9 @@ int main(int argc, char **argv)
     printf("\n# draws per case and engine %llu (x case factor), lattice 2^%u queries, prng %llu words, seed %#llx\n",
            (unsigned long long)o.draws, o.lattice_log, (unsigned long long)prng_words,
            (unsigned long long)o.seed);
-    printf("# family-wise false-alarm rate %g over %zu statistical components: "
-           "each tested at the Sidak level %.3g\n", alpha, M, alpha_c);
+    printf("# family-wise false-alarm rate <= %g (Bonferroni): each of %zu statistical tests at level %.3g,\n"
+           "# split evenly over its components (%zu in all); deterministic checks have no false alarms\n",
+           alpha, T, alpha_c, M);
 
     FILE *html = NULL;
     if (o.report_dir) {
@@ -223,10 +234,10 @@ int main(int argc, char **argv)
                           "<style>body{font-family:sans-serif;font-size:13px} .fail{color:#b00;font-weight:bold}"
                           " table.t td{border:1px solid #ccc;padding:1px 6px;font-family:monospace}"
                           " table.s td{padding:1px 8px}</style></head><body>\n"
-                          "<h1>wsel statistical conformance</h1>\n<p>Family-wise false-alarm rate %g over %zu components;"
-                          " per-component Sidak level %.3g. Draws per case and engine %llu; lattice 2<sup>%u</sup>"
+                          "<h1>wsel statistical conformance</h1>\n<p>Family-wise false-alarm rate at most %g (Bonferroni"
+                          " over %zu statistical tests, each at level %.3g split evenly over its components). Draws per case and engine %llu; lattice 2<sup>%u</sup>"
                           " queries; seed %#llx.</p>\n",
-                    alpha, M, alpha_c, (unsigned long long)o.draws, o.lattice_log, (unsigned long long)o.seed);
+                    alpha, T, alpha_c, (unsigned long long)o.draws, o.lattice_log, (unsigned long long)o.seed);
     }
 
     size_t failed = 0;
@@ -239,18 +250,18 @@ int main(int argc, char **argv)
         fputs("<h2>Tests</h2>\n", html);
     for (size_t i = 0; i < n; i++) {
         test *t = suite_test(i);
-        double pmin = 1.0;
+        double pmin = 1.0, level = t->nc ? alpha_c / (double)t->nc : alpha_c;
         const comp *worst = NULL;
         for (size_t k = 0; k < t->nc; k++) {
             if (t->c[k].r.p < pmin || !worst) {
                 pmin = t->c[k].r.p;
                 worst = &t->c[k];
             }
-            double d = detect_of(t, &t->c[k], alpha_c);
+            double d = detect_of(t, &t->c[k], level);
             if (isfinite(d) && det[t->family])
                 det[t->family][ndet[t->family]++] = d;
         }
-        bool ok = t->violations == 0 && pmin >= alpha_c;
+        bool ok = t->violations == 0 && pmin >= level;
         fam_tests[t->family]++;
         if (!ok) {
             failed++;
@@ -260,8 +271,9 @@ int main(int argc, char **argv)
         if (t->violations)
             printf("#   %zu violation(s); first: %s\n", t->violations, t->viol);
         if (worst && (!ok || tables))
-            printf("#   %zu component(s); smallest p = %.4g (%s: statistic %.4g, df %u)%s\n", t->nc, pmin,
-                   worst->label, worst->r.stat, worst->r.df, pmin < alpha_c ? " BELOW the level" : "");
+            printf("#   %zu component(s) at level %.3g each; smallest p = %.4g (%s: statistic %.4g, df %u)%s\n",
+                   t->nc, level, pmin,
+                   worst->label, worst->r.stat, worst->r.df, pmin < level ? " BELOW the level" : "");
         if (t->note[0] && tables)
             printf("#   %s\n", t->note);
         if ((tables || !ok) && t->table) {
@@ -297,7 +309,7 @@ int main(int argc, char **argv)
     }
 
     printf("# per family: tests (failed); smallest relative deviation of one outcome's odds detected\n"
-           "# with power %.2f at the Sidak level (min / median / max over components; for\n"
+           "# with power %.2f at each component's level (min / median / max over components; for\n"
            "# independence: the phi coefficient)\n", POWER);
     if (html)
         fprintf(html, "<h2>Families</h2><table class=s><tr><th>family</th><th>tests</th><th>failed</th>"
@@ -327,6 +339,28 @@ int main(int argc, char **argv)
     for (int f = 0; f < F_COUNT; f++)
         if (!fam_tests[f])
             free(det[f]);
+    /* Reference figures at this run's level: the smallest relative change of one
+     * outcome's odds p (others rescaled) each kind of test catches with power 0.9. */
+    static const double ps[] = { 0.5, 0.25, 0.1, 0.01 };
+    double dN = (double)o.draws;
+    printf("# power %.2f at level %.3g (a one-component test), %llu draws: detectable relative change\n"
+           "# of one outcome's odds p\n",
+           POWER, alpha_c, (unsigned long long)o.draws);
+    printf("#   %-28s %9s %9s %9s %9s\n", "test", "p=0.5", "p=0.25", "p=0.1", "p=0.01");
+    static const unsigned dfs[] = { 1, 2, 8, 63 };
+    for (size_t k = 0; k < sizeof dfs / sizeof dfs[0]; k++) {
+        printf("#   chi-squared, df %-11u", dfs[k]);
+        for (size_t i = 0; i < 4; i++)
+            printf(" %8.3g%%", 100 * stat_detect_gof(ps[i], dN, dfs[k], alpha_c, POWER));
+        printf("\n");
+    }
+    printf("#   %-28s", "binomial inclusion");
+    for (size_t i = 0; i < 4; i++)
+        printf(" %8.3g%%", 100 * stat_detect_binom(ps[i], dN, alpha_c, POWER));
+    printf("\n#   independence: phi >= %.3g; prng bytes (df 255, p=1/256): %.3g%% over %llu words\n",
+           stat_detect_indep(dN, alpha_c, POWER),
+           100 * stat_detect_gof(1.0 / 256, (double)prng_words, 255, alpha_c, POWER),
+           (unsigned long long)prng_words);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("# %zu of %zu tests failed; %.1f s CPU\n", failed, n, secs);
     if (html) {

@@ -1,6 +1,6 @@
 /* The suite's test registry: every TAP line is a `test` holding zero or more
  * statistical components (each a p-value) and a count of deterministic violations.
- * Components of all tests form one family for the Sidak correction. */
+ * All statistical tests of a run form one family for the Bonferroni correction. */
 #ifndef WSEL_STATS_SUITE_H
 #define WSEL_STATS_SUITE_H
 
