@@ -478,6 +478,217 @@ static void test_sync_follows_state(void **unused)
     wsel_config_free(cfg);
 }
 
+/* ---- known-answer vectors (tests/data/kat/) --------------------------------------- *
+ *
+ * NN.conf is a generated config (kept as text, so later changes to the generator do
+ * not touch it); NN.kat holds a monitoring state and queries with their words and the
+ * answer the reference engine gave:
+ *     state SERVICE KEY up|down TTL
+ *     q RESOURCE HEXWORD,HEXWORD,... => ITEM,ITEM F|- TTL [| ITEM,... F|- TTL]
+ * Every available engine must reproduce every answer. WSEL_KAT_REGEN=1 rewrites the
+ * files from the reference engine (do that only when the contract itself changes). */
+
+#define KAT_FILES 6
+
+static void kat_format(const wsel_answer *a, char *buf, size_t len)
+{
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (uint32_t s = 0; s < a->n_sets && s < 2; s++) {
+        const wsel_set_answer *sa = &a->set[s];
+        for (unsigned i = 0; i < sa->count && pos < len; i++)
+            pos += (size_t)snprintf(buf + pos, len - pos, "%s%u", i ? "," : "", sa->items[i]);
+        if (pos < len)
+            pos += (size_t)snprintf(buf + pos, len - pos, " %c %u%s", sa->failed ? 'F' : '-',
+                                    (unsigned)sa->ttl, s + 1 < a->n_sets ? " | " : "");
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (!buf)
+        buf = calloc(1, 1);
+    else
+        buf[len] = '\0';
+    return buf;
+}
+
+static void kat_regen(int idx)
+{
+    char path[512];
+    wsel_test_gen_opts o = { 0 };
+    o.mode = idx < 5 ? idx : -1;   /* one file per mode, then a mixed one */
+    o.resources = 4;
+    o.max_items = idx % 2 ? 64 : 0;
+    o.max_group = idx % 2 ? 0 : 64;
+    char *text = wsel_test_gen_config(0xca7 + (uint64_t)idx, &o);
+    assert_non_null(text);
+    snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+
+    wsel_config *cfg = wsel_test_load(text);
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_test_random_state(st, cfg, (uint64_t)idx, idx == 3 ? 0.8 : 0.3, true);
+    snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "# written by the reference engine (WSEL_KAT_REGEN=1 test_fast_identity)\n");
+    for (size_t si = 0; si < wsel_config_set_count(cfg); si++) {
+        const wsel_set *set = wsel_config_set(cfg, si);
+        for (uint32_t k = 0; k < set->n_services; k++) {
+            const char *svc = set->services[k];
+            if (!strcmp(svc, "up") || !strcmp(svc, "down"))
+                continue;
+            for (uint32_t i = 0; i < set->n_items; i++) {
+                wsel_mstate ms = wsel_state_get(st, svc, set->items[i].key);
+                if (!ms.up || ms.ttl != WSEL_MAX_TTL)
+                    fprintf(f, "state %s %s %s %u\n", svc, set->items[i].key,
+                            ms.up ? "up" : "down", (unsigned)ms.ttl);
+            }
+        }
+    }
+    uint64_t rs = 0x4b41u + (uint64_t)idx;
+    static pool p;
+    uint64_t w[WSEL_WORDS_MAX];
+    char ans_text[4096];
+    for (size_t ri = 0; ri < wsel_config_resource_count(cfg); ri++) {
+        const wsel_resource *res = wsel_config_resource(cfg, ri);
+        size_t n = wsel_resource_words(res);
+        p.n = 0;
+        for (uint32_t si = 0; si < res->n_sets; si++)
+            edges_of(&res->sets[si], st, &p);
+        for (int q = 0; q < 25; q++) {
+            for (size_t i = 0; i < n; i++)
+                w[i] = q % 2 ? wsel_test_mix(&rs) : p.w[wsel_test_range(&rs, 0, p.n - 1)];
+            wsel_test_replay rp;
+            wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+            wsel_answer a;
+            assert_int_equal(wsel_ref_resolve(res, st, &rng, &a), WSEL_OK);
+            kat_format(&a, ans_text, sizeof ans_text);
+            fprintf(f, "q %s ", res->name);
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s%016llx", i ? "," : "", (unsigned long long)w[i]);
+            fprintf(f, " => %s\n", ans_text);
+        }
+    }
+    fclose(f);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+    free(text);
+}
+
+static void test_known_answers(void **unused)
+{
+    (void)unused;
+    const char *regen = getenv("WSEL_KAT_REGEN");
+    unsigned long checked = 0;
+    for (int idx = 0; idx < KAT_FILES; idx++) {
+        if (regen && !strcmp(regen, "1"))
+            kat_regen(idx);
+        char path[512];
+        snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+        char *text = slurp(path);
+        if (!text)
+            fail_msg("cannot read %s", path);
+        snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+        char *kat = slurp(path);
+        if (!kat)
+            fail_msg("cannot read %s", path);
+        wsel_config *cfg = wsel_test_load(text);
+        wsel_state *st;
+        assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+        wsel_resolver *r[N_ENGINES] = { 0 };
+        bool synced = false;
+        unsigned line_no = 0;
+        for (char *line = strtok(kat, "\n"); line; line = strtok(NULL, "\n")) {
+            line_no++;
+            if (line[0] == '#')
+                continue;
+            if (!strncmp(line, "state ", 6)) {
+                char svc[128], key[512], ud[8];
+                unsigned ttl;
+                assert_int_equal(sscanf(line + 6, "%127s %511s %7s %u", svc, key, ud, &ttl), 4);
+                assert_int_equal(wsel_state_set(st, svc, key, !strcmp(ud, "up"), ttl, NULL, NULL),
+                                 WSEL_OK);
+                continue;
+            }
+            if (!synced) {
+                for (int e = 0; e < N_ENGINES; e++)
+                    if (wsel_engine_available(engines[e]))
+                        assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], NULL),
+                                         WSEL_OK);
+                synced = true;
+            }
+            char name[256];
+            int off = 0;
+            if (sscanf(line, "q %255s %n", name, &off) != 1)
+                fail_msg("%s:%u: bad line", path, line_no);
+            const wsel_resource *res = wsel_config_find(cfg, name);
+            assert_non_null(res);
+            uint64_t w[WSEL_WORDS_MAX];
+            size_t n = 0;
+            char *pos = line + off;
+            while (*pos && *pos != ' ') {
+                assert_true(n < WSEL_WORDS_MAX);
+                w[n++] = strtoull(pos, &pos, 16);
+                if (*pos == ',')
+                    pos++;
+            }
+            assert_int_equal(n, wsel_resource_words(res));
+            const char *want = strstr(pos, "=> ");
+            assert_non_null(want);
+            want += 3;
+            for (int e = 0; e < N_ENGINES; e++) {
+                if (!r[e])
+                    continue;
+                wsel_test_replay rp;
+                wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+                wsel_answer a;
+                char got[4096];
+                assert_int_equal(wsel_resolve(r[e], res, &rng, &a), WSEL_OK);
+                assert_int_equal(rp.pos, n);
+                kat_format(&a, got, sizeof got);
+                if (strcmp(got, want) != 0)
+                    fail_msg("%s:%u: %s answered '%s', expected '%s'", path, line_no,
+                             wsel_engine_name(wsel_resolver_engine(r[e])), got, want);
+                checked++;
+            }
+        }
+        for (int e = 0; e < N_ENGINES; e++)
+            wsel_resolver_free(r[e]);
+        wsel_state_free(st);
+        wsel_config_free(cfg);
+        free(kat);
+        free(text);
+    }
+    assert_true(checked > 500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_threshold_edges),
         cmocka_unit_test(test_identity_modes),
         cmocka_unit_test(test_identity_sweep),
+        cmocka_unit_test(test_known_answers),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("fast_identity", tests, NULL, NULL);
