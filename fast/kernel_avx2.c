@@ -72,6 +72,42 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return c;
 }
 
+/* floor(w * g / 2^64) for four 64-bit words and four g < 2^32, exactly:
+ * w * g = wh * g * 2^32 + wl * g, and wh * g + floor(wl * g / 2^32) < 2^64. */
+static inline __m256i mulhi32(__m256i w, __m256i g)
+{
+    __m256i lo = _mm256_srli_epi64(_mm256_mul_epu32(w, g), 32);
+    __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(w, 32), g);
+    return _mm256_srli_epi64(_mm256_add_epi64(hi, lo), 32);
+}
+
+/* Grouped-multi with <= 8 groups of <= 8 addresses: every group's CHOOSE at once (u per
+ * group in one lane, compared against tpre row by row), then the included groups' picks
+ * compacted into place with the bit-position table. */
+static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsigned gm,
+                                    uint16_t *items)
+{
+    __m256i g4a = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)s->gsum));
+    __m256i g4b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(s->gsum + 4)));
+    __m256i ua = mulhi32(_mm256_loadu_si256((const __m256i *)w), g4a);
+    __m256i ub = mulhi32(_mm256_loadu_si256((const __m256i *)(w + 4)), g4b);
+    /* low dwords of ua's and ub's lanes -> 8 dwords in group order */
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i u = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(ua, even),
+                                          _mm256_permutevar8x32_epi32(ub, even), 0x20);
+    u = _mm256_xor_si256(u, _mm256_set1_epi32((int)WSEL__BIAS32));
+    __m256i idx = _mm256_set1_epi32((int)s->gmax);
+    for (uint32_t j = 0; j < s->gmax; j++)
+        idx = _mm256_add_epi32(idx, _mm256_cmpgt_epi32(
+                  _mm256_load_si256((const __m256i *)s->tpre[j]), u));
+    idx = _mm256_add_epi32(idx, _mm256_loadu_si256((const __m256i *)s->gfirst));
+    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[gm & 0xff]));
+    idx = _mm256_permutevar8x32_epi32(idx, perm);
+    __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(idx), _mm256_extracti128_si256(idx, 1));
+    _mm_storeu_si128((__m128i *)items, packed);
+    return (uint32_t)__builtin_popcount(gm);
+}
+
 static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
 {
     switch (s->mode) {
@@ -92,6 +128,10 @@ static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
     }
     case WSEL_MODE_GROUPED_MULTI: {
         uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
+        if (s->small) {
+            out->count = (uint8_t)gmulti_small(s, w + s->n, (unsigned)gm, out->items);
+            return;
+        }
         uint32_t c = 0;
         if (s->gmax <= 8) {
             /* one compare per group, no inner loop: the groups' chains overlap */

@@ -142,6 +142,11 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
             fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
         for (uint32_t i = 0; i < WSEL__PAD32; i++)
             s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
+        s->small = s->n <= 8 && max_count <= 8;
+        for (uint32_t j = 0; j < 8; j++)
+            for (uint32_t g = 0; g < 8; g++)
+                s->tpre[j][g] = s->small && g < s->n && j < s->gcount[g]
+                                    ? s->ipre[s->gfirst[g] + j] : UINT32_MAX ^ WSEL__BIAS32;
     }
     free(d);
     return true;

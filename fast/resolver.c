@@ -54,8 +54,8 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
         }
         rs->n_sets++;
         rs->words += rs->set[i].words;
-        rs->pad |= res->sets[i].mode == WSEL_MODE_UNGROUPED_MULTI ||
-                   res->sets[i].mode == WSEL_MODE_GROUPED_SINGLE;
+        rs->pad |= res->sets[i].mode != WSEL_MODE_UNGROUPED_SINGLE &&
+                   res->sets[i].mode != WSEL_MODE_CNAME;
     }
     return rs;
 }
