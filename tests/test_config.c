@@ -643,6 +643,23 @@ static void t_duplicate_keys(void **state)
     wsel_config_free(cfg);
 }
 
+static void t_nul_in_names(void **state)
+{
+    (void)state;
+    expect_err_at("r => { a\\000b => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_ITEM, "a\\000", 1,
+                  SUBS("NUL"), NULL);
+    expect_err_at("r => { g\\000 => { a => [ 192.0.2.1, 1 ] } }\n", STANZA, WSEL_E_ITEM, "g",
+                  1, SUBS("NUL"), NULL);
+    expect_err_at("r\\000 => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_TYPE, "r", 1,
+                  SUBS("NUL"), NULL);
+    expect_err_at("r => { a => [ 192.0.2.1\\000, 1 ] }\n", STANZA, WSEL_E_CNAME, "192", 1,
+                  SUBS("NUL"), NULL);
+    expect_err_at("r => { a => [ 192.0.2.1, 1\\000 ] }\n", STANZA, WSEL_E_WEIGHT, "1\\000",
+                  1, SUBS("not an integer"), NULL);
+    expect_err_at("multi = true\\000\n", STANZA, WSEL_E_PARAM, "true", 1, SUBS("boolean"),
+                  NULL);
+}
+
 static void t_top_level_array(void **state)
 {
     (void)state;
@@ -884,6 +901,14 @@ static void t_err_cname(void **state)
     wsel_config_free(cfg);
     expect_err_at("r => { a => [ \"a b.\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"a", 1,
                   SUBS("item 'a'"), NULL);
+    expect_err_at("r => { a => [ \"\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"\"", 1,
+                  SUBS("item 'a'", "is empty"), NULL);
+    expect_err_at("r => { a => [ x\\000y., 1 ] }\n", STANZA, WSEL_E_CNAME, "x", 1,
+                  SUBS("item 'a'", "NUL"), NULL);
+    /* The root is a legal, fully qualified name. */
+    cfg = must_load("r => { a => [ ., 1 ] }\n", STANZA);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, ".");
+    wsel_config_free(cfg);
 }
 
 static void t_err_mixed(void **state)
@@ -1186,6 +1211,86 @@ static void t_include_nesting_limit(void **state)
     tmp_done(&t);
 }
 
+static void t_include_syntax_and_paths(void **state)
+{
+    (void)state;
+    tmpdir t;
+    tmp_init(&t);
+    char abs[300], text[700];
+    tmp_file(&t, "abs.inc", "a => [ 192.0.2.7, 7 ]\n");
+    tmp_path(&t, "abs.inc", abs, sizeof abs);
+    /* An absolute path does not depend on the including file's directory. */
+    snprintf(text, sizeof text, "r => { $include{ \"%s\" } }\n", abs);
+    wsel_config *cfg = NULL;
+    wsel_error err;
+    wsel_load_opts o = { .input = STANZA };
+    assert_int_equal(wsel_config_load_buffer(text, strlen(text), "elsewhere/x.conf", &o, &cfg,
+                                             &err), WSEL_OK);
+    assert_int_equal(wsel_config_set(cfg, 0)->items[0].weight, 7);
+    wsel_config_free(cfg);
+    static const struct {
+        const char *text;
+        int code;
+        unsigned line, col;
+        const char *sub;
+    } bad[] = {
+        { "r => $include x\n", WSEL_E_SYNTAX, 1, 15, "'{' after $include" },
+        { "r => $include{ }\n", WSEL_E_SYNTAX, 1, 16, "a path" },
+        { "r => $include{ a b }\n", WSEL_E_SYNTAX, 1, 18, "'}' closing" },
+        { "r => $include{ \"\" }\n", WSEL_E_INCLUDE, 1, 6, "empty $include{} path" },
+        { "r => $include{ a\\000b }\n", WSEL_E_INCLUDE, 1, 16, "NUL" },
+        { "$include{ \"no such file\" }\n", WSEL_E_INCLUDE, 1, 1, "no file matches" },
+        { "$includes{x}\n", WSEL_E_SYNTAX, 1, 1, "'$'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = wsel_config_load_buffer(bad[i].text, strlen(bad[i].text), "t.conf", &o, &cfg,
+                                         &err);
+        check_error(&err, rc, bad[i].code, bad[i].line, bad[i].col, SUBS(bad[i].sub));
+        assert_null(cfg);
+    }
+    tmp_done(&t);
+}
+
+static void t_big_file(void **state)
+{
+    (void)state;
+    /* Files larger than any read buffer, and the size limit at its exact boundary. */
+    tmpdir t;
+    tmp_init(&t);
+    size_t cap = 200000, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    n += (size_t)sprintf(text + n, "r => {\n");
+    for (int i = 0; i < 64; i++) {
+        n += (size_t)sprintf(text + n, "  i%d => [ 10.0.0.%d, %d ] # ", i, i, i + 1);
+        memset(text + n, 'c', 2000);
+        n += 2000;
+        text[n++] = '\n';
+    }
+    n += (size_t)sprintf(text + n, "}\n");
+    tmp_file(&t, "big.conf", text);
+    char p[300];
+    tmp_path(&t, "big.conf", p, sizeof p);
+    wsel_config *cfg = NULL;
+    wsel_error err;
+    wsel_load_opts o = { .input = STANZA, .max_file_size = n };
+    assert_int_equal(wsel_config_load_file(p, &o, &cfg, &err), WSEL_OK);
+    const wsel_set *s = wsel_config_set(cfg, 0);
+    assert_int_equal(s->n_items, 64);
+    assert_int_equal(s->total, 64 * 65 / 2);
+    assert_int_equal(s->items[63].loc.line, 65);
+    wsel_config_free(cfg);
+    o.max_file_size = n - 1;
+    assert_int_equal(wsel_config_load_file(p, &o, &cfg, &err), WSEL_E_LIMIT);
+    assert_null(cfg);
+    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_E_LIMIT);
+    o.max_file_size = n;
+    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_OK);
+    wsel_config_free(cfg);
+    free(text);
+    tmp_done(&t);
+}
+
 /* ---- limits --------------------------------------------------------------------------- */
 
 static void t_limits(void **state)
@@ -1202,6 +1307,27 @@ static void t_limits(void **state)
     o.max_depth = 2;
     int rc = wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 13, SUBS("limit of 2"));
+    o.max_depth = 1;
+    static const char flat[] = "multi = true\nr => { }\n";
+    rc = wsel_config_load_buffer(flat, strlen(flat), "t.conf", &o, &cfg, &err);
+    check_error(&err, rc, WSEL_E_LIMIT, 2, 6, SUBS("limit of 1"));
+    /* A file included as a value is one level deeper than where it stands. */
+    {
+        tmpdir t;
+        tmp_init(&t);
+        tmp_file(&t, "v.inc", "a => [ 192.0.2.1, 1 ]\n");
+        tmp_file(&t, "m.conf", "r => $include{v.inc}\n");
+        char p[300];
+        o.max_depth = 2;
+        rc = wsel_config_load_file(tmp_path(&t, "m.conf", p, sizeof p), &o, &cfg, &err);
+        check_error(&err, rc, WSEL_E_LIMIT, 1, 6, SUBS("limit of 2"));
+        assert_non_null(strstr(err.file, "v.inc"));
+        o.max_depth = 3;
+        rc = wsel_config_load_file(tmp_path(&t, "m.conf", p, sizeof p), &o, &cfg, &err);
+        assert_int_equal(rc, WSEL_OK);
+        wsel_config_free(cfg);
+        tmp_done(&t);
+    }
     /* The default depth limit (64) stops a deep bracket bomb without crashing. */
     size_t n = 100000;
     char *deep = malloc(n + 16);
@@ -1342,6 +1468,7 @@ int main(void)
         cmocka_unit_test(t_syntax_backslash_newline),
         cmocka_unit_test(t_syntax_errors),
         cmocka_unit_test(t_duplicate_keys),
+        cmocka_unit_test(t_nul_in_names),
         cmocka_unit_test(t_top_level_array),
         cmocka_unit_test(t_empty_inputs),
         cmocka_unit_test(t_whole_config),
@@ -1362,6 +1489,8 @@ int main(void)
         cmocka_unit_test(t_include_cycle),
         cmocka_unit_test(t_include_from_buffer),
         cmocka_unit_test(t_include_nesting_limit),
+        cmocka_unit_test(t_include_syntax_and_paths),
+        cmocka_unit_test(t_big_file),
         cmocka_unit_test(t_limits),
         cmocka_unit_test(t_api_errors),
         cmocka_unit_test(t_check_record),
