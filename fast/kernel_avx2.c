@@ -108,7 +108,9 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     return (uint32_t)__builtin_popcount(gm);
 }
 
-static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+/* Inlined into the query path: its mode switch then costs no call. */
+static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
+                                       wsel_set_answer *out)
 {
     switch (s->mode) {
     case WSEL_MODE_CNAME:

@@ -37,7 +37,9 @@ static uint32_t emit(uint16_t *items, uint32_t count, uint64_t mask, uint32_t ba
     return count;
 }
 
-static void kernel(const wsel__snap *s, const uint64_t *w, wsel_set_answer *out)
+/* Inlined into the query path: its mode switch then costs no call. */
+static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
+                                       wsel_set_answer *out)
 {
     switch (s->mode) {
     case WSEL_MODE_CNAME:
