@@ -36,6 +36,7 @@ typedef struct fstate {
     wsel__lexer lx;
     wsel__token tok;
     const char *name;
+    const char *key;  /* key of the entry whose value is being parsed, or NULL */
 } fstate;
 
 /* A hash under construction, with an index for finding duplicate keys quickly. */
@@ -44,12 +45,13 @@ typedef struct hbuild {
     size_t n, cap;
     uint32_t *tab;    /* open addressing; entry index + 1, 0 = empty */
     size_t tcap;
+    const char *owner; /* key whose value this hash is, for messages; NULL at the top */
 } hbuild;
 
 static int parse_value(fstate *fs, unsigned level, wsel__node **out);
 static int parse_entries(fstate *fs, unsigned level, wsel__tok_type end, hbuild *hb);
 static int parse_text(ctx *c, const char *data, size_t len, const char *name,
-                      unsigned level, hbuild *merge, wsel__node **out);
+                      unsigned level, hbuild *merge, const char *owner, wsel__node **out);
 
 const char *wsel__ntype_name(wsel__ntype t)
 {
@@ -176,9 +178,11 @@ static int hb_add(fstate *fs, hbuild *hb, const wsel__entry *e)
     if (old)
         return wsel__fail(fs->c->err, WSEL_E_DUPKEY, e->kpos.file, e->kpos.line, e->kpos.col,
                           NULL, NULL, e->key,
-                          "duplicate key '%.200s' (first at %.200s:%u:%u); expected each key "
-                          "once per hash", e->key, old->kpos.file, old->kpos.line,
-                          old->kpos.col);
+                          "duplicate key '%.200s' in %s%.200s%s (first at %.200s:%u:%u); "
+                          "expected each key once per hash", e->key,
+                          hb->owner ? "the hash of '" : "the top-level hash",
+                          hb->owner ? hb->owner : "", hb->owner ? "'" : "", old->kpos.file,
+                          old->kpos.line, old->kpos.col);
     if (!hb_push(hb, e))
         return nomem(fs);
     return WSEL_OK;
@@ -284,7 +288,7 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     c->stack[c->depth].name = name;
     c->stack[c->depth].real = real;
     c->depth++;
-    rc = parse_text(c, data, len, name, level, merge, out);
+    rc = parse_text(c, data, len, name, level, merge, fs->key, out);
     c->depth--;
     free(c->stack[c->depth].real);
     free(data);
@@ -364,7 +368,11 @@ static int parse_entries(fstate *fs, unsigned level, wsel__tok_type end, hbuild 
                 return expected(fs, "'=>' or '=' after a key");
             if ((rc = next(fs)))
                 return rc;
-            if ((rc = parse_value(fs, level, &e.val)))
+            const char *outer = fs->key;
+            fs->key = e.key;
+            rc = parse_value(fs, level, &e.val);
+            fs->key = outer;
+            if (rc)
                 return rc;
             if ((rc = hb_add(fs, hb, &e)))
                 return rc;
@@ -386,7 +394,7 @@ static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
     wsel__node *node = new_node(fs, WSEL__N_HASH, line, col);
     if (!node)
         return nomem(fs);
-    hbuild hb = { 0 };
+    hbuild hb = { .owner = fs->key };
     int rc = next(fs);
     if (!rc)
         rc = parse_entries(fs, level + 1, WSEL__T_RBRACE, &hb);
@@ -427,7 +435,10 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
             v = nv;
             cap = ncap;
         }
-        if ((rc = parse_value(fs, level + 1, &v[n])))
+        const char *owner = fs->key;
+        rc = parse_value(fs, level + 1, &v[n]);
+        fs->key = owner;
+        if (rc)
             break;
         n++;
         if (fs->tok.type == WSEL__T_COMMA)
@@ -473,9 +484,9 @@ static int parse_value(fstate *fs, unsigned level, wsel__node **out)
 
 /* Parses one file's text: as a value (merge NULL) or as entries merged into `merge`. */
 static int parse_text(ctx *c, const char *data, size_t len, const char *name,
-                      unsigned level, hbuild *merge, wsel__node **out)
+                      unsigned level, hbuild *merge, const char *owner, wsel__node **out)
 {
-    fstate fs = { .c = c, .name = name };
+    fstate fs = { .c = c, .name = name, .key = owner };
     wsel__lex_init(&fs.lx, data, len, name, c->opts->max_string, c->arena, c->err);
     int rc = next(&fs);
     if (rc)
@@ -506,7 +517,7 @@ static int parse_text(ctx *c, const char *data, size_t len, const char *name,
         rc = nomem(&fs);
         goto done;
     }
-    hbuild hb = { 0 };
+    hbuild hb = { .owner = owner };
     rc = parse_entries(&fs, level + 1, WSEL__T_EOF, &hb);
     if (!rc)
         rc = hb_finish(&fs, &hb, node);
@@ -539,7 +550,7 @@ static int parse_top(wsel__arena *arena, const wsel__parse_opts *opts, const cha
     c.stack[0].real = real;
     c.depth = 1;
     wsel__node *root = NULL;
-    int rc = parse_text(&c, data, len, name, 0, NULL, &root);
+    int rc = parse_text(&c, data, len, name, 0, NULL, NULL, &root);
     free(c.stack[0].real);
     free(c.stack);
     if (rc == WSEL_OK)

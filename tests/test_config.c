@@ -630,7 +630,8 @@ static void t_duplicate_keys(void **state)
     (void)state;
     wsel_error err;
     expect_err_at("r => {\n  a => [ 192.0.2.1, 1 ]\n  a => [ 192.0.2.2, 1 ]\n}\n", STANZA,
-                  WSEL_E_DUPKEY, "a =>", 2, SUBS("duplicate key 'a'", "t.conf:2:3"), &err);
+                  WSEL_E_DUPKEY, "a =>", 2,
+                  SUBS("duplicate key 'a' in the hash of 'r'", "t.conf:2:3"), &err);
     assert_string_equal(err.item, "a");
     /* Keys compare after unescaping. */
     expect_err_at("r => { x => 1 }\n\"r\" => { }\n", STANZA, WSEL_E_DUPKEY, "\"r\"", 1,
@@ -1106,7 +1107,7 @@ static void t_include_merge_rules(void **state)
     wsel_error err;
     /* Duplicates across a merge are errors, at the second key in the included file. */
     int rc = load_path(&t, "dup.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_DUPKEY, 3, 2, SUBS("'a'", "dup.conf:1:1"));
+    check_error(&err, rc, WSEL_E_DUPKEY, 3, 2, SUBS("'a' in the top-level hash", "dup.conf:1:1"));
     assert_non_null(strstr(err.file, "part.conf"));
     rc = load_path(&t, "arr.conf", 0, &cfg, &err);
     check_error(&err, rc, WSEL_E_TYPE, 1, 1, SUBS("array"));
