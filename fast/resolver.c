@@ -108,6 +108,23 @@ int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_
                           "engine %s is not available in this build or on this CPU",
                           wsel_engine_name(id));
 
+    /* The loader guarantees the limits; a hand-made model is checked rather than
+     * allowed to overrun the snapshot's fixed-size tables. */
+    if (id != WSEL_ENGINE_REF) {
+        for (size_t i = 0; i < wsel_config_resource_count(cfg); i++) {
+            const wsel_resource *res = wsel_config_resource(cfg, i);
+            if (!res || res->index != i || res->n_sets < 1 || res->n_sets > 2)
+                return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, res ? res->name : NULL, NULL,
+                                  NULL, "resource must have 1 or 2 sets");
+            for (uint32_t k = 0; k < res->n_sets; k++)
+                if (!wsel__snap_fits(&res->sets[k]))
+                    return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, res->name,
+                                      res->sets[k].stanza, NULL,
+                                      "set exceeds the limits: expected 1..64 items, or 1..64 "
+                                      "groups of 1..64 addresses, weights 1..1048575");
+        }
+    }
+
     wsel_resolver *r = calloc(1, sizeof *r);
     if (!r)
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
@@ -174,7 +191,7 @@ wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                  wsel_answer *ans)
 {
-    if (!r || !res || !rng || !ans)
+    if (!r || !res || !rng || !rng->fill || !ans)
         return WSEL_E_ARG;
     return r->query(r, res, rng, ans);
 }
