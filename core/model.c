@@ -1,5 +1,4 @@
 /* Builds the resource model (spec section 2) from a parse tree, validating every rule. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -37,40 +36,13 @@ static const char *const builtin_up[] = { "up" };
 
 /* ---- errors ---- */
 
-static size_t osa_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t d[41][41];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v)
-                v = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < v)
-                v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    }
-    return d[la][lb];
-}
-
 /* The parameter `key` is probably a misspelling of, or NULL. */
 static const char *near_param(const char *key)
 {
     if (!key)
         return NULL;
     for (int p = P_SERVICES; p <= P_UP_THRESH; p++) {
-        size_t d = osa_distance(key, param_names[p]);
+        size_t d = wsel__edit_distance(key, param_names[p]);
         if (d > 0 && d <= 2)
             return param_names[p];
     }
@@ -166,55 +138,9 @@ static bool set_loc(builder *b, wsel_loc *loc, const wsel__pos *pos)
     return loc->file != NULL;
 }
 
-/* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */
-static int ip_family(const char *s, size_t len, uint8_t addr[16])
-{
-    memset(addr, 0, 16);
-    if (has_nul(s, len))
-        return 0;
-    if (inet_pton(AF_INET, s, addr) == 1)
-        return 4;
-    if (inet_pton(AF_INET6, s, addr) == 1)
-        return 6;
-    memset(addr, 0, 16);
-    return 0;
-}
-
 static const char *kind_text(wsel_kind k)
 {
     return k == WSEL_KIND_V4 ? "IPv4 address" : k == WSEL_KIND_V6 ? "IPv6 address" : "CNAME";
-}
-
-/* NULL when `s` is a legal fully qualified domain name, else what is wrong with it. */
-static const char *cname_problem(const char *s, size_t len)
-{
-    if (len == 0)
-        return "is empty";
-    if (has_nul(s, len))
-        return "holds a NUL byte";
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= ' ' || c == 0x7f)
-            return "holds a space or control character";
-    }
-    if (s[len - 1] != '.')
-        return "is not fully qualified (does not end in '.')";
-    if (len == 1)
-        return NULL; /* the root */
-    size_t wire = 1, label = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '.') {
-            if (label == 0)
-                return "has an empty label";
-            wire += label + 1;
-            label = 0;
-        } else if (++label > 63) {
-            return "has a label longer than 63 octets";
-        }
-    }
-    if (wire > 255)
-        return "is longer than 255 octets in wire form";
-    return NULL;
 }
 
 /* ---- parameters ---- */
@@ -334,13 +260,13 @@ static int read_weight(builder *b, const wsel__node *w, const char *label, uint3
 static int check_value(builder *b, const setctx *sc, const wsel__node *a, const char *label,
                        uint8_t addr[16])
 {
-    int fam = ip_family(a->str, a->len, addr);
+    int fam = wsel__ip_family(a->str, a->len, addr);
     if (sc->kind == WSEL_KIND_CNAME) {
         if (fam)
             return bfail(b, WSEL_E_MIXED, &a->pos, label,
                          "'%.100s' is an IP address but the set holds CNAMEs (detected from "
                          "item '%.100s'); expected a domain name", a->str, sc->first);
-        const char *why = cname_problem(a->str, a->len);
+        const char *why = wsel__cname_problem(a->str, a->len);
         if (why)
             return bfail(b, WSEL_E_CNAME, &a->pos, label,
                          "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
@@ -433,7 +359,7 @@ static int detect(builder *b, const wsel__entry *first, wsel_kind forced, setctx
             v->entries[0].val->len >= 1) {
             const wsel__node *a = v->entries[0].val->elems[0];
             if (a->type == WSEL__N_SIMPLE) {
-                int fam = ip_family(a->str, a->len, addr);
+                int fam = wsel__ip_family(a->str, a->len, addr);
                 sc->kind = fam == 4 ? WSEL_KIND_V4 : fam == 6 ? WSEL_KIND_V6 : 0;
             }
         }
@@ -441,7 +367,7 @@ static int detect(builder *b, const wsel__entry *first, wsel_kind forced, setctx
     }
     if (!forced) {
         const wsel__node *a = v->len ? v->elems[0] : NULL;
-        int fam = a && a->type == WSEL__N_SIMPLE ? ip_family(a->str, a->len, addr) : 0;
+        int fam = a && a->type == WSEL__N_SIMPLE ? wsel__ip_family(a->str, a->len, addr) : 0;
         sc->kind = fam == 4 ? WSEL_KIND_V4 : fam == 6 ? WSEL_KIND_V6 : WSEL_KIND_CNAME;
     }
     return WSEL_OK;

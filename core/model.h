@@ -15,6 +15,13 @@ struct wsel_config {
     double top_up_thresh;
 };
 
+/* Edit distance between two short names (99 when either is longer than 40). */
+size_t wsel__edit_distance(const char *a, const char *b);
+/* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
+int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
+/* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */
+const char *wsel__cname_problem(const char *s, size_t len);
+
 /* Builds the model of `root` into cfg (whose arena receives all of it). */
 int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input,
                       wsel_error *err);

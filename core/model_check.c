@@ -1,0 +1,85 @@
+/* Pure checks of configured values: addresses, CNAME targets, near-miss key names. */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "model.h"
+
+static bool has_nul(const char *s, size_t len)
+{
+    return strlen(s) != len;
+}
+
+/* Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+ * neighbours each cost 1, so "mutli" is one edit from "multi". */
+size_t wsel__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+/* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */
+int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
+{
+    memset(addr, 0, 16);
+    if (has_nul(s, len))
+        return 0;
+    if (inet_pton(AF_INET, s, addr) == 1)
+        return 4;
+    if (inet_pton(AF_INET6, s, addr) == 1)
+        return 6;
+    memset(addr, 0, 16);
+    return 0;
+}
+
+/* NULL when `s` is a legal fully qualified domain name, else what is wrong with it. */
+const char *wsel__cname_problem(const char *s, size_t len)
+{
+    if (len == 0)
+        return "is empty";
+    if (has_nul(s, len))
+        return "holds a NUL byte";
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= ' ' || c == 0x7f)
+            return "holds a space or control character";
+    }
+    if (s[len - 1] != '.')
+        return "is not fully qualified (does not end in '.')";
+    if (len == 1)
+        return NULL; /* the root */
+    size_t wire = 1, label = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '.') {
+            if (label == 0)
+                return "has an empty label";
+            wire += label + 1;
+            label = 0;
+        } else if (++label > 63) {
+            return "has a label longer than 63 octets";
+        }
+    }
+    if (wire > 255)
+        return "is longer than 255 octets in wire form";
+    return NULL;
+}
