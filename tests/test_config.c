@@ -991,6 +991,13 @@ static void t_err_hints(void **state)
     /* The page's own misspelling, services_types, is one edit away. */
     expect_err_at("r => { services_types = up, a => [ 192.0.2.1, 1 ] }\n", STANZA,
                   WSEL_E_ITEM, "up,", 1, SUBS("did you mean 'service_types'?"), NULL);
+    /* Two edits away still hints; three do not. */
+    expect_err_at("r => { a => [ 192.0.2.1, 1 ], up_thre = 0.5 }\n", STANZA, WSEL_E_ITEM,
+                  "0.5", 1, SUBS("did you mean 'up_thresh'?"), NULL);
+    wsel_error far;
+    expect_err_at("r => { a => [ 192.0.2.1, 1 ], up_thr = 0.5 }\n", STANZA, WSEL_E_ITEM,
+                  "0.5", 1, SUBS("item 'up_thr'"), &far);
+    assert_null(strstr(far.message, "did you mean"));
     /* No hint for a label far from every parameter. */
     wsel_error err;
     expect_err_at("r => { a => [ 192.0.2.1, 1 ], lb02 = true }\n", STANZA, WSEL_E_ITEM, "true",
