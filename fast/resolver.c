@@ -12,8 +12,8 @@
  * old pointer; any scheme that could (reader counters, epochs) would add shared writes
  * to every query. State changes are rare (spec 5), a snapshot is 2-4 KiB, and the list
  * grows only when a resource's state actually changed, so memory is bounded by the
- * number of changes over the resolver's life. A long-lived server that flaps a lot can
- * recreate its resolver at a quiet point. */
+ * number of changes between quiet points: wsel_resolver_reclaim() frees them when the
+ * caller knows no query is running (a server's own quiescent point). */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +181,17 @@ int wsel_resolver_sync(wsel_resolver *r)
         atomic_store_explicit(&r->snaps[i], rs, memory_order_release);
     }
     return rc;
+}
+
+size_t wsel_resolver_reclaim(wsel_resolver *r)
+{
+    if (!r)
+        return 0;
+    size_t n = r->n_retired;
+    for (size_t i = 0; i < n; i++)
+        rsnap_free(r->retired[i]);
+    r->n_retired = 0;
+    return n;
 }
 
 wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)

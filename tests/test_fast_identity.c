@@ -156,14 +156,14 @@ static void test_engine_api(void **unused)
     assert_int_equal(wsel_resolve(r, &copy, &rng, &ans), WSEL_E_ARG);
     wsel_rng broken = { NULL, NULL };
     assert_int_equal(wsel_resolve(r, wsel_config_find(cfg, "r"), &broken, &ans), WSEL_E_ARG);
-    assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)99, &r, NULL), WSEL_E_ARG);
-    assert_null(r);
-    assert_int_equal(wsel_resolver_new(cfg, NULL, WSEL_ENGINE_FAST, &r, NULL), WSEL_E_ARG);
+    wsel_resolver *r2 = r;
+    assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)99, &r2, NULL), WSEL_E_ARG);
+    assert_null(r2);
+    assert_int_equal(wsel_resolver_new(cfg, NULL, WSEL_ENGINE_FAST, &r2, NULL), WSEL_E_ARG);
     wsel_state *st2;
     assert_int_equal(wsel_state_new(other, &st2, NULL), WSEL_OK);
-    assert_int_equal(wsel_resolver_new(cfg, st2, WSEL_ENGINE_FAST, &r, NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_resolver_new(cfg, st2, WSEL_ENGINE_FAST, &r2, NULL), WSEL_E_ARG);
     wsel_state_free(st2);
-    assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_FAST, &r, NULL), WSEL_OK);
     wsel_resolver_free(r);
     wsel_config_free(other);
     wsel_state_free(st);
@@ -483,10 +483,25 @@ static void test_sync_follows_state(void **unused)
         assert_int_equal(a.ttl, 30);
         assert_false(a.failed);
     }
-    /* a second sync with no change keeps answering the same way */
+    /* a second sync with no change keeps answering the same way, and replaces nothing */
     assert_int_equal(wsel_resolver_sync(r), WSEL_OK);
     assert_int_equal(wsel_resolve(r, res, &rng, &a), WSEL_OK);
     assert_int_equal(a.set[0].items[0], 1);
+    /* only resource r changed: exactly its old snapshot was replaced */
+    assert_int_equal(wsel_resolver_reclaim(r), 1);
+    assert_int_equal(wsel_resolver_reclaim(r), 0);
+    for (int k = 0; k < 5; k++) {
+        assert_int_equal(wsel_state_set(st, "mon", "10.0.0.1", k % 2 == 0, 30, NULL, NULL),
+                         WSEL_OK);
+        assert_int_equal(wsel_resolver_sync(r), WSEL_OK);
+    }
+    assert_int_equal(wsel_resolver_reclaim(r), 5);
+    /* the live snapshot survived (ASan would see a use after free otherwise): a UP */
+    for (int i = 0; i < 64; i++) {
+        assert_int_equal(wsel_resolve(r, res, &rng, &a), WSEL_OK);
+        seen_a |= a.set[0].items[0] == 0;
+    }
+    assert_true(seen_a);
     wsel_resolver_free(r);
     wsel_state_free(st);
     wsel_config_free(cfg);

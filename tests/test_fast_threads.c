@@ -187,6 +187,8 @@ static void test_readers_and_writer(void **unused)
     assert_true(queries >= (unsigned long)READERS * MIN_QUERIES);
     assert_true(patterns_seen >= 2);
 
+    /* readers are gone: a quiescent point; every sync replaced at least one snapshot */
+    assert_true(wsel_resolver_reclaim(sh.r) >= syncs);
     wsel_resolver_free(sh.r);
     wsel_state_free(live);
     for (int i = 0; i < K; i++)

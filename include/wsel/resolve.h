@@ -109,6 +109,11 @@ WSEL_API int wsel_resolve(const wsel_resolver *r, const wsel_resource *res,
                           wsel_rng *rng, wsel_answer *ans);
 WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* the variant in use */
 WSEL_API void wsel_resolver_free(wsel_resolver *r);
+/* Writer side: frees the snapshots that syncs have replaced. Readers never announce
+ * themselves, so replaced snapshots are otherwise kept until wsel_resolver_free(); call
+ * this only at a point where no thread is inside wsel_resolve() on r. Returns the
+ * number of snapshots freed. */
+WSEL_API size_t wsel_resolver_reclaim(wsel_resolver *r);
 
 #ifdef __cplusplus
 }
