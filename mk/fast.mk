@@ -2,6 +2,7 @@
 #
 #   make tsan          the reader/writer test under ThreadSanitizer (clang, build-tsan/)
 #   make fast-noisa    the identity test in a build without SSE2/AVX2 kernels (build-noisa/)
+#   make fast-env      the identity test with WSEL_FAST_KERNEL=scalar, sse2, avx2 (BUILD=...)
 #   make fast-perf     quick ns/query figures of every available variant (BUILD=...)
 #
 # TSan of clang 14 cannot map its shadow under the kernel's default ASLR entropy, hence
@@ -10,7 +11,7 @@
 TSAN_BUILD  ?= build-tsan
 NOISA_BUILD ?= build-noisa
 
-.PHONY: tsan fast-noisa fast-perf
+.PHONY: tsan fast-noisa fast-env fast-perf
 
 tsan: ## run tests/test_fast_threads.c (readers + a syncing writer) under ThreadSanitizer with clang
 	$(MAKE) BUILD=$(TSAN_BUILD) CC=clang TSAN=1 OPT=-O1 $(TSAN_BUILD)/tests/test_fast_threads
@@ -21,6 +22,9 @@ fast-noisa: ## identity test of a build compiled with -DWSEL_NO_SSE2 -DWSEL_NO_A
 	$(MAKE) BUILD=$(NOISA_BUILD) CFLAGS="$(OPT) -g -DWSEL_NO_SSE2 -DWSEL_NO_AVX2" \
 	  $(NOISA_BUILD)/tests/test_fast_identity
 	sh scripts/run-tests.sh $(NOISA_BUILD)/tests/test_fast_identity
+
+fast-env: $(BUILD)/tests/test_fast_identity ## identity test with the dispatched variant forced by WSEL_FAST_KERNEL=scalar|sse2|avx2
+	for k in scalar sse2 avx2; do WSEL_FAST_KERNEL=$$k $(BUILD)/tests/test_fast_identity || exit 1; done
 
 $(BUILD)/fast/perf: fast/perf/perf.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

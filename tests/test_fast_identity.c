@@ -113,6 +113,17 @@ static void test_engine_api(void **unused)
     assert_true(wsel_engine_available(WSEL_ENGINE_FAST));
     assert_true(wsel_engine_available(WSEL_ENGINE_FAST_SCALAR));
     wsel_engine_id sel = wsel_fast_selected();
+    /* WSEL_FAST_KERNEL (see `make fast-env`) picks the variant when it is available */
+    const char *env = getenv("WSEL_FAST_KERNEL");
+    if (env) {
+        char name[64];
+        snprintf(name, sizeof name, "fast-%s", env);
+        wsel_engine_id want;
+        if (wsel_engine_parse(name, &want) == WSEL_OK && wsel_engine_available(want))
+            assert_int_equal(sel, want);
+        else
+            assert_int_equal(sel, wsel_fast_selected());
+    }
     assert_true(sel >= WSEL_ENGINE_FAST_SCALAR && sel <= WSEL_ENGINE_FAST_AVX2);
     assert_true(wsel_engine_available(sel));
     assert_int_equal(wsel_fast_force(WSEL_ENGINE_REF), WSEL_E_ARG);
