@@ -16,9 +16,10 @@ stats-quick: lib $(STATS_BIN) ## quick statistical conformance suite alone (TAP)
 
 stats: lib $(STATS_BIN) ## large run with report: tables on stdout, report/stats/index.html + PNG plots
 	@rm -rf report/stats && mkdir -p report/stats
-	$(STATS_BIN) --large --tables --report report/stats | tee report/stats/tap.txt; \
-	  cd report/stats && while read -r p; do gnuplot "$$p.gp" || exit 1; done < plots.list; \
-	  echo "report: report/stats/index.html"
+	@$(STATS_BIN) --large --tables --report report/stats > report/stats/tap.txt; rc=$$?; \
+	  cat report/stats/tap.txt; \
+	  (cd report/stats && while read -r p; do gnuplot "$$p.gp" || exit 1; done < plots.list) || rc=1; \
+	  echo "report: report/stats/index.html (TAP in report/stats/tap.txt)"; exit $$rc
 
 mutants: ## fault-injection kill-rate run (scratch copy of the tree; never touches it)
 	@sh stats/mutants.sh

@@ -103,10 +103,10 @@ int main(int argc, char **argv)
 {
     run_opts o;
     memset(&o, 0, sizeof o);
-    o.draws = 1u << 17;
+    o.draws = 1u << 18;
     o.lattice_log = 14;
     o.seed = 0x5eed2026;
-    uint64_t prng_words = 1u << 21;
+    uint64_t prng_words = 1u << 22;
     unsigned gen = 20;
     double alpha = 0.001;
     const char *only = NULL, *engines = NULL;
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         }
     }
     if (large) {
-        o.draws *= 16;
+        o.draws *= 8;
         o.lattice_log += 4;
         prng_words *= 8;
         gen *= 3;
