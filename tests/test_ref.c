@@ -374,7 +374,7 @@ static void check_invariants(const wsel_resource *res, const wsel_state *st,
 static void test_invariants_generated(void **unused)
 {
     (void)unused;
-    unsigned configs = getenv("WSEL_TEST_QUICK") ? 40 : 200;
+    unsigned configs = getenv("WSEL_TEST_QUICK") || wsel_test_under_valgrind() ? 30 : 200;
     for (unsigned seed = 1; seed <= configs; seed++) {
         char *text = wsel_test_gen_config(seed, NULL);
         assert_non_null(text);

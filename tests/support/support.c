@@ -68,6 +68,12 @@ uint64_t wsel_test_range(uint64_t *state, uint64_t lo, uint64_t hi)
     return lo + wsel_test_mix(state) % span; /* bias is irrelevant for test inputs */
 }
 
+bool wsel_test_under_valgrind(void)
+{
+    const char *p = getenv("LD_PRELOAD");
+    return p && strstr(p, "vgpreload") != NULL;
+}
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 int wsel_test_try_load(const char *text, wsel_input input, wsel_config **out,

@@ -38,6 +38,10 @@ uint64_t wsel_test_mix(uint64_t *state);
 /* Uniform in [lo, hi] (inclusive), from wsel_test_mix. */
 uint64_t wsel_test_range(uint64_t *state, uint64_t lo, uint64_t hi);
 
+/* True when running under valgrind (its preload library is in LD_PRELOAD), so long
+ * statistical loops can shrink to keep VALGRIND=1 runs within minutes. */
+bool wsel_test_under_valgrind(void);
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 /* Loads `text` as a stanza-only config (the contents of plugins => { weighted => {...} })
