@@ -210,7 +210,9 @@ def cmd_ratios(args):
             engines.add(m.group(1))
     rx = re.compile(args.filter) if args.filter else None
     cases = [c for c in ordered(by_case) if not rx or rx.search(c)]
-    cols = [e for e in ["floor", "fast", "fast-avx2", "fast-sse2", "fast-scalar", "ref"] if e in engines]
+    want = args.engines.split(",") if args.engines else ["floor", "fast", "fast-avx2", "fast-sse2",
+                                                        "fast-scalar", "ref"]
+    cols = [e for e in want if e in engines]
     print(describe(args.files[0], ctx))
     header = ["case/size/state"] + ["%s ns" % e for e in cols] + ["fast/ref", "fast/floor"]
     rows, values = [], []
@@ -243,6 +245,7 @@ def main():
     ap.add_argument("--filter", help="regular expression the case names must match")
     ap.add_argument("--png", help="write a bar chart (gnuplot)")
     ap.add_argument("--markdown", action="store_true", help="tables in Markdown")
+    ap.add_argument("--engines", help="--ratios columns, comma-separated (default: all)")
     ap.add_argument("--real", action="store_true", help="wall time instead of CPU time")
     args = ap.parse_args()
     return cmd_ratios(args) if args.ratios else cmd_compare(args)
