@@ -20,7 +20,7 @@ BENCH_MIN_TIME ?= 0.05
 BENCH_REPS     ?= 3
 BENCH_ARGS     ?=
 BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
-BENCH_PNG      ?= bench/results/compare.png
+BENCH_PNG      ?= $(BUILD)/bench/compare.png
 BENCH_C_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)))
 BENCH_CXXFLAGS := -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -g
 ifeq ($(WERROR),1)
