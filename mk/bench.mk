@@ -54,6 +54,7 @@ bench: $(BENCH_BIN) ## run the benchmark matrix, write Google Benchmark JSON to 
 	@python3 bench/compare.py --ratios '$(BENCH_OUT)'
 
 bench-compare: bench-deps ## compare benchmark JSON files (BENCH_FILES, default bench/results/*.json): ns/query table, ratios, chart BENCH_PNG
+	@mkdir -p $(dir $(BENCH_PNG))
 	python3 bench/compare.py $(BENCH_FILES) $(if $(BENCH_FILTER),--filter '$(BENCH_FILTER)') --png '$(BENCH_PNG)'
 
 bench-instr: $(BENCH_BIN) ## instructions per query of the main select cases under callgrind (valgrind)
