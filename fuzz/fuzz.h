@@ -74,6 +74,14 @@ static inline int fuzz_bool(fuzz_producer *fp)
     return (int)(fuzz_bits(fp, 1) & 1);
 }
 
+/* A growing text buffer (config text written by the targets). */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+void sb_printf(sbuf *b, const char *fmt, ...) FUZZ_PRINTF(2, 3);
+
 /* The entry point every target defines (libFuzzer's name, so the same object links
  * against libFuzzer, AFL++'s driver, or fuzz/replay_main.c). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

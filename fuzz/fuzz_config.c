@@ -11,7 +11,8 @@
  *     v4 before v6, and lookups that find what the listing shows.
  * Auto mode must agree with one of the two explicit modes. A loaded config must also
  * accept a fresh state and per-resource record checks without error other than the
- * documented ones. */
+ * documented ones, and printing its model as a stanza (every string quoted and
+ * escaped, parameters where they take effect) must load back as the same model. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <math.h>
@@ -203,6 +204,139 @@ static void check_model(const wsel_config *cfg)
     }
 }
 
+/* ---- round trip: print the model as a stanza, load it, compare ---- */
+
+/* A quoted string that reads back as exactly `s`: quotes and backslashes escaped,
+ * every byte outside printable ASCII as \DDD. */
+static void put_str(sbuf *b, const char *s)
+{
+    sb_printf(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_printf(b, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7f)
+            sb_printf(b, "\\%03u", *p);
+        else
+            sb_printf(b, "%c", *p);
+    }
+    sb_printf(b, "\"");
+}
+
+/* Parameters written where they take effect, so only effective values must survive. */
+static void put_params(sbuf *b, const wsel_set *set)
+{
+    if (set->kind != WSEL_KIND_CNAME)
+        sb_printf(b, "multi => %s\n", set->multi ? "true" : "false");
+    sb_printf(b, "up_thresh => %.17g\nservice_types => [", set->up_thresh);
+    for (uint32_t i = 0; i < set->n_services; i++) {
+        sb_printf(b, " ");
+        put_str(b, set->services[i]);
+    }
+    sb_printf(b, " ]\n");
+}
+
+static void put_items(sbuf *b, const wsel_set *set, uint32_t first, uint32_t count)
+{
+    for (uint32_t i = first; i < first + count; i++) {
+        put_str(b, set->items[i].label);
+        sb_printf(b, " => [ ");
+        put_str(b, set->items[i].value);
+        sb_printf(b, ", %u ]\n", set->items[i].weight);
+    }
+}
+
+static void put_set(sbuf *b, const wsel_set *set)
+{
+    put_params(b, set);
+    if (!set->grouped) {
+        put_items(b, set, 0, set->n_items);
+        return;
+    }
+    for (uint32_t g = 0; g < set->n_groups; g++) {
+        put_str(b, set->groups[g].label);
+        sb_printf(b, " => {\n");
+        put_items(b, set, set->groups[g].first, set->groups[g].count);
+        sb_printf(b, "}\n");
+    }
+}
+
+static void same_set(const wsel_set *a, const wsel_set *b)
+{
+    FUZZ_ASSERT(a->kind == b->kind && a->mode == b->mode && a->grouped == b->grouped &&
+                a->multi == b->multi);
+    FUZZ_ASSERT_MSG(a->up_thresh == b->up_thresh, "up_thresh %.17g read back as %.17g",
+                    a->up_thresh, b->up_thresh);
+    FUZZ_ASSERT(a->total == b->total && a->threshold == b->threshold);
+    FUZZ_ASSERT(a->n_services == b->n_services);
+    for (uint32_t i = 0; i < a->n_services; i++)
+        FUZZ_ASSERT_MSG(strcmp(a->services[i], b->services[i]) == 0,
+                        "service type \"%s\" read back as \"%s\"", a->services[i], b->services[i]);
+    FUZZ_ASSERT(a->n_items == b->n_items && a->n_groups == b->n_groups &&
+                a->max_group == b->max_group);
+    for (uint32_t i = 0; i < a->n_items; i++) {
+        const wsel_item *x = &a->items[i], *y = &b->items[i];
+        FUZZ_ASSERT_MSG(strcmp(x->label, y->label) == 0, "label \"%s\" read back as \"%s\"",
+                        x->label, y->label);
+        FUZZ_ASSERT_MSG(strcmp(x->value, y->value) == 0, "value \"%s\" read back as \"%s\"",
+                        x->value, y->value);
+        FUZZ_ASSERT(strcmp(x->key, y->key) == 0);
+        FUZZ_ASSERT(memcmp(x->addr, y->addr, sizeof x->addr) == 0);
+        FUZZ_ASSERT(x->weight == y->weight && x->group == y->group);
+    }
+    for (uint32_t g = 0; g < a->n_groups; g++) {
+        FUZZ_ASSERT(strcmp(a->groups[g].label, b->groups[g].label) == 0);
+        FUZZ_ASSERT(a->groups[g].first == b->groups[g].first &&
+                    a->groups[g].count == b->groups[g].count &&
+                    a->groups[g].total == b->groups[g].total);
+    }
+}
+
+static void round_trip(const wsel_config *cfg)
+{
+    sbuf b = { NULL, 0, 0 };
+    sb_printf(&b, "# printed from a loaded model\n");
+    for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
+        const wsel_resource *res = wsel_config_resource(cfg, r);
+        put_str(&b, res->name);
+        sb_printf(&b, " => {\n");
+        if (res->explicit_families) {
+            for (uint32_t s = 0; s < res->n_sets; s++) {
+                sb_printf(&b, "%s => {\n", res->sets[s].stanza);
+                put_set(&b, &res->sets[s]);
+                sb_printf(&b, "}\n");
+            }
+        } else {
+            put_set(&b, &res->sets[0]);
+        }
+        sb_printf(&b, "}\n");
+    }
+    wsel_load_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.input = WSEL_INPUT_STANZA;
+    opts.flags = WSEL_LOAD_NO_INCLUDE;
+    wsel_config *again = NULL;
+    wsel_error err;
+    int rc = wsel_config_load_buffer(b.p, b.n, "roundtrip.conf", &opts, &again, &err);
+    if (rc != WSEL_OK) {
+        char msg[2048];
+        fprintf(stderr, "printed model:\n%.*s\n", (int)b.n, b.p);
+        FUZZ_ASSERT_MSG(0, "the printed model does not load: %s",
+                        wsel_error_format(&err, msg, sizeof msg));
+    }
+    FUZZ_ASSERT(wsel_config_resource_count(again) == wsel_config_resource_count(cfg));
+    for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
+        const wsel_resource *x = wsel_config_resource(cfg, r), *y = wsel_config_resource(again, r);
+        FUZZ_ASSERT_MSG(strcmp(x->name, y->name) == 0, "resource \"%s\" read back as \"%s\"",
+                        x->name, y->name);
+        FUZZ_ASSERT(x->explicit_families == y->explicit_families && x->is_cname == y->is_cname &&
+                    x->n_sets == y->n_sets);
+        for (uint32_t s = 0; s < x->n_sets; s++)
+            same_set(&x->sets[s], &y->sets[s]);
+    }
+    wsel_config_free(again);
+    free(b.p);
+}
+
 /* Loads in one mode; returns the status and, on success, the resource count. */
 static int load(const uint8_t *data, size_t size, wsel_input mode, size_t *nres)
 {
@@ -227,6 +361,8 @@ static int load(const uint8_t *data, size_t size, wsel_input mode, size_t *nres)
     if (mode == WSEL_INPUT_STANZA)
         FUZZ_ASSERT(!wsel_config_is_whole(cfg));
     check_model(cfg);
+    if (mode != WSEL_INPUT_AUTO)
+        round_trip(cfg);
     *nres = wsel_config_resource_count(cfg);
     wsel_config_free(cfg);
     return rc;

@@ -35,36 +35,6 @@ __extension__ typedef unsigned __int128 u128;
 
 static const char *const svc_names[NSVC] = { "s1", "s2", "s3" };
 
-/* ---- text buffer ---- */
-
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) FUZZ_PRINTF(2, 3);
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        FUZZ_ASSERT(k >= 0);
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap <= b->n + (size_t)k)
-            cap *= 2;
-        char *np = realloc(b->p, cap);
-        FUZZ_ASSERT(np != NULL);
-        b->p = np;
-        b->cap = cap;
-    }
-}
-
 /* ---- the case ---- */
 
 /* Parameter settings a level may carry; -1 = not set at this level. */
