@@ -108,6 +108,15 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     return (uint32_t)__builtin_popcount(gm);
 }
 
+#if defined(WSEL__PRNG_HAVE_AVX2)
+static void block_avx2(uint64_t s[4][4], uint64_t out[4])
+{
+    wsel__prng_blocks_avx2(s, out, 1);
+}
+#else
+#define block_avx2 wsel__prng_block_scalar
+#endif
+
 /* Inlined into the query path: its mode switch then costs no call. */
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
                                        wsel_set_answer *out)
@@ -169,7 +178,7 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, kernel);
+    return wsel__query_with(r, res, rng, ans, kernel, block_avx2);
 }
 
 #else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fast.h"
+#include "../core/prng_internal.h"
 
 #if defined(__GNUC__)
 #define WSEL__ALWAYS_INLINE inline __attribute__((always_inline))
@@ -15,17 +16,26 @@
 #endif
 
 /* Draws n words. From the default generator they are taken directly: out of its
- * buffer when it holds enough (one-word queries), else through its bulk fill -- the
- * same words in the same order as rng->fill would give. */
+ * buffer for queries of up to 4 words (refilled by `block`, one step of the variant's
+ * own generator code), else through its bulk fill -- the same words in the same order
+ * as rng->fill would give. */
+typedef void (*wsel__prng_block_fn)(uint64_t s[4][4], uint64_t out[4]);
+
 static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng,
-                                           uint64_t *w, size_t n)
+                                           uint64_t *w, size_t n, wsel__prng_block_fn block)
 {
     if (rng->fill == r->prng_fill) {
         wsel_prng *p = rng->ctx;
-        if (p->pos < 4 && n <= 4u - p->pos) {
-            for (size_t i = 0; i < n; i++)
-                w[i] = p->buf[p->pos + i];
-            p->pos += (unsigned)n;
+        if (n <= 4) {
+            size_t i = 0;
+            for (; i < n && p->pos < 4; i++)
+                w[i] = p->buf[p->pos++];
+            if (i < n) {
+                block(p->s, p->buf);
+                p->pos = 0;
+                for (; i < n; i++)
+                    w[i] = p->buf[p->pos++];
+            }
         } else {
             wsel_prng_fill(p, w, n);
         }
@@ -39,7 +49,8 @@ typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
 
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
-                                                wsel_answer *ans, wsel__set_kernel kern)
+                                                wsel_answer *ans, wsel__set_kernel kern,
+                                                wsel__prng_block_fn block)
 {
     if (res->index >= r->n_res)
         return WSEL_E_ARG;
@@ -50,7 +61,7 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
 
     uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
     size_t n = rs->words;
-    wsel__draw(r, rng, w, n);
+    wsel__draw(r, rng, w, n, block);
     /* INCLUDE kernels load whole vectors, up to 8 words past a set's last one. */
     if (rs->pad)
         memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
