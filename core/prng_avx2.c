@@ -5,12 +5,7 @@
 #include "prng_internal.h"
 
 #if defined(WSEL__PRNG_HAVE_AVX2) && defined(__AVX2__)
-#include <immintrin.h>
-
-static inline __m256i rotl(__m256i x, int k)
-{
-    return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
-}
+#include "prng_avx2.h"
 
 void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)
 {
@@ -18,17 +13,8 @@ void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)
     __m256i s1 = _mm256_loadu_si256((const __m256i *)s[1]);
     __m256i s2 = _mm256_loadu_si256((const __m256i *)s[2]);
     __m256i s3 = _mm256_loadu_si256((const __m256i *)s[3]);
-    for (size_t b = 0; b < blocks; b++) {
-        __m256i o = _mm256_add_epi64(rotl(_mm256_add_epi64(s0, s3), 23), s0);
-        _mm256_storeu_si256((__m256i *)(out + 4 * b), o);
-        __m256i t = _mm256_slli_epi64(s1, 17);
-        s2 = _mm256_xor_si256(s2, s0);
-        s3 = _mm256_xor_si256(s3, s1);
-        s1 = _mm256_xor_si256(s1, s2);
-        s0 = _mm256_xor_si256(s0, s3);
-        s2 = _mm256_xor_si256(s2, t);
-        s3 = rotl(s3, 45);
-    }
+    for (size_t b = 0; b < blocks; b++)
+        _mm256_storeu_si256((__m256i *)(out + 4 * b), wsel__xoshiro4_step(&s0, &s1, &s2, &s3));
     _mm256_storeu_si256((__m256i *)s[0], s0);
     _mm256_storeu_si256((__m256i *)s[1], s1);
     _mm256_storeu_si256((__m256i *)s[2], s2);

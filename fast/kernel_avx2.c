@@ -6,6 +6,8 @@
 #if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
 #include <immintrin.h>
 
+#include "../core/prng_avx2.h"
+
 /* Index picked by CHOOSE among a run of biased, non-decreasing prefix sums whose last
  * one exceeds u: the position of the first sum > u. Loads past the run's end see the
  * padding or the next group, but never before the answer has been found. */
@@ -175,10 +177,63 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 }
 
 
+#if defined(WSEL__PRNG_HAVE_AVX2)
+/* Ungrouped-multi drawing from the default generator: each block of four words is
+ * compared with its thresholds as it is generated, instead of being stored and read
+ * back. The words consumed and the generator's state afterwards are exactly those of
+ * wsel_prng_fill(): first what its buffer still holds, then whole blocks, and a last
+ * partial block whose unused words stay in the buffer. */
+static inline uint64_t multi_fused(wsel_prng *p, const wsel__snap *s)
+{
+    const uint32_t n = s->n;
+    uint64_t gt = 0;
+    uint32_t i = 0;
+    for (; p->pos < 4; i++) {
+        uint64_t w = p->buf[p->pos++] ^ WSEL__BIAS64;
+        gt |= (uint64_t)((int64_t)w > (int64_t)s->thr[i]) << i;
+    }
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
+    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
+    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
+    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
+    for (; i < n; i += 4) {
+        __m256i o = wsel__xoshiro4_step(&s0, &s1, &s2, &s3);
+        if (n - i < 4) {
+            _mm256_storeu_si256((__m256i *)p->buf, o);
+            p->pos = n - i;
+        }
+        __m256i c = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
+                                       _mm256_loadu_si256((const __m256i *)(s->thr + i)));
+        gt |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(c)) << i;
+    }
+    _mm256_storeu_si256((__m256i *)p->s[0], s0);
+    _mm256_storeu_si256((__m256i *)p->s[1], s1);
+    _mm256_storeu_si256((__m256i *)p->s[2], s2);
+    _mm256_storeu_si256((__m256i *)p->s[3], s3);
+    return ~gt & wsel__low_bits(n);
+}
+#endif
+
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, kernel, block_avx2);
+    const wsel__rsnap *rs = wsel__rsnap_of(r, res);
+    if (!rs)
+        return WSEL_E_ARG;
+#if defined(WSEL__PRNG_HAVE_AVX2)
+    const wsel__snap *s = &rs->set[0];
+    if (s->mode == WSEL_MODE_UNGROUPED_MULTI && rs->n_sets == 1 && s->n >= 8 &&
+        rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4) {
+        uint64_t m = multi_fused(rng->ctx, s) & s->nz;
+        ans->n_sets = 1;
+        ans->ttl = ans->set[0].ttl = s->ttl;
+        ans->failed = ans->set[0].failed = s->failed;
+        ans->set[0].count = (uint8_t)emit(ans->set[0].items, m, 0);
+        return WSEL_OK;
+    }
+#endif
+    return wsel__answer_with(r, rs, rng, ans, kernel, block_avx2);
 }
 
 #else

@@ -47,18 +47,22 @@ static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng
 typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
                                  wsel_set_answer *out);
 
-static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
-                                                const wsel_resource *res, wsel_rng *rng,
-                                                wsel_answer *ans, wsel__set_kernel kern,
-                                                wsel__prng_block_fn block)
+/* The published snapshot of `res`, or NULL when res is not one of the resolver's
+ * resources (another config's, or a copied struct: refused, not misread). */
+static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver *r,
+                                                             const wsel_resource *res)
 {
     if (res->index >= r->n_res)
-        return WSEL_E_ARG;
+        return NULL;
     const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
-    /* A resource of another config (or a copied struct) is refused, not misread. */
-    if (rs->res != res)
-        return WSEL_E_ARG;
+    return rs->res == res ? rs : NULL;
+}
 
+static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const wsel__rsnap *rs,
+                                                 wsel_rng *rng, wsel_answer *ans,
+                                                 wsel__set_kernel kern,
+                                                 wsel__prng_block_fn block)
+{
     uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
     size_t n = rs->words;
     wsel__draw(r, rng, w, n, block);
@@ -83,6 +87,17 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
         ans->failed |= s1->failed;
     }
     return WSEL_OK;
+}
+
+static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
+                                                const wsel_resource *res, wsel_rng *rng,
+                                                wsel_answer *ans, wsel__set_kernel kern,
+                                                wsel__prng_block_fn block)
+{
+    const wsel__rsnap *rs = wsel__rsnap_of(r, res);
+    if (!rs)
+        return WSEL_E_ARG;
+    return wsel__answer_with(r, rs, rng, ans, kern, block);
 }
 
 #endif

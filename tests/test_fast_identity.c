@@ -366,6 +366,68 @@ static void test_identity_sweep(void **unused)
            stats.queries, stats.compared, stats.failed_sets);
 }
 
+/* The direct default-generator paths (buffered words, block refills, the fused
+ * draw-and-compare of ungrouped-multi) must consume exactly the words rng->fill would:
+ * every set width, several queries in a row so every buffer position is met, and the
+ * generators compared word for word afterwards. */
+static void test_prng_direct_paths(void **unused)
+{
+    (void)unused;
+    static char text[1 << 17];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len, "service_types => [ mon ]\n");
+    for (int n = 1; n <= 64; n++) {
+        len += (size_t)snprintf(text + len, sizeof text - len, "m%d => { multi => true\n", n);
+        for (int i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    " a%d => [ 10.%d.0.%d, %d ]\n", i, n, i + 1,
+                                    (i * 7919 + n * 104729) % 1048575 + 1);
+        len += (size_t)snprintf(text + len, sizeof text - len, "}\n");
+    }
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "one => { a => [ 10.99.0.1, 3 ], b => [ 10.99.0.2, 5 ] }\n");
+    wsel_config *cfg = wsel_test_load(text);
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    /* some items DOWN, so answers depend on the words */
+    for (int n = 1; n <= 64; n++) {
+        char key[64];
+        snprintf(key, sizeof key, "10.%d.0.1", n);
+        assert_int_equal(wsel_state_set(st, "mon", key, false, 50, NULL, NULL), WSEL_OK);
+    }
+    size_t n_res = wsel_config_resource_count(cfg);
+    for (int e = 0; e < N_ENGINES; e++) {
+        if (!wsel_engine_available(engines[e]))
+            continue;
+        wsel_resolver *r;
+        assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        for (size_t ri = 0; ri < n_res; ri++) {
+            const wsel_resource *res = wsel_config_resource(cfg, ri);
+            const wsel_resource *one = wsel_config_find(cfg, "one");
+            wsel_prng pa, pb;
+            wsel_prng_seed(&pa, 1000 + ri);
+            pb = pa;
+            wsel_rng ra = wsel_prng_rng(&pa), rb = wsel_prng_rng(&pb);
+            for (int q = 0; q < 12; q++) {
+                /* interleave a one-word query to move the buffer position around */
+                const wsel_resource *x = q % 3 == 2 ? one : res;
+                wsel_answer want, got;
+                assert_int_equal(wsel_ref_resolve(x, st, &ra, &want), WSEL_OK);
+                assert_int_equal(wsel_resolve(r, x, &rb, &got), WSEL_OK);
+                if (!wsel_answer_equal(&want, &got))
+                    fail_msg("%s: %s query %d differs from ref",
+                             wsel_engine_name(wsel_resolver_engine(r)), x->name, q);
+                assert_int_equal(pa.pos, pb.pos);
+            }
+            assert_true(wsel_prng_next(&pa) == wsel_prng_next(&pb));
+            assert_memory_equal(pa.s, pb.s, sizeof pa.s);
+        }
+        wsel_resolver_free(r);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 /* Forced shapes: one mode at a time, the widest sets and groups. */
 static void test_identity_modes(void **unused)
 {
@@ -737,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_prng_blocks_variants),
         cmocka_unit_test(test_engine_api),
         cmocka_unit_test(test_sync_follows_state),
+        cmocka_unit_test(test_prng_direct_paths),
         cmocka_unit_test(test_threshold_edges),
         cmocka_unit_test(test_identity_modes),
         cmocka_unit_test(test_identity_sweep),
