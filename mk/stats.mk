@@ -6,9 +6,12 @@ STATS_BIN := $(BUILD)/stats/wsel-stats
 CHECK_PROGS += $(STATS_BIN)
 check-build: $(STATS_BIN)
 
-$(STATS_BIN): $(STATS_OBJ) $(STATIC_LIB)
+# tests/support provides the shared random config generator (it links cmocka).
+$(STATS_OBJ): CPPFLAGS += -Itests
+
+$(STATS_BIN): $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
 
 .PHONY: stats stats-quick mutants
 stats-quick: lib $(STATS_BIN) ## quick statistical conformance suite alone (TAP)

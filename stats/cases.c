@@ -356,6 +356,17 @@ size_t cases_build(stat_case **out, uint64_t seed, unsigned gen_count)
         snprintf(name, sizeof name, "gen%02u-%s-k%d", i, gmode_name[m], kind);
         gen_case(&l, &x, name, m, groups, max_size, kind, q, u, false);
     }
+    /* The shared test generator's configs: several resources each, explicit
+     * addrs_v4/addrs_v6 pairs, inherited parameters, duplicate addresses. */
+    static const double pd[] = { 0.0, 0.3, 0.6, 0.95 };
+    for (unsigned i = 0; i < (gen_count + 3) / 4; i++) {
+        snprintf(name, sizeof name, "support-gen%02u", i);
+        stat_case *c = add_case(&l, name);
+        c->support_gen = true;
+        c->gen_seed = sm_next(&x);
+        c->p_down = pd[i % 4];
+        c->draws = 0.25;
+    }
     *out = l.v;
     return l.n;
 }

@@ -4,6 +4,8 @@
  * every single-word decision to within one. */
 #include "run.h"
 
+#include "support/support.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -892,18 +894,33 @@ static void run_resource(const stat_case *c, const run_opts *o, const wsel_confi
     wsel_odds_free(od);
 }
 
+static int stats_fail(wsel_error *err, const char *msg)
+{
+    wsel_error_clear(err);
+    err->code = WSEL_E_ARG;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+    return WSEL_E_ARG;
+}
+
 int run_case(const stat_case *c, const run_opts *o)
 {
     wsel_config *cfg = NULL;
     wsel_state *st = NULL;
     wsel_error err;
     int rc;
+    char *gen = c->support_gen ? wsel_test_gen_config(c->gen_seed, NULL) : NULL;
+    const char *text = gen ? gen : c->text;
     if (c->file)
         rc = wsel_config_load_file(c->file, NULL, &cfg, &err);
+    else if (text)
+        rc = wsel_config_load_buffer(text, strlen(text), c->name, NULL, &cfg, &err);
     else
-        rc = wsel_config_load_buffer(c->text, strlen(c->text), c->name, NULL, &cfg, &err);
+        rc = stats_fail(&err, "no config text (out of memory?)");
+    free(gen);
     if (rc == WSEL_OK)
         rc = wsel_state_new(cfg, &st, &err);
+    if (rc == WSEL_OK && c->support_gen)
+        wsel_test_random_state(st, cfg, c->gen_seed, c->p_down, true);
     for (size_t i = 0; rc == WSEL_OK && i < c->n_marks; i++) {
         const case_mark *m = &c->marks[i];
         size_t matched = 0;
