@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -180,6 +181,20 @@ static int read_services(builder *b, const wsel__entry *e, wsel_level lvl, param
     return WSEL_OK;
 }
 
+/* strtod in the "C" locale: a host application's LC_NUMERIC (e.g. a comma decimal
+ * separator) must not change what a config means. uselocale() is per thread. */
+static double strtod_c(const char *s, char **end)
+{
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (c == (locale_t)0)
+        return strtod(s, end);
+    locale_t old = uselocale(c);
+    double d = strtod(s, end);
+    uselocale(old);
+    freelocale(c);
+    return d;
+}
+
 static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lvl, params *p)
 {
     if (which == P_SERVICES)
@@ -204,7 +219,7 @@ static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lv
     char *end = NULL;
     double d = 0.0;
     if (v->len && !has_nul(v->str, v->len))
-        d = strtod(v->str, &end);
+        d = strtod_c(v->str, &end);
     if (!end || end == v->str || *end)
         return bfail(b, WSEL_E_PARAM, &v->pos, name,
                      "value '%.100s' is not a number; expected a number in (0.0, 1.0]", v->str);
