@@ -53,6 +53,8 @@ typedef struct wsel__snap {
     /* Grouped sets, per flat item (n_items + padding): */
     uint32_t *ipre;             /* grouped-multi: biased prefix sums within the item's group */
     uint64_t *ithr;             /* grouped-single: biased thresholds vs. the group's max */
+    uint32_t *gpre8;            /* grouped-multi with a group > 8: per group, 8 entries
+                                   ipre[first + 8k + 7] (padded): names the block of 8 */
 } wsel__snap;
 
 /* Whether `set` is within the limits the snapshot layout assumes (the loader's). */

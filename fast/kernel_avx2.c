@@ -8,17 +8,21 @@
 
 #include "../core/prng_avx2.h"
 
-/* Index picked by CHOOSE among a run of biased, non-decreasing prefix sums whose last
- * one exceeds u: the position of the first sum > u. Loads past the run's end see the
- * padding or the next group, but never before the answer has been found. */
-static inline uint32_t first_gt(const uint32_t *pre, __m256i ub)
+static inline unsigned gt_mask8(const uint32_t *p, __m256i ub)
 {
-    for (uint32_t i = 0;; i += 8) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(pre + i));
-        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-        if (gt)
-            return i + (uint32_t)__builtin_ctz(gt);
-    }
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+}
+
+/* CHOOSE within group g of a grouped-multi set: the first of its prefix sums > u, via
+ * the group's block summary when it has more than 8 addresses. Lanes past the group's
+ * end (the next group's sums) come after its last sum, which exceeds u. */
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m256i ub)
+{
+    uint32_t b = 0;
+    if (s->gcount[g] > 8)
+        b = 8 * (uint32_t)__builtin_ctz(gt_mask8(s->gpre8 + 8 * g, ub));
+    return b + (uint32_t)__builtin_ctz(gt_mask8(s->ipre + s->gfirst[g] + b, ub));
 }
 
 static inline __m256i bias_u(uint64_t u)
@@ -165,7 +169,7 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
             uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + first_gt(s->ipre + first, bias_u(u)));
+            out->items[c++] = (uint16_t)(first + choose_in_group(s, g, bias_u(u)));
         }
         out->count = (uint8_t)c;
         return;

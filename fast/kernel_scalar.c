@@ -65,7 +65,12 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
             uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + count_le(s->ipre + first, s->gcount[g], u));
+            uint32_t count = s->gcount[g], b = 0;
+            if (count > 8)
+                b = 8 * count_le(s->gpre8 + 8 * g, 8, u);
+            count -= b;
+            out->items[c++] = (uint16_t)(first + b +
+                                         count_le(s->ipre + first + b, count < 8 ? count : 8, u));
         }
         out->count = (uint8_t)c;
         return;

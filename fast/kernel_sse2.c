@@ -20,13 +20,13 @@ static inline __m128i bias_u(uint64_t u)
     return _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
 }
 
-static inline uint32_t first_gt(const uint32_t *pre, __m128i ub)
+/* See kernel_avx2.c, choose_in_group. */
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m128i ub)
 {
-    for (uint32_t i = 0;; i += 8) {
-        unsigned gt = gt8(pre + i, ub);
-        if (gt)
-            return i + (uint32_t)__builtin_ctz(gt);
-    }
+    uint32_t b = 0;
+    if (s->gcount[g] > 8)
+        b = 8 * (uint32_t)__builtin_ctz(gt8(s->gpre8 + 8 * g, ub));
+    return b + (uint32_t)__builtin_ctz(gt8(s->ipre + s->gfirst[g] + b, ub));
 }
 
 static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
@@ -109,7 +109,7 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
             uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + first_gt(s->ipre + first, bias_u(u)));
+            out->items[c++] = (uint16_t)(first + choose_in_group(s, g, bias_u(u)));
         }
         out->count = (uint8_t)c;
         return;

@@ -81,8 +81,10 @@ void wsel__snap_fini(wsel__snap *s)
 {
     free(s->ipre);
     free(s->ithr);
+    free(s->gpre8);
     s->ipre = NULL;
     s->ithr = NULL;
+    s->gpre8 = NULL;
 }
 
 bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
@@ -166,6 +168,16 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
         for (uint32_t i = 0; i < WSEL__PAD32; i++)
             s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
         s->small = s->n <= 8 && max_count <= 8;
+        if (max_count > 8) {
+            s->gpre8 = malloc((size_t)s->n * 8 * sizeof *s->gpre8);
+            if (!s->gpre8)
+                goto nomem;
+            for (uint32_t g = 0; g < s->n; g++)
+                for (uint32_t k = 0; k < 8; k++)
+                    s->gpre8[8 * g + k] = 8 * k + 7 < s->gcount[g]
+                                              ? s->ipre[s->gfirst[g] + 8 * k + 7]
+                                              : UINT32_MAX ^ WSEL__BIAS32;
+        }
         for (uint32_t j = 0; j < 8; j++)
             for (uint32_t g = 0; g < 8; g++)
                 s->tpre[j][g] = s->small && g < s->n && j < s->gcount[g]

@@ -40,15 +40,15 @@ static size_t add_ungrouped(char *t, size_t len, size_t cap, const char *name, i
 }
 
 static size_t add_grouped(char *t, size_t len, size_t cap, const char *name, bool multi,
-                          int net)
+                          int net, int size)
 {
     len += (size_t)snprintf(t + len, cap - len, "%s => { %s\n", name,
                             multi ? "multi => true" : "");
-    for (int g = 0; g < 8; g++) {
+    for (int g = 0; g < size; g++) {
         len = put(t, len, cap, " g%d => {\n", g, 0, 0);
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < size; i++) {
             len = put(t, len, cap, "  a%d => [ 10.%d.%d.", i, net, g);
-            len = put(t, len, cap, "%d, %d ]\n", i + 1, 100 + i * g, 0);
+            len = put(t, len, cap, "%d, %d ]\n", i + 1, 1 + (i * 7919 + g * 104729) % 1000, 0);
         }
         len = put(t, len, cap, " }\n", 0, 0, 0);
     }
@@ -59,17 +59,19 @@ int main(int argc, char **argv)
 {
     long batch = argc > 1 ? atol(argv[1]) : 2000;
     int reps = argc > 2 ? atoi(argv[2]) : 300;
-    static char text[1 << 16];
+    static char text[1 << 20];
     size_t cap = sizeof text, len = 0;
     len = add_ungrouped(text, len, cap, "single64", 64, false, false, 1);
     len = add_ungrouped(text, len, cap, "cname64", 64, false, true, 0);
     len = add_ungrouped(text, len, cap, "multi64", 64, true, false, 2);
-    len = add_grouped(text, len, cap, "gsingle8x8", false, 3);
-    len = add_grouped(text, len, cap, "gmulti8x8", true, 4);
+    len = add_grouped(text, len, cap, "gsingle8x8", false, 3, 8);
+    len = add_grouped(text, len, cap, "gmulti8x8", true, 4, 8);
+    len = add_grouped(text, len, cap, "gsingle64x64", false, 7, 64);
+    len = add_grouped(text, len, cap, "gmulti64x64", true, 8, 64);
     len = add_ungrouped(text, len, cap, "single4", 4, false, false, 5);
     len = add_ungrouped(text, len, cap, "multi8", 8, true, false, 6);
     const char *names[] = { "single64", "cname64", "multi64", "gsingle8x8", "gmulti8x8",
-                            "single4", "multi8" };
+                            "single4", "multi8", "gsingle64x64", "gmulti64x64" };
 
     wsel_config *cfg;
     wsel_error err;
@@ -84,7 +86,7 @@ int main(int argc, char **argv)
     if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
         return 1;
     unsigned long sink = 0;
-    printf("%-11s %7s", "ns/query", "floor");
+    printf("%-13s %7s", "ns/query", "floor");
     const wsel_engine_id ids[] = { WSEL_ENGINE_FAST_SCALAR, WSEL_ENGINE_FAST_SSE2,
                                    WSEL_ENGINE_FAST_AVX2, WSEL_ENGINE_REF };
     for (size_t e = 0; e < 4; e++)
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
             double t = now() - t0;
             floor_best = t < floor_best ? t : floor_best;
         }
-        printf("%-11s %7.2f", names[m], floor_best / (double)batch * 1e9);
+        printf("%-13s %7.2f", names[m], floor_best / (double)batch * 1e9);
         for (size_t e = 0; e < 4; e++) {
             wsel_resolver *r;
             if (!wsel_engine_available(ids[e]) ||
