@@ -18,6 +18,8 @@
  *     the set failed, every max-weight item of a multi layer present, grouped-single
  *     within one group, grouped-multi at most one address per group, failed iff the
  *     dynamic sum is below ceil((double)T * up_thresh), ttl the minimum over all items.
+ * The exact-odds calculator must agree on failed/ttl/dynamic weights and give every
+ * answer a probability above 0 (and list it, when it enumerates answers).
  * Words are drawn from the default PRNG, or placed exactly on (or one below) the
  * boundary of the decision they feed, where off-by-one errors live. */
 #include <arpa/inet.h>
@@ -738,12 +740,66 @@ static void compare(const char *engine, const wsel_answer *want, const wsel_answ
 
 #define MAX_RESOLVERS (WSEL_ENGINE_COUNT_ + 1)
 
+/* The odds calculator, written apart from the engines, must agree on the state
+ * figures and allow every answer the engines give. */
+static void check_odds_state(const wsel_odds *o, const exp_set *es, const set_truth *t,
+                             uint32_t k)
+{
+    const wsel_set_odds *so = &o->sets[k];
+    FUZZ_ASSERT_MSG(so->failed == t->failed && so->ttl == t->ttl,
+                    "odds: failed %d ttl %u, expected %d %u", so->failed, so->ttl, t->failed, t->ttl);
+    for (uint32_t i = 0; i < es->n_items; i++) {
+        FUZZ_ASSERT_MSG(so->dyn_weight[i] == t->dyn[i] && so->up[i] == t->up[i],
+                        "odds: item %u dyn %u up %d, expected %llu %d", i, so->dyn_weight[i],
+                        so->up[i], (unsigned long long)t->dyn[i], t->up[i]);
+        FUZZ_ASSERT(so->item_p[i].p >= 0 && so->item_p[i].p <= 1.0L);
+    }
+}
+
+static void check_odds_answer(const wsel_odds *o, const wsel_set_answer *a, uint32_t k,
+                              uint32_t n_items)
+{
+    const wsel_set_odds *so = &o->sets[k];
+    bool in[4096] = { false };
+    for (uint32_t j = 0; j < a->count; j++)
+        in[a->items[j]] = true;
+    for (uint32_t i = 0; i < n_items; i++) {
+        const wsel_prob *p = &so->item_p[i];
+        if (in[i])
+            FUZZ_ASSERT_MSG(p->p > 0, "answer holds item %u, odds give it probability 0", i);
+        else if (p->exact)
+            FUZZ_ASSERT_MSG(p->num != p->den, "answer lacks item %u, odds say it is certain", i);
+    }
+    if (!so->enumerable)
+        return;
+    for (uint32_t j = 0; j < so->n_answers; j++) {
+        const wsel_odds_answer *oa = &so->answers[j];
+        if (oa->count == a->count && memcmp(oa->items, a->items, a->count * sizeof *a->items) == 0) {
+            FUZZ_ASSERT(oa->p.p > 0);
+            return;
+        }
+    }
+    FUZZ_ASSERT_MSG(0, "answer of %u items is not among the %u answers the odds list", a->count,
+                    so->n_answers);
+}
+
 static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cfg,
                         const wsel_state *st, wsel_resolver *const *rv, size_t nrv)
 {
     static set_truth truth[MAX_SETS];
     for (uint32_t s = 0; s < c->n_sets; s++)
         set_state(c, &c->sets[s], st, wsel_config_set(cfg, s), &truth[s]);
+
+    wsel_odds *odds[3] = { NULL, NULL, NULL };
+    for (uint32_t r = 0; r < c->n_res; r++) {
+        const wsel_resource *res = wsel_config_resource(cfg, r);
+        wsel_error err;
+        int rc = wsel_odds_compute(res, st, &odds[r], &err);
+        FUZZ_ASSERT_MSG(rc == WSEL_OK, "odds_compute(%s): %d %s", res->name, rc, err.message);
+        FUZZ_ASSERT(odds[r]->resource == res && odds[r]->n_sets == res->n_sets);
+        for (uint32_t k = 0; k < res->n_sets; k++)
+            check_odds_state(odds[r], &c->sets[res->sets[k].id], &truth[res->sets[k].id], k);
+    }
 
     wordgen wg;
     memset(&wg, 0, sizeof wg);
@@ -769,6 +825,7 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
             FUZZ_ASSERT(wsel_set_words(&res->sets[k]) == contract_words(es));
             nwords += contract_words(es);
             check_invariants(es, &truth[s0 + k], &want.set[k]);
+            check_odds_answer(odds[r], &want.set[k], k, es->n_items);
             if (want.set[k].ttl < want.ttl)
                 want.ttl = want.set[k].ttl;
             want.failed = want.failed || want.set[k].failed;
@@ -793,6 +850,8 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
             compare(name, &want, &got, &src, nwords, q);
         }
     }
+    for (uint32_t r = 0; r < c->n_res; r++)
+        wsel_odds_free(odds[r]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
