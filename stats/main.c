@@ -149,7 +149,7 @@ int main(int argc, char **argv)
         o.draws *= 8;
         o.lattice_log += 4;
         prng_words *= 8;
-        gen *= 3;
+        gen *= 2;
     }
     if (o.lattice_log < 4 || o.lattice_log > 30 || !(alpha > 0 && alpha < 1) || !o.draws)
         usage();
