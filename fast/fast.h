@@ -72,7 +72,6 @@ struct wsel__rsnap {
     const wsel_resource *res;
     uint32_t n_sets;
     uint32_t words;             /* wsel_resource_words(res) */
-    bool pad;                   /* a kernel loads words past its set's last one */
     wsel__snap set[];           /* n_sets entries */
 };
 

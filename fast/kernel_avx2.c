@@ -50,7 +50,8 @@ static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint
 {
     const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
     uint64_t gt = 0;
-    for (uint32_t i = 0; i < n; i += 8) {
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
         __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
         __m256i w1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i + 4)), bias);
         __m256i g0 = _mm256_cmpgt_epi64(w0, _mm256_loadu_si256((const __m256i *)(thr + i)));
@@ -58,6 +59,12 @@ static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint
         unsigned b = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g0)) |
                      (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g1)) << 4;
         gt |= (uint64_t)b << i;
+    }
+    /* the tail four at a time: no load reaches past the drawn words' last vector */
+    for (; i < n; i += 4) {
+        __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
+        __m256i g0 = _mm256_cmpgt_epi64(w0, _mm256_loadu_si256((const __m256i *)(thr + i)));
+        gt |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g0)) << i;
     }
     return ~gt & wsel__low_bits(n);
 }
@@ -115,12 +122,61 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
 }
 
 #if defined(WSEL__PRNG_HAVE_AVX2)
-static void block_avx2(uint64_t s[4][4], uint64_t out[4])
+/* The default generator's words written to w as whole vectors aligned to w[0]: the
+ * kernels then load them back without store-forwarding stalls (a 32-byte load of four
+ * separately stored words waits for all four to reach the cache). The k words still in
+ * the buffer are joined to the head of each new block with a shift across registers.
+ * Consumes words and leaves the state exactly as wsel_prng_fill() does. */
+static inline __m256i join(__m256i prev, __m256i cur, unsigned k)
 {
-    wsel__prng_blocks_avx2(s, out, 1);
+    __m256i t = _mm256_permute2x128_si256(prev, cur, 0x21); /* p2 p3 c0 c1 */
+    switch (k) {
+    case 1: return _mm256_alignr_epi8(cur, t, 8);           /* p3 c0 c1 c2 */
+    case 2: return t;
+    case 3: return _mm256_alignr_epi8(t, prev, 8);          /* p1 p2 p3 c0 */
+    default: return cur;
+    }
+}
+
+static void draw_avx2(wsel_prng *p, uint64_t *w, size_t n)
+{
+    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
+    if (n <= k) {
+        for (size_t i = 0; i < n; i++)
+            w[i] = p->buf[p->pos++];
+        wsel__pad_words(w, n);
+        return;
+    }
+    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
+    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
+    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
+    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
+    __m256i prev = _mm256_loadu_si256((const __m256i *)p->buf);
+    size_t i = 0, blocks = 0;
+    for (; i < n; i += 4) {
+        if (n - i <= k) {
+            /* the last words all come from the previous block's tail */
+            _mm256_storeu_si256((__m256i *)(w + i), join(prev, prev, k));
+            break;
+        }
+        __m256i cur = wsel__xoshiro4_step(&s0, &s1, &s2, &s3);
+        _mm256_storeu_si256((__m256i *)(w + i), join(prev, cur, k));
+        prev = cur;
+        blocks++;
+    }
+    /* padding on the same 32-byte grid as the words, so loads forward from stores */
+    size_t end = (n + 3) / 4 * 4;
+    _mm256_storeu_si256((__m256i *)(w + end), _mm256_setzero_si256());
+    _mm256_storeu_si256((__m256i *)(w + end + 4), _mm256_setzero_si256());
+    _mm256_storeu_si256((__m256i *)p->buf, prev);
+    p->pos = (unsigned)(4 - (k + 4 * blocks - n));
+    _mm256_storeu_si256((__m256i *)p->s[0], s0);
+    _mm256_storeu_si256((__m256i *)p->s[1], s1);
+    _mm256_storeu_si256((__m256i *)p->s[2], s2);
+    _mm256_storeu_si256((__m256i *)p->s[3], s3);
 }
 #else
-#define block_avx2 wsel__prng_block_scalar
+#define draw_avx2 wsel__draw_portable
 #endif
 
 /* Inlined into the query path: its mode switch then costs no call. */
@@ -237,7 +293,7 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
         return WSEL_OK;
     }
 #endif
-    return wsel__answer_with(r, rs, rng, ans, kernel, block_avx2);
+    return wsel__answer_with(r, rs, rng, ans, kernel, draw_avx2);
 }
 
 #else

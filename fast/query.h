@@ -15,33 +15,48 @@
 #define WSEL__ALWAYS_INLINE inline
 #endif
 
-/* Draws n words. From the default generator they are taken directly: out of its
- * buffer for queries of up to 4 words (refilled by `block`, one step of the variant's
- * own generator code), else through its bulk fill -- the same words in the same order
- * as rng->fill would give. */
-typedef void (*wsel__prng_block_fn)(uint64_t s[4][4], uint64_t out[4]);
+/* Draws n words from the default generator p exactly as wsel_prng_fill(p, w, n) would
+ * (same words, same generator state afterwards), and pads (wsel__pad_words); a variant
+ * may supply its own, which may write up to 3 more words before its padding. */
+typedef void (*wsel__prng_draw_fn)(wsel_prng *p, uint64_t *w, size_t n);
 
-static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng,
-                                           uint64_t *w, size_t n, wsel__prng_block_fn block)
+/* Kernels load whole vectors, up to 8 words past a set's last one: those words must be
+ * defined (their lanes are masked off, but sanitizers and valgrind look). */
+static inline void wsel__pad_words(uint64_t *w, size_t n)
 {
-    if (rng->fill == r->prng_fill) {
-        wsel_prng *p = rng->ctx;
-        if (n <= 4) {
-            size_t i = 0;
-            for (; i < n && p->pos < 4; i++)
-                w[i] = p->buf[p->pos++];
-            if (i < n) {
-                block(p->s, p->buf);
-                p->pos = 0;
-                for (; i < n; i++)
-                    w[i] = p->buf[p->pos++];
-            }
-        } else {
-            wsel_prng_fill(p, w, n);
-        }
+    memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
+}
+
+/* The portable draw: short queries come straight out of the buffer (refilled by one
+ * scalar block), longer ones through the bulk fill. */
+static inline void wsel__draw_portable(wsel_prng *p, uint64_t *w, size_t n)
+{
+    wsel__pad_words(w, n);
+    if (n > 4) {
+        wsel_prng_fill(p, w, n);
         return;
     }
-    rng->fill(rng->ctx, w, n);
+    size_t i = 0;
+    for (; i < n && p->pos < 4; i++)
+        w[i] = p->buf[p->pos++];
+    if (i < n) {
+        wsel__prng_block_scalar(p->s, p->buf);
+        p->pos = 0;
+        for (; i < n; i++)
+            w[i] = p->buf[p->pos++];
+    }
+}
+
+/* Words from the default generator are drawn directly (no call through rng->fill). */
+static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng,
+                                           uint64_t *w, size_t n, wsel__prng_draw_fn draw)
+{
+    if (rng->fill == r->prng_fill) {
+        draw(rng->ctx, w, n);
+    } else {
+        rng->fill(rng->ctx, w, n);
+        wsel__pad_words(w, n);
+    }
 }
 
 typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
@@ -61,14 +76,11 @@ static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver
 static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const wsel__rsnap *rs,
                                                  wsel_rng *rng, wsel_answer *ans,
                                                  wsel__set_kernel kern,
-                                                 wsel__prng_block_fn block)
+                                                 wsel__prng_draw_fn draw)
 {
-    uint64_t w[WSEL_WORDS_MAX + WSEL__PAD64];
-    size_t n = rs->words;
-    wsel__draw(r, rng, w, n, block);
-    /* INCLUDE kernels load whole vectors, up to 8 words past a set's last one. */
-    if (rs->pad)
-        memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
+    /* + 3: a vector draw may write up to a multiple of 4 before padding */
+    uint64_t w[WSEL_WORDS_MAX + 3 + WSEL__PAD64];
+    wsel__draw(r, rng, w, rs->words, draw);
 
     const wsel__snap *s0 = &rs->set[0];
     ans->n_sets = rs->n_sets;
@@ -92,12 +104,12 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const w
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
                                                 wsel_answer *ans, wsel__set_kernel kern,
-                                                wsel__prng_block_fn block)
+                                                wsel__prng_draw_fn draw)
 {
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
     if (!rs)
         return WSEL_E_ARG;
-    return wsel__answer_with(r, rs, rng, ans, kern, block);
+    return wsel__answer_with(r, rs, rng, ans, kern, draw);
 }
 
 #endif

@@ -46,7 +46,6 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
     rs->res = res;
     rs->n_sets = 0;
     rs->words = 0;
-    rs->pad = false;
     for (uint32_t i = 0; i < res->n_sets; i++) {
         if (!wsel__snap_fill(&rs->set[i], &res->sets[i], st)) {
             rsnap_free(rs);
@@ -54,8 +53,6 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
         }
         rs->n_sets++;
         rs->words += rs->set[i].words;
-        rs->pad |= res->sets[i].mode != WSEL_MODE_UNGROUPED_SINGLE &&
-                   res->sets[i].mode != WSEL_MODE_CNAME;
     }
     return rs;
 }

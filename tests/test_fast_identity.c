@@ -386,6 +386,30 @@ static void test_prng_direct_paths(void **unused)
     }
     len += (size_t)snprintf(text + len, sizeof text - len,
                             "one => { a => [ 10.99.0.1, 3 ], b => [ 10.99.0.2, 5 ] }\n");
+    /* grouped sets of 1..12 groups of varied sizes (1 + A and 2G words), and resources
+     * with both families (the second set's words follow the first's) */
+    for (int G = 1; G <= 12; G++) {
+        for (int multi = 0; multi < 2; multi++) {
+            len += (size_t)snprintf(text + len, sizeof text - len, "g%c%d => { multi => %s\n",
+                                    multi ? 'm' : 's', G, multi ? "true" : "false");
+            for (int g = 0; g < G; g++) {
+                len += (size_t)snprintf(text + len, sizeof text - len, " g%d => {", g);
+                for (int a = 0; a < (g * 5 + G) % 11 + 1; a++)
+                    len += (size_t)snprintf(text + len, sizeof text - len,
+                                            " a%d => [ 10.%d.%d.%d, %d ]", a, 100 + G,
+                                            g + 16 * multi, a + 1, (a * 31 + g * 17) % 100 + 1);
+                len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
+            }
+            len += (size_t)snprintf(text + len, sizeof text - len, "}\n");
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "b%d => { addrs_v4 => { a => [ 10.98.%d.1, 2 ], b => [ 10.98.%d.2, 3 ] }"
+                                " addrs_v6 => { multi => true", G, G, G);
+        for (int a = 0; a < G * 3; a++)
+            len += (size_t)snprintf(text + len, sizeof text - len, " x%d => [ 2001:db8:%x::%x, %d ]",
+                                    a, G, a + 1, a % 7 + 1);
+        len += (size_t)snprintf(text + len, sizeof text - len, " } }\n");
+    }
     wsel_config *cfg = wsel_test_load(text);
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);

@@ -70,8 +70,9 @@ int main(int argc, char **argv)
     len = add_grouped(text, len, cap, "gmulti64x64", true, 8, 64);
     len = add_ungrouped(text, len, cap, "single4", 4, false, false, 5);
     len = add_ungrouped(text, len, cap, "multi8", 8, true, false, 6);
+    len = add_ungrouped(text, len, cap, "multi4", 4, true, false, 9);
     const char *names[] = { "single64", "cname64", "multi64", "gsingle8x8", "gmulti8x8",
-                            "single4", "multi8", "gsingle64x64", "gmulti64x64" };
+                            "single4", "multi8", "multi4", "gsingle64x64", "gmulti64x64" };
 
     wsel_config *cfg;
     wsel_error err;
