@@ -1,7 +1,9 @@
 /* One case, every engine: draw answers with the default generator and compare the
  * counts with the exact-odds calculator; then drive the same resource with an
  * equidistributed word stream, where the random-word contract fixes the counts of
- * every single-word decision to within one. */
+ * every single-word decision to within one; then feed each decision the words at its
+ * edges, where the contract fixes the outcome exactly. Statistics alone cannot see a
+ * map that is wrong on a few words in 2^64 (word % D, an edge off by one word). */
 #include "run.h"
 
 #include "support/support.h"
@@ -518,7 +520,7 @@ static void fixed_fill(void *ctx, uint64_t *out, size_t n)
         out[i] = f->used < f->n ? f->w[f->used] : 0;
 }
 
-/* ceil(c * 2^64 / D), or 2^64 - 1 + 1 clipped: returns false when it is 2^64. */
+/* *out = ceil(c * 2^64 / D); false when that is 2^64 (does not fit). */
 static bool edge(uint64_t c, uint64_t D, uint64_t *out)
 {
     u128 num = (u128)c << 64;
