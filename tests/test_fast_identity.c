@@ -1,7 +1,9 @@
 /* The fast engine against the reference engine (the judge): every compiled-in and
  * available variant must return the answer ref returns for the same words -- same items,
  * failed flag and TTL -- and consume the same number of words. Also: the AVX2 bulk
- * generator against the scalar stream, the bit-position table, engine names/dispatch.
+ * generator against the scalar stream, the engines' direct default-generator paths
+ * (same words, same generator state as rng->fill), known-answer vectors written by ref
+ * (tests/data/kat/), the bit-position table, engine names, dispatch and API misuse.
  *
  * Words are partly uniform and partly placed on the exact edges of the contract's maps:
  * for a CHOOSE prefix c of total D and an INCLUDE weight d of layer max M, the edge is
