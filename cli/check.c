@@ -40,7 +40,7 @@ static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char
 static void warn_label(zone_report *w, const wsel_resource *res, const char *what,
                        const char *label, const wsel_loc *loc)
 {
-    const char *p = cli_misspelled_param(label);
+    const char *p = wsel_config_key_hint(label);
     if (p)
         warn(w, loc, res->name,
              "resource '%s': %s label '%s' looks like a misspelling of the parameter '%s'",
@@ -342,18 +342,12 @@ int cli_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!opts_done && a[0] == '-' && a[1]) {
-            if (strcmp(a, "--") == 0) {
-                opts_done = 1;
-            } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-                fputs(check_usage, stdout);
+            int common = cli_common_opt(a, &opts_done, &json, &input, check_usage);
+            if (common == CLI_OPT_HELP) {
                 rc = CLI_OK;
                 goto out;
-            } else if (strcmp(a, "--json") == 0) {
-                json = 1;
-            } else if (strcmp(a, "--stanza") == 0) {
-                input = WSEL_INPUT_STANZA;
-            } else if (strcmp(a, "--whole") == 0) {
-                input = WSEL_INPUT_WHOLE;
+            } else if (common == CLI_OPT_TAKEN) {
+                /* shared option, handled */
             } else if (strcmp(a, "--zone") == 0) {
                 if (i + 2 >= argc) {
                     cli_die(cmd, "--zone needs ZONEFILE and ORIGIN");

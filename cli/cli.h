@@ -40,15 +40,18 @@ int cli_opt_is(const char *arg, const char *name);
 int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_config **out,
                     wsel_error *err_out);
 
-/* The parameter or stanza key `label` probably misspells, or NULL. */
-const char *cli_misspelled_param(const char *label);
-
 /* An item's key path from its resource: [stanza/][group/]label. Written to buf. */
 const char *cli_item_path(const wsel_set *set, const wsel_item *item, char *buf, size_t len);
 /* A group's key path: [stanza/]group. */
 const char *cli_group_path(const wsel_set *set, const wsel_group *g, char *buf, size_t len);
 
 const char *cli_kind_name(wsel_kind k);
+
+/* Options every command shares: "--" (ends options), -h/--help (prints `usage`),
+ * --json, --stanza, --whole. Returns CLI_OPT_NONE when `arg` is none of them. */
+enum { CLI_OPT_NONE = 0, CLI_OPT_TAKEN, CLI_OPT_HELP };
+int cli_common_opt(const char *arg, int *opts_done, int *json, wsel_input *input,
+                   const char *usage);
 
 /* ---- json.c: a small streaming JSON writer ---- */
 

@@ -254,18 +254,12 @@ int cli_explain(int argc, char **argv)
         const char *a = argv[i];
         if (!opts_done && a[0] == '-' && a[1]) {
             int k;
-            if (strcmp(a, "--") == 0) {
-                opts_done = 1;
-            } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-                fputs(explain_usage, stdout);
+            int common = cli_common_opt(a, &opts_done, &json, &input, explain_usage);
+            if (common == CLI_OPT_HELP) {
                 rc = CLI_OK;
                 goto out;
-            } else if (strcmp(a, "--json") == 0) {
-                json = 1;
-            } else if (strcmp(a, "--stanza") == 0) {
-                input = WSEL_INPUT_STANZA;
-            } else if (strcmp(a, "--whole") == 0) {
-                input = WSEL_INPUT_WHOLE;
+            } else if (common == CLI_OPT_TAKEN) {
+                /* shared option, handled */
             } else if ((k = cli_stateopt_parse(cmd, &so, argc, argv, &i)) != 0) {
                 if (k < 0)
                     goto out;

@@ -151,18 +151,12 @@ int cli_sample(int argc, char **argv)
         if (!opts_done && a[0] == '-' && a[1]) {
             int k;
             const char *v;
-            if (strcmp(a, "--") == 0) {
-                opts_done = 1;
-            } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-                fputs(sample_usage, stdout);
+            int common = cli_common_opt(a, &opts_done, &json, &input, sample_usage);
+            if (common == CLI_OPT_HELP) {
                 rc = CLI_OK;
                 goto out;
-            } else if (strcmp(a, "--json") == 0) {
-                json = 1;
-            } else if (strcmp(a, "--stanza") == 0) {
-                input = WSEL_INPUT_STANZA;
-            } else if (strcmp(a, "--whole") == 0) {
-                input = WSEL_INPUT_WHOLE;
+            } else if (common == CLI_OPT_TAKEN) {
+                /* shared option, handled */
             } else if (cli_opt_is(a, "-n") || cli_opt_is(a, "--n")) {
                 if (!(v = cli_optval(cmd, argc, argv, &i, a[1] == 'n' ? "-n" : "--n")))
                     goto out;

@@ -56,51 +56,6 @@ const char *cli_optval(const char *cmd, int argc, char **argv, int *i, const cha
     return argv[*i];
 }
 
-/* Optimal string alignment distance (Levenshtein plus adjacent transpositions),
- * case-insensitive: "mutli" is one step from "multi", as a typist would see it. */
-static size_t osa_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 40 || m > 40)
-        return 99;
-    size_t d[41][41];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        for (size_t j = 1; j <= m; j++) {
-            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
-            size_t cost = ca != cb;
-            size_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
-                best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    }
-    return d[n][m];
-}
-
-const char *cli_misspelled_param(const char *label)
-{
-    static const char *const params[] = {"service_types", "multi", "up_thresh", "addrs_v4",
-                                         "addrs_v6"};
-    if (!label || !*label)
-        return NULL;
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
-        size_t d = osa_distance(label, params[i]);
-        /* An exact (case-sensitive) match is the parameter itself, not a typo. */
-        if (d <= 2 && strcmp(label, params[i]) != 0)
-            return params[i];
-    }
-    return NULL;
-}
-
 int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_config **out,
                     wsel_error *err_out)
 {
@@ -120,7 +75,7 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         cli_die(cmd, "%s", buf);
         return CLI_USAGE;
     }
-    const char *hint = cli_misspelled_param(err.item);
+    const char *hint = wsel_config_key_hint(err.item);
     if (hint && !strstr(buf, "did you mean"))
         fprintf(stderr, "%s (did you mean '%s'?)\n", buf, hint);
     else
@@ -156,4 +111,23 @@ const char *cli_item_path(const wsel_set *set, const wsel_item *item, char *buf,
     else
         snprintf(buf, len, "%s%s%s", st, sep1, item->label);
     return buf;
+}
+
+int cli_common_opt(const char *arg, int *opts_done, int *json, wsel_input *input,
+                   const char *usage)
+{
+    if (strcmp(arg, "--") == 0)
+        *opts_done = 1;
+    else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        fputs(usage, stdout);
+        return CLI_OPT_HELP;
+    } else if (strcmp(arg, "--json") == 0)
+        *json = 1;
+    else if (strcmp(arg, "--stanza") == 0)
+        *input = WSEL_INPUT_STANZA;
+    else if (strcmp(arg, "--whole") == 0)
+        *input = WSEL_INPUT_WHOLE;
+    else
+        return CLI_OPT_NONE;
+    return CLI_OPT_TAKEN;
 }

@@ -37,19 +37,6 @@ static const char *const builtin_up[] = { "up" };
 
 /* ---- errors ---- */
 
-/* The parameter `key` is probably a misspelling of, or NULL. */
-static const char *near_param(const char *key)
-{
-    if (!key)
-        return NULL;
-    for (int p = P_SERVICES; p <= P_UP_THRESH; p++) {
-        size_t d = wsel__edit_distance(key, param_names[p]);
-        if (d > 0 && d <= 2)
-            return param_names[p];
-    }
-    return NULL;
-}
-
 static void append(char *buf, size_t len, size_t *used, const char *fmt, const char *arg)
 {
     if (*used >= len)
@@ -83,7 +70,7 @@ static int WSEL_PRINTF(5, 6) bfail(builder *b, int code, const wsel__pos *pos,
         snprintf(stanza, sizeof stanza, "%s/%s", b->stanza, b->group);
     else
         snprintf(stanza, sizeof stanza, "%s", b->stanza ? b->stanza : b->group ? b->group : "");
-    const char *hint = near_param(b->hint_key);
+    const char *hint = wsel_config_key_hint(b->hint_key);
     return wsel__fail(b->err, code, pos ? pos->file : NULL, pos ? pos->line : 0,
                       pos ? pos->col : 0, b->resource, stanza, item, "%s: %s%s%s%s", where,
                       msg, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");

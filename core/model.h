@@ -16,7 +16,6 @@ struct wsel_config {
 };
 
 /* Edit distance between two short names (99 when either is longer than 40). */
-size_t wsel__edit_distance(const char *a, const char *b);
 /* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
 /* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */

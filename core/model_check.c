@@ -1,5 +1,6 @@
 /* Pure checks of configured values: addresses, CNAME targets, near-miss key names. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "model.h"
@@ -9,9 +10,9 @@ static bool has_nul(const char *s, size_t len)
     return strlen(s) != len;
 }
 
-/* Optimal string alignment distance: insertions, deletions, substitutions and swaps of
- * neighbours each cost 1, so "mutli" is one edit from "multi". */
-size_t wsel__edit_distance(const char *a, const char *b)
+/* Optimal string alignment distance, ignoring case: insertions, deletions, substitutions
+ * and swaps of neighbours each cost 1, so "mutli" is one edit from "multi". */
+static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 40 || lb > 40)
@@ -23,19 +24,34 @@ size_t wsel__edit_distance(const char *a, const char *b)
         d[0][j] = j;
     for (size_t i = 1; i <= la; i++) {
         for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t cost = ca != cb;
             size_t v = d[i - 1][j] + 1;
             if (d[i][j - 1] + 1 < v)
                 v = d[i][j - 1] + 1;
             if (d[i - 1][j - 1] + cost < v)
                 v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < v)
                 v = d[i - 2][j - 2] + 1;
             d[i][j] = v;
         }
     }
     return d[la][lb];
+}
+
+const char *wsel_config_key_hint(const char *key)
+{
+    static const char *const keywords[] = { "service_types", "multi", "up_thresh",
+                                            "addrs_v4", "addrs_v6" };
+    if (!key || !*key)
+        return NULL;
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
+        /* The keyword itself (keys are case-sensitive) is not a misspelling. */
+        if (strcmp(key, keywords[k]) != 0 && edit_distance(key, keywords[k]) <= 2)
+            return keywords[k];
+    }
+    return NULL;
 }
 
 /* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */

@@ -1446,6 +1446,22 @@ static void t_check_record(void **state)
     wsel_config_free(cfg);
 }
 
+static void t_key_hint(void **state)
+{
+    (void)state;
+    assert_string_equal(wsel_config_key_hint("up_tresh"), "up_thresh");
+    assert_string_equal(wsel_config_key_hint("mutli"), "multi");
+    assert_string_equal(wsel_config_key_hint("MULTI"), "multi");
+    assert_string_equal(wsel_config_key_hint("servce_types"), "service_types");
+    assert_string_equal(wsel_config_key_hint("addrs_v5"), "addrs_v4");
+    assert_null(wsel_config_key_hint("multi"));
+    assert_null(wsel_config_key_hint("up_thresh"));
+    assert_null(wsel_config_key_hint("pubwww"));
+    assert_null(wsel_config_key_hint("lb01"));
+    assert_null(wsel_config_key_hint(""));
+    assert_null(wsel_config_key_hint(NULL));
+}
+
 static void t_error_strings(void **state)
 {
     (void)state;
@@ -1503,6 +1519,7 @@ int main(void)
         cmocka_unit_test(t_api_errors),
         cmocka_unit_test(t_check_record),
         cmocka_unit_test(t_error_strings),
+        cmocka_unit_test(t_key_hint),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("config", tests, NULL, NULL);

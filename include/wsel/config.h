@@ -147,6 +147,11 @@ WSEL_API bool wsel_config_is_whole(const wsel_config *cfg);
 WSEL_API bool wsel_config_top_multi(const wsel_config *cfg);
 WSEL_API double wsel_config_top_up_thresh(const wsel_config *cfg);
 
+/* The weighted-stanza keyword (service_types, multi, up_thresh, addrs_v4, addrs_v6) that
+ * `key` is probably a misspelling of (1 or 2 edits, ignoring case), or NULL. The loader
+ * adds it to errors as "did you mean ...?"; tools can use it to warn about labels. */
+WSEL_API const char *wsel_config_key_hint(const char *key);
+
 /* Zone records that use resources: NAME TTL DYNA weighted!RES / DYNC weighted!RES. */
 typedef enum wsel_rrtype { WSEL_RR_DYNA = 0, WSEL_RR_DYNC } wsel_rrtype;
 
