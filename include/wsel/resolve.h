@@ -97,6 +97,10 @@ WSEL_API int wsel_fast_force(wsel_engine_id id);
 /* A resolver: an engine bound to a config and a state. Many threads may call
  * wsel_resolve() at once while one thread changes the wsel_state and then calls
  * wsel_resolver_sync() to publish the change; readers never see a half-applied change.
+ * That holds for the FAST variants, which resolve from immutable snapshots; a REF
+ * resolver reads the live wsel_state and must not run while a writer changes it.
+ * Each sync that changes a set retires its old snapshot (about 2.5 KiB); a long-running
+ * writer should call wsel_resolver_reclaim() at its own quiet points (see below).
  * The config and state must outlive the resolver. */
 typedef struct wsel_resolver wsel_resolver;
 
