@@ -860,6 +860,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fcase c;
     sbuf text = { NULL, 0, 0 };
     gen_case(&c, &fp, &text);
+    /* FUZZ_DUMP=1 shows the case as config text (replay a reproducer to read it). */
+    const char *dump = getenv("FUZZ_DUMP");
+    if (dump && dump[0] == '1')
+        fprintf(stderr, "%.*s", (int)text.n, text.p);
 
     wsel_config *cfg = NULL;
     wsel_error err;
