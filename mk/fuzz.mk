@@ -86,8 +86,11 @@ COV_BUILD := build-cov
 
 coverage: ## gcov build in build-cov: unit tests, stats quick suite, corpus replay; lcov HTML in report/coverage/ and a per-folder summary
 	@sh scripts/deps.sh coverage
-	@rm -rf $(COV_BUILD)/obj/*/*.gcda
 	@mkdir -p $(COV_BUILD)
-	-@$(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 check > $(COV_BUILD)/check.log 2>&1; \
-	  echo "coverage: make check: $$(tail -n 1 $(COV_BUILD)/check.log) (log $(COV_BUILD)/check.log)"
+	@find $(COV_BUILD) -name '*.gcda' -delete
+	@# CFLAGS from the environment: the Makefile appends --coverage -O0 to it. Atomic
+	@# counters, since some tests run threads.
+	-@CFLAGS='-g -fprofile-update=atomic' $(MAKE) --no-print-directory BUILD=$(COV_BUILD) \
+	  COVERAGE=1 check > $(COV_BUILD)/check.log 2>&1; \
+	  echo "coverage: make check: $$(grep -E '^[0-9]+ passed, [0-9]+ failed' $(COV_BUILD)/check.log | tail -n 1) (log $(COV_BUILD)/check.log)"
 	@sh fuzz/coverage.sh $(COV_BUILD) report/coverage
