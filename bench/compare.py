@@ -131,7 +131,7 @@ def chart(png, title, series, labels, values):
         if r.returncode != 0:
             print("compare.py: gnuplot failed: " + r.stderr.strip(), file=sys.stderr)
             return False
-    print("chart: " + png)
+    print("chart: " + png, file=sys.stderr)
     return True
 
 
@@ -214,12 +214,13 @@ def cmd_ratios(args):
                                                         "fast-scalar", "ref"]
     cols = [e for e in want if e in engines]
     print(describe(args.files[0], ctx))
-    header = ["case/size/state"] + ["%s ns" % e for e in cols] + ["fast/ref", "fast/floor"]
+    ratios = [r for r in ("ref", "floor") if r in cols]
+    header = ["case/size/state"] + ["%s ns" % e for e in cols] + ["fast/" + r for r in ratios]
     rows, values = [], []
     for c in cases:
         e = by_case[c]
         rows.append([c] + [fmt_ns(e.get(x)) for x in cols]
-                    + [fmt_ratio(e.get("fast"), e.get("ref")), fmt_ratio(e.get("fast"), e.get("floor"))])
+                    + [fmt_ratio(e.get("fast"), e.get(r)) for r in ratios])
         values.append([e.get(x) for x in ("floor", "fast", "ref")])
     print_table(header, rows, args.markdown)
     fr = [e["fast"] / e["ref"] for e in (by_case[c] for c in cases) if e.get("fast") and e.get("ref")]
