@@ -4,6 +4,7 @@
  *
  *   select/<engine>/<case>/<size>/<state>   one query per iteration
  *   state/fast/<case>/<size>                one wsel_state_set + wsel_resolver_sync
+ *                                           (+ wsel_resolver_reclaim)
  *   load/mixed/<N>[/+resolver]              load (and bind) a config of N resources
  *   mt/fast/<case>/<size>/<flip>            queries from 1 or 2 threads while a third
  *                                           thread changes monitoring state
