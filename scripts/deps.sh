@@ -8,7 +8,7 @@ for job in "$@"; do
     case "$job" in
     build)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev" ;;
     check)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev jq" ;;
-    bench)    pkgs="$pkgs g++ libbenchmark-dev python3 gnuplot-nox" ;;
+    bench)    pkgs="$pkgs g++ libbenchmark-dev python3 gnuplot-nox valgrind" ;;
     fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++" ;;
     coverage) pkgs="$pkgs lcov" ;;
     stats)    pkgs="$pkgs gnuplot-nox" ;;
