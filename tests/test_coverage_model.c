@@ -1,0 +1,184 @@
+/* Hand-made models: the model structs are public, so a caller can pass a resource the
+ * loader never built. The engines must refuse one that breaks the model's rules
+ * (set and group sizes, group ranges, unknown mode, set count, a resource not of the
+ * resolver's config) with WSEL_E_ARG instead of reading out of bounds. Valid copies
+ * of loaded resources must still resolve, so the refusals are not blanket ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wsel.h"
+
+static const char text[] =
+    "single => { a => [ 192.0.2.1, 1 ], b => [ 192.0.2.2, 2 ] }\n"
+    "grouped => { multi => true, g1 => { a => [ 10.0.0.1, 1 ], b => [ 10.0.0.2, 2 ] }\n"
+    "             g2 => { c => [ 10.0.0.3, 3 ] } }\n";
+
+typedef struct fixture {
+    wsel_config *cfg;
+    wsel_state *st;
+    wsel_prng prng;
+    wsel_rng rng;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    wsel_error err;
+    if (!f || wsel_config_load_buffer(text, sizeof text - 1, "model.conf", NULL, &f->cfg, &err) ||
+        wsel_state_new(f->cfg, &f->st, &err))
+        return -1;
+    wsel_prng_seed(&f->prng, 7);
+    f->rng = wsel_prng_rng(&f->prng);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    free(f);
+    return 0;
+}
+
+/* Copies of one loaded resource and its sets, to break one field at a time. */
+typedef struct copy {
+    wsel_resource res;
+    wsel_set sets[2];
+    wsel_group groups[64];
+} copy;
+
+static void make_copy(copy *c, const wsel_resource *res)
+{
+    c->res = *res;
+    memcpy(c->sets, res->sets, res->n_sets * sizeof *res->sets);
+    c->res.sets = c->sets;
+    if (c->sets[0].n_groups) {
+        memcpy(c->groups, c->sets[0].groups, c->sets[0].n_groups * sizeof *c->groups);
+        c->sets[0].groups = c->groups;
+    }
+}
+
+static void expect_refused(fixture *f, const copy *c, const char *what)
+{
+    wsel_answer ans;
+    int rc = wsel_ref_resolve(&c->res, f->st, &f->rng, &ans);
+    if (rc != WSEL_E_ARG)
+        fail_msg("%s: wsel_ref_resolve returned %d, expected WSEL_E_ARG", what, rc);
+}
+
+static void test_ref_refuses(void **state)
+{
+    fixture *f = *state;
+    const wsel_resource *single = wsel_config_find(f->cfg, "single");
+    const wsel_resource *grouped = wsel_config_find(f->cfg, "grouped");
+    assert_non_null(single);
+    assert_non_null(grouped);
+    copy c;
+    wsel_answer ans;
+
+    make_copy(&c, single);
+    assert_int_equal(wsel_ref_resolve(&c.res, f->st, &f->rng, &ans), WSEL_OK);
+    assert_int_equal(ans.set[0].count, 1);
+    c.res.n_sets = 0;
+    expect_refused(f, &c, "no sets");
+    c.res.n_sets = 3;
+    expect_refused(f, &c, "three sets");
+
+    make_copy(&c, single);
+    c.sets[0].n_items = 0;
+    expect_refused(f, &c, "empty set");
+    make_copy(&c, single);
+    c.sets[0].items = NULL;
+    expect_refused(f, &c, "no items");
+    make_copy(&c, single);
+    c.sets[0].n_items = 65;
+    expect_refused(f, &c, "65 items ungrouped");
+    make_copy(&c, single);
+    c.sets[0].mode = (wsel_mode)99;
+    expect_refused(f, &c, "unknown mode");
+
+    make_copy(&c, grouped);
+    assert_int_equal(wsel_ref_resolve(&c.res, f->st, &f->rng, &ans), WSEL_OK);
+    c.sets[0].groups = NULL;
+    expect_refused(f, &c, "no groups");
+    make_copy(&c, grouped);
+    c.sets[0].n_groups = 0;
+    expect_refused(f, &c, "zero groups");
+    make_copy(&c, grouped);
+    c.sets[0].n_groups = 65;
+    expect_refused(f, &c, "65 groups");
+    make_copy(&c, grouped);
+    c.groups[1].count = 0;
+    expect_refused(f, &c, "empty group");
+    make_copy(&c, grouped);
+    c.groups[1].first = 3;
+    expect_refused(f, &c, "group starting past the items");
+    make_copy(&c, grouped);
+    c.groups[1].count = 2;
+    expect_refused(f, &c, "group running past the items");
+    make_copy(&c, grouped);
+    c.sets[0].max_group = 1;
+    expect_refused(f, &c, "group larger than max_group");
+}
+
+static void test_resolver_refuses(void **state)
+{
+    fixture *f = *state;
+    wsel_error err;
+    const wsel_resource *single = wsel_config_find(f->cfg, "single");
+    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++) {
+        if (!wsel_engine_available((wsel_engine_id)e))
+            continue;
+        wsel_resolver *rv = NULL;
+        assert_int_equal(wsel_resolver_new(f->cfg, f->st, (wsel_engine_id)e, &rv, &err), WSEL_OK);
+        wsel_answer ans;
+        copy c;
+        make_copy(&c, single);
+        /* The ref engine reads the resource itself, so a faithful copy resolves; fast
+         * resolvers hold tables for their config's own resources only. */
+        if (e == WSEL_ENGINE_REF)
+            assert_int_equal(wsel_resolve(rv, &c.res, &f->rng, &ans), WSEL_OK);
+        c.res.index = 999;
+        if (e != WSEL_ENGINE_REF)
+            assert_int_equal(wsel_resolve(rv, &c.res, &f->rng, &ans), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(rv, single, &f->rng, &ans), WSEL_OK);
+        assert_int_equal(wsel_resolve(rv, NULL, &f->rng, &ans), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(rv, single, NULL, &ans), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(rv, single, &f->rng, NULL), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(NULL, single, &f->rng, &ans), WSEL_E_ARG);
+        wsel_resolver_free(rv);
+    }
+    assert_int_not_equal(wsel_resolver_sync(NULL), WSEL_OK);
+}
+
+static void test_answer_equal_edges(void **state)
+{
+    (void)state;
+    wsel_answer a;
+    memset(&a, 0, sizeof a);
+    a.n_sets = 1;
+    a.set[0].count = 1;
+    assert_true(wsel_answer_equal(&a, &a));
+    assert_false(wsel_answer_equal(&a, NULL));
+    assert_false(wsel_answer_equal(NULL, &a));
+}
+
+int main(void)
+{
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ref_refuses),
+        cmocka_unit_test(test_resolver_refuses),
+        cmocka_unit_test(test_answer_equal_edges),
+    };
+    return cmocka_run_group_tests_name("coverage_model", tests, setup, teardown);
+}
