@@ -71,6 +71,14 @@ stat_result stat_binom(uint64_t k, uint64_t n, double p)
     r.stat = sd > 0 ? ((double)k - (double)n * p) / sd : 0.0;
     double lo = gsl_cdf_binomial_P((unsigned)k, p, (unsigned)n);
     double hi = k == 0 ? 1.0 : gsl_cdf_binomial_Q((unsigned)(k - 1), p, (unsigned)n);
+    if (isnan(lo) || isnan(hi)) {
+        /* GSL's incomplete beta does not converge for some k near the mean once n is in
+         * the millions; there n p (1-p) is large and the normal law with continuity
+         * correction is accurate far beyond the levels used here. */
+        double c = 0.5 / (sd > 0 ? sd : 1.0);
+        lo = gsl_cdf_ugaussian_P(r.stat + c);
+        hi = gsl_cdf_ugaussian_Q(r.stat - c);
+    }
     double t = 2.0 * (lo < hi ? lo : hi);
     r.p = t > 1.0 ? 1.0 : t;
     return r;
