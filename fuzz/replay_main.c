@@ -99,8 +99,10 @@ static int list_dir(const char *dir, strlist *files, strlist *dirs)
         free(p);
     }
     closedir(d);
-    qsort(files->v, files->n, sizeof *files->v, cmp_str);
-    qsort(dirs->v, dirs->n, sizeof *dirs->v, cmp_str);
+    if (files->n > 1)
+        qsort(files->v, files->n, sizeof *files->v, cmp_str);
+    if (dirs->n > 1)
+        qsort(dirs->v, dirs->n, sizeof *dirs->v, cmp_str);
     return 0;
 }
 
