@@ -59,3 +59,10 @@ bench-compare: bench-deps ## compare benchmark JSON files (BENCH_FILES, default 
 
 bench-instr: $(BENCH_BIN) ## instructions per query of the main select cases under callgrind (valgrind)
 	sh bench/instr.sh $(BENCH_BIN) bench/results/instr-$(CPU_SLUG).txt
+
+bench-smoke: $(BENCH_BIN) ## CI: build the benchmarks, run a few cases for a moment, compare with a committed result
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_BIN) --benchmark_min_time=0.01 --benchmark_filter='select/(fast|ref|floor)/(ungrouped-single|grouped-multi)/(4|8x8)/up' \
+	  --benchmark_out='$(BUILD)/bench/smoke.json' --benchmark_out_format=json
+	python3 bench/compare.py $(firstword $(BENCH_FILES)) '$(BUILD)/bench/smoke.json' \
+	  --filter '(ungrouped-single/4|grouped-multi/8x8)/up'
