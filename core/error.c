@@ -80,8 +80,10 @@ char *wsel_error_format(const wsel_error *err, char *buf, size_t len)
     if (!err)
         return buf;
     const char *msg = err->message[0] ? err->message : wsel_strerror(err->code);
-    if (err->file[0] && err->line)
+    if (err->file[0] && err->line && err->col)
         snprintf(buf, len, "%s:%u:%u: %s", err->file, err->line, err->col, msg);
+    else if (err->file[0] && err->line)
+        snprintf(buf, len, "%s:%u: %s", err->file, err->line, msg);
     else if (err->file[0])
         snprintf(buf, len, "%s: %s", err->file, msg);
     else

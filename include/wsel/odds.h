@@ -52,6 +52,7 @@ typedef struct wsel_odds {
     wsel_set_odds sets[2];
 } wsel_odds;
 
+/* Odds of `res` under `st`; st may be NULL, meaning every item UP with WSEL_MAX_TTL. */
 WSEL_API int wsel_odds_compute(const wsel_resource *res, const wsel_state *st,
                                wsel_odds **out, wsel_error *err);
 WSEL_API void wsel_odds_free(wsel_odds *o);

@@ -65,8 +65,8 @@ WSEL_API size_t wsel_resource_words(const wsel_resource *res);
  * failed, ttl per set; n_sets; overall ttl and failed). */
 WSEL_API bool wsel_answer_equal(const wsel_answer *a, const wsel_answer *b);
 
-/* The reference engine: the executable specification. Reads `st` directly; not for
- * concurrent use with a writer. */
+/* The reference engine: the executable specification. Reads `st` directly (NULL means
+ * every item UP with WSEL_MAX_TTL); not for concurrent use with a writer. */
 WSEL_API int wsel_ref_resolve(const wsel_resource *res, const wsel_state *st,
                               wsel_rng *rng, wsel_answer *ans);
 

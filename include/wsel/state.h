@@ -30,7 +30,8 @@ WSEL_API void wsel_state_free(wsel_state *st);
  * The key is canonicalised the way wsel_item.key is. *matched (if non-NULL) receives the
  * number of items (over all sets) whose state this may change. Errors: WSEL_E_STATE for
  * a TTL above WSEL_MAX_TTL, a built-in service type, or (whole configs only) a service
- * type the config does not define. */
+ * type that no set of the config uses (defined but unused types included: such a
+ * state could never change an answer, so it is more likely a mistake). */
 WSEL_API int wsel_state_set(wsel_state *st, const char *service, const char *key,
                             bool up, uint32_t ttl, size_t *matched, wsel_error *err);
 
