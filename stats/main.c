@@ -16,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cases.h"
+#include "support/support.h"
 #include "run.h"
 #include "suite.h"
 
@@ -149,6 +150,13 @@ int main(int argc, char **argv)
         } else {
             usage();
         }
+    }
+    if (!large && wsel_test_under_valgrind()) {
+        /* VALGRIND=1 checks memory, not odds: 1/16 of the work keeps it to minutes */
+        o.draws /= 16;
+        prng_words /= 16;
+        o.lattice_log -= 2;
+        printf("# under valgrind: draws, lattice and PRNG words reduced\n");
     }
     if (large) {
         o.draws *= 8;
