@@ -13,6 +13,7 @@
  * --benchmark_filter run builds only what it runs. */
 #include "cases.h"
 #include "shim.h"
+#include "../tests/support/sbuf.h"
 
 #include <wsel.h>
 
@@ -48,41 +49,8 @@ static const unsigned grid_sizes[] = {2, 8, 64};
 
 /* ---- config text ------------------------------------------------------------------ */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->p && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-}
+typedef wsel_test_sbuf sbuf;
+#define sb_printf wsel_test_sb_printf
 
 /* Varied weights (1..1000), so single layers are not uniform and multi layers really
  * draw: only the heaviest items of a layer are included for sure. */
@@ -193,12 +161,12 @@ static bool fixture_build(fixture *fx)
     emit_resource_body(&b, fx->kind, fx->groups, fx->per, 7);
     sb_printf(&b, "}\n");
     if (b.oom) {
-        free(b.p);
+        free(b.s);
         return fixture_fail(fx, "out of memory writing the config", NULL);
     }
     wsel_load_opts opts = {.input = WSEL_INPUT_STANZA, .flags = WSEL_LOAD_NO_INCLUDE};
-    int rc = wsel_config_load_buffer(b.p, b.len, "bench.conf", &opts, &fx->cfg, &err);
-    free(b.p);
+    int rc = wsel_config_load_buffer(b.s, b.len, "bench.conf", &opts, &fx->cfg, &err);
+    free(b.s);
     if (rc != WSEL_OK)
         return fixture_fail(fx, "config load", &err);
     if (wsel_state_new(fx->cfg, &fx->st, &err) != WSEL_OK)
@@ -472,11 +440,11 @@ static char *mixed_config(unsigned n, size_t *len)
         sb_printf(&b, "}\n");
     }
     if (b.oom) {
-        free(b.p);
+        free(b.s);
         return NULL;
     }
     *len = b.len;
-    return b.p;
+    return b.s;
 }
 
 static void bm_load(wsel_bench_state *st, void *arg)

@@ -21,7 +21,8 @@ BENCH_REPS     ?= 3
 BENCH_ARGS     ?=
 BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
 BENCH_PNG      ?= $(BUILD)/bench/compare.png
-BENCH_C_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)))
+# tests/support/sbuf.c: the string builder the generated configs are written with.
+BENCH_C_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)) tests/support/sbuf.c)
 BENCH_CXXFLAGS := -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -g
 ifeq ($(WERROR),1)
 BENCH_CXXFLAGS += -Werror

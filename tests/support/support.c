@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "support.h"
+#include "sbuf.h"
 
 /* ---- random sources -------------------------------------------------------------- */
 
@@ -142,39 +143,8 @@ wsel_config *wsel_test_load_synopsis(void)
 
 const char *const wsel_test_gen_services[] = { "svc_a", "svc_b", "svc_c", NULL };
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap + (size_t)n + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = true;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
+typedef wsel_test_sbuf sbuf;
+#define sb_printf wsel_test_sb_printf
 
 static bool chance(uint64_t *rs, unsigned percent)
 {
