@@ -257,15 +257,7 @@ static void json_listing(json_out *j, const wsel_config *cfg)
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
             json_obj_begin(j);
-            json_key(j, "stanza");
-            if (set->stanza)
-                json_str(j, set->stanza);
-            else
-                json_null(j);
-            json_key(j, "family");
-            json_str(j, cli_kind_name(set->kind));
-            json_key(j, "mode");
-            json_str(j, wsel_mode_name(set->mode));
+            cli_json_set_id(j, set);
             json_key(j, "multi");
             json_bool(j, set->multi);
             json_level(j, "multi_from", set->multi_from);

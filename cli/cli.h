@@ -77,6 +77,9 @@ void json_bool(json_out *j, int v);
 void json_null(json_out *j);
 /* Ends the document with a newline. */
 void json_finish(json_out *j);
+/* The keys that identify a set: "stanza" (null for an automatic resource), "family",
+ * "mode". */
+void cli_json_set_id(json_out *j, const wsel_set *set);
 
 /* ---- stateopt.c: --state / --down / --up ---- */
 

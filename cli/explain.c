@@ -108,15 +108,7 @@ static void json_resource(json_out *j, const wsel_resource *res, const wsel_odds
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         json_obj_begin(j);
-        json_key(j, "stanza");
-        if (set->stanza)
-            json_str(j, set->stanza);
-        else
-            json_null(j);
-        json_key(j, "family");
-        json_str(j, cli_kind_name(set->kind));
-        json_key(j, "mode");
-        json_str(j, wsel_mode_name(set->mode));
+        cli_json_set_id(j, set);
         json_key(j, "up_thresh");
         json_num(j, set->up_thresh);
         json_key(j, "total");

@@ -151,3 +151,16 @@ void json_finish(json_out *j)
     fputc('\n', j->f);
     fflush(j->f);
 }
+
+void cli_json_set_id(json_out *j, const wsel_set *set)
+{
+    json_key(j, "stanza");
+    if (set->stanza)
+        json_str(j, set->stanza);
+    else
+        json_null(j);
+    json_key(j, "family");
+    json_str(j, cli_kind_name(set->kind));
+    json_key(j, "mode");
+    json_str(j, wsel_mode_name(set->mode));
+}
