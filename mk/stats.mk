@@ -13,16 +13,19 @@ $(STATS_BIN): $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
 
-.PHONY: stats stats-quick mutants
+.PHONY: stats stats-quick mutants stats-deps
+stats-deps:
+	@sh scripts/deps.sh build stats
+
 stats-quick: lib $(STATS_BIN) ## quick statistical conformance suite alone (TAP)
 	@sh scripts/run-tests.sh $(STATS_BIN)
 
-stats: lib $(STATS_BIN) ## large run with report: tables on stdout, report/stats/index.html + PNG plots
+stats: stats-deps lib $(STATS_BIN) ## large run with report: tables on stdout, report/stats/index.html + PNG plots
 	@rm -rf report/stats && mkdir -p report/stats
 	@$(STATS_BIN) --large --tables --report report/stats > report/stats/tap.txt; rc=$$?; \
 	  cat report/stats/tap.txt; \
 	  (cd report/stats && while read -r p; do gnuplot "$$p.gp" || exit 1; done < plots.list) || rc=1; \
 	  echo "report: report/stats/index.html (TAP in report/stats/tap.txt)"; exit $$rc
 
-mutants: ## fault-injection kill-rate run (scratch copy of the tree; never touches it)
+mutants: stats-deps ## fault-injection kill-rate run (scratch copy of the tree; never touches it)
 	@sh stats/mutants.sh

@@ -11,7 +11,7 @@ for job in "$@"; do
     bench)    pkgs="$pkgs g++ libbenchmark-dev python3 gnuplot-nox valgrind" ;;
     fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++" ;;
     coverage) pkgs="$pkgs lcov" ;;
-    stats)    pkgs="$pkgs gnuplot-nox" ;;
+    stats)    pkgs="$pkgs gnuplot-nox python3" ;;
     ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox" ;;
     *) echo "deps.sh: unknown job '$job'" >&2; exit 2 ;;
     esac
