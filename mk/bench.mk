@@ -21,8 +21,9 @@ BENCH_REPS     ?= 3
 BENCH_ARGS     ?=
 BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
 BENCH_PNG      ?= $(BUILD)/bench/compare.png
+BENCH_OWN_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)))
 # tests/support/sbuf.c: the string builder the generated configs are written with.
-BENCH_C_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)) tests/support/sbuf.c)
+BENCH_C_OBJ    := $(BENCH_OWN_OBJ) $(BUILD)/obj/tests/support/sbuf.o
 BENCH_CXXFLAGS := -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -g
 ifeq ($(WERROR),1)
 BENCH_CXXFLAGS += -Werror
@@ -35,7 +36,7 @@ bench-deps:
 
 bench-build: $(BENCH_BIN)
 
-$(BENCH_C_OBJ): | bench-deps
+$(BENCH_OWN_OBJ): | bench-deps
 
 $(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
 	@mkdir -p $(dir $@)
