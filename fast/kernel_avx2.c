@@ -179,61 +179,40 @@ static void draw_avx2(wsel_prng *p, uint64_t *w, size_t n)
 #define draw_avx2 wsel__draw_portable
 #endif
 
-/* Inlined into the query path: its mode switch then costs no call. */
-static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
-                                       wsel_set_answer *out)
+/* Grouped-multi's second layer: one pass over all groups when they are small, one
+ * compare per group up to 8 addresses, two-level otherwise. */
+static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                            uint16_t *items)
 {
-    switch (s->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
-        out->count = 1;
-        return;
-    case WSEL_MODE_UNGROUPED_MULTI:
-        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
-        return;
-    case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
-        uint32_t first = s->gfirst[g];
-        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
-        out->count = (uint8_t)emit(out->items, m, first);
-        return;
-    }
-    case WSEL_MODE_GROUPED_MULTI: {
-        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
-        if (s->small) {
-            out->count = (uint8_t)gmulti_small(s, w + s->n, (unsigned)gm, out->items);
-            return;
-        }
-        uint32_t c = 0;
-        if (s->gmax <= 8) {
-            /* one compare per group, no inner loop: the groups' chains overlap */
-            while (gm) {
-                uint32_t g = (uint32_t)__builtin_ctzll(gm);
-                gm &= gm - 1;
-                uint32_t first = s->gfirst[g];
-                __m256i ub = bias_u(wsel__mulhi(w[s->n + g], s->gsum[g]));
-                __m256i v = _mm256_loadu_si256((const __m256i *)(s->ipre + first));
-                unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-                out->items[c++] = (uint16_t)(first + (uint32_t)__builtin_ctz(gt));
-            }
-            out->count = (uint8_t)c;
-            return;
-        }
+    if (s->small)
+        return gmulti_small(s, w, (unsigned)gm, items);
+    uint32_t c = 0;
+    if (s->gmax <= 8) {
+        /* one compare per group, no inner loop: the groups' chains overlap */
         while (gm) {
             uint32_t g = (uint32_t)__builtin_ctzll(gm);
             gm &= gm - 1;
             uint32_t first = s->gfirst[g];
-            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + choose_in_group(s, g, bias_u(u)));
+            __m256i ub = bias_u(wsel__mulhi(w[g], s->gsum[g]));
+            __m256i v = _mm256_loadu_si256((const __m256i *)(s->ipre + first));
+            unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+            items[c++] = (uint16_t)(first + (uint32_t)__builtin_ctz(gt));
         }
-        out->count = (uint8_t)c;
-        return;
+        return c;
     }
-    default:
-        out->count = 0;
-        return;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
+        items[c++] = (uint16_t)(s->gfirst[g] + choose_in_group(s, g, bias_u(u)));
     }
+    return c;
+}
+
+static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
+                                       wsel_set_answer *out)
+{
+    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
 }
 
 

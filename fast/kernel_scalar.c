@@ -28,8 +28,9 @@ static uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
     return m;
 }
 
-static uint32_t emit(uint16_t *items, uint32_t count, uint64_t mask, uint32_t base)
+static uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
 {
+    uint32_t count = 0;
     while (mask) {
         items[count++] = (uint16_t)(base + (uint32_t)__builtin_ctzll(mask));
         mask &= mask - 1;
@@ -37,48 +38,28 @@ static uint32_t emit(uint16_t *items, uint32_t count, uint64_t mask, uint32_t ba
     return count;
 }
 
-/* Inlined into the query path: its mode switch then costs no call. */
+/* Grouped-multi's second layer: prefix sums within each group, 8 at a time. */
+static uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, uint16_t *items)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        uint32_t first = s->gfirst[g];
+        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
+        uint32_t count = s->gcount[g], b = 0;
+        if (count > 8)
+            b = 8 * count_le(s->gpre8 + 8 * g, 8, u);
+        count -= b;
+        items[c++] = (uint16_t)(first + b + count_le(s->ipre + first + b, count < 8 ? count : 8, u));
+    }
+    return c;
+}
+
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
                                        wsel_set_answer *out)
 {
-    switch (s->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
-        out->count = 1;
-        return;
-    case WSEL_MODE_UNGROUPED_MULTI:
-        out->count = (uint8_t)emit(out->items, 0, include_mask(s->thr, w, s->n) & s->nz, 0);
-        return;
-    case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
-        uint32_t first = s->gfirst[g];
-        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
-        out->count = (uint8_t)emit(out->items, 0, m, first);
-        return;
-    }
-    case WSEL_MODE_GROUPED_MULTI: {
-        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
-        uint32_t c = 0;
-        while (gm) {
-            uint32_t g = (uint32_t)__builtin_ctzll(gm);
-            gm &= gm - 1;
-            uint32_t first = s->gfirst[g];
-            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            uint32_t count = s->gcount[g], b = 0;
-            if (count > 8)
-                b = 8 * count_le(s->gpre8 + 8 * g, 8, u);
-            count -= b;
-            out->items[c++] = (uint16_t)(first + b +
-                                         count_le(s->ipre + first + b, count < 8 ? count : 8, u));
-        }
-        out->count = (uint8_t)c;
-        return;
-    }
-    default:
-        out->count = 0;
-        return;
-    }
+    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
 }
 
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,

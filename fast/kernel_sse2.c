@@ -81,43 +81,23 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return c;
 }
 
-/* Inlined into the query path: its mode switch then costs no call. */
+static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                            uint16_t *items)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
+        items[c++] = (uint16_t)(s->gfirst[g] + choose_in_group(s, g, bias_u(u)));
+    }
+    return c;
+}
+
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
                                        wsel_set_answer *out)
 {
-    switch (s->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
-        out->count = 1;
-        return;
-    case WSEL_MODE_UNGROUPED_MULTI:
-        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
-        return;
-    case WSEL_MODE_GROUPED_SINGLE: {
-        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
-        uint32_t first = s->gfirst[g];
-        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
-        out->count = (uint8_t)emit(out->items, m, first);
-        return;
-    }
-    case WSEL_MODE_GROUPED_MULTI: {
-        uint64_t gm = include_mask(s->thr, w, s->n) & s->nz;
-        uint32_t c = 0;
-        while (gm) {
-            uint32_t g = (uint32_t)__builtin_ctzll(gm);
-            gm &= gm - 1;
-            uint32_t first = s->gfirst[g];
-            uint64_t u = wsel__mulhi(w[s->n + g], s->gsum[g]);
-            out->items[c++] = (uint16_t)(first + choose_in_group(s, g, bias_u(u)));
-        }
-        out->count = (uint8_t)c;
-        return;
-    }
-    default:
-        out->count = 0;
-        return;
-    }
+    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
 }
 
 

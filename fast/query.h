@@ -59,6 +59,50 @@ static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng
     }
 }
 
+/* A variant's primitives. CHOOSE: the index whose biased prefix sum first exceeds u.
+ * INCLUDE: the mask of words at or below their thresholds (n <= 64). emit: the indices of
+ * the set bits of mask, plus base, in ascending order; returns how many. pick: for each
+ * group in gm, CHOOSE one address with that group's word (w[g]); returns how many. */
+typedef uint32_t (*wsel__choose_fn)(const wsel__snap *s, uint64_t u);
+typedef uint64_t (*wsel__include_fn)(const uint64_t *thr, const uint64_t *w, uint32_t n);
+typedef uint32_t (*wsel__emit_fn)(uint16_t *items, uint64_t mask, uint32_t base);
+typedef uint32_t (*wsel__pick_fn)(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                                  uint16_t *items);
+
+/* One set's decisions, in the contract's word order, written once for every variant.
+ * Always inlined with constant primitives, so each variant compiles to straight code. */
+static WSEL__ALWAYS_INLINE void wsel__kernel_with(const wsel__snap *s, const uint64_t *w,
+                                                  wsel_set_answer *out,
+                                                  wsel__choose_fn choose_top,
+                                                  wsel__include_fn include_mask,
+                                                  wsel__emit_fn emit, wsel__pick_fn pick)
+{
+    switch (s->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
+        out->count = 1;
+        return;
+    case WSEL_MODE_UNGROUPED_MULTI:
+        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
+        return;
+    case WSEL_MODE_GROUPED_SINGLE: {
+        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
+        uint32_t first = s->gfirst[g];
+        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
+        out->count = (uint8_t)emit(out->items, m, first);
+        return;
+    }
+    case WSEL_MODE_GROUPED_MULTI:
+        out->count = (uint8_t)pick(s, w + s->n, include_mask(s->thr, w, s->n) & s->nz,
+                                   out->items);
+        return;
+    default:
+        out->count = 0;
+        return;
+    }
+}
+
 typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
                                  wsel_set_answer *out);
 
