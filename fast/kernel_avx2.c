@@ -69,19 +69,23 @@ static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint
     return ~gt & wsel__low_bits(n);
 }
 
-/* Appends base + position of every set bit, in order, 8 positions per step. Each step
- * stores 8 indices but advances by the byte's popcount; before byte k at most 8k
- * indices exist, so the store never passes items[63]. */
+/* Appends base + the positions of the set bits of byte b at items[c..]; returns the new
+ * count. Stores 8 indices whatever b holds: the caller keeps c + 8 <= 64. */
+static inline uint32_t emit8(uint16_t *items, uint32_t c, unsigned b, uint32_t base)
+{
+    __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]));
+    pos = _mm_add_epi16(pos, _mm_set1_epi16((short)base));
+    _mm_storeu_si128((__m128i *)(items + c), pos);
+    return c + (uint32_t)__builtin_popcount(b);
+}
+
+/* Appends base + position of every set bit, in order, 8 positions per step. Before byte
+ * k at most 8k indices exist, so no store passes items[63]. */
 static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
 {
     uint32_t c = 0;
-    for (uint32_t k = 0; mask; k += 8, mask >>= 8) {
-        unsigned b = (unsigned)(mask & 0xff);
-        __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]));
-        pos = _mm_add_epi16(pos, _mm_set1_epi16((short)(base + k)));
-        _mm_storeu_si128((__m128i *)(items + c), pos);
-        c += (uint32_t)__builtin_popcount(b);
-    }
+    for (uint32_t k = 0; mask; k += 8, mask >>= 8)
+        c = emit8(items, c, (unsigned)(mask & 0xff), base + k);
     return c;
 }
 
@@ -219,17 +223,20 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 #if defined(WSEL__PRNG_HAVE_AVX2)
 /* Ungrouped-multi drawing from the default generator: each block of four words is
  * compared with its thresholds as it is generated, instead of being stored and read
- * back. The words consumed and the generator's state afterwards are exactly those of
+ * back, and every 8 words' include bits are expanded into indices as soon as they are
+ * known, so that work overlaps the generator's serial chain instead of following it.
+ * The words consumed and the generator's state afterwards are exactly those of
  * wsel_prng_fill(): first what its buffer still holds, then whole blocks, and a last
- * partial block whose unused words stay in the buffer. */
-static inline uint64_t multi_fused(wsel_prng *p, const wsel__snap *s)
+ * partial block whose unused words stay in the buffer. Returns the answer's count. */
+static inline uint32_t multi_fused(wsel_prng *p, const wsel__snap *s, uint16_t *items)
 {
     const uint32_t n = s->n;
-    uint64_t gt = 0;
-    uint32_t i = 0;
+    const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
+    uint64_t acc = 0;          /* include bits of words done .. i-1, word `done` at bit 0 */
+    uint32_t i = 0, done = 0, c = 0;
     for (; p->pos < 4; i++) {
         uint64_t w = p->buf[p->pos++] ^ WSEL__BIAS64;
-        gt |= (uint64_t)((int64_t)w > (int64_t)s->thr[i]) << i;
+        acc |= (uint64_t)((int64_t)w <= (int64_t)s->thr[i]) << i;
     }
     const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
     __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
@@ -242,15 +249,23 @@ static inline uint64_t multi_fused(wsel_prng *p, const wsel__snap *s)
             _mm256_storeu_si256((__m256i *)p->buf, o);
             p->pos = n - i;
         }
-        __m256i c = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
-                                       _mm256_loadu_si256((const __m256i *)(s->thr + i)));
-        gt |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(c)) << i;
+        __m256i gt = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
+                                        _mm256_loadu_si256((const __m256i *)(s->thr + i)));
+        unsigned le = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(gt)) & 0xf;
+        acc |= (uint64_t)le << (i - done); /* i - done < 8 here */
+        if (i + 4 - done >= 8) { /* done + 8 <= i + 4 <= n + 3, so done <= 56 */
+            c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
+            acc >>= 8;
+            done += 8;
+        }
     }
     _mm256_storeu_si256((__m256i *)p->s[0], s0);
     _mm256_storeu_si256((__m256i *)p->s[1], s1);
     _mm256_storeu_si256((__m256i *)p->s[2], s2);
     _mm256_storeu_si256((__m256i *)p->s[3], s3);
-    return ~gt & wsel__low_bits(n);
+    if (done < n) /* fewer than 8 words left */
+        c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
+    return c;
 }
 #endif
 
@@ -264,11 +279,10 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
     const wsel__snap *s = &rs->set[0];
     if (s->mode == WSEL_MODE_UNGROUPED_MULTI && rs->n_sets == 1 && s->n >= 8 &&
         rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4) {
-        uint64_t m = multi_fused(rng->ctx, s) & s->nz;
         ans->n_sets = 1;
         ans->ttl = ans->set[0].ttl = s->ttl;
         ans->failed = ans->set[0].failed = s->failed;
-        ans->set[0].count = (uint8_t)emit(ans->set[0].items, m, 0);
+        ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s, ans->set[0].items);
         return WSEL_OK;
     }
 #endif
