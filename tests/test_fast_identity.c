@@ -454,6 +454,92 @@ static void test_prng_direct_paths(void **unused)
     wsel_config_free(cfg);
 }
 
+/* ---- planted generator words ------------------------------------------------------ */
+
+/* Ungrouped-multi from the default generator takes the AVX2 kernel's fused
+ * draw-and-compare path, which the replayed words of the sweeps never reach: plant each
+ * item's INCLUDE edge words (e - 1, e, e + 1) at that item's place in the stream, after
+ * 0..3 buffered words, and compare every engine with ref. */
+static void test_planted_edges(void **unused)
+{
+    (void)unused;
+    static const unsigned widths[] = { 8, 9, 13, 31, 64 };
+    uint64_t rs = 0x91a7;
+    unsigned planted = 0, included = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        unsigned n = widths[wi];
+        char text[8192];
+        size_t len = (size_t)snprintf(text, sizeof text,
+                                      "service_types => [ mon ]\nr => { multi => true\n");
+        for (unsigned i = 0; i < n; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len, " a%u => [ 10.7.0.%u, %u ]\n",
+                                    i, i + 1, i == 3 ? 1048575u : (i * 7919u) % 1000u + 1u);
+        snprintf(text + len, sizeof text - len, "}\n");
+        wsel_config *cfg = wsel_test_load(text);
+        const wsel_resource *res = wsel_config_find(cfg, "r");
+        assert_non_null(res);
+        wsel_state *st;
+        assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+        assert_int_equal(wsel_state_set(st, "mon", "10.7.0.2", false, 30, NULL, NULL), WSEL_OK);
+        /* INCLUDE edges from the contract: word * M < d * 2^64 */
+        const wsel_set *set = &res->sets[0];
+        uint64_t M = 0, d[64];
+        for (unsigned i = 0; i < n; i++) {
+            wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
+            d[i] = ms.up ? set->items[i].weight : 0;
+            M = d[i] > M ? d[i] : M;
+        }
+        wsel_resolver *r[N_ENGINES] = { 0 };
+        for (int e = 0; e < N_ENGINES; e++)
+            if (wsel_engine_available(engines[e]))
+                assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
+        for (unsigned i = 0; i < n; i++) {
+            if (!d[i])
+                continue;
+            uint64_t e0 = edge(d[i], M);
+            for (uint64_t w = e0 - 1; w != e0 + 2 && w != 0; w++) {
+                wsel_prng p;
+                wsel_test_prng_plant(&p, &rs, (unsigned)wsel_test_range(&rs, 0, 3), i, w);
+                wsel_prng check = p;
+                uint64_t words[64];
+                wsel_prng_fill(&check, words, n);
+                assert_true(words[i] == w); /* the plant worked */
+                wsel_answer want;
+                wsel_prng pr = p;
+                wsel_rng rng = wsel_prng_rng(&pr);
+                assert_int_equal(wsel_ref_resolve(res, st, &rng, &want), WSEL_OK);
+                bool in = false;
+                for (unsigned j = 0; j < want.set[0].count; j++)
+                    in |= want.set[0].items[j] == i;
+                /* the contract, independently: word * M < d * 2^64 */
+                assert_int_equal(in, (u128)w * M < (u128)d[i] << 64);
+                included += in;
+                planted++;
+                for (int e = 0; e < N_ENGINES; e++) {
+                    if (!r[e])
+                        continue;
+                    wsel_prng pe = p;
+                    wsel_rng re = wsel_prng_rng(&pe);
+                    wsel_answer got;
+                    assert_int_equal(wsel_resolve(r[e], res, &re, &got), WSEL_OK);
+                    if (!wsel_answer_equal(&want, &got))
+                        fail_msg("%s differs from ref: %u items, word %u planted at %s edge",
+                                 wsel_engine_name(wsel_resolver_engine(r[e])), n, i,
+                                 in ? "an included" : "an excluded");
+                    assert_memory_equal(pe.s, pr.s, sizeof pe.s);
+                    assert_int_equal(pe.pos, pr.pos);
+                }
+            }
+        }
+        for (int e = 0; e < N_ENGINES; e++)
+            wsel_resolver_free(r[e]);
+        wsel_state_free(st);
+        wsel_config_free(cfg);
+    }
+    assert_true(planted > 300);
+    assert_true(included > 100 && included < planted);
+}
+
 /* Forced shapes: one mode at a time, the widest sets and groups. */
 static void test_identity_modes(void **unused)
 {
@@ -827,6 +913,7 @@ int main(void)
         cmocka_unit_test(test_sync_follows_state),
         cmocka_unit_test(test_prng_direct_paths),
         cmocka_unit_test(test_threshold_edges),
+        cmocka_unit_test(test_planted_edges),
         cmocka_unit_test(test_identity_modes),
         cmocka_unit_test(test_identity_sweep),
         cmocka_unit_test(test_known_answers),

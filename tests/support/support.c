@@ -69,6 +69,47 @@ uint64_t wsel_test_range(uint64_t *state, uint64_t lo, uint64_t hi)
     return lo + wsel_test_mix(state) % span; /* bias is irrelevant for test inputs */
 }
 
+static uint64_t rotr64(uint64_t x, int k)
+{
+    return (x >> k) | (x << (64 - k));
+}
+
+/* One lane of the default generator stepped backwards: the inverse of the xoshiro256
+ * state update of core/prng.c (s1 from s1' ^ s2' = s1 ^ (s1 << 17)). */
+static void lane_unstep(uint64_t s[4][4], int l)
+{
+    uint64_t s3a = rotr64(s[3][l], 45);
+    uint64_t y = s[1][l] ^ s[2][l];
+    uint64_t s1 = y ^ (y << 17) ^ (y << 34) ^ (y << 51);
+    uint64_t s0 = s[0][l] ^ s3a;
+    s[2][l] = s[1][l] ^ s1 ^ s0;
+    s[0][l] = s0;
+    s[1][l] = s1;
+    s[3][l] = s3a ^ s1;
+}
+
+/* One step's output, rotl(s0 + s3, 23) + s0, can be chosen freely through s3; the state
+ * b steps earlier is found by stepping back, so word i lands in block b = (i - k) / 4. */
+void wsel_test_prng_plant(wsel_prng *p, uint64_t *state, unsigned k, size_t i, uint64_t word)
+{
+    for (unsigned j = 0; j < 4; j++)
+        p->buf[j] = wsel_test_mix(state);
+    p->pos = 4 - k;
+    bool in_buf = i < k;
+    if (in_buf)
+        p->buf[4 - k + i] = word;
+    size_t b = in_buf ? 0 : (i - k) / 4, lane = in_buf ? 4 : (i - k) % 4;
+    for (size_t l = 0; l < 4; l++) {
+        uint64_t out = l == lane ? word : wsel_test_mix(state);
+        p->s[0][l] = wsel_test_mix(state);
+        p->s[1][l] = wsel_test_mix(state);
+        p->s[2][l] = wsel_test_mix(state);
+        p->s[3][l] = rotr64(out - p->s[0][l], 23) - p->s[0][l];
+        for (size_t j = 0; j < b; j++)
+            lane_unstep(p->s, (int)l);
+    }
+}
+
 bool wsel_test_under_valgrind(void)
 {
     const char *p = getenv("LD_PRELOAD");

@@ -38,6 +38,12 @@ uint64_t wsel_test_mix(uint64_t *state);
 /* Uniform in [lo, hi] (inclusive), from wsel_test_mix. */
 uint64_t wsel_test_range(uint64_t *state, uint64_t lo, uint64_t hi);
 
+/* Puts the default generator p in a state (random, from `state`) whose next words have
+ * `word` at position i (0-based), the first k (0..3) of them coming from its buffer:
+ * the direct paths that draw from a wsel_prng can then be probed at chosen words, as
+ * replayed words probe the others. Every other word is pseudo-random. */
+void wsel_test_prng_plant(wsel_prng *p, uint64_t *state, unsigned k, size_t i, uint64_t word);
+
 /* True when running under valgrind (its preload library is in LD_PRELOAD), so long
  * statistical loops can shrink to keep VALGRIND=1 runs within minutes. */
 bool wsel_test_under_valgrind(void);
