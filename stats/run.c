@@ -553,6 +553,7 @@ typedef struct probe_ctx {
     fixed_rng f;
     wsel_answer ans;
     size_t probes;
+    uint64_t plant_rs; /* test-side randomness for wsel_test_prng_plant */
 } probe_ctx;
 
 static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
@@ -561,6 +562,24 @@ static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
     p->probes++;
     memset(&p->ans, 0, sizeof p->ans);
     int rc = resolve_any(p->rv, p->res, p->st, &(wsel_rng){ fixed_fill, &p->f }, &p->ans);
+    if (rc != WSEL_OK || p->ans.n_sets <= s) {
+        test_violation(p->t, "resolve returned %d", rc);
+        return NULL;
+    }
+    return &p->ans.set[s];
+}
+
+/* The same decision through the default generator (whose direct paths -- the AVX2
+ * kernel's fused draw of ungrouped-multi -- replayed words never reach): `word` planted
+ * at position i of a wsel_prng's stream, after 0..3 buffered words; the rest random. */
+static const wsel_set_answer *probe_planted(probe_ctx *p, uint32_t s, size_t i, uint64_t word)
+{
+    wsel_prng g;
+    wsel_test_prng_plant(&g, &p->plant_rs, (unsigned)(p->probes % 4), i, word);
+    p->probes++;
+    memset(&p->ans, 0, sizeof p->ans);
+    wsel_rng rng = wsel_prng_rng(&g);
+    int rc = resolve_any(p->rv, p->res, p->st, &rng, &p->ans);
     if (rc != WSEL_OK || p->ans.n_sets <= s) {
         test_violation(p->t, "resolve returned %d", rc);
         return NULL;
@@ -641,11 +660,15 @@ static void boundary_set(probe_ctx *p, uint32_t s, size_t base, const wsel_set_o
                     w[j] = UINT64_MAX;
                 if (!include_edge(v[i], M, in, &w[i]))
                     continue;
-                if ((a = probe(p, s)) && has_item(a, i) != in)
-                    test_violation(p->t, "word %#llx should %s %s (weight %llu of max %llu)",
-                                   (unsigned long long)w[i], in ? "include" : "exclude",
-                                   item_label(set, i, lb, sizeof lb), (unsigned long long)v[i],
-                                   (unsigned long long)M);
+                for (int via = 0; via < 1 + (base == 0); via++) {
+                    a = via ? probe_planted(p, s, i, w[i]) : probe(p, s);
+                    if (a && has_item(a, i) != in)
+                        test_violation(p->t, "word %#llx%s should %s %s (weight %llu of max %llu)",
+                                       (unsigned long long)w[i], via ? " (from the generator)" : "",
+                                       in ? "include" : "exclude",
+                                       item_label(set, i, lb, sizeof lb), (unsigned long long)v[i],
+                                       (unsigned long long)M);
+                }
             }
         return;
     }
@@ -736,6 +759,7 @@ static void boundary_run(const char *prefix, const wsel_resolver *rv, const wsel
     p->res = res;
     p->st = st;
     p->f.n = wsel_resource_words(res);
+    p->plant_rs = p->f.n;
     if (p->f.n > WSEL_WORDS_MAX) {
         test_violation(p->t, "wsel_resource_words = %zu", p->f.n);
         free(p);
