@@ -122,11 +122,25 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const w
                                                  wsel__set_kernel kern,
                                                  wsel__prng_draw_fn draw)
 {
+    const wsel__snap *s0 = &rs->set[0];
+    /* One CHOOSE from the default generator's buffer (single and CNAME sets): no word
+     * array, no padding -- the commonest query, taken word for word as the fill would. */
+    if (rs->words == 1 && rng->fill == r->prng_fill && s0->mode != WSEL_MODE_UNGROUPED_MULTI &&
+        ((wsel_prng *)rng->ctx)->pos < 4) {
+        wsel_prng *p = rng->ctx;
+        /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
+        uint64_t w1[4 + WSEL__PAD64];
+        w1[0] = p->buf[p->pos++];
+        ans->n_sets = 1;
+        ans->ttl = ans->set[0].ttl = s0->ttl;
+        ans->failed = ans->set[0].failed = s0->failed;
+        kern(s0, w1, &ans->set[0]);
+        return WSEL_OK;
+    }
     /* + 3: a vector draw may write up to a multiple of 4 before padding */
     uint64_t w[WSEL_WORDS_MAX + 3 + WSEL__PAD64];
     wsel__draw(r, rng, w, rs->words, draw);
 
-    const wsel__snap *s0 = &rs->set[0];
     ans->n_sets = rs->n_sets;
     ans->ttl = s0->ttl;
     ans->failed = s0->failed;
