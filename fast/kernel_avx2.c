@@ -48,9 +48,11 @@ static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
 
 static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
 {
-    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    if (n < 4)
+        return wsel__include_words(thr, w, n);
     uint64_t gt = 0;
     uint32_t i = 0;
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
     for (; i + 8 <= n; i += 8) {
         __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
         __m256i w1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i + 4)), bias);

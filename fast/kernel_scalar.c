@@ -20,14 +20,6 @@ static uint32_t choose_top(const wsel__snap *s, uint64_t u)
     return b + count_le(s->pre + b, 8, u);
 }
 
-static uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
-{
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        m |= (uint64_t)((int64_t)(w[i] ^ WSEL__BIAS64) <= (int64_t)thr[i]) << i;
-    return m;
-}
-
 static uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
 {
     uint32_t count = 0;
@@ -59,7 +51,7 @@ static uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, uint16
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
                                        wsel_set_answer *out)
 {
-    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
+    wsel__kernel_with(s, w, out, choose_top, wsel__include_words, emit, pick);
 }
 
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,

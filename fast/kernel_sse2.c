@@ -56,6 +56,8 @@ static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint
     /* Words get the 64-bit bias in their high half; thresholds are stored biased. */
     const __m128i wbias = _mm_set_epi32((int)WSEL__BIAS32, 0, (int)WSEL__BIAS32, 0);
     const __m128i lobias = _mm_set_epi32(0, (int)WSEL__BIAS32, 0, (int)WSEL__BIAS32);
+    if (n < 4)
+        return wsel__include_words(thr, w, n);
     uint64_t gt = 0;
     for (uint32_t i = 0; i < n; i += 4) {
         __m128i w0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(w + i)), wbias);

@@ -59,6 +59,17 @@ static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng
     }
 }
 
+/* INCLUDE word by word: the scalar kernel's, and the SIMD kernels' for sets of fewer
+ * than 4 words, which are mostly copied from the generator's buffer one store per word:
+ * a vector load of them cannot be forwarded from those stores and waits for them. */
+static inline uint64_t wsel__include_words(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m |= (uint64_t)((int64_t)(w[i] ^ WSEL__BIAS64) <= (int64_t)thr[i]) << i;
+    return m;
+}
+
 /* A variant's primitives. CHOOSE: the index whose biased prefix sum first exceeds u.
  * INCLUDE: the mask of words at or below their thresholds (n <= 64). emit: the indices of
  * the set bits of mask, plus base, in ascending order; returns how many. pick: for each
