@@ -17,7 +17,10 @@ BENCH_BIN      := $(BUILD)/bench/wsel-bench
 BENCH_OUT      ?= bench/results/$(CPU_SLUG).json
 BENCH_FILTER   ?=
 BENCH_MIN_TIME ?= 0.05
-BENCH_REPS     ?= 3
+BENCH_REPS     ?= 5
+# Repetitions of all cases run in random order, so a burst of load on the shared machine
+# hits one repetition of several cases rather than every repetition of one case.
+BENCH_INTERLEAVE ?= true
 BENCH_ARGS     ?=
 BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
 BENCH_PNG      ?= $(BUILD)/bench/compare.png
@@ -49,6 +52,7 @@ $(BENCH_BIN): $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(STATIC_LIB) | bench-dep
 bench: $(BENCH_BIN) ## run the benchmark matrix, write Google Benchmark JSON to BENCH_OUT (default bench/results/<cpu>.json); BENCH_FILTER=<regex>
 	@mkdir -p $(dir $(BENCH_OUT))
 	$(BENCH_BIN) --benchmark_min_time=$(BENCH_MIN_TIME) --benchmark_repetitions=$(BENCH_REPS) \
+	  --benchmark_enable_random_interleaving=$(BENCH_INTERLEAVE) \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out='$(BENCH_OUT)' --benchmark_out_format=json \
 	  $(if $(BENCH_FILTER),--benchmark_filter='$(BENCH_FILTER)') $(BENCH_ARGS)
