@@ -568,6 +568,45 @@ static void test_identity_modes(void **unused)
     assert_true(stats.queries > 1000);
 }
 
+/* Grouped-multi sets of every shape the kernels special-case: 1..8 groups of 1..8
+ * addresses (the AVX2 one-pass pick and the per-group picks), and groups of 9 and 64
+ * (the two-level CHOOSE), every engine against ref at edge and uniform words. */
+static void test_identity_group_shapes(void **unused)
+{
+    (void)unused;
+    sweep_stats stats = { 0 };
+    uint64_t rs = 0x6e0;
+    static char text[1 << 16];
+    for (unsigned G = 1; G <= 8; G++) {
+        for (unsigned shape = 0; shape < 4; shape++) {
+            size_t len = (size_t)snprintf(text, sizeof text,
+                                          "service_types => [ mon ]\nr => { multi => true\n");
+            for (unsigned g = 0; g < G; g++) {
+                /* shape 0: all 8 wide; 1: 1 wide; 2: mixed 1..8; 3: one group of 9 or 64 */
+                unsigned per = shape == 0 ? 8 : shape == 1 ? 1 : shape == 2 ? (g * 3 + G) % 8 + 1
+                                                                           : g == 0 ? (G % 2 ? 64 : 9) : 2;
+                len += (size_t)snprintf(text + len, sizeof text - len, " g%u => {", g);
+                for (unsigned a = 0; a < per; a++)
+                    len += (size_t)snprintf(text + len, sizeof text - len, " a%u => [ 10.%u.%u.%u, %u ]",
+                                            a, 50 + G, g * 4 + shape, a + 1,
+                                            (unsigned)wsel_test_range(&rs, 1, 1000));
+                len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
+            }
+            snprintf(text + len, sizeof text - len, "}\n");
+            wsel_config *cfg = wsel_test_load(text);
+            wsel_state *st;
+            assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+            for (unsigned k = 0; k < 3; k++) {
+                wsel_test_random_state(st, cfg, G * 100 + shape * 10 + k, k * 0.3, false);
+                compare_all(cfg, st, &rs, 40, &stats);
+            }
+            wsel_state_free(st);
+            wsel_config_free(cfg);
+        }
+    }
+    assert_true(stats.multi_items > 100);
+}
+
 /* up_thresh edges: UP weight exactly at, one below and one above the threshold. The
  * failed flag is checked against that count directly, and every engine against ref. */
 static void test_threshold_edges(void **unused)
@@ -914,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_prng_direct_paths),
         cmocka_unit_test(test_threshold_edges),
         cmocka_unit_test(test_planted_edges),
+        cmocka_unit_test(test_identity_group_shapes),
         cmocka_unit_test(test_identity_modes),
         cmocka_unit_test(test_identity_sweep),
         cmocka_unit_test(test_known_answers),
