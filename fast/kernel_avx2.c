@@ -226,6 +226,11 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 
 
 #if defined(WSEL__PRNG_HAVE_AVX2)
+static inline bool fusable(const wsel__snap *s)
+{
+    return s->mode == WSEL_MODE_UNGROUPED_MULTI && s->n >= 8;
+}
+
 /* Ungrouped-multi drawing from the default generator: each block of four words is
  * compared with its thresholds as it is generated, instead of being stored and read
  * back, and every 8 words' include bits are expanded into indices as soon as they are
@@ -281,13 +286,22 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
     if (!rs)
         return WSEL_E_ARG;
 #if defined(WSEL__PRNG_HAVE_AVX2)
-    const wsel__snap *s = &rs->set[0];
-    if (s->mode == WSEL_MODE_UNGROUPED_MULTI && rs->n_sets == 1 && s->n >= 8 &&
-        rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4) {
-        ans->n_sets = 1;
-        ans->ttl = ans->set[0].ttl = s->ttl;
-        ans->failed = ans->set[0].failed = s->failed;
-        ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s, ans->set[0].items);
+    /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
+     * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
+    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 &&
+        fusable(&rs->set[0]) && (rs->n_sets == 1 || fusable(&rs->set[1]))) {
+        ans->n_sets = rs->n_sets;
+        ans->ttl = rs->set[0].ttl;
+        ans->failed = false;
+        for (uint32_t k = 0; k < rs->n_sets; k++) {
+            const wsel__snap *s = &rs->set[k];
+            ans->set[k].ttl = s->ttl;
+            ans->set[k].failed = s->failed;
+            ans->set[k].count = (uint8_t)multi_fused(rng->ctx, s, ans->set[k].items);
+            if (s->ttl < ans->ttl)
+                ans->ttl = s->ttl;
+            ans->failed |= s->failed;
+        }
         return WSEL_OK;
     }
 #endif

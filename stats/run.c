@@ -660,8 +660,8 @@ static void boundary_set(probe_ctx *p, uint32_t s, size_t base, const wsel_set_o
                     w[j] = UINT64_MAX;
                 if (!include_edge(v[i], M, in, &w[i]))
                     continue;
-                for (int via = 0; via < 1 + (base == 0); via++) {
-                    a = via ? probe_planted(p, s, i, w[i]) : probe(p, s);
+                for (int via = 0; via < 2; via++) {
+                    a = via ? probe_planted(p, s, base + i, w[i]) : probe(p, s);
                     if (a && has_item(a, i) != in)
                         test_violation(p->t, "word %#llx%s should %s %s (weight %llu of max %llu)",
                                        (unsigned long long)w[i], via ? " (from the generator)" : "",

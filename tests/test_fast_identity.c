@@ -411,6 +411,17 @@ static void test_prng_direct_paths(void **unused)
             len += (size_t)snprintf(text + len, sizeof text - len, " x%d => [ 2001:db8:%x::%x, %d ]",
                                     a, G, a + 1, a % 7 + 1);
         len += (size_t)snprintf(text + len, sizeof text - len, " } }\n");
+        /* both families multi (the AVX2 fused path runs once per set) */
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "dm%d => { addrs_v4 => { multi => true", G);
+        for (int a = 0; a < 7 + G; a++)
+            len += (size_t)snprintf(text + len, sizeof text - len, " a%d => [ 10.97.%d.%d, %d ]",
+                                    a, G, a + 1, a * 13 % 9 + 1);
+        len += (size_t)snprintf(text + len, sizeof text - len, " } addrs_v6 => { multi => true");
+        for (int a = 0; a < 4 + 5 * G; a++)
+            len += (size_t)snprintf(text + len, sizeof text - len, " x%d => [ 2001:db8:97:%x::%x, %d ]",
+                                    a, G, a + 1, a % 5 + 1);
+        len += (size_t)snprintf(text + len, sizeof text - len, " } }\n");
     }
     wsel_config *cfg = wsel_test_load(text);
     wsel_state *st;
@@ -420,6 +431,18 @@ static void test_prng_direct_paths(void **unused)
         char key[64];
         snprintf(key, sizeof key, "10.%d.0.1", n);
         assert_int_equal(wsel_state_set(st, "mon", key, false, 50, NULL, NULL), WSEL_OK);
+    }
+    /* dual multi: v6 of every third fails over (most weight DOWN, TTL 40), v4 of every
+     * fourth has one address DOWN (TTL 20) */
+    for (int G = 1; G <= 12; G++) {
+        char key[64];
+        for (int a = 0; G % 3 == 0 && a < (4 + 5 * G) * 3 / 4; a++) {
+            snprintf(key, sizeof key, "2001:db8:97:%x::%x", G, a + 1);
+            assert_int_equal(wsel_state_set(st, "mon", key, false, 40, NULL, NULL), WSEL_OK);
+        }
+        snprintf(key, sizeof key, "10.97.%d.2", G);
+        if (G % 4 == 0)
+            assert_int_equal(wsel_state_set(st, "mon", key, false, 20, NULL, NULL), WSEL_OK);
     }
     size_t n_res = wsel_config_resource_count(cfg);
     for (int e = 0; e < N_ENGINES; e++) {
@@ -456,88 +479,121 @@ static void test_prng_direct_paths(void **unused)
 
 /* ---- planted generator words ------------------------------------------------------ */
 
+typedef struct plant_tally {
+    unsigned planted, included;
+} plant_tally;
+
+/* Plants each INCLUDE edge word (e - 1, e, e + 1) of set k of `res` (an ungrouped-multi
+ * set whose words start at `base` in the query's stream) and compares every engine in
+ * r[] with ref, and ref with the contract. */
+static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
+                            wsel_resolver *const r[N_ENGINES], uint32_t k, size_t base,
+                            uint64_t *rs, plant_tally *t)
+{
+    const wsel_set *set = &res->sets[k];
+    uint32_t n = set->n_items;
+    size_t nw = wsel_resource_words(res);
+    uint64_t M = 0, up = 0, d[64];
+    for (uint32_t i = 0; i < n; i++) {
+        wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
+        d[i] = ms.up ? set->items[i].weight : 0;
+        up += d[i];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (up < set->threshold) /* up_thresh failover: every item counts as UP */
+            d[i] = set->items[i].weight;
+        M = d[i] > M ? d[i] : M;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!d[i])
+            continue;
+        uint64_t e0 = edge(d[i], M);
+        for (uint64_t w = e0 - 1; w != e0 + 2 && w != 0; w++) {
+            wsel_prng p;
+            wsel_test_prng_plant(&p, rs, (unsigned)wsel_test_range(rs, 0, 3), base + i, w);
+            wsel_prng check = p;
+            uint64_t words[WSEL_WORDS_MAX];
+            wsel_prng_fill(&check, words, nw);
+            assert_true(words[base + i] == w); /* the plant worked */
+            wsel_answer want;
+            wsel_prng pr = p;
+            wsel_rng rng = wsel_prng_rng(&pr);
+            assert_int_equal(wsel_ref_resolve(res, st, &rng, &want), WSEL_OK);
+            bool in = false;
+            for (unsigned j = 0; j < want.set[k].count; j++)
+                in |= want.set[k].items[j] == i;
+            /* the contract, independently: word * M < d * 2^64 */
+            assert_int_equal(in, (u128)w * M < (u128)d[i] << 64);
+            t->included += in;
+            t->planted++;
+            for (int e = 0; e < N_ENGINES; e++) {
+                if (!r[e])
+                    continue;
+                wsel_prng pe = p;
+                wsel_rng re = wsel_prng_rng(&pe);
+                wsel_answer got;
+                assert_int_equal(wsel_resolve(r[e], res, &re, &got), WSEL_OK);
+                if (!wsel_answer_equal(&want, &got))
+                    fail_msg("%s differs from ref on %s: set %u of %u items, word %u planted "
+                             "at %s edge", wsel_engine_name(wsel_resolver_engine(r[e])),
+                             res->name, k, n, i, in ? "an included" : "an excluded");
+                assert_memory_equal(pe.s, pr.s, sizeof pe.s);
+                assert_int_equal(pe.pos, pr.pos);
+            }
+        }
+    }
+}
+
 /* Ungrouped-multi from the default generator takes the AVX2 kernel's fused
- * draw-and-compare path, which the replayed words of the sweeps never reach: plant each
- * item's INCLUDE edge words (e - 1, e, e + 1) at that item's place in the stream, after
- * 0..3 buffered words, and compare every engine with ref. */
+ * draw-and-compare path (one set, or both sets of a dual-family resource), which the
+ * replayed words of the sweeps never reach: plant each item's INCLUDE edge words at
+ * that item's place in the stream, after 0..3 buffered words. */
 static void test_planted_edges(void **unused)
 {
     (void)unused;
-    static const unsigned widths[] = { 8, 9, 13, 31, 64 };
+    /* v4 items, v6 items (0: single family) */
+    static const unsigned shapes[][2] = { { 8, 0 }, { 9, 0 }, { 13, 0 }, { 31, 0 }, { 64, 0 },
+                                          { 8, 8 }, { 13, 21 }, { 64, 64 }, { 3, 17 } };
     uint64_t rs = 0x91a7;
-    unsigned planted = 0, included = 0;
-    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
-        unsigned n = widths[wi];
-        char text[8192];
-        size_t len = (size_t)snprintf(text, sizeof text,
-                                      "service_types => [ mon ]\nr => { multi => true\n");
-        for (unsigned i = 0; i < n; i++)
+    plant_tally t = { 0, 0 };
+    static char text[16384];
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        unsigned n4 = shapes[si][0], n6 = shapes[si][1];
+        size_t len = (size_t)snprintf(text, sizeof text, "service_types => [ mon ]\nr => { %s",
+                                      n6 ? "addrs_v4 => { multi => true\n" : "multi => true\n");
+        for (unsigned i = 0; i < n4; i++)
             len += (size_t)snprintf(text + len, sizeof text - len, " a%u => [ 10.7.0.%u, %u ]\n",
                                     i, i + 1, i == 3 ? 1048575u : (i * 7919u) % 1000u + 1u);
-        snprintf(text + len, sizeof text - len, "}\n");
+        if (n6) {
+            len += (size_t)snprintf(text + len, sizeof text - len, "} addrs_v6 => { multi => true\n");
+            for (unsigned i = 0; i < n6; i++)
+                len += (size_t)snprintf(text + len, sizeof text - len,
+                                        " b%u => [ 2001:db8::%x, %u ]\n", i, i + 1,
+                                        (i * 104729u) % 1000u + 1u);
+        }
+        snprintf(text + len, sizeof text - len, n6 ? "} }\n" : "}\n");
         wsel_config *cfg = wsel_test_load(text);
         const wsel_resource *res = wsel_config_find(cfg, "r");
         assert_non_null(res);
         wsel_state *st;
         assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
         assert_int_equal(wsel_state_set(st, "mon", "10.7.0.2", false, 30, NULL, NULL), WSEL_OK);
-        /* INCLUDE edges from the contract: word * M < d * 2^64 */
-        const wsel_set *set = &res->sets[0];
-        uint64_t M = 0, d[64];
-        for (unsigned i = 0; i < n; i++) {
-            wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
-            d[i] = ms.up ? set->items[i].weight : 0;
-            M = d[i] > M ? d[i] : M;
-        }
         wsel_resolver *r[N_ENGINES] = { 0 };
         for (int e = 0; e < N_ENGINES; e++)
             if (wsel_engine_available(engines[e]))
                 assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
-        for (unsigned i = 0; i < n; i++) {
-            if (!d[i])
-                continue;
-            uint64_t e0 = edge(d[i], M);
-            for (uint64_t w = e0 - 1; w != e0 + 2 && w != 0; w++) {
-                wsel_prng p;
-                wsel_test_prng_plant(&p, &rs, (unsigned)wsel_test_range(&rs, 0, 3), i, w);
-                wsel_prng check = p;
-                uint64_t words[64];
-                wsel_prng_fill(&check, words, n);
-                assert_true(words[i] == w); /* the plant worked */
-                wsel_answer want;
-                wsel_prng pr = p;
-                wsel_rng rng = wsel_prng_rng(&pr);
-                assert_int_equal(wsel_ref_resolve(res, st, &rng, &want), WSEL_OK);
-                bool in = false;
-                for (unsigned j = 0; j < want.set[0].count; j++)
-                    in |= want.set[0].items[j] == i;
-                /* the contract, independently: word * M < d * 2^64 */
-                assert_int_equal(in, (u128)w * M < (u128)d[i] << 64);
-                included += in;
-                planted++;
-                for (int e = 0; e < N_ENGINES; e++) {
-                    if (!r[e])
-                        continue;
-                    wsel_prng pe = p;
-                    wsel_rng re = wsel_prng_rng(&pe);
-                    wsel_answer got;
-                    assert_int_equal(wsel_resolve(r[e], res, &re, &got), WSEL_OK);
-                    if (!wsel_answer_equal(&want, &got))
-                        fail_msg("%s differs from ref: %u items, word %u planted at %s edge",
-                                 wsel_engine_name(wsel_resolver_engine(r[e])), n, i,
-                                 in ? "an included" : "an excluded");
-                    assert_memory_equal(pe.s, pr.s, sizeof pe.s);
-                    assert_int_equal(pe.pos, pr.pos);
-                }
-            }
+        size_t base = 0;
+        for (uint32_t k = 0; k < res->n_sets; k++) {
+            plant_set_edges(res, st, r, k, base, &rs, &t);
+            base += wsel_set_words(&res->sets[k]);
         }
         for (int e = 0; e < N_ENGINES; e++)
             wsel_resolver_free(r[e]);
         wsel_state_free(st);
         wsel_config_free(cfg);
     }
-    assert_true(planted > 300);
-    assert_true(included > 100 && included < planted);
+    assert_true(t.planted > 700);
+    assert_true(t.included > 200 && t.included < t.planted);
 }
 
 /* Forced shapes: one mode at a time, the widest sets and groups. */
