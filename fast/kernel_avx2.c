@@ -238,7 +238,8 @@ static inline bool fusable(const wsel__snap *s)
  * The words consumed and the generator's state afterwards are exactly those of
  * wsel_prng_fill(): first what its buffer still holds, then whole blocks, and a last
  * partial block whose unused words stay in the buffer. Returns the answer's count. */
-static inline uint32_t multi_fused(wsel_prng *p, const wsel__snap *s, uint16_t *items)
+static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *s,
+                                                uint16_t *items)
 {
     const uint32_t n = s->n;
     const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
@@ -288,21 +289,28 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
 #if defined(WSEL__PRNG_HAVE_AVX2)
     /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
      * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
-    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 &&
-        fusable(&rs->set[0]) && (rs->n_sets == 1 || fusable(&rs->set[1]))) {
-        ans->n_sets = rs->n_sets;
-        ans->ttl = rs->set[0].ttl;
-        ans->failed = false;
-        for (uint32_t k = 0; k < rs->n_sets; k++) {
-            const wsel__snap *s = &rs->set[k];
-            ans->set[k].ttl = s->ttl;
-            ans->set[k].failed = s->failed;
-            ans->set[k].count = (uint8_t)multi_fused(rng->ctx, s, ans->set[k].items);
-            if (s->ttl < ans->ttl)
-                ans->ttl = s->ttl;
-            ans->failed |= s->failed;
+    const wsel__snap *s0 = &rs->set[0];
+    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 && fusable(s0)) {
+        if (rs->n_sets == 1) {
+            ans->n_sets = 1;
+            ans->ttl = ans->set[0].ttl = s0->ttl;
+            ans->failed = ans->set[0].failed = s0->failed;
+            ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
+            return WSEL_OK;
         }
-        return WSEL_OK;
+        const wsel__snap *s1 = &rs->set[1];
+        if (fusable(s1)) {
+            ans->n_sets = 2;
+            ans->set[0].ttl = s0->ttl;
+            ans->set[0].failed = s0->failed;
+            ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
+            ans->set[1].ttl = s1->ttl;
+            ans->set[1].failed = s1->failed;
+            ans->set[1].count = (uint8_t)multi_fused(rng->ctx, s1, ans->set[1].items);
+            ans->ttl = s1->ttl < s0->ttl ? s1->ttl : s0->ttl;
+            ans->failed = s0->failed || s1->failed;
+            return WSEL_OK;
+        }
     }
 #endif
     return wsel__answer_with(r, rs, rng, ans, kernel, draw_avx2);
