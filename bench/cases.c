@@ -25,9 +25,11 @@
 #include <string.h>
 #include <time.h>
 
-enum { K_UNG_SINGLE, K_UNG_MULTI, K_GRP_SINGLE, K_GRP_MULTI, K_CNAME, K_COUNT };
+/* K_DUAL_MULTI: addrs_v4 and addrs_v6 stanzas, both ungrouped multi, `per` items each. */
+enum { K_UNG_SINGLE, K_UNG_MULTI, K_GRP_SINGLE, K_GRP_MULTI, K_CNAME, K_DUAL_MULTI, K_COUNT };
 static const char *const kind_names[K_COUNT] = {
-    "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname"};
+    "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname",
+    "dual-multi"};
 
 enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
 static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
@@ -83,6 +85,15 @@ static void emit_resource_body(sbuf *b, int kind, unsigned groups, unsigned per,
             }
             sb_printf(b, "  }\n");
         }
+        return;
+    }
+    if (kind == K_DUAL_MULTI) {
+        sb_printf(b, "  addrs_v4 => {\n");
+        emit_resource_body(b, K_UNG_MULTI, 0, per, salt);
+        sb_printf(b, "  }\n  addrs_v6 => {\n    multi = true\n");
+        for (unsigned i = 0; i < per; i++)
+            sb_printf(b, "    j%u = [ 2001:db8::%x, %u ]\n", i, i + 1, weight_of(salt + 1, i));
+        sb_printf(b, "  }\n");
         return;
     }
     if (kind == K_UNG_MULTI)
@@ -172,14 +183,17 @@ static bool fixture_build(fixture *fx)
     if (wsel_state_new(fx->cfg, &fx->st, &err) != WSEL_OK)
         return fixture_fail(fx, "state", &err);
     fx->res = wsel_config_find(fx->cfg, "r");
-    if (!fx->res || fx->res->n_sets != 1)
-        return fixture_fail(fx, "resource r missing or not one set", NULL);
-    const wsel_set *set = &fx->res->sets[0];
-    for (uint32_t i = 0; i < set->n_items; i++) {
-        if (!is_down(fx, i, set->n_items))
-            continue;
-        if (wsel_state_set(fx->st, SERVICE, set->items[i].key, false, 300, NULL, &err) != WSEL_OK)
-            return fixture_fail(fx, "state set", &err);
+    if (!fx->res || fx->res->n_sets != (fx->kind == K_DUAL_MULTI ? 2u : 1u))
+        return fixture_fail(fx, "resource r missing or with the wrong number of sets", NULL);
+    for (uint32_t k = 0; k < fx->res->n_sets; k++) {
+        const wsel_set *set = &fx->res->sets[k];
+        for (uint32_t i = 0; i < set->n_items; i++) {
+            if (!is_down(fx, i, set->n_items))
+                continue;
+            if (wsel_state_set(fx->st, SERVICE, set->items[i].key, false, 300, NULL, &err) !=
+                WSEL_OK)
+                return fixture_fail(fx, "state set", &err);
+        }
     }
     fx->words = wsel_resource_words(fx->res);
     if (fx->words == 0 || fx->words > WSEL_WORDS_MAX)
@@ -417,9 +431,11 @@ static char *mixed_config(unsigned n, size_t *len)
     sbuf b = {0};
     sb_printf(&b, "service_types = %s\nup_thresh = 0.3\n", SERVICE);
     for (unsigned r = 0; r < n; r++) {
-        int kind = (int)(r % (K_COUNT + 1));
+        /* the five single-family kinds, then (slot K_DUAL_MULTI) a dual-family
+         * resource of its own shape: v4 single, v6 grouped multi */
+        int kind = (int)(r % (K_DUAL_MULTI + 1));
         sb_printf(&b, "res%u => {\n", r);
-        if (kind == K_COUNT) {
+        if (kind == K_DUAL_MULTI) {
             sb_printf(&b, "  up_thresh = 0.75\n  addrs_v4 => {\n");
             emit_resource_body(&b, K_UNG_SINGLE, 0, 4, r);
             sb_printf(&b, "  }\n  addrs_v6 => {\n    multi = true\n");
@@ -432,10 +448,10 @@ static char *mixed_config(unsigned n, size_t *len)
             }
             sb_printf(&b, "  }\n");
         } else if (kind == K_GRP_SINGLE || kind == K_GRP_MULTI) {
-            unsigned s = grid[(r / (K_COUNT + 1)) % 3];
+            unsigned s = grid[(r / (K_DUAL_MULTI + 1)) % 3];
             emit_resource_body(&b, kind, s, s, r);
         } else {
-            emit_resource_body(&b, kind, 0, flat[(r / (K_COUNT + 1)) % 5], r);
+            emit_resource_body(&b, kind, 0, flat[(r / (K_DUAL_MULTI + 1)) % 5], r);
         }
         sb_printf(&b, "}\n");
     }
