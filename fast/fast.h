@@ -45,7 +45,7 @@ typedef struct wsel__snap {
     uint32_t gcount[WSEL_MAX_ITEMS];
     uint32_t gsum[WSEL_MAX_ITEMS];   /* G_g: dynamic sum of group g */
     uint64_t gnz[WSEL_MAX_ITEMS];    /* grouped-single: bit j = item gfirst[g]+j has d > 0 */
-    /* Grouped-multi sets of <= 8 groups of <= 8 addresses (`small`): tpre[j][g] is the
+    /* Grouped-multi sets of 3..8 groups of <= 8 addresses (`small`): tpre[j][g] is the
      * biased prefix sum of address j of group g (padding where j >= its size), so one
      * vector compare per address position serves all groups at once. */
     bool small;

@@ -185,15 +185,15 @@ static void draw_avx2(wsel_prng *p, uint64_t *w, size_t n)
 #define draw_avx2 wsel__draw_portable
 #endif
 
-/* Grouped-multi's second layer: one pass over all groups when they are small and more
- * than 2 (for 1 or 2 groups the one pass's longer dependency chain costs more than a
- * compare per group: 2x2 18 -> 14 ns; from 3 groups on it is faster: 3x3 18 against 20,
- * 4x4 14 against 20, 8x8 18 against 28), one compare per group up to 8 addresses,
- * two-level otherwise. */
+/* Grouped-multi's second layer: one pass over all groups when they are small (3..8
+ * groups: there it is faster than a compare per group, 3x3 18 against 20 ns, 4x4 14
+ * against 20, 8x8 18 against 28; for 1 or 2 groups its longer dependency chain costs
+ * more, 2x2 18 against 14), one compare per group up to 8 addresses, two-level
+ * otherwise. */
 static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                             uint16_t *items)
 {
-    if (s->small && s->n > 2)
+    if (s->small)
         return gmulti_small(s, w, (unsigned)gm, items);
     uint32_t c = 0;
     if (s->gmax <= 8) {

@@ -167,7 +167,8 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
             fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
         for (uint32_t i = 0; i < WSEL__PAD32; i++)
             s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
-        s->small = s->n <= 8 && max_count <= 8;
+        /* the one-pass pick pays from 3 groups on; 1 or 2 are picked group by group */
+        s->small = s->n >= 3 && s->n <= 8 && max_count <= 8;
         if (max_count > 8) {
             s->gpre8 = malloc((size_t)s->n * 8 * sizeof *s->gpre8);
             if (!s->gpre8)
