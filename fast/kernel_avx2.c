@@ -243,12 +243,11 @@ static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *
 {
     const uint32_t n = s->n;
     const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
-    uint64_t acc = 0;          /* include bits of words done .. i-1, word `done` at bit 0 */
-    uint32_t i = 0, done = 0, c = 0;
-    for (; p->pos < 4; i++) {
-        uint64_t w = p->buf[p->pos++] ^ WSEL__BIAS64;
-        acc |= (uint64_t)((int64_t)w <= (int64_t)s->thr[i]) << i;
-    }
+    /* acc: include bits of words done .. i-1, word `done` at bit 0; first those of the
+     * words the buffer still holds (fewer than 4, and n >= 8) */
+    uint32_t i = p->pos < 4 ? 4 - p->pos : 0, done = 0, c = 0;
+    uint64_t acc = wsel__include_words(s->thr, p->buf + 4 - i, i);
+    p->pos = 4;
     const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
     __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
     __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
@@ -290,27 +289,17 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
     /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
      * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
     const wsel__snap *s0 = &rs->set[0];
-    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 && fusable(s0)) {
+    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 && fusable(s0) &&
+        (rs->n_sets == 1 || fusable(&rs->set[1]))) {
         if (rs->n_sets == 1) {
-            ans->n_sets = 1;
-            ans->ttl = ans->set[0].ttl = s0->ttl;
-            ans->failed = ans->set[0].failed = s0->failed;
+            wsel__answer_head(rs, 1, ans);
             ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
             return WSEL_OK;
         }
-        const wsel__snap *s1 = &rs->set[1];
-        if (fusable(s1)) {
-            ans->n_sets = 2;
-            ans->set[0].ttl = s0->ttl;
-            ans->set[0].failed = s0->failed;
-            ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
-            ans->set[1].ttl = s1->ttl;
-            ans->set[1].failed = s1->failed;
-            ans->set[1].count = (uint8_t)multi_fused(rng->ctx, s1, ans->set[1].items);
-            ans->ttl = s1->ttl < s0->ttl ? s1->ttl : s0->ttl;
-            ans->failed = s0->failed || s1->failed;
-            return WSEL_OK;
-        }
+        wsel__answer_head(rs, 2, ans);
+        ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
+        ans->set[1].count = (uint8_t)multi_fused(rng->ctx, &rs->set[1], ans->set[1].items);
+        return WSEL_OK;
     }
 #endif
     return wsel__answer_with(r, rs, rng, ans, kernel, draw_avx2);

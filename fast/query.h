@@ -128,6 +128,26 @@ static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver
     return rs->res == res ? rs : NULL;
 }
 
+/* The answer's per-set and overall TTL and failed flag, straight from the snapshots
+ * (precomputed at sync time); what is left to a query is each set's items. n_sets is
+ * rs->n_sets, passed as a constant where the caller knows it. */
+static WSEL__ALWAYS_INLINE void wsel__answer_head(const wsel__rsnap *rs, uint32_t n_sets,
+                                                  wsel_answer *ans)
+{
+    const wsel__snap *s0 = &rs->set[0];
+    ans->n_sets = n_sets;
+    ans->ttl = ans->set[0].ttl = s0->ttl;
+    ans->failed = ans->set[0].failed = s0->failed;
+    if (n_sets == 2) {
+        const wsel__snap *s1 = &rs->set[1];
+        ans->set[1].ttl = s1->ttl;
+        ans->set[1].failed = s1->failed;
+        if (s1->ttl < ans->ttl)
+            ans->ttl = s1->ttl;
+        ans->failed |= s1->failed;
+    }
+}
+
 static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const wsel__rsnap *rs,
                                                  wsel_rng *rng, wsel_answer *ans,
                                                  wsel__set_kernel kern,
@@ -142,31 +162,17 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const w
         /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
         uint64_t w1[4 + WSEL__PAD64];
         w1[0] = p->buf[p->pos++];
-        ans->n_sets = 1;
-        ans->ttl = ans->set[0].ttl = s0->ttl;
-        ans->failed = ans->set[0].failed = s0->failed;
+        wsel__answer_head(rs, 1, ans); /* one word: one set */
         kern(s0, w1, &ans->set[0]);
         return WSEL_OK;
     }
     /* + 3: a vector draw may write up to a multiple of 4 before padding */
     uint64_t w[WSEL_WORDS_MAX + 3 + WSEL__PAD64];
     wsel__draw(r, rng, w, rs->words, draw);
-
-    ans->n_sets = rs->n_sets;
-    ans->ttl = s0->ttl;
-    ans->failed = s0->failed;
-    ans->set[0].ttl = s0->ttl;
-    ans->set[0].failed = s0->failed;
+    wsel__answer_head(rs, rs->n_sets, ans);
     kern(s0, w, &ans->set[0]);
-    if (rs->n_sets == 2) {
-        const wsel__snap *s1 = &rs->set[1];
-        ans->set[1].ttl = s1->ttl;
-        ans->set[1].failed = s1->failed;
-        kern(s1, w + s0->words, &ans->set[1]);
-        if (s1->ttl < ans->ttl)
-            ans->ttl = s1->ttl;
-        ans->failed |= s1->failed;
-    }
+    if (rs->n_sets == 2)
+        kern(&rs->set[1], w + s0->words, &ans->set[1]);
     return WSEL_OK;
 }
 
