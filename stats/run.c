@@ -556,17 +556,24 @@ typedef struct probe_ctx {
     uint64_t plant_rs; /* test-side randomness for wsel_test_prng_plant */
 } probe_ctx;
 
-static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
+/* One query from `rng`; set s of the answer, or NULL (a violation is recorded). */
+static const wsel_set_answer *probe_rng(probe_ctx *p, uint32_t s, wsel_rng *rng)
 {
-    p->f.used = 0;
     p->probes++;
     memset(&p->ans, 0, sizeof p->ans);
-    int rc = resolve_any(p->rv, p->res, p->st, &(wsel_rng){ fixed_fill, &p->f }, &p->ans);
+    int rc = resolve_any(p->rv, p->res, p->st, rng, &p->ans);
     if (rc != WSEL_OK || p->ans.n_sets <= s) {
         test_violation(p->t, "resolve returned %d", rc);
         return NULL;
     }
     return &p->ans.set[s];
+}
+
+/* The query fed the words of p->f. */
+static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
+{
+    p->f.used = 0;
+    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f });
 }
 
 /* The same decision through the default generator (whose direct paths -- the AVX2
@@ -576,15 +583,8 @@ static const wsel_set_answer *probe_planted(probe_ctx *p, uint32_t s, size_t i, 
 {
     wsel_prng g;
     wsel_test_prng_plant(&g, &p->plant_rs, (unsigned)(p->probes % 4), i, word);
-    p->probes++;
-    memset(&p->ans, 0, sizeof p->ans);
     wsel_rng rng = wsel_prng_rng(&g);
-    int rc = resolve_any(p->rv, p->res, p->st, &rng, &p->ans);
-    if (rc != WSEL_OK || p->ans.n_sets <= s) {
-        test_violation(p->t, "resolve returned %d", rc);
-        return NULL;
-    }
-    return &p->ans.set[s];
+    return probe_rng(p, s, &rng);
 }
 
 static bool has_item(const wsel_set_answer *a, uint32_t idx)
