@@ -138,4 +138,28 @@ int cli_check(int argc, char **argv);
 int cli_explain(int argc, char **argv);
 int cli_sample(int argc, char **argv);
 
+/* ---- systems: the CLI side of the seam (core/systems.def, doc/architecture.md) ----
+ * Each system defines `const cli_system cli_system_ID` in its own cli/ID.c. Its commands
+ * run as `wsel ID COMMAND ...`; a top-level system's commands also run as
+ * `wsel COMMAND ...` (weighted's check, explain and sample). A command's run() gets
+ * argv[0] = the command name, as a plain main() would. */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;   /* "CONFIG [RESOURCE...]": what follows the command name */
+    const char *summary;    /* one line for `wsel --help` */
+} cli_command;
+
+typedef struct cli_system {
+    const char *name;       /* the system id, as in core/systems.def */
+    const char *summary;    /* one line: what the system is */
+    int top_level;          /* commands also reachable without the system name */
+    size_t n_commands;
+    const cli_command *commands;
+} cli_system;
+
+#define WSEL_SYSTEM(id) extern const cli_system cli_system_##id;
+#include "../core/systems.def"
+#undef WSEL_SYSTEM
+
 #endif

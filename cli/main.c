@@ -1,44 +1,78 @@
-/* bin/wsel: command dispatch. */
+/* bin/wsel: command dispatch over the systems of core/systems.def. */
 #include <string.h>
 
 #include "cli.h"
 
-static const char usage[] =
-    "usage: wsel COMMAND [ARGS...]\n"
-    "Weighted DNS answer selection as gdnsd's `weighted` plugin defines it.\n"
-    "\n"
-    "Commands:\n"
-    "  check CONFIG [--zone ZONEFILE ORIGIN]...   validate a config, list its resources,\n"
-    "                                             warn about likely mistakes\n"
-    "  explain CONFIG [RESOURCE...]               exact answer odds under a state\n"
-    "  sample CONFIG RESOURCE -n N [--seed S] [--engine E]\n"
-    "                                             draw answers, compare with the odds\n"
-    "\n"
-    "Common options: --json, --stanza, --whole; explain and sample also take\n"
-    "--state SERVICE=FILE, --down ADDR_OR_NAME, --up ADDR_OR_NAME.\n"
-    "`wsel COMMAND --help` for details; man wsel for the JSON output contract.\n"
-    "Exit status: 0 ok, 1 invalid config or zone record, 2 usage or input error.\n";
+static const cli_system *const systems[] = {
+#define WSEL_SYSTEM(id) &cli_system_##id,
+#include "../core/systems.def"
+#undef WSEL_SYSTEM
+};
+#define N_SYSTEMS (sizeof systems / sizeof systems[0])
+
+static void usage(FILE *f)
+{
+    fputs("usage: wsel COMMAND [ARGS...]\n"
+          "       wsel SYSTEM COMMAND [ARGS...]\n"
+          "What a selection config will actually do: exact odds, checks, samples.\n",
+          f);
+    for (size_t s = 0; s < N_SYSTEMS; s++) {
+        const cli_system *sys = systems[s];
+        fprintf(f, "\n%s: %s\n", sys->name, sys->summary);
+        for (size_t c = 0; c < sys->n_commands; c++) {
+            const cli_command *cmd = &sys->commands[c];
+            char head[160];
+            snprintf(head, sizeof head, "%s%s%s %s", sys->top_level ? "" : sys->name,
+                     sys->top_level ? "" : " ", cmd->name, cmd->synopsis);
+            if (strlen(head) > 42)
+                fprintf(f, "  %s\n  %-42s %s\n", head, "", cmd->summary);
+            else
+                fprintf(f, "  %-42s %s\n", head, cmd->summary);
+        }
+    }
+    fputs("\nCommon options: --json, --stanza, --whole; explain and sample also take\n"
+          "--state SERVICE=FILE, --down ADDR_OR_NAME, --up ADDR_OR_NAME.\n"
+          "`wsel COMMAND --help` for details; man wsel for the JSON output contract.\n"
+          "Exit status: 0 ok, 1 invalid config or zone record, 2 usage or input error.\n",
+          f);
+}
+
+static const cli_command *find_command(const cli_system *sys, const char *name)
+{
+    for (size_t c = 0; c < sys->n_commands; c++)
+        if (strcmp(sys->commands[c].name, name) == 0)
+            return &sys->commands[c];
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_die(NULL, "missing COMMAND (expected check, explain or sample; see "
-                             "wsel --help)");
+        return cli_die(NULL, "missing COMMAND (see wsel --help)");
     const char *c = argv[1];
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
-        fputs(usage, stdout);
+        usage(stdout);
         return CLI_OK;
     }
     if (strcmp(c, "--version") == 0 || strcmp(c, "version") == 0) {
         printf("wsel %s\n", WSEL_VERSION);
         return CLI_OK;
     }
-    if (strcmp(c, "check") == 0)
-        return cli_check(argc - 1, argv + 1);
-    if (strcmp(c, "explain") == 0)
-        return cli_explain(argc - 1, argv + 1);
-    if (strcmp(c, "sample") == 0)
-        return cli_sample(argc - 1, argv + 1);
-    return cli_die(NULL, "unknown command '%s' (expected check, explain or sample; see "
-                         "wsel --help)", c);
+    for (size_t s = 0; s < N_SYSTEMS; s++) {
+        const cli_system *sys = systems[s];
+        if (strcmp(c, sys->name) == 0) {
+            if (argc < 3)
+                return cli_die(sys->name, "missing COMMAND (see wsel --help)");
+            const cli_command *cmd = find_command(sys, argv[2]);
+            if (!cmd)
+                return cli_die(sys->name, "unknown command '%s' (see wsel --help)", argv[2]);
+            return cmd->run(argc - 2, argv + 2);
+        }
+    }
+    for (size_t s = 0; s < N_SYSTEMS; s++) {
+        const cli_command *cmd = systems[s]->top_level ? find_command(systems[s], c) : NULL;
+        if (cmd)
+            return cmd->run(argc - 1, argv + 1);
+    }
+    return cli_die(NULL, "unknown command '%s' (see wsel --help)", c);
 }

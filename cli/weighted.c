@@ -1,0 +1,18 @@
+/* bin/wsel: the weighted system's commands (gdnsd's weighted plugin). */
+#include "cli.h"
+
+static const cli_command commands[] = {
+    {"check", cli_check, "CONFIG [--zone ZONEFILE ORIGIN]...",
+     "validate a config, list its resources, warn about likely mistakes"},
+    {"explain", cli_explain, "CONFIG [RESOURCE...]", "exact answer odds under a state"},
+    {"sample", cli_sample, "CONFIG RESOURCE -n N [--seed S] [--engine E]",
+     "draw answers, compare with the odds"},
+};
+
+const cli_system cli_system_weighted = {
+    .name = "weighted",
+    .summary = "gdnsd's weighted plugin: addresses or a CNAME by weight",
+    .top_level = 1,
+    .n_commands = sizeof commands / sizeof commands[0],
+    .commands = commands,
+};
