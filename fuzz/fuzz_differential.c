@@ -14,7 +14,7 @@
  *     fast variant) return answers equal (wsel_answer_equal, and field by field) to an
  *     oracle written here from the contract text in resolve.h, both before and after
  *     a state change published with wsel_resolver_sync();
- *   - every answer obeys spec section 3: >= 1 item, config order, no DOWN item unless
+ *   - every answer obeys doc/weighted.md §5.7: >= 1 item, config order, no DOWN item unless
  *     the set failed, every max-weight item of a multi layer present, grouped-single
  *     within one group, grouped-multi at most one address per group, failed iff the
  *     dynamic sum is below ceil((double)T * up_thresh), ttl the minimum over all items.
@@ -635,7 +635,7 @@ static size_t contract_words(const exp_set *es)
     return es->multi ? 2 * (size_t)es->n_groups : 1 + (size_t)A;
 }
 
-/* ---- spec section 3 invariants, on any engine's answer ---- */
+/* ---- doc/weighted.md §5.7 invariants, on any engine's answer ---- */
 
 static void check_invariants(const exp_set *es, const set_truth *t, const wsel_set_answer *a)
 {
