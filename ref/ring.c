@@ -25,7 +25,7 @@ static int nomem(wsel_error *err)
 }
 
 /* IP literal -> canonical text (IPv6 without brackets; "[...]" accepted). */
-static wsel_ring_iptype parse_ip(const char *s, char *out, size_t len)
+wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 {
     unsigned char bin[16];
     char tmp[64];
@@ -250,7 +250,7 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
         if (p->real_srv) {
             if (en->priority != minprio)
                 continue; /* [T]: only the lowest priority, always (section 7.2) */
-            pe->iptype = parse_ip(en->address, pe->ip, sizeof pe->ip);
+            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
             if (pe->iptype == WSEL_RING_NAME)
                 snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
             pe->port = en->port ? (uint16_t)en->port : h->port;
@@ -258,7 +258,7 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
             snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
         } else {
             wsel_ring_iptype want = rec->type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
-            pe->iptype = parse_ip(en->address, pe->ip, sizeof pe->ip);
+            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
             if (pe->iptype != want) {
                 plan_free(p);
                 return bad_answer(err, h,
@@ -396,7 +396,7 @@ static int resolve_plan(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
         memset(&self, 0, sizeof self);
         self.address = h->name;
         self.ttl = UINT32_MAX;
-        rec.type = parse_ip(h->name, buf, sizeof buf) == WSEL_RING_IPV4 ? WSEL_RING_A
+        rec.type = wsel__ring_parse_ip(h->name, buf, sizeof buf) == WSEL_RING_IPV4 ? WSEL_RING_A
                                                                         : WSEL_RING_AAAA;
         rec.entries = &self;
         rec.n_entries = 1;
@@ -503,7 +503,7 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     char buf[64];
     h->port = (uint16_t)port;
     h->node_weight = weight;
-    h->literal = parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
+    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
     h->prev_ttl0_or_empty = true;
     plan p;
     rc = resolve_plan(r, h, &p, err);
@@ -591,7 +591,7 @@ int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
     if (!r || !ip)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no address");
     char canon[256];
-    if (parse_ip(ip, canon, sizeof canon) == WSEL_RING_NAME)
+    if (wsel__ring_parse_ip(ip, canon, sizeof canon) == WSEL_RING_NAME)
         snprintf(canon, sizeof canon, "%s", ip);
     const char *hn = hostname ? hostname : ip;
     size_t hits = 0;

@@ -54,6 +54,9 @@ struct wsel_ring {
 int wsel__ring_ranks(const double *v, uint32_t n, uint32_t *out, wsel_error *err);
 
 /* ring.c */
+/* An IP literal's canonical text (IPv6 without brackets; "[...]" accepted), or
+ * WSEL_RING_NAME when s is no IP literal (out then unspecified). */
+wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
 void wsel__ring_redistribute(wsel_ring *r);
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
 bool wsel__ring_healthy(const wsel_ring *r);

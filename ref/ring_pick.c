@@ -102,6 +102,15 @@ int wsel_ring_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, wsel_ring
                 return WSEL_OK;
             }
             peer->ip[sizeof peer->ip - 1] = '\0';
+            char canon[64];
+            if (wsel__ring_parse_ip(peer->ip, canon, sizeof canon) == WSEL_RING_NAME) {
+                snprintf(peer->message, sizeof peer->message,
+                         "the resolver turned %s into '%.64s', not an IP address", a->ip, peer->ip);
+                peer->ip[0] = '\0';
+                peer->outcome = WSEL_RING_DNS;
+                return WSEL_OK;
+            }
+            memcpy(peer->ip, canon, sizeof canon);
             peer->port = port;
         } else {
             snprintf(peer->ip, sizeof peer->ip, "%s", a->ip);
