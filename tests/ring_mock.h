@@ -26,7 +26,7 @@ typedef struct mock {
     unsigned resolves, toips;
 } mock;
 
-static mock_name *mock_slot(mock *m, const char *name)
+static inline mock_name *mock_slot(mock *m, const char *name)
 {
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->t[i].name, name) == 0)
@@ -40,7 +40,7 @@ static mock_name *mock_slot(mock *m, const char *name)
 }
 
 /* A or AAAA record: addrs NULL-terminated. */
-static void mock_addr(mock *m, const char *name, wsel_ring_rrtype type, uint32_t ttl,
+static inline void mock_addr(mock *m, const char *name, wsel_ring_rrtype type, uint32_t ttl,
                       const char *const *addrs)
 {
     mock_name *t = mock_slot(m, name);
@@ -55,7 +55,7 @@ static void mock_addr(mock *m, const char *name, wsel_ring_rrtype type, uint32_t
     }
 }
 
-static void mock_srv_clear(mock *m, const char *name)
+static inline void mock_srv_clear(mock *m, const char *name)
 {
     mock_name *t = mock_slot(m, name);
     t->fail = false;
@@ -63,7 +63,7 @@ static void mock_srv_clear(mock *m, const char *name)
     t->n = 0;
 }
 
-static void mock_srv(mock *m, const char *name, const char *target, uint32_t port,
+static inline void mock_srv(mock *m, const char *name, const char *target, uint32_t port,
                      uint32_t weight, uint32_t priority, uint32_t ttl)
 {
     mock_name *t = mock_slot(m, name);
@@ -72,12 +72,12 @@ static void mock_srv(mock *m, const char *name, const char *target, uint32_t por
     t->e[i] = (wsel_ring_entry){t->addr[i], ttl, port, weight, priority};
 }
 
-static void mock_fail(mock *m, const char *name)
+static inline void mock_fail(mock *m, const char *name)
 {
     mock_slot(m, name)->fail = true;
 }
 
-static int mock_resolve(void *ctx, const char *name, wsel_ring_record *out)
+static inline int mock_resolve(void *ctx, const char *name, wsel_ring_record *out)
 {
     mock *m = ctx;
     m->resolves++;
@@ -94,7 +94,7 @@ static int mock_resolve(void *ctx, const char *name, wsel_ring_record *out)
     return 0;
 }
 
-static int mock_toip(void *ctx, const char *name, uint16_t port, bool cache_only, char *ip,
+static inline int mock_toip(void *ctx, const char *name, uint16_t port, bool cache_only, char *ip,
                      size_t iplen, uint16_t *port_out, char *msg, size_t msglen)
 {
     (void)cache_only;
@@ -111,7 +111,7 @@ static int mock_toip(void *ctx, const char *name, uint16_t port, bool cache_only
     return 1;
 }
 
-static wsel_ring_opts mock_opts(mock *m, int64_t n)
+static inline wsel_ring_opts mock_opts(mock *m, int64_t n)
 {
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
