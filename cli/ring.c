@@ -303,8 +303,13 @@ static int apply(runner *ru, rs_op *op)
             fprintf(ru->text, " %s:%u %s\n", op->name, op->port, op->available ? "up" : "down");
         break;
     case RS_DNS:
-        rs_set_name(ru->sc, &op->dns);
-        rc = wsel_ring_refresh(ru->r, op->name, &err);
+        if (rs_set_name(ru->sc, &op->dns)) {
+            wsel_error_clear(&err);
+            snprintf(err.message, sizeof err.message, "out of memory");
+            rc = WSEL_E_NOMEM;
+        } else {
+            rc = wsel_ring_refresh(ru->r, op->name, &err);
+        }
         if (ru->text)
             fprintf(ru->text, " %s\n", op->name);
         break;

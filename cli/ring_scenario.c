@@ -287,10 +287,12 @@ static int read_answer(rd *r, const char *path, json_t *o, const char *name, boo
         if (any)
             return bad(r, path, "'fail' cannot be given with records");
         d->fail = pstr(r, s);
-        return 0;
+        return d->fail && d->name ? 0 : bad(r, path, "out of memory");
     }
     if (!any)
         return bad(r, path, "expected 'A', 'AAAA', 'SRV' or 'fail'");
+    if (!d->name)
+        return bad(r, path, "out of memory");
     json_t *v;
     if ((v = json_object_get(o, "A"))) {
         sub(p, sizeof p, path, "A");
@@ -310,22 +312,23 @@ static int read_answer(rd *r, const char *path, json_t *o, const char *name, boo
     return 0;
 }
 
-void rs_set_name(rs_scenario *sc, rs_name *d)
+int rs_set_name(rs_scenario *sc, const rs_name *d)
 {
     for (size_t i = 0; i < sc->n_names; i++)
         if (strcmp(sc->names[i].name, d->name) == 0) {
             sc->names[i] = *d;
-            return;
+            return 0;
         }
     if (sc->n_names == sc->cap_names) {
         size_t cap = sc->cap_names ? 2 * sc->cap_names : 16;
         rs_name *nn = realloc(sc->names, cap * sizeof *nn);
         if (!nn)
-            return; /* out of memory: the name stays unknown (NXDOMAIN) */
+            return -1;
         sc->names = nn;
         sc->cap_names = cap;
     }
     sc->names[sc->n_names++] = *d;
+    return 0;
 }
 
 /* ---- ops ---------------------------------------------------------------------------------- */
@@ -540,6 +543,8 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
                 if (json_string_length(h) == 0 || json_string_length(h) > 253)
                     return bad(r, p, "expected a non-empty host name of at most 253 bytes");
                 hs->name = pstr(r, json_string_value(h));
+                if (!hs->name)
+                    return bad(r, p, "out of memory");
                 continue;
             }
             static const char *const hk[] = {"name", "port", "weight", NULL};
@@ -572,7 +577,8 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
                 return bad(r, p, "expected a name of 1..253 bytes");
             if (read_answer(r, p, a, name, false, &d))
                 return -1;
-            rs_set_name(sc, &d);
+            if (!d.name || rs_set_name(sc, &d))
+                return bad(r, p, "out of memory");
         }
     }
     if ((v = json_object_get(root, "ops"))) {

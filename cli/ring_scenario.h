@@ -58,7 +58,7 @@ void rs_free(rs_scenario *sc);
 int rs_resolve(void *ctx, const char *name, wsel_ring_record *out);
 int rs_toip(void *ctx, const char *name, uint16_t port, bool cache_only, char *ip, size_t iplen,
             uint16_t *port_out, char *msg, size_t msglen);
-/* Replaces what `d->name` resolves to (takes d's arrays). */
-void rs_set_name(rs_scenario *sc, rs_name *d);
+/* Replaces what `d->name` resolves to (shares d's arrays). -1 when out of memory. */
+int rs_set_name(rs_scenario *sc, const rs_name *d);
 
 #endif

@@ -78,6 +78,16 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
     for (size_t hi_ = 0; hi_ < (r)->nh; hi_++)                                         \
         for (size_t ai_ = 0; ai_ < (r)->h[hi_]->n && ((a) = (r)->h[hi_]->a[ai_], 1); ai_++)
 
+/* Positions in iteration order, for wsel_ring_owner() and wsel_ring_address_get(). */
+static void renumber(wsel_ring *r)
+{
+    wsel__raddr *a;
+    size_t pos = 0;
+    FOR_EACH_ADDR(r, a)
+        a->pos = pos++;
+    r->naddr = pos;
+}
+
 void wsel__ring_redistribute(wsel_ring *r)
 {
     wsel__raddr *a;
@@ -100,10 +110,7 @@ void wsel__ring_redistribute(wsel_ring *r)
     FOR_EACH_ADDR(r, a)
         while (a->count < a->target && r->nfree > 0)
             slot_push(r, a, r->free[--r->nfree]);
-    size_t pos = 0;
-    FOR_EACH_ADDR(r, a)
-        a->pos = pos++;
-    r->naddr = pos;
+    renumber(r);
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
@@ -382,7 +389,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
             h->a[w++] = h->a[k];
     }
     h->n = w;
-    wsel__ring_redistribute(r); /* renumbers; slots do not move (counts are unchanged) */
+    renumber(r);
 }
 
 /* Asks the resolver about h (an IP literal answers itself) and plans the update. */
@@ -548,7 +555,7 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
     r->nh--;
     host_free(h);
-    wsel__ring_redistribute(r); /* renumbers */
+    renumber(r);
     if (found)
         *found = true;
     return WSEL_OK;
