@@ -188,19 +188,33 @@ static void test_nomem(void **u)
     assert_int_equal(wsel_ring_check(r, NULL), WSEL_OK);
     wsel_ring_free(r);
 }
-#else
-static void test_nomem(void **u)
+
+/* False when malloc is not ours (valgrind replaces it): no failure injection then. */
+static bool injection_works(void)
 {
-    (void)u;
-    skip();
+    void *(*volatile mal)(size_t) = malloc;
+    countdown = 0;
+    void *probe = mal(16);
+    countdown = -1;
+    free(probe);
+    return probe == NULL;
 }
 #endif
 
 int main(void)
 {
+#ifdef NOMEM_SKIP
+    printf("1..1\nok 1 - ring_nomem # SKIP allocator owned by a sanitizer or not glibc\n");
+    return 0;
+#else
+    if (!injection_works()) {
+        printf("1..1\nok 1 - ring_nomem # SKIP malloc is replaced (valgrind?); no failure injection\n");
+        return 0;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nomem),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("ring_nomem", tests, NULL, NULL);
+#endif
 }
