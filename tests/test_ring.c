@@ -1072,6 +1072,68 @@ static void test_refresh_on_pick(void **u)
     wsel_ring_free(r);
 }
 
+/* SRV details: use_srv_name, status of a named target, duplicate entries stay separate */
+static void test_srv_details(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "svc.test");
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300);
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300); /* the same entry twice */
+    static const char *const b[] = {"10.4.0.1", NULL};
+    mock_addr(&m, "b.test", WSEL_RING_A, 300, b);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    o.use_srv_name = true;
+    wsel_ring *r = mk(&o);
+    add(r, "svc.test", 80, 10);
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_int_equal(count_of(r, "b.test", 9000), 5);
+    wsel_ring_peer p = pick_hash(r, 0);
+    assert_string_equal(p.ip, "10.4.0.1");
+    assert_int_equal(p.port, 9000);
+    assert_string_equal(p.hostname, "b.test"); /* the target, with use_srv_name */
+    /* status by target name and the host's name: both duplicates */
+    assert_int_equal(wsel_ring_set_address_status(r, "b.test", 9000, "svc.test", false, NULL), WSEL_OK);
+    assert_false(wsel_ring_healthy(r));
+    assert_int_equal(wsel_ring_unavailable_weight(r), 20);
+    /* the same answer again keeps both (and their state) */
+    refresh(r, "svc.test");
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_int_equal(wsel_ring_unavailable_weight(r), 20);
+    /* one of the two leaves: the one kept is the first */
+    mock_srv_clear(&m, "svc.test");
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300);
+    char before[11][64];
+    snap(r, before, 10);
+    uint32_t first[10];
+    wsel_ring_address_slots(r, 0, first);
+    refresh(r, "svc.test");
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    uint32_t now[10];
+    wsel_ring_address_slots(r, 0, now);
+    assert_memory_equal(now, first, 5 * sizeof *now);
+    wsel_ring_free(r);
+}
+
+/* float keys with retries step like hashes */
+static void test_float_retry(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t ones[] = {1, 1, 1, 1, 1};
+    wsel_ring *r = ip_ring(&m, 5, ones, 5);
+    wsel_ring_handle h = {.mode = WSEL_RING_FLOAT, .u = 0.9};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 5);
+    assert_int_equal(wsel_ring_retry(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 1);
+    assert_int_equal(h.retries, 1);
+    h.mode = (wsel_ring_mode)7;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_E_ARG);
+    wsel_ring_free(r);
+}
+
 /* determinism: host order in `hosts` and answer order do not matter */
 static void test_determinism(void **u)
 {
@@ -1127,6 +1189,8 @@ int main(void)
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_srv_details),
+        cmocka_unit_test(test_float_retry),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
