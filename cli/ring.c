@@ -321,7 +321,7 @@ static int apply(runner *ru, rs_op *op)
             json_num(j, ru->now);
         }
         if (ru->text)
-            fprintf(ru->text, " to %.17g s\n", ru->now);
+            fprintf(ru->text, " to %g s\n", ru->now);
         break;
     case RS_SNAPSHOT:
         if (j)
@@ -346,7 +346,7 @@ static int apply(runner *ru, rs_op *op)
                 snprintf(what, sizeof what, "hash %llu", (unsigned long long)h.hash);
             } else {
                 h.u = op->floats[i];
-                snprintf(what, sizeof what, "float %.17g", h.u);
+                snprintf(what, sizeof what, "float %g", h.u);
             }
             wsel_ring_peer p;
             rc = wsel_ring_pick(ru->r, &h, false, &p, &err);

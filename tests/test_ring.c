@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ring_mock.h"
+#include "../ref/ring_internal.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -1134,6 +1135,94 @@ static void test_float_retry(void **u)
     wsel_ring_free(r);
 }
 
+/* malformed resolver answers are refused and change nothing */
+static int resolve_refuses(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)ctx;
+    (void)name;
+    (void)out;
+    return 1;
+}
+
+static void test_bad_answers(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_error err;
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "[::1]", 80, 10); /* a bracketed IPv6 literal host resolves to itself */
+    assert_string_equal(slots_of(r, "::1", 80), "1,10,5,9,8,3,6,7,4,2");
+    mock_name *t = mock_slot(&m, "x.test");
+    t->type = (wsel_ring_rrtype)99;
+    t->n = 1;
+    snprintf(t->addr[0], sizeof t->addr[0], "10.0.0.1");
+    t->e[0] = (wsel_ring_entry){t->addr[0], 300, 0, 0, 0};
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    assert_non_null(strstr(err.message, "unsupported record type"));
+    t->type = WSEL_RING_SRV;
+    t->e[0].weight = 65536;
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    t->e[0].weight = 1;
+    t->e[0].address = "";
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    t->type = WSEL_RING_AAAA;
+    t->e[0].address = t->addr[0]; /* an IPv4 address in an AAAA record */
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    assert_string_equal(slots_of(r, "::1", 80), "1,10,5,9,8,3,6,7,4,2");
+    ok_check(r);
+    wsel_ring_free(r);
+    /* a resolver that refuses to answer counts as a failure */
+    o.dns.resolve = resolve_refuses;
+    r = mk(&o);
+    add(r, "y.test", 80, 10);
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    assert_int_equal(wsel_ring_address_count(r), 0);
+    wsel_ring_free(r);
+}
+
+/* the invariant check can fail: corrupt the structure in each way it looks for */
+static void test_check_catches(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t w[] = {3, 5};
+    wsel_ring *r = ip_ring(&m, 10, w, 2);
+    wsel_error err;
+    wsel__raddr *a = r->h[0]->a[0], *b = r->h[1]->a[0];
+    uint32_t s = a->head;
+    r->wheel[s] = b; /* owned by a in its list, by b on the wheel */
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->wheel[s] = a;
+    a->count++;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->count--;
+    a->pos = 7;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->pos = 0;
+    a->disabled = true;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->disabled = false;
+    r->nfree = 1; /* a slot both free and owned */
+    r->free[0] = s;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->nfree = 0;
+    uint32_t tail = b->tail; /* a slot owned by nobody and not free */
+    slots_of(r, "10.0.0.2", 80);
+    b->tail = r->prev[tail];
+    r->next[b->tail] = 0;
+    b->count--;
+    r->wheel[tail] = NULL;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->wheel[tail] = b;
+    r->next[b->tail] = tail;
+    b->tail = tail;
+    b->count++;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_OK);
+    wsel_ring_free(r);
+}
+
 /* determinism: host order in `hosts` and answer order do not matter */
 static void test_determinism(void **u)
 {
@@ -1191,6 +1280,8 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_srv_details),
         cmocka_unit_test(test_float_retry),
+        cmocka_unit_test(test_bad_answers),
+        cmocka_unit_test(test_check_catches),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("ring", tests, NULL, NULL);

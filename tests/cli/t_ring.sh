@@ -81,6 +81,16 @@ jqok '[.results[10].addresses[] | select(.host == "srv.test:8000") | [.address, 
 jqok '[.results[11].peers[] | select(startswith("["))] | length == 2 and all(. == "[2001:db8::1]:8000")' "named SRV target resolved per pick, IPv6 canonical"
 jqok '[.results[13].peers[] | select(type == "object")] == [{"error":"DNS"},{"error":"DNS"}]' "named target failing: DNS error"
 
+run ring run "$R/clock.json" --json
+jqok '[.results[0].addresses[] | [.address, (.slots|length)]] == [["10.0.0.1:80",10],["zero.test:80",10]]' "ttl=0 host: one unresolved entry named after the host"
+jqok '.results[1].peers | (map(select(. == "10.5.0.1:80")) | length) > 0 and all(. == "10.5.0.1:80" or . == "10.0.0.1:80")' "float keys; the ttl=0 entry resolved per pick"
+jqok '[.results[3].addresses[].address] == ["10.0.0.1:80"]' "a failed ttl=0 host gives its slots away"
+jqok '.results[5].now == 2.4 and .results[7].now == 2.5 and .results[9].peers == ["10.0.0.1:80","10.0.0.1:80","10.0.0.1:80","10.0.0.1:80","10.0.0.1:80"]' "advance moves the clock"
+run ring diff "$R/clock.json" --json
+jqok '[.changes[] | [.kind, .moved]] == [["dns",10],["dns",0],["advance",0],["advance",0]]' "diff: dns and advance ops"
+run ring run "$R/clock.json"; is_rc 0 "run (text) with every op kind"
+has "$TMP/out" '^\$\.ops\[5\] advance to 2\.4' "run (text): advance"
+
 # -- show and diff, text and JSON
 run ring show "$R/c3.json" --json; is_rc 0 "show --json exits 0"
 jqok '.wheelSize == 1000 and (.addresses | length) == 7 and .largestDeviation.address == "10.0.0.5:80"' "show: largest deviation"
