@@ -105,7 +105,8 @@ WSEL_API void wsel_ring_free(wsel_ring *r);
  * permutation of 1..n. WSEL_E_ARG for n outside 1..WSEL_RING_MAX_SLOTS, WSEL_E_NOMEM. */
 WSEL_API int wsel_ring_default_order(uint32_t n, uint32_t *out, wsel_error *err);
 
-/* ---- changes (each validates first and changes nothing on error) -------------------- */
+/* ---- changes (each validates first and changes nothing on error; refresh and tick
+ * update host by host, each host all or nothing, and stop at the first error) ---------- */
 
 /* Adds host (name, port) with a weight, resolving it; on an existing host, changes its
  * weight. port 1..65535, weight 1..WSEL_RING_MAX_WEIGHT, name non-empty. */
