@@ -782,7 +782,7 @@ static int cmd_diff(int argc, char **argv)
 
 static const cli_command commands[] = {
     {"run", cmd_run, "SCENARIO [--engine ref] [--json]",
-     "apply a scenario's changes and picks to a ring, print each result"},
+     "apply a scenario's ops to a ring, print each result"},
     {"show", cmd_show, "SCENARIO [--json]", "slots per address against weight shares"},
     {"diff", cmd_diff, "SCENARIO [--json]", "slots that move on each change, against the least possible"},
 };

@@ -899,6 +899,30 @@ static void test_health(void **u)
     wsel_ring_free(r);
 }
 
+/* ring_spec's "unhealthy node skipped" count (spec 13.7): 15 round-robin calls on N=20
+ * with 1.2.3.4 down give 5 x 1.2.3.5 and 10 x 9.9.9.9 (weights 10, 10, 20: 5/5/10 slots) */
+static void test_rr_skips_unavailable(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    wsel_ring_opts o = mock_opts(&m, 20);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 10);
+    add(r, "9.9.9.9", 80, 20);
+    assert_int_equal(wsel_ring_set_address_status(r, "1.2.3.4", 80, "mashape.com", false, NULL),
+                     WSEL_OK);
+    int five = 0, nines = 0;
+    for (int i = 0; i < 15; i++) {
+        wsel_ring_peer p = pick_rr(r);
+        five += strcmp(p.ip, "1.2.3.5") == 0;
+        nines += strcmp(p.ip, "9.9.9.9") == 0;
+    }
+    assert_int_equal(five, 5);
+    assert_int_equal(nines, 10);
+    wsel_ring_free(r);
+}
+
 /* round-robin starts at slot 1 unless set */
 static void test_rr_start(void **u)
 {
@@ -1274,6 +1298,7 @@ int main(void)
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_health),
         cmocka_unit_test(test_rr_start),
+        cmocka_unit_test(test_rr_skips_unavailable),
         cmocka_unit_test(test_dns_kinds),
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
