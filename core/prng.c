@@ -42,6 +42,17 @@ void wsel__prng_block_scalar(uint64_t s[4][4], uint64_t out[4])
     }
 }
 
+void wsel__prng_blocks_portable(uint64_t s[4][4], uint64_t *out, size_t blocks)
+{
+    for (size_t b = 0; b < blocks; b++)
+        wsel__prng_block_scalar(s, out + 4 * b);
+}
+
+void wsel__prng_blocks(uint64_t s[4][4], uint64_t *out, size_t blocks)
+{
+    wsel__variant_fast()->prng_blocks(s, out, blocks);
+}
+
 uint64_t wsel_prng_next(wsel_prng *p)
 {
     if (p->pos >= 4) {

@@ -4,7 +4,7 @@
  * Built with -mavx2; compiles to nothing elsewhere. */
 #include "prng_internal.h"
 
-#if defined(WSEL__PRNG_HAVE_AVX2) && defined(__AVX2__)
+#if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
 #include "prng_avx2.h"
 
 void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)

@@ -10,6 +10,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 
+#include "../core/cpu.h"
 #include "../core/internal.h"
 
 /* Comparisons are done on biased values (x ^ sign bit) so that the signed compares
@@ -75,11 +76,6 @@ struct wsel__rsnap {
     wsel__snap set[];           /* n_sets entries */
 };
 
-/* A variant's whole query path (fast/query.h instantiated with its kernel), so the
- * kernel is inlined and a query makes one indirect call. Arguments are non-NULL. */
-typedef int (*wsel__query_fn)(const wsel_resolver *r, const wsel_resource *res,
-                              wsel_rng *rng, wsel_answer *ans);
-
 struct wsel_resolver {
     wsel__query_fn query;
     void (*prng_fill)(void *, uint64_t *, size_t); /* wsel_prng's fill: words may be
@@ -88,30 +84,21 @@ struct wsel_resolver {
     _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
     const wsel_config *cfg;
     const wsel_state *st;
-    wsel_engine_id engine;          /* concrete: REF or a FAST_* variant */
+    const wsel__variant *variant;   /* concrete: ref or a fast variant */
     wsel__rsnap **retired;
     size_t n_retired, cap_retired;
 };
 
+/* The variants' query paths (core/cpu.h); the SIMD ones exist only where
+ * WSEL__HAVE_SSE2 / WSEL__HAVE_AVX2 say so. */
+int wsel__ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                    wsel_answer *ans);
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                        wsel_answer *ans);
-#if defined(__x86_64__)
-#if !defined(WSEL_NO_SSE2)
-#define WSEL__HAVE_SSE2 1
 int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
-#endif
-#if !defined(WSEL_NO_AVX2)
-#define WSEL__HAVE_AVX2 1
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
-#endif
-#endif
-
-/* Query path of a concrete FAST_* variant (NULL if not compiled in). */
-wsel__query_fn wsel__fast_query(wsel_engine_id id);
-/* The concrete variant WSEL_ENGINE_FAST stands for right now. */
-wsel_engine_id wsel__fast_resolve_id(wsel_engine_id id);
 
 /* Bit-index expansion: entry b lists the positions of the set bits of byte b, in order.
  * Shared by the SIMD kernels to turn a 64-bit include mask into item indices. */

@@ -127,7 +127,6 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     return (uint32_t)__builtin_popcount(gm);
 }
 
-#if defined(WSEL__PRNG_HAVE_AVX2)
 /* The default generator's words written to w as whole vectors aligned to w[0]: the
  * kernels then load them back without store-forwarding stalls (a 32-byte load of four
  * separately stored words waits for all four to reach the cache). The k words still in
@@ -181,9 +180,6 @@ static void draw_avx2(wsel_prng *p, uint64_t *w, size_t n)
     _mm256_storeu_si256((__m256i *)p->s[2], s2);
     _mm256_storeu_si256((__m256i *)p->s[3], s3);
 }
-#else
-#define draw_avx2 wsel__draw_portable
-#endif
 
 /* Grouped-multi's second layer: one pass over all groups when they are small (3..8
  * groups: there it is faster than a compare per group, 3x3 18 against 20 ns, 4x4 14
@@ -225,7 +221,6 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 }
 
 
-#if defined(WSEL__PRNG_HAVE_AVX2)
 static inline bool fusable(const wsel__snap *s)
 {
     return s->mode == WSEL_MODE_UNGROUPED_MULTI && s->n >= 8;
@@ -277,7 +272,6 @@ static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *
         c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
     return c;
 }
-#endif
 
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
@@ -285,7 +279,6 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
     if (!rs)
         return WSEL_E_ARG;
-#if defined(WSEL__PRNG_HAVE_AVX2)
     /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
      * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
     const wsel__snap *s0 = &rs->set[0];
@@ -301,7 +294,6 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
         ans->set[1].count = (uint8_t)multi_fused(rng->ctx, &rs->set[1], ans->set[1].items);
         return WSEL_OK;
     }
-#endif
     return wsel__answer_with(r, rs, rng, ans, kernel, draw_avx2);
 }
 

@@ -20,8 +20,8 @@
 
 #include "fast.h"
 
-static int ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                     wsel_answer *ans)
+int wsel__ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                    wsel_answer *ans)
 {
     return wsel_ref_resolve(res, r->st, rng, ans);
 }
@@ -85,29 +85,12 @@ void wsel_resolver_free(wsel_resolver *r)
     free(r);
 }
 
-int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_id engine,
-                      wsel_resolver **out, wsel_error *err)
+static int resolver_new(const wsel_config *cfg, const wsel_state *st,
+                        const wsel__variant *v, wsel_resolver **out, wsel_error *err)
 {
-    if (out)
-        *out = NULL;
-    if (!cfg || !st || !out)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
-                          "wsel_resolver_new: expected a config, a state and an output pointer");
-    if (wsel_state_config(st) != cfg)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
-                          "wsel_resolver_new: the state was created for a different config");
-    if ((unsigned)engine >= WSEL_ENGINE_COUNT_)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
-                          "wsel_resolver_new: unknown engine id %d", (int)engine);
-    wsel_engine_id id = wsel__fast_resolve_id(engine);
-    if (!wsel_engine_available(id))
-        return wsel__fail(err, WSEL_E_UNSUPPORTED, NULL, 0, 0, NULL, NULL, NULL,
-                          "engine %s is not available in this build or on this CPU",
-                          wsel_engine_name(id));
-
     /* The loader guarantees the limits; a hand-made model is checked rather than
      * allowed to overrun the snapshot's fixed-size tables. */
-    if (id != WSEL_ENGINE_REF) {
+    if (v->engine != WSEL_ENGINE_REF) {
         for (size_t i = 0; i < wsel_config_resource_count(cfg); i++) {
             const wsel_resource *res = wsel_config_resource(cfg, i);
             if (!res || res->index != i || res->n_sets < 1 || res->n_sets > 2)
@@ -127,12 +110,11 @@ int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
     r->cfg = cfg;
     r->st = st;
-    r->engine = id;
+    r->variant = v;
     wsel_prng dummy;
     r->prng_fill = wsel_prng_rng(&dummy).fill;
-    r->query = ref_query;
-    if (id != WSEL_ENGINE_REF) {
-        r->query = wsel__fast_query(id);
+    r->query = v->query;
+    if (v->engine != WSEL_ENGINE_REF) {
         r->n_res = wsel_config_resource_count(cfg);
         r->snaps = calloc(r->n_res ? r->n_res : 1, sizeof *r->snaps);
         if (!r->snaps)
@@ -151,6 +133,50 @@ nomem:
     wsel_resolver_free(r);
     return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
                       "out of memory while preparing the fast engine");
+}
+
+static int check_args(const wsel_config *cfg, const wsel_state *st, wsel_resolver **out,
+                      wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!cfg || !st || !out)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_resolver_new: expected a config, a state and an output pointer");
+    if (wsel_state_config(st) != cfg)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_resolver_new: the state was created for a different config");
+    return WSEL_OK;
+}
+
+int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
+                              const char *variant, wsel_resolver **out, wsel_error *err)
+{
+    int rc = check_args(cfg, st, out, err);
+    if (rc != WSEL_OK)
+        return rc;
+    const wsel__variant *v = variant && strcmp(variant, "fast") == 0
+                                 ? wsel__variant_fast() : wsel__variant_find(variant);
+    if (!v)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_resolver_new: unknown engine '%s'", variant ? variant : "(null)");
+    if (!wsel__variant_runs(v))
+        return wsel__fail(err, WSEL_E_UNSUPPORTED, NULL, 0, 0, NULL, NULL, NULL,
+                          "engine %s is not available in this build or on this CPU", v->name);
+    return resolver_new(cfg, st, v, out, err);
+}
+
+int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_id engine,
+                      wsel_resolver **out, wsel_error *err)
+{
+    int rc = check_args(cfg, st, out, err);
+    if (rc != WSEL_OK)
+        return rc;
+    if (engine != WSEL_ENGINE_REF && engine != WSEL_ENGINE_FAST)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_resolver_new: unknown engine id %d", (int)engine);
+    return resolver_new(cfg, st, engine == WSEL_ENGINE_REF ? wsel__variant_at(0)
+                                                           : wsel__variant_fast(), out, err);
 }
 
 int wsel_resolver_sync(wsel_resolver *r)
@@ -193,7 +219,12 @@ size_t wsel_resolver_reclaim(wsel_resolver *r)
 
 wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 {
-    return r ? r->engine : WSEL_ENGINE_REF;
+    return r ? r->variant->engine : WSEL_ENGINE_REF;
+}
+
+const char *wsel_resolver_variant(const wsel_resolver *r)
+{
+    return r ? r->variant->name : "ref";
 }
 
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
