@@ -41,6 +41,7 @@ typedef struct wsel__variant {
     unsigned cpu;                /* WSEL__CPU_* bits it needs */
     wsel__query_fn query;        /* NULL: not compiled into this build */
     wsel__blocks_fn prng_blocks; /* the generator's bulk fill that goes with it */
+    void (*prng_take)(wsel_prng *p, uint64_t *w, size_t n); /* and its take */
 } wsel__variant;
 
 /* The iterator: variant i in table order (ref first, then fast variants from narrowest

@@ -87,13 +87,18 @@ static void prng_fill_cb(void *ctx, uint64_t *out, size_t n)
     wsel_prng_fill(ctx, out, n);
 }
 
-wsel_rng wsel_prng_rng(wsel_prng *p)
+void wsel__prng_take_portable_fn(wsel_prng *p, uint64_t *w, size_t n)
 {
-    wsel_rng r = { prng_fill_cb, p };
-    return r;
+    wsel__prng_take_portable(p, w, n);
 }
 
-bool wsel__rng_is_prng(const wsel_rng *rng)
+void wsel__prng_take(void *ctx, uint64_t *w, size_t n)
 {
-    return rng->fill == prng_fill_cb;
+    wsel__variant_fast()->prng_take(ctx, w, n);
+}
+
+wsel_rng wsel_prng_rng(wsel_prng *p)
+{
+    wsel_rng r = { prng_fill_cb, p, wsel__prng_take };
+    return r;
 }

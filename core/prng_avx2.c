@@ -21,6 +21,11 @@ void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)
     _mm256_storeu_si256((__m256i *)s[3], s3);
 }
 
+void wsel__prng_take_avx2_fn(wsel_prng *p, uint64_t *w, size_t n)
+{
+    wsel__prng_take_avx2(p, w, n);
+}
+
 #else
 typedef int wsel__prng_avx2_unused;
 #endif

@@ -15,17 +15,20 @@
 #if defined(WSEL__HAVE_AVX2)
 #define QUERY_AVX2 wsel__query_avx2
 #define BLOCKS_AVX2 wsel__prng_blocks_avx2
+#define TAKE_AVX2 wsel__prng_take_avx2_fn
 #else
 #define QUERY_AVX2 NULL
 #define BLOCKS_AVX2 wsel__prng_blocks_portable
+#define TAKE_AVX2 wsel__prng_take_portable_fn
 #endif
+#define PORTABLE wsel__prng_blocks_portable, wsel__prng_take_portable_fn
 
 /* Fast variants from narrowest to widest: the automatic choice is the last that runs. */
 static const wsel__variant variants[] = {
-    { "ref", WSEL_ENGINE_REF, 0, wsel__ref_query, wsel__prng_blocks_portable },
-    { "fast-scalar", WSEL_ENGINE_FAST, 0, wsel__query_scalar, wsel__prng_blocks_portable },
-    { "fast-sse2", WSEL_ENGINE_FAST, WSEL__CPU_SSE2, QUERY_SSE2, wsel__prng_blocks_portable },
-    { "fast-avx2", WSEL_ENGINE_FAST, WSEL__CPU_AVX2, QUERY_AVX2, BLOCKS_AVX2 },
+    { "ref", WSEL_ENGINE_REF, 0, wsel__ref_query, PORTABLE },
+    { "fast-scalar", WSEL_ENGINE_FAST, 0, wsel__query_scalar, PORTABLE },
+    { "fast-sse2", WSEL_ENGINE_FAST, WSEL__CPU_SSE2, QUERY_SSE2, PORTABLE },
+    { "fast-avx2", WSEL_ENGINE_FAST, WSEL__CPU_AVX2, QUERY_AVX2, BLOCKS_AVX2, TAKE_AVX2 },
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 

@@ -78,8 +78,6 @@ struct wsel__rsnap {
 
 struct wsel_resolver {
     wsel__query_fn query;
-    void (*prng_fill)(void *, uint64_t *, size_t); /* wsel_prng's fill: words may be
-                                                      taken from it directly */
     size_t n_res;
     _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
     const wsel_config *cfg;

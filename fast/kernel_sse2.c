@@ -106,7 +106,7 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__draw_portable);
+    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
 }
 
 #else

@@ -111,8 +111,6 @@ static int resolver_new(const wsel_config *cfg, const wsel_state *st,
     r->cfg = cfg;
     r->st = st;
     r->variant = v;
-    wsel_prng dummy;
-    r->prng_fill = wsel_prng_rng(&dummy).fill;
     r->query = v->query;
     if (v->engine != WSEL_ENGINE_REF) {
         r->n_res = wsel_config_resource_count(cfg);

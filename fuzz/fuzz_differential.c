@@ -840,7 +840,7 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
         FUZZ_ASSERT(wsel_resource_words(res) == nwords);
 
         replay_src src = { wg.words, wg.n, 0, false };
-        wsel_rng rng = { replay_fill, &src };
+        wsel_rng rng = { replay_fill, &src, NULL };
         wsel_answer got;
         memset(&got, 0xa5, sizeof got);
         int rc = wsel_ref_resolve(res, st, &rng, &got);

@@ -444,7 +444,7 @@ static void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_
         L->mult[j] = mix64(seed ^ (j * 0x632be59bd9b4e019u)) | 1;
         L->off[j] = mix64(seed + j) >> logn;
     }
-    wsel_rng rng = { lat_fill, L };
+    wsel_rng rng = { lat_fill, L, NULL };
     uint64_t N = 1ull << logn;
     uint64_t *cnt[2];
     for (uint32_t s = 0; s < od->n_sets; s++) {
@@ -573,7 +573,7 @@ static const wsel_set_answer *probe_rng(probe_ctx *p, uint32_t s, wsel_rng *rng)
 static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
 {
     p->f.used = 0;
-    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f });
+    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f, NULL });
 }
 
 /* The same decision through the default generator (whose direct paths -- the AVX2

@@ -164,7 +164,7 @@ static void test_engine_api(void **unused)
     assert_int_equal(wsel_resolve(r, &copy, &rng, &ans), WSEL_E_ARG);
     copy.index = 7;
     assert_int_equal(wsel_resolve(r, &copy, &rng, &ans), WSEL_E_ARG);
-    wsel_rng broken = { NULL, NULL };
+    wsel_rng broken = { NULL, NULL, NULL };
     assert_int_equal(wsel_resolve(r, wsel_config_find(cfg, "r"), &broken, &ans), WSEL_E_ARG);
     wsel_resolver *r2 = r;
     assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)99, &r2, NULL), WSEL_E_ARG);
