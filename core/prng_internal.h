@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "cpu.h"
+#include "variant.h"
 
 /* Advance all four lanes one step; out[l] = output of lane l. Defines the stream. */
 void wsel__prng_block_scalar(uint64_t s[4][4], uint64_t out[4]);

@@ -1,4 +1,4 @@
-/* The table of variants (core/cpu.h), the choice of the fast variant and the public
+/* The table of variants (core/variant.h), the choice of the fast variant and the public
  * names of engines and variants. Built with baseline flags, so no SIMD code leaks in. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -25,10 +25,11 @@
 
 /* Fast variants from narrowest to widest: the automatic choice is the last that runs. */
 static const wsel__variant variants[] = {
-    { "ref", WSEL_ENGINE_REF, 0, wsel__ref_query, PORTABLE },
-    { "fast-scalar", WSEL_ENGINE_FAST, 0, wsel__query_scalar, PORTABLE },
-    { "fast-sse2", WSEL_ENGINE_FAST, WSEL__CPU_SSE2, QUERY_SSE2, PORTABLE },
-    { "fast-avx2", WSEL_ENGINE_FAST, WSEL__CPU_AVX2, QUERY_AVX2, BLOCKS_AVX2, TAKE_AVX2 },
+    { "ref", WSEL_ENGINE_REF, NULL, 0, wsel__ref_query, PORTABLE },
+    { "fast-scalar", WSEL_ENGINE_FAST, &wsel__fast_ops, 0, wsel__query_scalar, PORTABLE },
+    { "fast-sse2", WSEL_ENGINE_FAST, &wsel__fast_ops, WSEL__CPU_SSE2, QUERY_SSE2, PORTABLE },
+    { "fast-avx2", WSEL_ENGINE_FAST, &wsel__fast_ops, WSEL__CPU_AVX2, QUERY_AVX2, BLOCKS_AVX2,
+      TAKE_AVX2 },
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
 

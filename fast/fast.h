@@ -10,8 +10,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 
-#include "../core/cpu.h"
-#include "../core/internal.h"
+#include "../core/resolver.h"
 
 /* Comparisons are done on biased values (x ^ sign bit) so that the signed compares
  * SSE2/AVX2 offer order them as unsigned numbers; the scalar kernel uses the same
@@ -65,8 +64,6 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st);
 /* Frees what wsel__snap_fill allocated (not s itself). */
 void wsel__snap_fini(wsel__snap *s);
 
-typedef struct wsel__rsnap wsel__rsnap;
-
 /* What one query reads: the snapshots of all sets of one resource, published together
  * so that a query never mixes two syncs. */
 struct wsel__rsnap {
@@ -76,27 +73,18 @@ struct wsel__rsnap {
     wsel__snap set[];           /* n_sets entries */
 };
 
-struct wsel_resolver {
-    wsel__query_fn query;
-    size_t n_res;
-    _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
-    const wsel_config *cfg;
-    const wsel_state *st;
-    const wsel__variant *variant;   /* concrete: ref or a fast variant */
-    wsel__rsnap **retired;
-    size_t n_retired, cap_retired;
-};
 
-/* The variants' query paths (core/cpu.h); the SIMD ones exist only where
+/* The variants' query paths (core/variant.h); the SIMD ones exist only where
  * WSEL__HAVE_SSE2 / WSEL__HAVE_AVX2 say so. */
-int wsel__ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                    wsel_answer *ans);
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                        wsel_answer *ans);
 int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
+
+/* The fast engine's resolver ops (fast/snapshots.c). */
+extern const wsel__engine_ops wsel__fast_ops;
 
 /* Bit-index expansion: entry b lists the positions of the set bits of byte b, in order.
  * Shared by the SIMD kernels to turn a 64-bit include mask into item indices. */

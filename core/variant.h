@@ -7,8 +7,8 @@
  * the table (the widest), unless WSEL_FAST_KERNEL (read once) or wsel_fast_force()
  * names another; that one choice also decides how the default generator fills words, so
  * forcing "fast-scalar" leaves no SIMD code running. */
-#ifndef WSEL_CORE_CPU_H
-#define WSEL_CORE_CPU_H
+#ifndef WSEL_CORE_VARIANT_H
+#define WSEL_CORE_VARIANT_H
 
 #include "wsel.h"
 
@@ -35,9 +35,23 @@ typedef void (*wsel__blocks_fn)(uint64_t s[4][4], uint64_t *out, size_t blocks);
 typedef int (*wsel__query_fn)(const wsel_resolver *r, const wsel_resource *res,
                               wsel_rng *rng, wsel_answer *ans);
 
+/* What an engine does beside queries, for the resolver (core/resolver.c). Every op may
+ * be NULL: the engine keeps nothing of its own (the reference engine). */
+typedef struct wsel__engine_ops {
+    /* Refuses a model the engine cannot hold (filling err), before anything is built. */
+    int (*check)(const wsel_config *cfg, wsel_error *err);
+    /* Builds the engine's data in r (cfg, st, variant set); WSEL_E_NOMEM on failure,
+     * after which detach is called. */
+    int (*attach)(wsel_resolver *r);
+    int (*sync)(wsel_resolver *r);          /* wsel_resolver_sync() */
+    size_t (*reclaim)(wsel_resolver *r);    /* wsel_resolver_reclaim() */
+    void (*detach)(wsel_resolver *r);       /* frees what attach and sync built */
+} wsel__engine_ops;
+
 typedef struct wsel__variant {
     const char *name;            /* "ref", "fast-scalar", ... (wsel_variant_name) */
     wsel_engine_id engine;       /* the engine it belongs to */
+    const wsel__engine_ops *ops; /* that engine's resolver ops (NULL: none) */
     unsigned cpu;                /* WSEL__CPU_* bits it needs */
     wsel__query_fn query;        /* NULL: not compiled into this build */
     wsel__blocks_fn prng_blocks; /* the generator's bulk fill that goes with it */
