@@ -57,8 +57,6 @@ typedef struct wsel__snap {
                                    ipre[first + 8k + 7] (padded): names the block of 8 */
 } wsel__snap;
 
-/* Whether `set` is within the limits the snapshot layout assumes (the loader's). */
-bool wsel__snap_fits(const wsel_set *set);
 /* Fills *s for `set` from `st` (s is overwritten); false when out of memory. */
 bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st);
 /* Frees what wsel__snap_fill allocated (not s itself). */

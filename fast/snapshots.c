@@ -64,8 +64,8 @@ static int retire(wsel_resolver *r, wsel__rsnap *rs)
     return WSEL_OK;
 }
 
-/* The loader guarantees the limits; a hand-made model is checked rather than allowed to
- * overrun the snapshot's fixed-size tables. */
+/* The loader guarantees the model's rules; a hand-made model is checked (by the one
+ * validator, wsel__set_problem) rather than allowed to overrun the snapshot's tables. */
 static int check(const wsel_config *cfg, wsel_error *err)
 {
     for (size_t i = 0; i < wsel_config_resource_count(cfg); i++) {
@@ -73,12 +73,12 @@ static int check(const wsel_config *cfg, wsel_error *err)
         if (!res || res->index != i || res->n_sets < 1 || res->n_sets > 2)
             return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, res ? res->name : NULL, NULL,
                               NULL, "resource must have 1 or 2 sets");
-        for (uint32_t k = 0; k < res->n_sets; k++)
-            if (!wsel__snap_fits(&res->sets[k]))
+        for (uint32_t k = 0; k < res->n_sets; k++) {
+            const char *why = wsel__set_problem(&res->sets[k]);
+            if (why)
                 return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, res->name,
-                                  res->sets[k].stanza, NULL,
-                                  "set exceeds the limits: expected 1..64 items, or 1..64 "
-                                  "groups of 1..64 addresses, weights 1..1048575");
+                                  res->sets[k].stanza, NULL, "invalid set: %s", why);
+        }
     }
     return WSEL_OK;
 }

@@ -193,13 +193,8 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
     bool grouped = set->mode == WSEL_MODE_GROUPED_SINGLE
                    || set->mode == WSEL_MODE_GROUPED_MULTI;
     uint32_t G = grouped ? set->n_groups : 0;
-    if (!set->items || n < 1 || n > WSEL_MAX_ITEMS * WSEL_MAX_ITEMS
-        || (grouped && (G < 1 || G > 64 || !set->groups)) || (!grouped && n > WSEL_MAX_ITEMS))
+    if (wsel__set_problem(set))
         return WSEL_E_ARG;
-    for (uint32_t g = 0; g < G; g++)
-        if (set->groups[g].count < 1 || set->groups[g].count > WSEL_MAX_ITEMS
-            || set->groups[g].first >= n || set->groups[g].count > n - set->groups[g].first)
-            return WSEL_E_ARG;
 
     memset(so, 0, sizeof *so);
     so->set = set;
@@ -443,7 +438,8 @@ int wsel_odds_compute(const wsel_resource *res, const wsel_state *st, wsel_odds 
             wsel_odds_free(&box->pub);
             return wsel__fail(err, rc, NULL, 0, 0, res->name, res->sets[s].stanza, NULL,
                               rc == WSEL_E_NOMEM ? "out of memory computing odds"
-                                                 : "set violates the model's limits");
+                                                 : "invalid set: %s",
+                              wsel__set_problem(&res->sets[s]));
         }
     }
     *out = &box->pub;

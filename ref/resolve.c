@@ -39,33 +39,6 @@ static uint32_t max_of(const uint32_t *d, uint32_t k)
     return m;
 }
 
-/* The loader guarantees all of this; a hand-made model might not, and reading past
- * an array is worse than refusing. */
-static bool model_ok(const wsel_set *set)
-{
-    uint32_t n = set->n_items;
-    if (!set->items || n < 1 || n > WSEL_MAX_ITEMS * WSEL_MAX_ITEMS)
-        return false;
-    switch (set->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-    case WSEL_MODE_UNGROUPED_MULTI:
-        return n <= WSEL_MAX_ITEMS;
-    case WSEL_MODE_GROUPED_SINGLE:
-    case WSEL_MODE_GROUPED_MULTI:
-        if (!set->groups || set->n_groups < 1 || set->n_groups > WSEL_MAX_ITEMS)
-            return false;
-        for (uint32_t g = 0; g < set->n_groups; g++) {
-            const wsel_group *grp = &set->groups[g];
-            if (grp->count < 1 || grp->count > WSEL_MAX_ITEMS || grp->first >= n
-                || grp->count > n - grp->first || grp->count > set->max_group)
-                return false;
-        }
-        return true;
-    }
-    return false;
-}
-
 static int resolve_set(const wsel_set *set, const wsel_state *st, wsel_rng *rng,
                        wsel_set_answer *out)
 {
@@ -73,7 +46,7 @@ static int resolve_set(const wsel_set *set, const wsel_state *st, wsel_rng *rng,
     uint64_t w[2 * WSEL_MAX_ITEMS + 1];
     uint32_t n = set->n_items;
     size_t nw = wsel_set_words(set);
-    if (!model_ok(set) || nw > sizeof w / sizeof w[0])
+    if (wsel__set_problem(set) || nw > sizeof w / sizeof w[0])
         return WSEL_E_ARG;
 
     /* Dynamic weights, and the TTL over every item, chosen or not. */
