@@ -23,7 +23,7 @@ struct wsel_resolver {
     size_t n_retired, cap_retired;
 };
 
-/* The reference engine's query path (ref/resolve.c): reads r->st directly. */
+/* The reference engine's query path (ref/weighted.c): reads r->st directly. */
 int wsel__ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                     wsel_answer *ans);
 

@@ -2,7 +2,7 @@
  * the kernel variants. Not installed.
  *
  * A snapshot is immutable once published. Everything a query needs is precomputed by
- * the writer (fast/prepare.c) so a kernel does one multiply per CHOOSE and one compare
+ * the writer (fast/weighted_prepare.c) so a kernel does one multiply per CHOOSE and one compare
  * per INCLUDE, and never looks at the config or the state. */
 #ifndef WSEL_FAST_H
 #define WSEL_FAST_H

@@ -1,6 +1,6 @@
 /* Portable kernel: the layout of fast.h with plain 64-bit integer code. Also the
  * fallback every other variant must agree with bit for bit. */
-#include "query.h"
+#include "weighted_query.h"
 
 /* Number of biased prefix sums <= u among pre[0..n-1] (non-decreasing): the index the
  * CHOOSE rule picks. A branch-free count: a binary search's branches are coin flips. */

@@ -1,8 +1,8 @@
 /* The query path shared by every fast variant, written once and instantiated in each
  * kernel file with that file's kernel so the compiler inlines it (the kernel files are
  * built with different instruction-set flags, so this cannot be one shared function). */
-#ifndef WSEL_FAST_QUERY_H
-#define WSEL_FAST_QUERY_H
+#ifndef WSEL_FAST_WEIGHTED_QUERY_H
+#define WSEL_FAST_WEIGHTED_QUERY_H
 
 #include <string.h>
 
