@@ -1,41 +1,18 @@
-/* The table of variants (core/variant.h), the choice of the fast variant and the public
- * names of engines and variants. Built with baseline flags, so no SIMD code leaks in. */
+/* The choice of the fast variant (core/variant.h) and the public names of engines and
+ * variants. Built with baseline flags, so no SIMD code leaks in. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fast.h"
-#include "../core/prng_internal.h"
+#include "../core/system.h"
 
-#if defined(WSEL__HAVE_SSE2)
-#define QUERY_SSE2 wsel__query_sse2
-#else
-#define QUERY_SSE2 NULL
-#endif
-#if defined(WSEL__HAVE_AVX2)
-#define QUERY_AVX2 wsel__query_avx2
-#define BLOCKS_AVX2 wsel__prng_blocks_avx2
-#define TAKE_AVX2 wsel__prng_take_avx2_fn
-#else
-#define QUERY_AVX2 NULL
-#define BLOCKS_AVX2 wsel__prng_blocks_portable
-#define TAKE_AVX2 wsel__prng_take_portable_fn
-#endif
-#define PORTABLE wsel__prng_blocks_portable, wsel__prng_take_portable_fn
-
-/* Fast variants from narrowest to widest: the automatic choice is the last that runs. */
-static const wsel__variant variants[] = {
-    { "ref", WSEL_ENGINE_REF, NULL, 0, wsel__ref_query, PORTABLE },
-    { "fast-scalar", WSEL_ENGINE_FAST, &wsel__fast_ops, 0, wsel__query_scalar, PORTABLE },
-    { "fast-sse2", WSEL_ENGINE_FAST, &wsel__fast_ops, WSEL__CPU_SSE2, QUERY_SSE2, PORTABLE },
-    { "fast-avx2", WSEL_ENGINE_FAST, &wsel__fast_ops, WSEL__CPU_AVX2, QUERY_AVX2, BLOCKS_AVX2,
-      TAKE_AVX2 },
-};
-#define N_VARIANTS (sizeof variants / sizeof variants[0])
-
+/* The variants are the first system's (core/systems.def: weighted); every system
+ * names the same ones. */
 const wsel__variant *wsel__variant_at(size_t i)
 {
-    return i < N_VARIANTS ? &variants[i] : NULL;
+    const wsel__system *sys = &wsel__system_weighted;
+    return i < sys->n_variants ? &sys->variants[i] : NULL;
 }
 
 const wsel__variant *wsel__variant_find(const char *name)
@@ -106,7 +83,7 @@ const char *wsel_engine_name(wsel_engine_id id)
 
 size_t wsel_variant_count(void)
 {
-    return N_VARIANTS;
+    return wsel__system_weighted.n_variants;
 }
 
 const char *wsel_variant_name(size_t i)
