@@ -246,6 +246,16 @@ static void dynamic_weights(const wsel_set *set, const wsel_state *st, wsel_set_
         ss->dyn[i] = (ss->up[i] || so->failed) ? set->items[i].weight : 0;
 }
 
+/* The answer of nf independent decisions (factors 0..nf-1, inclusion odds q): its size
+ * is Poisson-binomial, its outcomes the product of the factors'. */
+static void independent_layer(wsel_set_odds *so, set_store *ss, work *wk, uint32_t nf)
+{
+    so->n_sizes = nf + 1;
+    poisson_binomial(wk->q, nf, ss->size_p);
+    wk->count = outcomes(wk->fac, nf);
+    wk->max_len = nf;
+}
+
 /* cname, ungrouped-single: one CHOOSE among all items. */
 static void odds_choose_one(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk)
 {
@@ -283,10 +293,7 @@ static void odds_ungrouped_multi(const wsel_set *set, wsel_set_odds *so, set_sto
         wk->q[i] = p.p;
         bernoulli_factor(&wk->fac[i], (int32_t)i, dv[i], M);
     }
-    so->n_sizes = n + 1;
-    poisson_binomial(wk->q, n, ss->size_p);
-    wk->count = outcomes(wk->fac, n);
-    wk->max_len = n;
+    independent_layer(so, ss, wk, n);
 }
 
 /* grouped-single: CHOOSE a group, then INCLUDE each of its addresses. */
@@ -356,10 +363,7 @@ static void odds_grouped_multi(const wsel_set *set, wsel_set_odds *so, set_store
             }
         }
     }
-    so->n_sizes = G + 1;
-    poisson_binomial(wk->q, G, ss->size_p);
-    wk->count = outcomes(wk->fac, G);
-    wk->max_len = G;
+    independent_layer(so, ss, wk, G);
 }
 
 /* Every possible answer with its probability, sorted, when there are few enough. */
