@@ -141,6 +141,11 @@ static void test_engine_api(void **unused)
         }
         assert_int_equal(wsel_fast_force(v), WSEL_OK);
         assert_string_equal(wsel_fast_selected(), v);
+        /* the one override reaches the generator's bulk fill too */
+        assert_ptr_equal(wsel__variant_fast(), wsel__variant_find(v));
+        assert_true(wsel__variant_fast()->prng_blocks == wsel__variant_find(v)->prng_blocks);
+        if (strcmp(v, "fast-avx2") != 0)
+            assert_true(wsel__variant_fast()->prng_blocks == wsel__prng_blocks_portable);
         assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_FAST, &r, &err), WSEL_OK);
         assert_string_equal(wsel_resolver_variant(r), v);
         assert_int_equal(wsel_resolver_engine(r), WSEL_ENGINE_FAST);
@@ -198,6 +203,71 @@ static void engines_init(void)
     engines[n_engines++] = "fast";
     engines[n_engines++] = "ref";
 }
+
+/* A source with its own take op: the fast engine must use it (not fill), read only the
+ * n words it hands over (the slack holds garbage), and answer as ref does. */
+typedef struct take_src {
+    uint64_t w[4096];
+    size_t pos;
+    unsigned takes;
+} take_src;
+
+static void take_fill(void *ctx, uint64_t *out, size_t n)
+{
+    take_src *t = ctx;
+    assert_true(t->pos + n <= 4096);
+    memcpy(out, t->w + t->pos, n * sizeof *out);
+    t->pos += n;
+}
+
+static void take_take(void *ctx, uint64_t *out, size_t n)
+{
+    take_fill(ctx, out, n);
+    memset(out + n, 0xa5, WSEL_RNG_SLACK * sizeof *out);
+    ((take_src *)ctx)->takes++;
+}
+
+static void test_source_take_op(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load_synopsis();
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    static take_src src, plain;
+    wsel_prng p;
+    wsel_prng_seed(&p, 99);
+    wsel_prng_fill(&p, src.w, 4096);
+    for (int e = 0; e < n_engines; e++) {
+        if (!wsel_variant_available(engines[e]) || strcmp(engines[e], "ref") == 0)
+            continue;
+        wsel_resolver *r;
+        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        src.pos = 0;
+        src.takes = 0;
+        plain = src;
+        wsel_rng with_take = { take_fill, &src, take_take };
+        wsel_rng fill_only = { take_fill, &plain, NULL };
+        for (int round = 0; round < 8; round++) {
+            for (size_t i = 0; i < wsel_config_resource_count(cfg); i++) {
+                const wsel_resource *res = wsel_config_resource(cfg, i);
+                if (src.pos + wsel_resource_words(res) > 4096)
+                    continue;
+                wsel_answer a, b;
+                assert_int_equal(wsel_resolve(r, res, &with_take, &a), WSEL_OK);
+                assert_int_equal(wsel_ref_resolve(res, st, &fill_only, &b), WSEL_OK);
+                if (!wsel_answer_equal(&a, &b))
+                    fail_msg("%s: %s differs from ref with a source's take op", engines[e],
+                             res->name);
+            }
+        }
+        assert_true(src.takes > 0);
+        assert_int_equal(src.pos, plain.pos);
+        wsel_resolver_free(r);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 
 typedef struct pool {
     uint64_t w[8192];
@@ -1013,6 +1083,7 @@ int main(void)
         cmocka_unit_test(test_prng_fill_matches_next),
         cmocka_unit_test(test_prng_blocks_variants),
         cmocka_unit_test(test_engine_api),
+        cmocka_unit_test(test_source_take_op),
         cmocka_unit_test(test_sync_follows_state),
         cmocka_unit_test(test_prng_direct_paths),
         cmocka_unit_test(test_threshold_edges),
