@@ -1,5 +1,6 @@
-/* CPU features and the variants of the code that uses them: one detection, one table,
- * one override. Not installed.
+/* CPU features and the variants of the code that uses them: one detection (core/cpu.c),
+ * one table (the system's, core/weighted_system.c), one override (core/dispatch.c).
+ * Not installed.
  *
  * A variant is one concrete code path an engine runs: "ref", or a fast kernel together
  * with the generator's bulk fill it pairs with ("fast-scalar", "fast-sse2",

@@ -1,5 +1,5 @@
 /* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
- * Makefile); selected only when the CPU has AVX2 (fast/dispatch.c). AVX2 has no unsigned
+ * Makefile); selected only when the CPU has AVX2 (core/dispatch.c). AVX2 has no unsigned
  * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
 #include "weighted_query.h"
 

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fast.h"
-#include "../core/system.h"
+#include "system.h"
 
 /* The variants are the first system's (core/systems.def: weighted); every system
  * names the same ones. */
