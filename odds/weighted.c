@@ -410,6 +410,15 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
     return WSEL_OK;
 }
 
+typedef void (*mode_fn)(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk);
+static const mode_fn by_mode[] = {
+    [WSEL_MODE_CNAME] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_SINGLE] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_MULTI] = odds_ungrouped_multi,
+    [WSEL_MODE_GROUPED_SINGLE] = odds_grouped_single,
+    [WSEL_MODE_GROUPED_MULTI] = odds_grouped_multi,
+};
+
 static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
                        set_store *ss)
 {
@@ -431,21 +440,7 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
     if (!wk.fac || !wk.q || !wk.tmp) {
         rc = WSEL_E_NOMEM;
     } else {
-        switch (set->mode) {
-        case WSEL_MODE_CNAME:
-        case WSEL_MODE_UNGROUPED_SINGLE:
-            odds_choose_one(set, so, ss, &wk);
-            break;
-        case WSEL_MODE_UNGROUPED_MULTI:
-            odds_ungrouped_multi(set, so, ss, &wk);
-            break;
-        case WSEL_MODE_GROUPED_SINGLE:
-            odds_grouped_single(set, so, ss, &wk);
-            break;
-        case WSEL_MODE_GROUPED_MULTI:
-            odds_grouped_multi(set, so, ss, &wk);
-            break;
-        }
+        by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
         rc = enumerate_answers(set, so, ss, &wk);
     }
     free(wk.fac);
