@@ -34,11 +34,19 @@ static const char *const kind_names[K_COUNT] = {
 enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
 static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
 
-/* Engine slots of the select matrix; FLOOR draws the words and does nothing else. */
+/* Engine slots of the select matrix: variant i of wsel_variant_name(i) (ref first), then
+ * "fast" (ENGINE_FAST: the dispatched variant), then FLOOR, which draws the words and
+ * does nothing else. */
 #define ENGINE_FLOOR (-1)
-static const int select_engines[] = {WSEL_ENGINE_REF, WSEL_ENGINE_FAST_SCALAR,
-                                     WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2,
-                                     WSEL_ENGINE_FAST, ENGINE_FLOOR};
+#define ENGINE_SLOTS 16
+#define ENGINE_FAST ((int)wsel_variant_count())
+
+static const char *engine_label(int engine)
+{
+    if (engine == ENGINE_FLOOR)
+        return "floor";
+    return engine == ENGINE_FAST ? "fast" : wsel_variant_name((size_t)engine);
+}
 
 /* Items per ungrouped set; groups x addresses for grouped sets. */
 static const unsigned flat_sizes[] = {1, 4, 16, 64};
@@ -120,8 +128,8 @@ typedef struct fixture {
     wsel_state *st;
     const wsel_resource *res;
     size_t words;
-    wsel_resolver *rv[WSEL_ENGINE_COUNT_];
-    bool rv_tried[WSEL_ENGINE_COUNT_];
+    wsel_resolver *rv[ENGINE_SLOTS];
+    bool rv_tried[ENGINE_SLOTS];
     struct fixture *next;
 } fixture;
 
@@ -219,7 +227,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
     if (!fx->rv_tried[engine]) {
         wsel_error err;
         fx->rv_tried[engine] = true;
-        if (wsel_resolver_new(fx->cfg, fx->st, (wsel_engine_id)engine, &fx->rv[engine], &err) !=
+        if (wsel_resolver_new_variant(fx->cfg, fx->st, engine_label(engine), &fx->rv[engine], &err) !=
             WSEL_OK) {
             fx->rv[engine] = NULL;
             fixture_fail(fx, "resolver", &err);
@@ -232,7 +240,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
 
 static void fixture_free(fixture *fx)
 {
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++)
+    for (int e = 0; e < ENGINE_SLOTS; e++)
         wsel_resolver_free(fx->rv[e]);
     wsel_state_free(fx->st);
     wsel_config_free(fx->cfg);
@@ -334,22 +342,18 @@ static void bm_select(wsel_bench_state *st, void *arg)
     wsel_bench_counter(st, "words", (double)c->fx->words, 0);
     wsel_bench_label(st, c->engine == ENGINE_FLOOR
                              ? "floor"
-                             : wsel_engine_name(wsel_resolver_engine(rv)));
+                             : wsel_resolver_variant(rv));
 }
 
-static const char *engine_label(int engine)
-{
-    return engine == ENGINE_FLOOR ? "floor" : wsel_engine_name((wsel_engine_id)engine);
-}
 
 static size_t register_select(fixture *fx)
 {
     size_t n = 0;
     char sz[32];
     size_name(fx, sz, sizeof sz);
-    for (size_t e = 0; e < sizeof select_engines / sizeof select_engines[0]; e++) {
-        int eng = select_engines[e];
-        if (eng != ENGINE_FLOOR && !wsel_engine_available((wsel_engine_id)eng))
+    for (int e = 0; e <= ENGINE_FAST + 1 && e < ENGINE_SLOTS; e++) {
+        int eng = e == ENGINE_FAST + 1 ? ENGINE_FLOOR : e;
+        if (eng != ENGINE_FLOOR && !wsel_variant_available(engine_label(eng)))
             continue;
         sel_case *c = calloc(1, sizeof *c);
         if (!c)
@@ -386,7 +390,7 @@ static void bm_state(wsel_bench_state *st, void *arg)
         wsel_bench_skip(st, fx->why);
         return;
     }
-    wsel_resolver *rv = fixture_resolver(fx, WSEL_ENGINE_FAST);
+    wsel_resolver *rv = fixture_resolver(fx, ENGINE_FAST);
     if (!rv) {
         wsel_bench_skip(st, fx->why);
         return;
@@ -559,7 +563,7 @@ static bool wait_grace(mt_case *m)
 static void *flipper_main(void *arg)
 {
     mt_case *m = arg;
-    wsel_resolver *rv = m->fx->rv[WSEL_ENGINE_FAST];
+    wsel_resolver *rv = m->fx->rv[ENGINE_FAST];
     uint64_t i = 0;
     while (!atomic_load_explicit(&m->stop, memory_order_relaxed)) {
         if (flip_one(m->fx, rv, i++) != WSEL_OK)
@@ -588,7 +592,7 @@ static void bm_mt(wsel_bench_state *st, void *arg)
     mt_case *m = arg;
     int t = wsel_bench_thread_index(st);
     /* Every thread takes the same path, so all of them skip or none does. */
-    wsel_resolver *rv = fixture_ensure(m->fx) ? fixture_resolver(m->fx, WSEL_ENGINE_FAST) : NULL;
+    wsel_resolver *rv = fixture_ensure(m->fx) ? fixture_resolver(m->fx, ENGINE_FAST) : NULL;
     if (!rv) {
         wsel_bench_skip(st, m->fx->why);
         return;

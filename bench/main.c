@@ -60,14 +60,14 @@ int main(int argc, char **argv)
                 rc = 1;
             } else {
                 printf("%s %llu fast=%s\n", argv[2], n,
-                       wsel_engine_name(wsel_fast_selected()));
+                       wsel_fast_selected());
             }
         }
     } else {
         char model[256];
         cpu_model(model, sizeof model);
         wsel_bench_context("cpu_model", model);
-        wsel_bench_context("wsel_fast_kernel", wsel_engine_name(wsel_fast_selected()));
+        wsel_bench_context("wsel_fast_kernel", wsel_fast_selected());
         wsel_bench_context("wsel_version", WSEL_VERSION);
         rc = wsel_bench_run(argc, argv);
     }

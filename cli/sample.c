@@ -200,13 +200,15 @@ int cli_sample(int argc, char **argv)
         cli_die(cmd, "missing -n N (see wsel sample --help)");
         goto out;
     }
-    wsel_engine_id engine;
-    if (wsel_engine_parse(engine_name, &engine) != WSEL_OK) {
+    bool known = strcmp(engine_name, "fast") == 0;
+    for (size_t i = 0; !known && i < wsel_variant_count(); i++)
+        known = strcmp(engine_name, wsel_variant_name(i)) == 0;
+    if (!known) {
         cli_die(cmd, "unknown engine '%s' (expected ref, fast, fast-scalar, fast-sse2 or "
                      "fast-avx2)", engine_name);
         goto out;
     }
-    if (!wsel_engine_available(engine)) {
+    if (!wsel_variant_available(engine_name)) {
         cli_die(cmd, "engine '%s' is not available on this CPU or build", engine_name);
         goto out;
     }
@@ -228,7 +230,7 @@ int cli_sample(int argc, char **argv)
         cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
         goto out;
     }
-    if (wsel_resolver_new(cfg, st, engine, &r, &err) != WSEL_OK) {
+    if (wsel_resolver_new_variant(cfg, st, engine_name, &r, &err) != WSEL_OK) {
         cli_die(cmd, "engine '%s': %s", engine_name, wsel_error_format(&err, ebuf, sizeof ebuf));
         goto out;
     }
@@ -356,7 +358,7 @@ int cli_sample(int argc, char **argv)
         pval = gsl_cdf_chisq_Q(chi2, (double)df);
     }
     const char *test = en ? "answer-sets" : "items";
-    const char *used = wsel_engine_name(wsel_resolver_engine(r));
+    const char *used = wsel_resolver_variant(r);
 
     if (json) {
         json_out j;

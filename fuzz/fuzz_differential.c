@@ -738,7 +738,7 @@ static void compare(const char *engine, const wsel_answer *want, const wsel_answ
                     "%s: wsel_answer_equal disagrees with a field-by-field match", engine);
 }
 
-#define MAX_RESOLVERS (WSEL_ENGINE_COUNT_ + 1)
+#define MAX_RESOLVERS 16
 
 /* The odds calculator, written apart from the engines, must agree on the state
  * figures and allow every answer the engines give. */
@@ -840,7 +840,7 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
         FUZZ_ASSERT(wsel_resource_words(res) == nwords);
 
         replay_src src = { wg.words, wg.n, 0, false };
-        wsel_rng rng = { replay_fill, &src };
+        wsel_rng rng = { replay_fill, &src, NULL };
         wsel_answer got;
         memset(&got, 0xa5, sizeof got);
         int rc = wsel_ref_resolve(res, st, &rng, &got);
@@ -852,7 +852,7 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
             src.overrun = false;
             memset(&got, 0xa5, sizeof got);
             rc = wsel_resolve(rv[e], res, &rng, &got);
-            const char *name = wsel_engine_name(wsel_resolver_engine(rv[e]));
+            const char *name = wsel_resolver_variant(rv[e]);
             FUZZ_ASSERT_MSG(rc == WSEL_OK, "%s: wsel_resolve %d", name, rc);
             compare(name, &want, &got, &src, nwords, q);
         }
@@ -866,7 +866,7 @@ static void run_queries(const fcase *c, fuzz_producer *fp, const wsel_config *cf
             wsel_rng re = wsel_prng_rng(&pe);
             memset(&got, 0xa5, sizeof got);
             rc = wsel_resolve(rv[e], res, &re, &got);
-            const char *name = wsel_engine_name(wsel_resolver_engine(rv[e]));
+            const char *name = wsel_resolver_variant(rv[e]);
             FUZZ_ASSERT_MSG(rc == WSEL_OK, "%s: wsel_resolve (generator) %d", name, rc);
             FUZZ_ASSERT_MSG(wsel_answer_equal(&want, &got),
                             "%s: query %u from the default generator differs from ref", name, q);
@@ -915,15 +915,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     wsel_resolver *rv[MAX_RESOLVERS];
     size_t nrv = 0;
-    static const wsel_engine_id engines[] = { WSEL_ENGINE_REF, WSEL_ENGINE_FAST,
-                                              WSEL_ENGINE_FAST_SCALAR, WSEL_ENGINE_FAST_SSE2,
-                                              WSEL_ENGINE_FAST_AVX2 };
-    for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
-        if (!wsel_engine_available(engines[e]))
+    /* every variant, and "fast" (the dispatched one) once more */
+    for (size_t e = 0; e <= wsel_variant_count() && nrv < MAX_RESOLVERS; e++) {
+        const char *name = e < wsel_variant_count() ? wsel_variant_name(e) : "fast";
+        if (!wsel_variant_available(name))
             continue;
-        rc = wsel_resolver_new(cfg, st, engines[e], &rv[nrv], &err);
-        FUZZ_ASSERT_MSG(rc == WSEL_OK, "resolver_new(%s): %d %s", wsel_engine_name(engines[e]),
-                        rc, err.message);
+        rc = wsel_resolver_new_variant(cfg, st, name, &rv[nrv], &err);
+        FUZZ_ASSERT_MSG(rc == WSEL_OK, "resolver_new(%s): %d %s", name, rc, err.message);
         nrv++;
     }
 

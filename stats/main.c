@@ -168,10 +168,8 @@ int main(int argc, char **argv)
         usage();
 
     /* ref, then every fast variant this build and CPU can run */
-    static const wsel_engine_id all[] = { WSEL_ENGINE_REF, WSEL_ENGINE_FAST_SCALAR,
-                                          WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2 };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        const char *name = wsel_engine_name(all[i]);
+    for (size_t i = 0; i < wsel_variant_count() && o.n_engines < 16; i++) {
+        const char *name = wsel_variant_name(i);
         if (engines && !strstr(engines, name))
             continue;
         if (engines) { /* "fast" must not select "fast-avx2": match whole names */
@@ -186,8 +184,8 @@ int main(int argc, char **argv)
             if (!hit)
                 continue;
         }
-        if (all[i] == WSEL_ENGINE_REF || wsel_engine_available(all[i]))
-            o.engines[o.n_engines++] = all[i];
+        if (wsel_variant_available(name))
+            o.engines[o.n_engines++] = name;
     }
 
     if (o.report_dir) {
@@ -229,7 +227,7 @@ int main(int argc, char **argv)
     printf("1..%zu\n", n);
     printf("# wsel-stats: %zu cases, engines:", ran);
     for (size_t e = 0; e < o.n_engines; e++)
-        printf(" %s", wsel_engine_name(o.engines[e]));
+        printf(" %s", o.engines[e]);
     printf("\n# draws per case and engine %llu (x case factor), lattice 2^%u queries, prng %llu words, seed %#llx\n",
            (unsigned long long)o.draws, o.lattice_log, (unsigned long long)prng_words,
            (unsigned long long)o.seed);

@@ -444,7 +444,7 @@ static void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_
         L->mult[j] = mix64(seed ^ (j * 0x632be59bd9b4e019u)) | 1;
         L->off[j] = mix64(seed + j) >> logn;
     }
-    wsel_rng rng = { lat_fill, L };
+    wsel_rng rng = { lat_fill, L, NULL };
     uint64_t N = 1ull << logn;
     uint64_t *cnt[2];
     for (uint32_t s = 0; s < od->n_sets; s++) {
@@ -573,7 +573,7 @@ static const wsel_set_answer *probe_rng(probe_ctx *p, uint32_t s, wsel_rng *rng)
 static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
 {
     p->f.used = 0;
-    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f });
+    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f, NULL });
 }
 
 /* The same decision through the default generator (whose direct paths -- the AVX2
@@ -793,7 +793,7 @@ static void plot_data(const run_opts *o, const stat_case *c, const wsel_resource
     char lb[200];
     fprintf(f, "# item expected");
     for (size_t e = 0; e < ne; e++)
-        fprintf(f, " %s", wsel_engine_name(o->engines[e]));
+        fprintf(f, " %s", o->engines[e]);
     fprintf(f, "\n");
     for (uint32_t s = 0; s < od->n_sets; s++) {
         const wsel_set *set = od->sets[s].set;
@@ -822,7 +822,7 @@ static void plot_data(const run_opts *o, const stat_case *c, const wsel_resource
                "set ylabel 'frequency (answers containing the item / draws)'\n");
     fprintf(f, "plot '%s.dat' using 2:xtic(1) title 'expected (calculator)'", base);
     for (size_t e = 0; e < ne; e++)
-        fprintf(f, ", '' using %zu title '%s'", e + 3, wsel_engine_name(o->engines[e]));
+        fprintf(f, ", '' using %zu title '%s'", e + 3, o->engines[e]);
     fprintf(f, "\n");
     fclose(f);
     if (o->plots)
@@ -855,14 +855,14 @@ static void run_resource(const stat_case *c, const run_opts *o, const wsel_confi
     size_t total_items = 0;
     for (uint32_t s = 0; s < od->n_sets; s++)
         total_items += od->sets[s].set->n_items;
-    double *freq[WSEL_ENGINE_COUNT_];
+    double *freq[16];
     for (size_t e = 0; e < o->n_engines; e++) {
-        wsel_engine_id eid = o->engines[e];
-        const char *ename = wsel_engine_name(eid);
+        const char *ename = o->engines[e];
+        bool is_ref = strcmp(ename, "ref") == 0;
         freq[e] = xcalloc(total_items, sizeof *freq[e]);
         wsel_resolver *rv = NULL;
-        if (eid != WSEL_ENGINE_REF) {
-            if (wsel_resolver_new(cfg, st, eid, &rv, &err) != WSEL_OK) {
+        if (!is_ref) {
+            if (wsel_resolver_new_variant(cfg, st, ename, &rv, &err) != WSEL_OK) {
                 test *t = test_new(F_STRUCT, "%s %s:%s resolver", ename, c->name, res->name);
                 test_violation(t, "wsel_resolver_new: %s", err.message);
                 continue;

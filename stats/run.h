@@ -13,7 +13,7 @@ typedef struct run_opts {
     unsigned lattice_log;   /* lattice run of 2^lattice_log queries */
     uint64_t seed;
     size_t n_engines;
-    wsel_engine_id engines[WSEL_ENGINE_COUNT_];
+    const char *engines[16]; /* variant names (wsel_variant_name) */
     const char *report_dir; /* NULL: no plot data */
     FILE *plots;            /* list of plot scripts written (report mode) */
 } run_opts;

@@ -219,7 +219,7 @@ typedef struct world {
     wsel_state *st;
     wsel_resolver *rv;
     wsel_odds *odds;
-    wsel_engine_id engine;
+    const char *engine;        /* a variant name */
     const wsel_resource *res;
     wsel_error err;
 } world;
@@ -347,7 +347,7 @@ static int op_resolver(void *p)
 {
     world *w = p;
     wsel_resolver *rv = NULL;
-    int rc = wsel_resolver_new(w->cfg, w->st, w->engine, &rv, &w->err);
+    int rc = wsel_resolver_new_variant(w->cfg, w->st, w->engine, &rv, &w->err);
     if (rc != WSEL_OK) {
         if (rv != NULL)
             fail_msg("failed resolver_new left *out set");
@@ -403,13 +403,12 @@ static void test_resolvers(void **state)
     world w;
     world_setup(&w);
     down_some(&w);
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++) {
-        if (!wsel_engine_available((wsel_engine_id)e))
+    for (size_t e = 0; e < wsel_variant_count(); e++) {
+        if (!wsel_variant_available(wsel_variant_name(e)))
             continue;
-        w.engine = (wsel_engine_id)e;
-        unsigned n = sweep(wsel_engine_name(w.engine), op_resolver, NULL, &w);
-        print_message("# resolver %s: %u allocation failures survived\n",
-                      wsel_engine_name(w.engine), n);
+        w.engine = wsel_variant_name(e);
+        unsigned n = sweep(w.engine, op_resolver, NULL, &w);
+        print_message("# resolver %s: %u allocation failures survived\n", w.engine, n);
     }
     world_teardown(&w);
 }

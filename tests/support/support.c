@@ -34,7 +34,7 @@ wsel_rng wsel_test_replay_rng(wsel_test_replay *r, const uint64_t *words, size_t
     r->n = n;
     r->pos = 0;
     r->overrun = 0;
-    return (wsel_rng){ replay_fill, r };
+    return (wsel_rng){ replay_fill, r, NULL };
 }
 
 static void counting_fill(void *ctx, uint64_t *out, size_t n)
@@ -50,7 +50,7 @@ wsel_rng wsel_test_counting_rng(wsel_test_counter *c, wsel_rng inner)
     c->inner = inner;
     c->words = 0;
     c->calls = 0;
-    return (wsel_rng){ counting_fill, c };
+    return (wsel_rng){ counting_fill, c, NULL };
 }
 
 uint64_t wsel_test_mix(uint64_t *state)
