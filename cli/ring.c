@@ -11,6 +11,7 @@
 typedef struct ring_args {
     const char *scenario;
     int json;
+    int fast; /* --engine fast */
 } ring_args;
 
 static int parse_args(const char *cmd, const char *usage, int argc, char **argv, ring_args *a)
@@ -31,11 +32,11 @@ static int parse_args(const char *cmd, const char *usage, int argc, char **argv,
                 const char *v = cli_optval(cmd, argc, argv, &i, "--engine");
                 if (!v)
                     return CLI_USAGE;
-                if (strcmp(v, "ref") == 0)
+                if (strcmp(v, "ref") == 0 || strcmp(v, "fast") == 0) {
+                    a->fast = strcmp(v, "fast") == 0;
                     continue;
-                if (strcmp(v, "fast") == 0)
-                    return cli_die(cmd, "the ring's fast engine is not built yet; use --engine ref");
-                return cli_die(cmd, "unknown engine '%s' (expected ref)", v);
+                }
+                return cli_die(cmd, "unknown engine '%s' (expected ref or fast)", v);
             } else {
                 return cli_die(cmd, "unknown option '%s' (see wsel %s --help)", s, cmd + 5);
             }
@@ -229,6 +230,7 @@ typedef struct runner {
     const char *file;
     rs_scenario *sc;
     wsel_ring *r;
+    wsel_ring_fast *f; /* --engine fast: picks go through it, synced after every change */
     double now;
     json_out *j;   /* results written here when non-NULL */
     FILE *text;    /* or as text here when non-NULL */
@@ -257,6 +259,16 @@ static int op_fail(runner *ru, const rs_op *op, const wsel_error *err)
 {
     fprintf(stderr, "%s: %s: %s\n", ru->file, op->path, err->message);
     return CLI_INVALID;
+}
+
+/* A pick (retry: count one retry first) by the engine chosen. */
+static int pick(runner *ru, wsel_ring_handle *h, bool retry, wsel_ring_peer *p, wsel_error *err)
+{
+    if (!ru->f)
+        return (retry ? wsel_ring_retry : wsel_ring_pick)(ru->r, h, false, p, err);
+    if (retry)
+        h->retries++;
+    return wsel_ring_fast_pick_refresh(ru->f, h, false, p, err);
 }
 
 static const char *const op_names[] = {"add", "remove", "status", "hoststatus", "dns",
@@ -349,7 +361,7 @@ static int apply(runner *ru, rs_op *op)
                 snprintf(what, sizeof what, "float %g", h.u);
             }
             wsel_ring_peer p;
-            rc = wsel_ring_pick(ru->r, &h, false, &p, &err);
+            rc = pick(ru, &h, false, &p, &err);
             if (rc == WSEL_OK)
                 out_pick(ru, &p, what);
         }
@@ -370,12 +382,9 @@ static int apply(runner *ru, rs_op *op)
             uint64_t total = op->kind == RS_RR ? op->count : op->count + 1;
             for (uint64_t i = 0; i < total && rc == WSEL_OK; i++) {
                 wsel_ring_peer p;
-                if (op->kind == RS_RETRY && i > 0)
-                    rc = wsel_ring_retry(ru->r, &h, false, &p, &err);
-                else {
+                if (op->kind != RS_RETRY || i == 0)
                     h.retries = 0;
-                    rc = wsel_ring_pick(ru->r, &h, false, &p, &err);
-                }
+                rc = pick(ru, &h, op->kind == RS_RETRY && i > 0, &p, &err);
                 char what[64];
                 snprintf(what, sizeof what, op->kind == RS_RR ? "pick %llu" : "retry %llu",
                          (unsigned long long)i);
@@ -389,6 +398,8 @@ static int apply(runner *ru, rs_op *op)
     }
     if (j)
         json_obj_end(j);
+    if (rc == WSEL_OK && ru->f)
+        rc = wsel_ring_fast_sync(ru->f, &err);
     if (rc != WSEL_OK)
         return op_fail(ru, op, &err);
     return CLI_OK;
@@ -397,10 +408,11 @@ static int apply(runner *ru, rs_op *op)
 /* ---- run ------------------------------------------------------------------------------------- */
 
 static const char run_usage[] =
-    "usage: wsel ring run SCENARIO [--engine ref] [--json]\n"
+    "usage: wsel ring run SCENARIO [--engine ref|fast] [--json]\n"
     "Builds the ring a scenario file describes and applies its ops in order: host changes,\n"
     "DNS answers, availability, clock, snapshots and picks (see man wsel, RING SCENARIO).\n"
-    "  --engine ref   the reference engine (the only one so far)\n"
+    "  --engine E     ref: the reference engine (default); fast: picks from the fast\n"
+    "                 engine's published view, synced after every op (same results)\n"
     "  --json         {\"initial\": SNAPSHOT, \"results\": [one per op]}\n";
 
 static int cmd_run(int argc, char **argv)
@@ -430,7 +442,15 @@ static int cmd_run(int argc, char **argv)
         return cli_die(cmd, "out of memory");
     }
     json_out j;
-    runner ru = {a.scenario, &sc, r, sc.opts.now, NULL, NULL};
+    runner ru = {a.scenario, &sc, r, NULL, sc.opts.now, NULL, NULL};
+    wsel_error ferr;
+    if (a.fast && wsel_ring_fast_new(r, &ru.f, &ferr) != WSEL_OK) {
+        fclose(mem);
+        free(buf);
+        wsel_ring_free(r);
+        rs_free(&sc);
+        return cli_die(cmd, "%s", ferr.message);
+    }
     if (a.json) {
         json_init(&j, mem);
         ru.j = &j;
@@ -457,6 +477,7 @@ static int cmd_run(int argc, char **argv)
     if (rc == CLI_OK)
         fwrite(buf, 1, len, stdout);
     free(buf);
+    wsel_ring_fast_free(ru.f);
     wsel_ring_free(r);
     rs_free(&sc);
     return rc;
@@ -476,7 +497,7 @@ static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring
     int rc = build(file, sc, out);
     if (rc)
         return rc;
-    runner ru = {file, sc, *out, sc->opts.now, NULL, NULL};
+    runner ru = {file, sc, *out, NULL, sc->opts.now, NULL, NULL};
     for (size_t i = 0; i < sc->n_ops; i++) {
         snap before;
         if (each && snap_take(*out, &before)) {
@@ -781,7 +802,7 @@ static int cmd_diff(int argc, char **argv)
 }
 
 static const cli_command commands[] = {
-    {"run", cmd_run, "SCENARIO [--engine ref] [--json]",
+    {"run", cmd_run, "SCENARIO [--engine ref|fast] [--json]",
      "apply a scenario's ops to a ring, print each result"},
     {"show", cmd_show, "SCENARIO [--json]", "slots per address against weight shares"},
     {"diff", cmd_diff, "SCENARIO [--json]", "slots that move on each change, against the least possible"},

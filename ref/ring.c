@@ -48,8 +48,41 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 
 /* ---- section 5: apportionment --------------------------------------------------- */
 
+static void journal_note(wsel_ring *r, uint32_t s)
+{
+    if (r->jmark && !r->jmark[s]) {
+        r->jmark[s] = 1;
+        r->journal[r->njournal++] = s;
+    }
+}
+
+int wsel__ring_journal_start(wsel_ring *r, wsel_error *err)
+{
+    if (r->jmark)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: a fast engine is already attached to this ring");
+    r->journal = malloc((size_t)r->n * sizeof *r->journal);
+    r->jmark = calloc((size_t)r->n + 1, 1);
+    if (!r->journal || !r->jmark) {
+        wsel__ring_journal_stop(r);
+        return nomem(err);
+    }
+    r->njournal = 0;
+    return WSEL_OK;
+}
+
+void wsel__ring_journal_stop(wsel_ring *r)
+{
+    free(r->journal);
+    free(r->jmark);
+    r->journal = NULL;
+    r->jmark = NULL;
+    r->njournal = 0;
+}
+
 static void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
 {
+    journal_note(r, s);
     r->wheel[s] = a;
     r->prev[s] = a->tail;
     r->next[s] = 0;
@@ -71,6 +104,7 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
         a->head = 0;
     a->count--;
     r->wheel[s] = NULL;
+    journal_note(r, s);
     return s;
 }
 
@@ -789,5 +823,6 @@ void wsel_ring_free(wsel_ring *r)
     free(r->next);
     free(r->prev);
     free(r->free);
+    wsel__ring_journal_stop(r);
     free(r);
 }

@@ -17,6 +17,7 @@ typedef struct wsel__raddr {
     struct wsel__rhost *host;
     uint64_t serial;            /* unique per ring, never reused */
     size_t pos;                 /* index in iteration order */
+    void *fast;                 /* the fast engine's record of it (fast/ring.c), or NULL */
 } wsel__raddr;
 
 typedef struct wsel__rhost {
@@ -47,6 +48,11 @@ struct wsel_ring {
     wsel_ring_dns dns;
     uint64_t serial;
     size_t naddr;               /* addresses in iteration order (after renumbering) */
+    /* The slot journal a fast engine reads (fast/ring.c): every slot whose owner changed
+     * since it was last emptied, once each; jmark == NULL while no engine listens. */
+    uint32_t *journal;
+    uint8_t *jmark;
+    uint32_t njournal;
 };
 
 /* ring_order.c: ranks of n distinct finite numbers (1-based) into out; WSEL_E_ARG on
@@ -61,5 +67,13 @@ void wsel__ring_redistribute(wsel_ring *r);
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
 bool wsel__ring_healthy(const wsel_ring *r);
 const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial);
+/* Starts the slot journal (WSEL_E_NOMEM; WSEL_E_ARG when already started) and stops it. */
+int wsel__ring_journal_start(wsel_ring *r, wsel_error *err);
+void wsel__ring_journal_stop(wsel_ring *r);
+
+/* ring_pick.c: the end of a pick at an address with text ip (an IP, or a name that
+ * goes through dns->toip) and port: fills peer's outcome, ip, port and message. */
+void wsel__ring_peer_fill(const wsel_ring_dns *dns, const char *ip, wsel_ring_iptype iptype,
+                          uint16_t port, bool cache_only, wsel_ring_peer *peer);
 
 #endif

@@ -14,6 +14,7 @@ const char *wsel_ring_outcome_name(wsel_ring_outcome o)
     case WSEL_RING_UNHEALTHY: return "UNHEALTHY";
     case WSEL_RING_NO_PEERS: return "NO_PEERS";
     case WSEL_RING_DNS: return "DNS";
+    case WSEL_RING_EXPIRED: return "EXPIRED";
     }
     return "UNKNOWN";
 }
@@ -88,37 +89,51 @@ int wsel_ring_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, wsel_ring
             peer->hostname = a->ip;
         else
             peer->hostname = host->name;
-        if (a->iptype == WSEL_RING_NAME) {
-            char msg[200] = "";
-            uint16_t port = a->port;
-            if (!r->dns.toip)
-                return outcome(peer, WSEL_RING_DNS, "no toip resolver");
-            if (r->dns.toip(r->dns.ctx, a->ip, a->port, cache_only, peer->ip, sizeof peer->ip,
-                            &port, msg, sizeof msg) != 0) {
-                peer->ip[0] = '\0';
-                snprintf(peer->message, sizeof peer->message, "%s. Tried: %s:%u",
-                         msg[0] ? msg : "dns error", a->ip, a->port);
-                peer->outcome = WSEL_RING_DNS;
-                return WSEL_OK;
-            }
-            peer->ip[sizeof peer->ip - 1] = '\0';
-            char canon[64];
-            if (wsel__ring_parse_ip(peer->ip, canon, sizeof canon) == WSEL_RING_NAME) {
-                snprintf(peer->message, sizeof peer->message,
-                         "the resolver turned %s into '%.64s', not an IP address", a->ip, peer->ip);
-                peer->ip[0] = '\0';
-                peer->outcome = WSEL_RING_DNS;
-                return WSEL_OK;
-            }
-            memcpy(peer->ip, canon, sizeof canon);
-            peer->port = port;
-        } else {
-            snprintf(peer->ip, sizeof peer->ip, "%s", a->ip);
-            peer->port = a->port;
-        }
-        peer->outcome = WSEL_RING_PEER;
+        wsel__ring_peer_fill(&r->dns, a->ip, a->iptype, a->port, cache_only, peer);
         return WSEL_OK;
     }
+}
+
+void wsel__ring_peer_fill(const wsel_ring_dns *dns, const char *ip, wsel_ring_iptype iptype,
+                          uint16_t port, bool cache_only, wsel_ring_peer *peer)
+{
+    peer->message[0] = '\0';
+    peer->ip[0] = '\0';
+    peer->port = 0;
+    if (iptype != WSEL_RING_NAME) {
+        size_t len = strnlen(ip, sizeof peer->ip - 1);
+        memcpy(peer->ip, ip, len);
+        peer->ip[len] = '\0';
+        peer->port = port;
+        peer->outcome = WSEL_RING_PEER;
+        return;
+    }
+    char msg[200] = "";
+    uint16_t got = port;
+    if (!dns->toip) {
+        outcome(peer, WSEL_RING_DNS, "no toip resolver");
+        return;
+    }
+    if (dns->toip(dns->ctx, ip, port, cache_only, peer->ip, sizeof peer->ip, &got, msg,
+                  sizeof msg) != 0) {
+        peer->ip[0] = '\0';
+        snprintf(peer->message, sizeof peer->message, "%s. Tried: %s:%u",
+                 msg[0] ? msg : "dns error", ip, port);
+        peer->outcome = WSEL_RING_DNS;
+        return;
+    }
+    peer->ip[sizeof peer->ip - 1] = '\0';
+    char canon[64];
+    if (wsel__ring_parse_ip(peer->ip, canon, sizeof canon) == WSEL_RING_NAME) {
+        snprintf(peer->message, sizeof peer->message,
+                 "the resolver turned %s into '%.64s', not an IP address", ip, peer->ip);
+        peer->ip[0] = '\0';
+        peer->outcome = WSEL_RING_DNS;
+        return;
+    }
+    memcpy(peer->ip, canon, sizeof canon);
+    peer->port = got;
+    peer->outcome = WSEL_RING_PEER;
 }
 
 int wsel_ring_retry(wsel_ring *r, wsel_ring_handle *h, bool cache_only, wsel_ring_peer *peer,

@@ -320,6 +320,9 @@ static void run_seed(uint64_t seed, size_t steps)
                 assert_int_equal(pa.outcome, pb.outcome);
                 assert_string_equal(pa.ip, pb.ip);
                 assert_int_equal(pa.slot, pb.slot);
+                assert_int_equal(pa.port, pb.port);
+                assert_string_equal(pa.message, pb.message);
+                assert_string_equal(pa.hostname ? pa.hostname : "-", pb.hostname ? pb.hostname : "-");
             }
             moves_nothing = cache_only;
         }

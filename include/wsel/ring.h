@@ -154,7 +154,10 @@ typedef enum wsel_ring_outcome {
     WSEL_RING_PEER = 0,     /* a peer was picked */
     WSEL_RING_UNHEALTHY,    /* not enough available weight (or none at all) */
     WSEL_RING_NO_PEERS,     /* every slot's address is unavailable */
-    WSEL_RING_DNS           /* the picked address is a name and toip failed */
+    WSEL_RING_DNS,          /* the picked address is a name and toip failed */
+    WSEL_RING_EXPIRED       /* fast engine, reader pick without cache_only: the picked
+                               address's host answer expired and a reader may not re-query
+                               it (see wsel_ring_fast_pick) */
 } wsel_ring_outcome;
 
 typedef struct wsel_ring_peer {
@@ -205,6 +208,58 @@ WSEL_API size_t wsel_ring_host_count(const wsel_ring *r);
 /* Checks the invariants of doc/ring.md section 1 (slot ownership both ways, conservation,
  * free stack empty iff weight > 0, totals); WSEL_E_STATE with the first violation. */
 WSEL_API int wsel_ring_check(const wsel_ring *r, wsel_error *err);
+
+/* ---- the fast engine (doc/ring.md section 13) ------------------------------------------
+ *
+ * A wsel_ring_fast publishes a read-only view of a ring -- slot -> address table and a
+ * bitmap of the slots whose address is available -- that any number of reader threads
+ * pick from without a lock, without allocating and without writing anything shared but
+ * the round-robin pointer (one atomic). The ring itself stays the writer's: one thread
+ * changes it with the wsel_ring_* calls above and then calls wsel_ring_fast_sync(),
+ * which publishes the changes in time proportional to the slots that moved plus the
+ * number of addresses. Every pick gives the result the reference pick (wsel_ring_pick)
+ * would give on the ring as of the last sync.
+ *
+ * Replaced views and the records of removed addresses are kept until
+ * wsel_ring_fast_reclaim(), which the caller runs when no reader is inside a pick (its
+ * own quiescent point); a reclaimed view is reused by the next sync, which then costs
+ * only the slots that moved since. The ring must outlive its fast engine, and a ring has
+ * at most one. */
+typedef struct wsel_ring_fast wsel_ring_fast;
+
+/* Attaches a fast engine to r and publishes r's current state. The engine's round-robin
+ * pointer starts where r's is. WSEL_E_NOMEM; WSEL_E_ARG when r already has one. */
+WSEL_API int wsel_ring_fast_new(wsel_ring *r, wsel_ring_fast **out, wsel_error *err);
+/* Detaches and frees everything it holds (no reader may be inside a pick). */
+WSEL_API void wsel_ring_fast_free(wsel_ring_fast *f);
+/* Writer: publishes the ring's changes since the last sync. WSEL_E_NOMEM leaves the last
+ * view published and loses nothing: the next sync publishes everything. */
+WSEL_API int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err);
+/* Writer, at a point where no reader is inside a pick: frees the records of removed
+ * addresses and keeps replaced views for reuse. Returns how many views it took back. */
+WSEL_API size_t wsel_ring_fast_reclaim(wsel_ring_fast *f);
+
+/* Reader (any thread): a pick as wsel_ring_pick makes it, except that it never changes
+ * the ring: when the picked address's host answer has expired and cache_only is false,
+ * the outcome is WSEL_RING_EXPIRED (peer->slot says where) instead of a re-query; pick
+ * again with cache_only, or let the writer refresh (wsel_ring_tick,
+ * wsel_ring_fast_pick_refresh). peer->hostname stays valid until a reclaim after the
+ * address is gone. toip is called from the reader's thread. */
+WSEL_API int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                                 wsel_ring_peer *peer, wsel_error *err);
+/* Reader: counts one retry in h, then picks (as wsel_ring_retry). */
+WSEL_API int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                                  wsel_ring_peer *peer, wsel_error *err);
+/* Writer: as wsel_ring_fast_pick, and where that would say WSEL_RING_EXPIRED it
+ * re-queries the host, syncs, and goes on exactly as wsel_ring_pick does, so that it
+ * never returns WSEL_RING_EXPIRED. */
+WSEL_API int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h,
+                                         bool cache_only, wsel_ring_peer *peer,
+                                         wsel_error *err);
+/* Checks that the published view is the ring's state (every slot's owner and
+ * availability, each address's text and port, health); WSEL_E_STATE with the first
+ * difference. Writer thread, for tests. */
+WSEL_API int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err);
 
 #ifdef __cplusplus
 }

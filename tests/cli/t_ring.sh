@@ -139,7 +139,13 @@ bad '{"wheelSize": 3,' 'bad\.json:[0-9]+:[0-9]+: ' "JSON syntax error with line 
 bad '{"wheelSize": 3, "wheelSize": 4}' 'duplicate' "duplicate key"
 run ring run "$R/no-such.json";           one_line_error "unreadable scenario: exit 2"
 run ring run;                             one_line_error "run without SCENARIO"
-run ring run "$R/k1.json" --engine fast;  one_line_error "--engine fast is not there yet"
+run ring run "$R/k1.json" --engine turbo; one_line_error "unknown engine"
+# -- the fast engine gives the reference's output, op for op, for every scenario here
+for f in "$R"/*.json "$EX"/*.json; do
+    "$WSEL" ring run "$f" --json >"$TMP/ref.json" 2>&1
+    "$WSEL" ring run "$f" --json --engine fast >"$TMP/fast.json" 2>&1
+    cmp -s "$TMP/ref.json" "$TMP/fast.json"; ok $? "--engine fast = ref: $(basename "$f")"
+done
 run ring run "$R/k1.json" --bogus;        one_line_error "unknown option"
 run ring frob;                            one_line_error "unknown ring command"
 run ring run --help; is_rc 0 "ring run --help"

@@ -1,0 +1,197 @@
+/* The ring's fast engine, reader side (include/wsel/ring.h): picks from a published view
+ * (fast/ring.h). A pick loads the view once (acquire), computes its start slot, and takes
+ * the first available slot at or after it from the availability bitmap, one 64-slot
+ * word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
+ * and nothing shared is written except the round-robin pointer, advanced by one
+ * compare-and-swap to just past the slot taken (where the reference, taking one pointer
+ * value per skipped slot, leaves it too). */
+#include <math.h>
+#include <string.h>
+
+#include "ring_view.h"
+
+#define NONE UINT32_MAX
+
+/* d in [0, lim) such that slot p + d (cyclic in 1..n) is the first available slot from p
+ * on, or NONE. Bits above n and bit 0 are never set. */
+static inline uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim)
+{
+    const uint64_t *b = v->avail;
+    const uint32_t n = v->n;
+    size_t w = p >> 6, last = n >> 6;
+    uint64_t x = b[w] >> (p & 63);
+    uint32_t d;
+    if (x) {
+        d = (uint32_t)__builtin_ctzll(x);
+        return d < lim ? d : NONE;
+    }
+    for (size_t k = w + 1; k <= last; k++)
+        if (b[k]) {
+            d = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k])) - p;
+            return d < lim ? d : NONE;
+        }
+    for (size_t k = 0; k <= w; k++) {
+        x = k == w ? b[k] & ((UINT64_C(1) << (p & 63)) - 1) : b[k];
+        if (x) {
+            d = n - p + (uint32_t)(k * 64 + (size_t)__builtin_ctzll(x));
+            return d < lim ? d : NONE;
+        }
+    }
+    return NONE;
+}
+
+/* Slot p moved on by k (k < 2^32), cyclic in 1..n. */
+static inline uint32_t step(uint32_t p, uint64_t k, uint32_t n)
+{
+    return (uint32_t)(((uint64_t)p - 1 + k) % n) + 1;
+}
+
+static int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
+{
+    peer->outcome = o;
+    peer->ip[0] = '\0';
+    peer->port = 0;
+    peer->hostname = NULL;
+    peer->slot = 0;
+    size_t len = strlen(msg);
+    memcpy(peer->message, msg, len + 1);
+    return WSEL_OK;
+}
+
+void wsel__ring_fast_answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
+                            bool cache_only, wsel_ring_peer *peer)
+{
+    peer->slot = slot;
+    peer->hostname = rec->hostname;
+    wsel__ring_peer_fill(&f->dns, rec->ip, rec->iptype, rec->port, cache_only, peer);
+}
+
+int wsel__ring_fast_walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
+                         wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
+{
+    const uint32_t n = v->n;
+    uint32_t p = w->slot, d;
+    if (mode == WSEL_RING_RR && rr_take) {
+        /* take pointer value P, and move the pointer past the slot we land on */
+        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
+        do {
+            d = next_avail(v, P, n);
+            np = d == NONE ? P : step(P, (uint64_t)d + 1, n);
+        } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
+                                                        memory_order_relaxed));
+        p = P;
+    } else {
+        /* continuing at slot p after w->skipped skips (the writer, after a re-query) */
+        uint32_t lim = n - w->skipped;
+        d = next_avail(v, p, lim);
+        if (mode == WSEL_RING_RR) {
+            uint64_t adv = d == NONE ? lim - 1 : d;
+            uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
+            while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
+                                                          memory_order_relaxed,
+                                                          memory_order_relaxed))
+                ;
+        }
+    }
+    if (d == NONE)
+        return outcome(peer, WSEL_RING_NO_PEERS, "No peers are available");
+    p = step(p, d, n);
+    w->slot = p;
+    w->skipped += d;
+    const wsel__frec *rec = v->owner[p];
+    if (!cache_only && atomic_load_explicit(&rec->expire, memory_order_relaxed) < v->now) {
+        outcome(peer, WSEL_RING_EXPIRED,
+                "the picked address's DNS answer expired: the writer must re-query it");
+        peer->slot = p;
+        return WSEL_OK;
+    }
+    wsel__ring_fast_answer(f, rec, p, cache_only, peer);
+    return WSEL_OK;
+}
+
+/* Checks the call and sets the start slot; w->slot == 0 for round-robin. */
+static int begin(const wsel_ring_fast *f, const wsel_ring_handle *h, const wsel_ring_peer *peer,
+                 const wsel__fview *v, wsel__fwalk *w, wsel_error *err)
+{
+    if (!f || !h || !peer)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: pick needs a fast engine, a handle and a peer record");
+    const uint32_t n = v->n;
+    w->skipped = 0;
+    switch (h->mode) {
+    case WSEL_RING_HASH:
+        w->slot = 1 + (uint32_t)((h->hash % n + h->retries % n) % n);
+        return WSEL_OK;
+    case WSEL_RING_FLOAT:
+        if (!(h->u >= 0 && h->u < 1))
+            return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                              "ring: a float key must be in [0,1), got %g", h->u);
+        {
+            double x = floor(h->u * (double)n);
+            uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x;
+            w->slot = 1 + (uint32_t)((k + h->retries % n) % n);
+        }
+        return WSEL_OK;
+    case WSEL_RING_RR:
+        w->slot = 0;
+        return WSEL_OK;
+    }
+    return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                      "ring: unknown pick mode %d", (int)h->mode);
+}
+
+static int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ring_peer *peer,
+                wsel__fwalk *w, wsel_error *err)
+{
+    const wsel__fview *v = f ? atomic_load_explicit(&f->cur, memory_order_acquire) : NULL;
+    int rc = begin(f, h, peer, v, w, err);
+    if (rc != WSEL_OK)
+        return rc;
+    if (!v->healthy)
+        return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
+    return wsel__ring_fast_walk(f, v, h->mode, w, true, cache_only, peer);
+}
+
+int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                        wsel_ring_peer *peer, wsel_error *err)
+{
+    wsel__fwalk w;
+    return pick(f, h, cache_only, peer, &w, err);
+}
+
+int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                         wsel_ring_peer *peer, wsel_error *err)
+{
+    if (h)
+        h->retries++;
+    return wsel_ring_fast_pick(f, h, cache_only, peer, err);
+}
+
+int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                                wsel_ring_peer *peer, wsel_error *err)
+{
+    wsel__fwalk w;
+    int rc = pick(f, h, cache_only, peer, &w, err);
+    while (rc == WSEL_OK && peer->outcome == WSEL_RING_EXPIRED) {
+        /* as wsel_ring_pick: re-query the host; the same address still there is the
+         * answer, even if it no longer owns the slot; else the same slot is tried again
+         * with the skips counted so far */
+        wsel_ring *r = f->r;
+        const wsel__raddr *a = r->wheel[w.slot];
+        wsel__rhost *host = a->host;
+        uint64_t serial = a->serial;
+        if ((rc = wsel__ring_query(r, host, err)) != WSEL_OK ||
+            (rc = wsel_ring_fast_sync(f, err)) != WSEL_OK)
+            return rc;
+        const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
+        const wsel__raddr *still = wsel__ring_find_serial(host, serial);
+        if (still) {
+            wsel__ring_fast_answer(f, still->fast, w.slot, cache_only, peer);
+            return WSEL_OK;
+        }
+        if (!v->healthy)
+            return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
+        rc = wsel__ring_fast_walk(f, v, h->mode, &w, false, cache_only, peer);
+    }
+    return rc;
+}
