@@ -13,10 +13,13 @@ NOISA_BUILD ?= build-noisa
 
 .PHONY: tsan fast-noisa fast-env fast-perf
 
-tsan: ## run tests/test_fast_threads.c (readers + a syncing writer) under ThreadSanitizer with clang
+tsan: ## run tests/test_fast_threads.c and test_ring_fast_threads.c (readers + a syncing writer) under ThreadSanitizer with clang
 	$(MAKE) BUILD=$(TSAN_BUILD) CC=clang TSAN=1 OPT=-O1 $(TSAN_BUILD)/tests/test_fast_threads
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" setarch $$(uname -m) -R \
 	  $(TSAN_BUILD)/tests/test_fast_threads
+	$(MAKE) BUILD=$(TSAN_BUILD) CC=clang TSAN=1 OPT=-O1 $(TSAN_BUILD)/tests/test_ring_fast_threads
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" setarch $$(uname -m) -R \
+	  $(TSAN_BUILD)/tests/test_ring_fast_threads
 
 fast-noisa: ## identity test of a build compiled with -DWSEL_NO_SSE2 -DWSEL_NO_AVX2 (scalar only)
 	$(MAKE) BUILD=$(NOISA_BUILD) CFLAGS="$(OPT) -g -DWSEL_NO_SSE2 -DWSEL_NO_AVX2" \
