@@ -186,6 +186,54 @@ static void test_nomem(void **u)
     assert_int_equal(wsel_ring_tick(r, 5.2, NULL), WSEL_OK); /* expired, not yet renewed */
     sweep("pick refreshing an expired host", r, &m, op_pick_expired);
     assert_int_equal(wsel_ring_check(r, NULL), WSEL_OK);
+
+    /* the fast engine: attaching, and syncing a change, with each allocation failing in
+     * turn; a failed sync keeps the old view, and the next one publishes everything */
+    base = live;
+    wsel_ring_fast *f = NULL;
+    for (long k = 0;; k++) {
+        hit = 0;
+        countdown = k;
+        int rc = wsel_ring_fast_new(r, &f, NULL);
+        countdown = -1;
+        if (rc == WSEL_OK) {
+            wsel_ring_fast_free(f);
+            assert_int_equal(live, base);
+            if (!hit)
+                break;
+            continue;
+        }
+        assert_int_equal(rc, WSEL_E_NOMEM);
+        assert_null(f);
+        assert_int_equal(live, base);
+    }
+    assert_int_equal(wsel_ring_fast_new(r, &f, NULL), WSEL_OK);
+    for (long k = 0;; k++) {
+        if (k % 2)
+            assert_int_equal(wsel_ring_add_host(r, "10.0.0.77", 80, 1 + (uint32_t)k, NULL), WSEL_OK);
+        else
+            assert_int_equal(wsel_ring_remove_host(r, "10.0.0.77", 80, NULL, NULL), WSEL_OK);
+        if (k % 3 == 0)
+            wsel_ring_fast_reclaim(f);
+        hit = 0;
+        countdown = k / 2;
+        int rc = wsel_ring_fast_sync(f, NULL);
+        countdown = -1;
+        if (!hit && k > 16) {
+            assert_int_equal(rc, WSEL_OK);
+            break;
+        }
+        if (rc != WSEL_OK) {
+            assert_int_equal(rc, WSEL_E_NOMEM);
+            assert_int_equal(wsel_ring_fast_sync(f, NULL), WSEL_OK);
+        }
+        wsel_error e;
+        if (wsel_ring_fast_check(f, &e) != WSEL_OK)
+            fail_msg("fast engine after a failed sync (allocation %ld): %s", k / 2, e.message);
+    }
+    wsel_ring_fast_free(f);
+    assert_int_equal(wsel_ring_remove_host(r, "10.0.0.77", 80, NULL, NULL), WSEL_OK);
+    assert_int_equal(live, base);
     wsel_ring_free(r);
 }
 
