@@ -462,7 +462,7 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
 {
     static const char *const keys[] = {"wheelSize", "order", "healthThreshold", "rrStart",
                                        "requery", "ttl0", "useSRVname", "hosts", "dns", "ops",
-                                       NULL};
+                                       "strict", NULL};
     if (!json_is_object(root))
         return bad(r, "$", "expected an object, got %s", type_name(root));
     if (only_keys(r, "$", root, keys))
@@ -518,6 +518,11 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         if (!json_is_boolean(v))
             return bad(r, "$.useSRVname", "expected true or false, got %s", type_name(v));
         o->use_srv_name = json_is_true(v);
+    }
+    if ((v = json_object_get(root, "strict"))) {
+        if (!json_is_boolean(v))
+            return bad(r, "$.strict", "expected true or false, got %s", type_name(v));
+        o->strict = json_is_true(v);
     }
     uint32_t n = o->wheel_size >= 0 ? (uint32_t)o->wheel_size
                  : o->order          ? (uint32_t)o->order_len

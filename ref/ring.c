@@ -122,28 +122,178 @@ static void renumber(wsel_ring *r)
     r->naddr = pos;
 }
 
-void wsel__ring_redistribute(wsel_ring *r)
+/* 5.2.3's counts: each address gets the floor of its share of what is left. */
+static void sequential_targets(wsel_ring *r)
 {
     wsel__raddr *a;
     double W = 0;
     FOR_EACH_ADDR(r, a)
         W += a->weight;
     uint32_t L = r->n;
-    /* pass 1: each address's count is the floor of its share of what is left; surplus
-     * slots go back on the free stack, most recently acquired first */
     FOR_EACH_ADDR(r, a) {
         uint32_t c = W == 0 ? 0
                             : (uint32_t)floor((double)L * ((double)a->weight / W) + 0.0001);
         a->target = c;
-        while (a->count > c)
-            r->free[r->nfree++] = slot_pop(r, a);
         L -= c;
         W -= a->weight;
     }
-    /* pass 2: deficits in iteration order, from the top of the free stack */
+}
+
+/* +1 to the target of the `need` addresses with grp set and the largest remainders
+ * (ties: iteration order), found by bisection over the remainders (< bound). Returns
+ * how many it raised. */
+static uint64_t raise_top(wsel_ring *r, uint64_t need, uint64_t bound)
+{
+    wsel__raddr *a;
+    uint64_t cand = 0, lo = 0, hi = bound ? bound : 1, done = 0;
     FOR_EACH_ADDR(r, a)
+        cand += a->grp;
+    if (need > cand)
+        need = cand;
+    if (!need)
+        return 0;
+    while (hi - lo > 1) { /* lo: at least `need` remainders >= lo; hi: fewer */
+        uint64_t mid = lo + (hi - lo) / 2, cnt = 0;
+        FOR_EACH_ADDR(r, a)
+            cnt += a->grp && a->rem >= mid;
+        if (cnt >= need)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    FOR_EACH_ADDR(r, a)
+        if (a->grp && a->rem > lo && done < need) {
+            a->target++;
+            done++;
+        }
+    FOR_EACH_ADDR(r, a)
+        if (a->grp && a->rem == lo && done < need) {
+            a->target++;
+            done++;
+        }
+    return done;
+}
+
+/* Largest remainders: `total` slots over the addresses with grp set, by weight, added
+ * to their targets. */
+static void largest_remainders(wsel_ring *r, uint64_t total)
+{
+    wsel__raddr *a;
+    uint64_t Wg = 0, given = 0;
+    FOR_EACH_ADDR(r, a)
+        if (a->grp)
+            Wg += a->weight;
+    if (!Wg)
+        return;
+    FOR_EACH_ADDR(r, a)
+        if (a->grp) {
+            uint64_t num = total * a->weight;
+            a->target += (uint32_t)(num / Wg);
+            a->rem = num % Wg;
+            given += num / Wg;
+        }
+    raise_top(r, total - given, Wg);
+}
+
+static void group(wsel_ring *r, bool untouched, bool touched_weighted)
+{
+    wsel__raddr *a;
+    FOR_EACH_ADDR(r, a)
+        a->grp = a->touched ? touched_weighted && a->weight > 0 : untouched;
+}
+
+/* Strict counts (doc/ring.md section 8). An address is touched when it is new, being
+ * removed or re-weighted since the last redistribution; when the touched addresses gain
+ * weight in sum, an untouched address may only lose slots, when they lose weight it may
+ * only gain, when the sum stays it keeps its count. Within those bounds every count is
+ * kept within one slot of its exact quota N w / W where the bounds allow: each address
+ * starts at the lower end of [floor, ceil] of its quota clipped to its bound, and the
+ * slots still unassigned go one each to the largest remainders among those below the
+ * upper end (the largest-remainder method when nothing is clipped). What the bounds
+ * leave over goes to the touched addresses by largest remainders (or, when nothing
+ * touched keeps weight, to the untouched as gains). Slots thus only move from or to
+ * touched addresses, and the free stack that pass 2 hands out holds only slots that
+ * touched addresses dropped. */
+static void strict_targets(wsel_ring *r)
+{
+    wsel__raddr *a;
+    uint64_t W = 0, S = 0, N = r->n;
+    int64_t dW = 0;
+    bool all_free = r->nfree == r->n; /* nothing owned: no promise at stake */
+    FOR_EACH_ADDR(r, a) {
+        W += a->weight;
+        a->target = 0;
+        a->touched = all_free || !a->settled || a->weight != a->prev_weight;
+        if (a->touched)
+            dW += (int64_t)a->weight - (a->settled ? (int64_t)a->prev_weight : 0);
+    }
+    if (W == 0)
+        return;
+    FOR_EACH_ADDR(r, a) {
+        uint64_t num = N * a->weight, f = num / W, c = a->count;
+        uint64_t hi = f + (num % W != 0), lo = f;
+        a->rem = num % W;
+        if (!a->touched) {
+            if (dW > 0) {
+                lo = lo < c ? lo : c;
+                hi = hi < c ? hi : c;
+            } else if (dW < 0) {
+                lo = lo > c ? lo : c;
+                hi = hi > c ? hi : c;
+            } else {
+                lo = hi = c;
+            }
+        }
+        a->target = (uint32_t)lo;
+        a->grp = hi > lo;
+        S += lo;
+    }
+    if (S < N)
+        S += raise_top(r, N - S, W);
+    if (S < N) {
+        bool any = false;
+        FOR_EACH_ADDR(r, a)
+            any = any || (a->touched && a->weight > 0);
+        group(r, !any, any);
+        largest_remainders(r, N - S);
+        return;
+    }
+    /* too many (possible only while the untouched may gain): the touched give way
+     * first, then the untouched's gains, in iteration order */
+    uint64_t excess = S - N;
+    FOR_EACH_ADDR(r, a)
+        if (a->touched && excess) {
+            uint32_t cut = a->target < excess ? a->target : (uint32_t)excess;
+            a->target -= cut;
+            excess -= cut;
+        }
+    FOR_EACH_ADDR(r, a)
+        if (!a->touched && excess && a->target > a->count) {
+            uint32_t cut = a->target - a->count;
+            cut = cut < excess ? cut : (uint32_t)excess;
+            a->target -= cut;
+            excess -= cut;
+        }
+}
+
+void wsel__ring_redistribute(wsel_ring *r)
+{
+    wsel__raddr *a;
+    if (r->strict)
+        strict_targets(r);
+    else
+        sequential_targets(r);
+    /* pass 1: surplus slots go back on the free stack, most recently acquired first */
+    FOR_EACH_ADDR(r, a)
+        while (a->count > a->target)
+            r->free[r->nfree++] = slot_pop(r, a);
+    /* pass 2: deficits in iteration order, from the top of the free stack */
+    FOR_EACH_ADDR(r, a) {
         while (a->count < a->target && r->nfree > 0)
             slot_push(r, a, r->free[--r->nfree]);
+        a->settled = true;
+        a->prev_weight = a->weight;
+    }
     renumber(r);
 }
 
@@ -773,6 +923,7 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
     r->now = o->now;
     r->pointer = (uint32_t)o->rr_start;
     r->use_srv_name = o->use_srv_name;
+    r->strict = o->strict;
     r->dns = o->dns;
 
     /* hosts sorted by the bytes of "name:port" (port as given, or empty) */

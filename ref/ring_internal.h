@@ -14,6 +14,12 @@ typedef struct wsel__raddr {
     bool available, disabled;
     uint32_t head, tail, count; /* first / last acquired slot (0 = none) */
     uint32_t target;            /* the count the current redistribution gives it */
+    uint32_t prev_weight;       /* its weight at the last redistribution (strict mode) */
+    bool settled;               /* it took part in a redistribution already */
+    bool touched;               /* strict mode, scratch: new, removed or re-weighted */
+    bool grp;                   /* scratch: in the group being apportioned */
+    uint64_t rem;               /* scratch: remainder of its quota's numerator */
+    uint32_t keep;              /* scratch: a count kept while the rest is shared */
     struct wsel__rhost *host;
     uint64_t serial;            /* unique per ring, never reused */
     size_t pos;                 /* index in iteration order */
@@ -45,6 +51,7 @@ struct wsel_ring {
     double threshold, requery, ttl0, now;
     uint32_t pointer;           /* next round-robin slot */
     bool use_srv_name;
+    bool strict;                /* apportionment that keeps the seed's promise (section 8) */
     wsel_ring_dns dns;
     uint64_t serial;
     size_t naddr;               /* addresses in iteration order (after renumbering) */

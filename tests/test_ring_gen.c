@@ -97,6 +97,7 @@ static uint64_t total_weight(const view *v)
     return w;
 }
 
+#ifndef RING_GEN_STRICT
 /* Section 5 with exact integers: floor(L w / W + 1/10000) = floor((10000 L w + W) / (10000 W)). */
 static void check_counts(const view *v, uint64_t seed, size_t step)
 {
@@ -126,6 +127,8 @@ static void check_counts(const view *v, uint64_t seed, size_t step)
     }
 }
 
+#endif
+
 static void check_movement(const view *b, const view *a, uint64_t seed, size_t step)
 {
     if (total_weight(b) == 0 || total_weight(a) == 0)
@@ -152,6 +155,52 @@ static void check_movement(const view *b, const view *a, uint64_t seed, size_t s
                  (unsigned long long)seed, step, (unsigned long long)changed,
                  (unsigned long long)gains);
 }
+
+#ifdef RING_GEN_STRICT
+/* Strict mode (RING_GEN_STRICT): no slot moves between two addresses the op did not
+ * touch. `host` names what the op touched: "name:port" (add, remove), "name:" (a DNS
+ * update of every host of that name), "*" (every host with a name: clock moves and
+ * picks may re-query any of them), or "" (nothing). Also the largest distance of a
+ * count from its exact quota N w / W, over every address and step. */
+static double strict_max_dev;
+static unsigned long strict_states, strict_off_quota;
+
+static bool op_touches(const char *host, const char *key)
+{
+    if (!host[0])
+        return false;
+    if (strcmp(host, "*") == 0)
+        return !(key[0] >= '0' && key[0] <= '9'); /* IP-literal hosts never re-query */
+    return strncmp(key, host, strlen(host)) == 0 &&
+           (host[strlen(host) - 1] == ':' || key[strlen(host)] == '|');
+}
+
+static void check_strict(const view *b, const view *a, const char *host, uint64_t seed,
+                         size_t step)
+{
+    for (uint32_t s = 1; s <= a->n; s++) {
+        if (b->owner[s] < 0 || a->owner[s] < 0)
+            continue;
+        const char *x = b->key[b->owner[s]], *y = a->key[a->owner[s]];
+        if (strcmp(x, y) != 0 && find(a, x) >= 0 && find(b, y) >= 0 && !op_touches(host, x) &&
+            !op_touches(host, y))
+            fail_msg("seed %llu step %zu: strict mode moved slot %u between untouched %s and %s",
+                     (unsigned long long)seed, step, s, x, y);
+    }
+    uint64_t W = total_weight(a);
+    if (!W)
+        return;
+    bool off = false;
+    for (size_t i = 0; i < a->na; i++) {
+        double d = (double)a->count[i] - (double)a->n * a->weight[i] / (double)W;
+        d = d < 0 ? -d : d;
+        strict_max_dev = d > strict_max_dev ? d : strict_max_dev;
+        off = off || d >= 1;
+    }
+    strict_states++;
+    strict_off_quota += off;
+}
+#endif
 
 static void same_wheel(const view *a, const view *b, uint64_t seed, size_t step)
 {
@@ -247,6 +296,9 @@ static void run_seed(uint64_t seed, size_t steps)
     }
     uint32_t n = sizes[wsel_test_range(&st, 0, sizeof sizes / sizeof sizes[0] - 1)];
     wsel_ring_opts o = mock_opts(&m1, n);
+#ifdef RING_GEN_STRICT
+    o.strict = true;
+#endif
     double *order = NULL;
     if (wsel_test_range(&st, 0, 3) == 0) {
         order = malloc(n * sizeof *order);
@@ -272,7 +324,7 @@ static void run_seed(uint64_t seed, size_t steps)
     for (size_t step = 0; step < steps; step++) {
         uint64_t op = wsel_test_range(&st, 0, 12);
         bool moves_nothing = false;
-        char name[32];
+        char name[32], host[48] = "";
         uint32_t port = (uint32_t)wsel_test_range(&st, 80, 81);
         uint32_t w = equal ? 10
                      : wsel_test_range(&st, 0, 5) == 0 ? (uint32_t)wsel_test_range(&st, 1, 65535)
@@ -281,6 +333,8 @@ static void run_seed(uint64_t seed, size_t steps)
             snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_test_range(&st, 1, 12));
         else
             snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_test_range(&st, 0, NAMES - 1));
+        if (op <= 6)
+            snprintf(host, sizeof host, "%s:%u", name, port);
         if (op <= 4) {
             assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
@@ -290,6 +344,7 @@ static void run_seed(uint64_t seed, size_t steps)
         } else if (op == 7) {
             snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_test_range(&st, 0, NAMES - 1));
             uint64_t s2 = st;
+            snprintf(host, sizeof host, "%s:", name);
             gen_answer(&m1, name, &st);
             gen_answer(&m2, name, &s2);
             assert_int_equal(wsel_ring_refresh(a, name, NULL), WSEL_OK);
@@ -304,6 +359,7 @@ static void run_seed(uint64_t seed, size_t steps)
             moves_nothing = true;
         } else if (op == 9) {
             now += (double)wsel_test_range(&st, 0, 40) / 4;
+            snprintf(host, sizeof host, "*");
             assert_int_equal(wsel_ring_tick(a, now, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_tick(b, now, NULL), WSEL_OK);
         } else {
@@ -313,6 +369,7 @@ static void run_seed(uint64_t seed, size_t steps)
                                    .u = (double)(wsel_test_mix(&st) >> 11) / 9007199254740992.0};
             wsel_ring_handle hb = ha;
             bool cache_only = wsel_test_range(&st, 0, 3) == 0;
+            snprintf(host, sizeof host, "%s", cache_only ? "" : "*");
             for (int k = 0; k < 3; k++) {
                 wsel_ring_peer pa, pb;
                 assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(a, &ha, cache_only, &pa, NULL), WSEL_OK);
@@ -332,7 +389,11 @@ static void run_seed(uint64_t seed, size_t steps)
         view_take(a, &after);
         view_take(b, &twin);
         same_wheel(&after, &twin, seed, step);
+#ifdef RING_GEN_STRICT
+        check_strict(&before, &after, host, seed, step);
+#else
         check_counts(&after, seed, step);
+#endif
         check_movement(&before, &after, seed, step);
         if (moves_nothing)
             for (uint32_t s = 1; s <= n; s++)
@@ -355,6 +416,10 @@ static void test_generated(void **u)
     unsigned seeds = wsel_test_under_valgrind() ? 20 : 300;
     for (uint64_t seed = 1; seed <= seeds; seed++)
         run_seed(seed * 0x9E3779B97F4A7C15ull, 60);
+#ifdef RING_GEN_STRICT
+    printf("# strict: over %lu states, an address %s 1 slot or more off its exact quota in %lu; "
+           "largest distance %.3f slots\n", strict_states, "was", strict_off_quota, strict_max_dev);
+#endif
 }
 
 /* Equal weights never move a slot between untouched addresses (spec section 8.3): hosts

@@ -87,6 +87,9 @@ typedef struct wsel_ring_opts {
     double ttl0;                /* seconds a ttl=0 host's unresolved entry lives, > 0 (default 60) */
     int64_t rr_start;           /* first round-robin slot, 1..N (default 1) */
     bool use_srv_name;          /* picks of a named SRV target report the target as host name */
+    bool strict;                /* strict apportionment (doc/ring.md section 8): no slot ever
+                                   moves between two addresses a change did not touch; not
+                                   5.2.3's counts. Default false: bit-exact with 5.2.3 */
     double now;                 /* the clock at construction, seconds (default 0) */
     const wsel_ring_host_spec *hosts;
     size_t n_hosts;
