@@ -627,12 +627,24 @@ static const char diff_usage[] =
     "For each change op (add, remove, dns, advance): the slots that changed owner, the share\n"
     "of keys that move, the smallest share any assignment with the same counts for the\n"
     "addresses the change touched could move, and the slots that moved between addresses the\n"
-    "change did not touch (the seed promises none; 5.2.3 sometimes moves one).\n";
+    "change did not touch (the seed promises none; 5.2.3 sometimes moves one), and the\n"
+    "largest distance of a count from its exact quota N w / W. Each change is shown twice:\n"
+    "with 5.2.3's apportionment (the scenario's \"strict\" key is ignored) and, on a line\n"
+    "\"strict:\" (JSON: \"strict\"), with the strict one (doc/ring.md section 8).\n";
+
+/* One change's figures in one mode. */
+typedef struct diffres {
+    unsigned long long moved, minimal, untouched;
+    double max_dev; /* largest |count - N w / W| after the change (0 when W = 0) */
+} diffres;
 
 typedef struct diffctx {
     json_out *j;
     int json;
     FILE *f;
+    const rs_op *ops;   /* the scenario's ops (op index = op - ops) */
+    diffres *strict;    /* collecting: the strict pass writes here; printing: reads */
+    bool collect;
 } diffctx;
 
 static long find_key(const snap *s, const char *key)
@@ -662,6 +674,42 @@ static bool touched(const rs_op *op, const snap *s, size_t i, const snap *other)
     return false;
 }
 
+static double max_quota_dev(const snap *a)
+{
+    double W = 0, worst = 0;
+    for (size_t i = 0; i < a->na; i++)
+        W += a->weight[i];
+    for (size_t i = 0; W > 0 && i < a->na; i++) {
+        double d = fabs((double)a->slots[i] - (double)a->n * a->weight[i] / W);
+        worst = d > worst ? d : worst;
+    }
+    return worst;
+}
+
+static void json_figures(json_out *j, const diffres *d, uint32_t n)
+{
+    json_key(j, "moved");
+    json_u64(j, d->moved);
+    json_key(j, "movedShare");
+    json_num(j, (double)d->moved / n);
+    json_key(j, "minimalMoved");
+    json_u64(j, d->minimal);
+    json_key(j, "minimalShare");
+    json_num(j, (double)d->minimal / n);
+    json_key(j, "untouchedMoves");
+    json_u64(j, d->untouched);
+    json_key(j, "maxQuotaDeviation");
+    json_num(j, d->max_dev);
+}
+
+static void text_figures(FILE *f, const char *mode, const diffres *d, uint32_t n)
+{
+    fprintf(f, "  %s%llu slots changed owner (%.4f%% of keys); smallest possible %llu (%.4f%%); "
+               "%llu between untouched addresses; largest quota deviation %.3f slots\n",
+            mode, d->moved, 100.0 * (double)d->moved / n, d->minimal,
+            100.0 * (double)d->minimal / n, d->untouched, d->max_dev);
+}
+
 static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap *b)
 {
     diffctx *c = vctx;
@@ -674,7 +722,8 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     }
     uint32_t n = a.n;
     /* per address (identity key): touched or not, count before and after */
-    unsigned long long gains = 0, losses = 0, moved = 0, untouched_moves = 0;
+    unsigned long long gains = 0, losses = 0;
+    diffres d = {0, 0, 0, max_quota_dev(&a)};
     for (size_t i = 0; i < a.na; i++)
         if (touched(op, &a, i, b)) {
             long k = find_key(b, a.key[i]);
@@ -687,9 +736,10 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     for (size_t k = 0; k < b->na; k++)
         if (find_key(&a, b->key[k]) < 0)
             losses += b->slots[k];
-    unsigned long long minimal = gains > losses ? gains : losses;
+    d.minimal = gains > losses ? gains : losses;
     json_out *j = c->j;
-    if (c->json) {
+    bool print = !c->collect;
+    if (print && c->json) {
         json_obj_begin(j);
         json_key(j, "op");
         json_str(j, op->path);
@@ -697,7 +747,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         json_str(j, op_names[op->kind]);
         json_key(j, "slots");
         json_arr_begin(j);
-    } else {
+    } else if (print) {
         fprintf(c->f, "%s %s", op->path, op_names[op->kind]);
         if (op->name)
             fprintf(c->f, " %s", op->name);
@@ -710,13 +760,15 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         const char *to = a.owner[s] < 0 ? NULL : a.key[a.owner[s]];
         if ((from == NULL && to == NULL) || (from && to && strcmp(from, to) == 0))
             continue;
-        moved++;
+        d.moved++;
         bool between_untouched = false;
         if (from && to) {
             long ka = a.owner[s], kb = b->owner[s];
             between_untouched = !touched(op, &a, (size_t)ka, b) && !touched(op, b, (size_t)kb, &a);
         }
-        untouched_moves += between_untouched;
+        d.untouched += between_untouched;
+        if (!print)
+            continue;
         const char *fl = from ? b->label[b->owner[s]] : NULL;
         const char *tl = to ? a.label[a.owner[s]] : NULL;
         if (c->json) {
@@ -734,24 +786,20 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
             fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s, fl, tl);
         }
     }
-    if (c->json) {
+    const diffres *st = &c->strict[op - c->ops];
+    if (c->collect) {
+        c->strict[op - c->ops] = d;
+    } else if (c->json) {
         json_arr_end(j);
-        json_key(j, "moved");
-        json_u64(j, moved);
-        json_key(j, "movedShare");
-        json_num(j, (double)moved / n);
-        json_key(j, "minimalMoved");
-        json_u64(j, minimal);
-        json_key(j, "minimalShare");
-        json_num(j, (double)minimal / n);
-        json_key(j, "untouchedMoves");
-        json_u64(j, untouched_moves);
+        json_figures(j, &d, n);
+        json_key(j, "strict");
+        json_obj_begin(j);
+        json_figures(j, st, n);
+        json_obj_end(j);
         json_obj_end(j);
     } else {
-        fprintf(c->f, "  %llu slots changed owner (%.4f%% of keys); smallest possible %llu (%.4f%%); "
-               "%llu between untouched addresses\n",
-               moved, 100.0 * (double)moved / n, minimal, 100.0 * (double)minimal / n,
-               untouched_moves);
+        text_figures(c->f, "", &d, n);
+        text_figures(c->f, "strict: ", st, n);
     }
     snap_free(&a);
     return CLI_OK;
@@ -780,14 +828,30 @@ static int cmd_diff(int argc, char **argv)
     }
     json_out j;
     json_init(&j, mem);
-    diffctx c = {&j, a.json, mem};
-    if (a.json) {
+    diffctx c = {&j, a.json, mem, sc.ops, calloc(sc.n_ops + 1, sizeof(diffres)), true};
+    /* the strict pass first, on a fresh copy of the scenario (its DNS data changes) */
+    rs_scenario sc2;
+    wsel_ring *r2 = NULL;
+    if (!c.strict)
+        rc = cli_die(cmd, "out of memory");
+    else if ((rc = rs_load(cmd, a.scenario, &sc2)) == CLI_OK) {
+        sc2.opts.strict = true;
+        c.ops = sc2.ops;
+        rc = run_all(cmd, a.scenario, &sc2, &r2, diff_each, &c);
+        wsel_ring_free(r2);
+        rs_free(&sc2);
+    }
+    sc.opts.strict = false;
+    c.ops = sc.ops;
+    c.collect = false;
+    if (rc == CLI_OK && a.json) {
         json_obj_begin(&j);
         json_key(&j, "changes");
         json_arr_begin(&j);
     }
-    rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
-    if (a.json) {
+    if (rc == CLI_OK)
+        rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
+    if (rc == CLI_OK && a.json) {
         json_arr_end(&j);
         json_obj_end(&j);
         json_finish(&j);
@@ -796,6 +860,7 @@ static int cmd_diff(int argc, char **argv)
     if (rc == CLI_OK)
         fwrite(buf, 1, len, stdout);
     free(buf);
+    free(c.strict);
     wsel_ring_free(r);
     rs_free(&sc);
     return rc;
@@ -805,7 +870,8 @@ static const cli_command commands[] = {
     {"run", cmd_run, "SCENARIO [--engine ref|fast] [--json]",
      "apply a scenario's ops to a ring, print each result"},
     {"show", cmd_show, "SCENARIO [--json]", "slots per address against weight shares"},
-    {"diff", cmd_diff, "SCENARIO [--json]", "slots that move on each change, against the least possible"},
+    {"diff", cmd_diff, "SCENARIO [--json]",
+     "slots that move on each change, against the least possible; 5.2.3 and strict mode"},
 };
 
 const cli_system cli_system_ring = {

@@ -66,6 +66,18 @@ jqok '[.changes[4].slots[] | [.slot,.from,.to,.untouched]] == [[65,"10.0.0.4:80"
 run ring run "$R/c4.json" --json
 jqok '[.results[4].addresses[].slots | length] == [50,34,0,16] and [.results[6].addresses[].slots | length] == [50,35,15]' "C4 counts"
 
+# -- strict mode beside 5.2.3's (diff shows both): C1-C4 move nothing between untouched
+#    addresses, the fewest slots possible, every count within one slot of its quota.
+for c in c1 c2 c3 c4; do
+    run ring diff "$R/$c.json" --json
+    jqok '[.changes[].strict | .untouchedMoves == 0 and .moved == .minimalMoved and .maxQuotaDeviation < 1] | all' "$c: strict mode keeps the promise, within quota"
+done
+jqok '.changes[4].untouchedMoves == 1 and .changes[4].strict.moved == 0' "C4: strict mode moves nothing when a 0-slot host goes"
+run ring diff "$R/c1.json"; has "$TMP/out" '^  strict: 0 slots changed owner' "diff (text) prints the strict line"
+printf '{"wheelSize": 3, "strict": true, "hosts": [{"name": "10.0.0.1", "weight": 3}, {"name": "10.0.0.2", "weight": 5}, {"name": "10.0.0.3", "weight": 1}]}\n' >"$TMP/s.json"
+run ring run "$TMP/s.json" --json
+jqok '[.initial.addresses[].slots | length] == [1,2,0]' "\"strict\": true: 3,5,1 on 3 slots added in order -> 1/2/0"
+
 # -- section 10: health at its boundary, and picks around unavailable addresses
 run ring run "$R/health.json" --json
 jqok '.results[1].healthy == true and .results[1].unavailableWeight == 100' "2 of 3 up with threshold 50: healthy"
@@ -115,6 +127,7 @@ bad() { # bad JSON PATH_REGEX NAME
     [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
     ok $r "$3"
 }
+bad '{"strict": 1}' '\$\.strict: expected true or false' "strict must be a boolean"
 bad '{"ops": [{"op": "add", "name": "10.0.0.1", "weight": 0}]}' 'ops\[0\]\.weight: .*1\.\.65535' "weight 0"
 bad '{"ops": [{"op": "add", "name": "10.0.0.1", "weight": 0.5}]}' 'ops\[0\]\.weight' "weight 0.5"
 bad '{"ops": [{"op": "add", "name": "10.0.0.1", "weight": 65536}]}' 'ops\[0\]\.weight' "weight above 65535"
