@@ -61,6 +61,9 @@ static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
     if (!rec)
         return NULL;
     memcpy(rec->ip, a->ip, li);
+    memset(rec->ip64, 0, sizeof rec->ip64);
+    if (a->iptype != WSEL_RING_NAME && li <= sizeof rec->ip64)
+        memcpy(rec->ip64, a->ip, li);
     rec->hostname = NULL;
     if (hn) {
         memcpy(rec->ip + li, hn, lh);
@@ -89,6 +92,7 @@ static wsel__fview *view_new(uint32_t n)
     if (!v)
         return NULL;
     v->n = n;
+    v->mod_m = ~(wsel__u128)0 / n + 1;
     v->log_pos = UINT64_MAX; /* nothing in it yet: the first update copies */
     v->owner = calloc((size_t)n + 1, sizeof *v->owner);
     v->avail = calloc((size_t)(n >> 6) + 1, sizeof *v->avail);

@@ -40,10 +40,11 @@ static inline uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim
     return NONE;
 }
 
-/* Slot p moved on by k (k < 2^32), cyclic in 1..n. */
+/* Slot p moved on by k <= n, cyclic in 1..n. */
 static inline uint32_t step(uint32_t p, uint64_t k, uint32_t n)
 {
-    return (uint32_t)(((uint64_t)p - 1 + k) % n) + 1;
+    uint64_t q = p + k;
+    return (uint32_t)(q > n ? q - n : q);
 }
 
 static int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
@@ -58,16 +59,25 @@ static int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
     return WSEL_OK;
 }
 
-void wsel__ring_fast_answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
-                            bool cache_only, wsel_ring_peer *peer)
+static inline void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
+                          bool cache_only, wsel_ring_peer *peer)
 {
     peer->slot = slot;
     peer->hostname = rec->hostname;
-    wsel__ring_peer_fill(&f->dns, rec->ip, rec->iptype, rec->port, cache_only, peer);
+    if (rec->iptype == WSEL_RING_NAME) {
+        wsel__ring_peer_fill(&f->dns, rec->ip, rec->iptype, rec->port, cache_only, peer);
+        return;
+    }
+    memcpy(peer->ip, rec->ip64, sizeof rec->ip64); /* an IP's text is < 46 bytes */
+    peer->port = rec->port;
+    peer->message[0] = '\0';
+    peer->outcome = WSEL_RING_PEER;
 }
 
-int wsel__ring_fast_walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
-                         wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
+/* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
+ * taken here) to the first available slot, and the answer there. */
+static inline int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
+                       wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
 {
     const uint32_t n = v->n;
     uint32_t p = w->slot, d;
@@ -105,13 +115,14 @@ int wsel__ring_fast_walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode
         peer->slot = p;
         return WSEL_OK;
     }
-    wsel__ring_fast_answer(f, rec, p, cache_only, peer);
+    answer(f, rec, p, cache_only, peer);
     return WSEL_OK;
 }
 
 /* Checks the call and sets the start slot; w->slot == 0 for round-robin. */
-static int begin(const wsel_ring_fast *f, const wsel_ring_handle *h, const wsel_ring_peer *peer,
-                 const wsel__fview *v, wsel__fwalk *w, wsel_error *err)
+static inline int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
+                        const wsel_ring_peer *peer, const wsel__fview *v, wsel__fwalk *w,
+                        wsel_error *err)
 {
     if (!f || !h || !peer)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
@@ -119,9 +130,15 @@ static int begin(const wsel_ring_fast *f, const wsel_ring_handle *h, const wsel_
     const uint32_t n = v->n;
     w->skipped = 0;
     switch (h->mode) {
-    case WSEL_RING_HASH:
-        w->slot = 1 + (uint32_t)((h->hash % n + h->retries % n) % n);
+    case WSEL_RING_HASH: {
+        uint64_t k = wsel__fview_mod(v, h->hash);
+        if (h->retries) {
+            k += wsel__fview_mod(v, h->retries);
+            k = k >= n ? k - n : k;
+        }
+        w->slot = 1 + (uint32_t)k;
         return WSEL_OK;
+    }
     case WSEL_RING_FLOAT:
         if (!(h->u >= 0 && h->u < 1))
             return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
@@ -149,7 +166,7 @@ static int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ri
         return rc;
     if (!v->healthy)
         return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-    return wsel__ring_fast_walk(f, v, h->mode, w, true, cache_only, peer);
+    return walk(f, v, h->mode, w, true, cache_only, peer);
 }
 
 int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
@@ -186,12 +203,12 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
         const wsel__raddr *still = wsel__ring_find_serial(host, serial);
         if (still) {
-            wsel__ring_fast_answer(f, still->fast, w.slot, cache_only, peer);
+            answer(f, still->fast, w.slot, cache_only, peer);
             return WSEL_OK;
         }
         if (!v->healthy)
             return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-        rc = wsel__ring_fast_walk(f, v, h->mode, &w, false, cache_only, peer);
+        rc = walk(f, v, h->mode, &w, false, cache_only, peer);
     }
     return rc;
 }

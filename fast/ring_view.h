@@ -18,6 +18,7 @@
  * writer updates in place (a reader only compares it with its view's clock). */
 typedef struct wsel__frec {
     _Atomic double expire;      /* the host's answer expires (INFINITY: never) */
+    char ip64[64];              /* an IP's text, zero-padded: copied whole into a peer */
     const char *hostname;       /* what picks report: NULL for an IP-literal host */
     uint16_t port;
     wsel_ring_iptype iptype;
@@ -28,8 +29,11 @@ typedef struct wsel__frec {
     char ip[];                  /* the address text, then the host name */
 } wsel__frec;
 
+__extension__ typedef unsigned __int128 wsel__u128;
+
 typedef struct wsel__fview {
     uint32_t n;
+    wsel__u128 mod_m;           /* floor((2^128 - 1) / n) + 1, for wsel__fview_mod */
     bool healthy;
     double now;                 /* the ring's clock */
     double min_expire;          /* smallest expire of any record: nothing expired below it */
@@ -37,6 +41,15 @@ typedef struct wsel__fview {
     const wsel__frec **owner;   /* [1..n] */
     uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1 words */
 } wsel__fview;
+
+/* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: exact for
+ * 64-bit x when n < 2^64, here n <= 2^24). */
+static inline uint64_t wsel__fview_mod(const wsel__fview *v, uint64_t x)
+{
+    wsel__u128 low = v->mod_m * x;
+    uint64_t hi = (uint64_t)(low >> 64), lo = (uint64_t)low;
+    return (uint64_t)(((wsel__u128)hi * v->n + (((wsel__u128)lo * v->n) >> 64)) >> 64);
+}
 
 struct wsel_ring_fast {
     wsel_ring *r;
@@ -57,13 +70,9 @@ struct wsel_ring_fast {
 
 #define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */
 
-/* fast/ring_pick.c: the walk from slot p after `skipped` skips, for the writer's pick. */
+/* Where a pick's walk is: at slot `slot` after `skipped` unavailable ones. */
 typedef struct wsel__fwalk {
     uint32_t slot, skipped;
 } wsel__fwalk;
-int wsel__ring_fast_walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
-                         wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer);
-void wsel__ring_fast_answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
-                            bool cache_only, wsel_ring_peer *peer);
 
 #endif

@@ -1303,6 +1303,9 @@ int main(void)
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
+#ifdef RING_EXTRA_TESTS
+        RING_EXTRA_TESTS
+#endif
         cmocka_unit_test(test_srv_details),
         cmocka_unit_test(test_float_retry),
         cmocka_unit_test(test_bad_answers),
