@@ -142,6 +142,47 @@ static int op_pick_expired(wsel_ring *r, mock *m)
     return rc;
 }
 
+/* Something built and freed again (make: build from ctx; out of memory -> WSEL_E_NOMEM
+ * with nothing left allocated; else free it at once). */
+typedef int (*make_fn)(void *ctx);
+
+static int make_ring(void *ctx)
+{
+    wsel_ring *r = NULL;
+    int rc = wsel_ring_new(ctx, &r, NULL);
+    if (rc != WSEL_OK)
+        assert_null(r);
+    wsel_ring_free(r);
+    return rc;
+}
+
+static int make_fast(void *ctx)
+{
+    wsel_ring_fast *f = NULL;
+    int rc = wsel_ring_fast_new(ctx, &f, NULL);
+    if (rc != WSEL_OK)
+        assert_null(f);
+    wsel_ring_fast_free(f);
+    return rc;
+}
+
+/* Every allocation of make fails in turn: out of memory and nothing left behind. */
+static void sweep_new(make_fn make, void *ctx)
+{
+    long base = live;
+    for (long k = 0;; k++) {
+        hit = 0;
+        countdown = k;
+        int rc = make(ctx);
+        countdown = -1;
+        assert_int_equal(live, base);
+        if (rc == WSEL_OK && !hit)
+            return;
+        if (rc != WSEL_OK)
+            assert_int_equal(rc, WSEL_E_NOMEM);
+    }
+}
+
 static void test_nomem(void **u)
 {
     (void)u;
@@ -157,25 +198,7 @@ static void test_nomem(void **u)
     o.n_hosts = 2;
 
     /* construction */
-    long base = live;
-    for (long k = 0;; k++) {
-        wsel_ring *r = NULL;
-        hit = 0;
-        countdown = k;
-        int rc = wsel_ring_new(&o, &r, NULL);
-        countdown = -1;
-        if (rc == WSEL_OK) {
-            wsel_ring_free(r);
-            assert_int_equal(live, base);
-            if (!hit)
-                break;
-            continue;
-        }
-        assert_int_equal(rc, WSEL_E_NOMEM);
-        assert_null(r);
-        assert_int_equal(live, base);
-    }
-
+    sweep_new(make_ring, &o);
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
     sweep("add a named host", r, &m, op_add_named);
@@ -189,24 +212,9 @@ static void test_nomem(void **u)
 
     /* the fast engine: attaching, and syncing a change, with each allocation failing in
      * turn; a failed sync keeps the old view, and the next one publishes everything */
-    base = live;
+    long base = live;
+    sweep_new(make_fast, r);
     wsel_ring_fast *f = NULL;
-    for (long k = 0;; k++) {
-        hit = 0;
-        countdown = k;
-        int rc = wsel_ring_fast_new(r, &f, NULL);
-        countdown = -1;
-        if (rc == WSEL_OK) {
-            wsel_ring_fast_free(f);
-            assert_int_equal(live, base);
-            if (!hit)
-                break;
-            continue;
-        }
-        assert_int_equal(rc, WSEL_E_NOMEM);
-        assert_null(f);
-        assert_int_equal(live, base);
-    }
     assert_int_equal(wsel_ring_fast_new(r, &f, NULL), WSEL_OK);
     for (long k = 0;; k++) {
         if (k % 2)
