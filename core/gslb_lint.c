@@ -264,7 +264,9 @@ static void lint_pool(L *l, size_t pi)
     if (pre == WSEL_GSLB_RETURN_TO_DNS || pre == WSEL_GSLB_DROP_PACKET)
         add(l, 11, 1, pi, obj, at,
             "pool never answers from its members (manual: Return to DNS takes a pool out of service)");
-    if (alt == pre && wsel__gslb_methods[pre].kind == WSEL_GSLB_KIND_STATIC)
+    /* only when the operator wrote one of them: RR -> RR is the vendor's default pair */
+    if (alt == pre && wsel__gslb_methods[pre].kind == WSEL_GSLB_KIND_STATIC &&
+        (p->written & (WSEL_GSLB_P_PREFERRED | WSEL_GSLB_P_ALTERNATE)))
         add(l, 12, 1, pi, obj, at, "alternate repeats the preferred and fails in the same cases");
     for (size_t m = 0; m < p->n_members; m++)
         if (p->members[m].vs < 0)
