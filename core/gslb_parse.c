@@ -1066,6 +1066,9 @@ static int statement(P *p)
             return fail(p, t, WSEL_E_LIMIT, "statement head longer than 16 words%s", NULL, NULL);
         head[nh++] = next(p);
     }
+    if (nh == 0)
+        return fail(p, first, WSEL_E_SYNTAX, "expected a statement (HEAD... NAME { ... }), found '%s'",
+                    first->text, NULL);
     wsel_gslb_config *c = p->cfg;
     char norm[600];
     int rc;

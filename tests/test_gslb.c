@@ -303,6 +303,7 @@ static void parse_errors(void **s)
          WSEL_E_PARAM, "everything"},
         {"gtm pool a p { \"unterminated }\n", 1, 16, WSEL_E_SYNTAX, NULL},
         {"}\n", 1, 1, WSEL_E_SYNTAX, "}"},
+        {"{ }\n", 1, 1, WSEL_E_SYNTAX, "{"}, /* a block without a head (found by fuzzing) */
         {"gtm topology ldns: planet Mars server: pool p { }\n", 1, 20, WSEL_E_PARAM, "planet"},
         {"gtm topology ldns: subnet 10.0.0.0/33 server: pool p { }\n", 1, 27, WSEL_E_ADDR,
          "10.0.0.0/33"},
