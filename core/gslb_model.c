@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <stdarg.h>
 
@@ -128,6 +129,10 @@ long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name)
     if (!cfg || !name)
         return -1;
     char a[600], b[600];
+    wsel__gslb_norm(name, b, sizeof b);
+    for (size_t i = 0; i < cfg->n_wideips; i++) /* exactly as configured */
+        if (strcasecmp(cfg->wideips[i].name, b) == 0)
+            return (long)i;
     wsel__gslb_fmt(a, sizeof a, "%s", name);
     size_t n = strlen(a);
     if (n > 1 && a[n - 1] == '.')

@@ -94,37 +94,34 @@ bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
     return vi->up && !vi->limit && vs_ok(q, (size_t)m->vs, NULL);
 }
 
-/* Pool availability (spec 3.1); reason for the log when unavailable. */
+/* Pool availability (spec 3.1). `why` (may be NULL: no formatting on the fast path)
+ * receives the reason for the log. */
 static bool pool_available(Q *q, size_t p, char *why, size_t len)
 {
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
     size_t up = 0;
     for (size_t m = 0; m < pl->n_members; m++)
         up += wsel__gslb_member_available(q, &pl->members[m]);
-    if (!pl->enabled) {
-        snprintf(why, len, "disabled");
-        return false;
+    const char *bad = NULL;
+    if (!pl->enabled)
+        bad = "disabled";
+    else if (q->in->pool_held[p])
+        bad = "held-down";
+    else if (q->in->pool_limit[p])
+        bad = "limit";
+    else if (up == 0)
+        bad = "unavailable";
+    else if ((pl->min_up_mode == WSEL_GSLB_MINUP_AT_LEAST && up < pl->min_up_value) ||
+             (pl->min_up_mode == WSEL_GSLB_MINUP_PERCENT &&
+              100ull * up < (unsigned long long)pl->min_up_value * pl->n_members))
+        bad = "min-members";
+    if (why) {
+        if (!bad || !strcmp(bad, "unavailable") || !strcmp(bad, "min-members"))
+            snprintf(why, len, "%s(%zu/%zu up)", bad ? bad : "available", up, pl->n_members);
+        else
+            snprintf(why, len, "%s", bad);
     }
-    if (q->in->pool_held[p]) {
-        snprintf(why, len, "held-down");
-        return false;
-    }
-    if (q->in->pool_limit[p]) {
-        snprintf(why, len, "limit");
-        return false;
-    }
-    if (up == 0) {
-        snprintf(why, len, "unavailable(0/%zu up)", pl->n_members);
-        return false;
-    }
-    if ((pl->min_up_mode == WSEL_GSLB_MINUP_AT_LEAST && up < pl->min_up_value) ||
-        (pl->min_up_mode == WSEL_GSLB_MINUP_PERCENT &&
-         100ull * up < (unsigned long long)pl->min_up_value * pl->n_members)) {
-        snprintf(why, len, "min-members(%zu/%zu up)", up, pl->n_members);
-        return false;
-    }
-    snprintf(why, len, "available(%zu/%zu up)", up, pl->n_members);
-    return true;
+    return bad == NULL;
 }
 
 /* ---- outcome helpers ---- */
@@ -227,8 +224,9 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         }
         long rank[NMAX];
         size_t n_rank = 0;
-        char reason[200];
-        long pick = wsel__gslb_select(q, p, s, m, elig, rank, &n_rank, reason, sizeof reason);
+        char reason[200] = "";
+        bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_SELECTION | WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
+        long pick = wsel__gslb_select(q, p, s, m, elig, rank, &n_rank, why ? reason : NULL, sizeof reason);
         if (pick < 0) {
             wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                             "pool-member-traversal pool=%s step=%s method=%s member=- result=failed-step reason=%s",
@@ -337,6 +335,9 @@ static void result_line(Q *q)
 
 /* ---- the wide-IP level (spec 3.2) ---- */
 
+/* A wide IP's pool entry by its resolved full name (as written when unresolved). */
+#define WPNAME(i) (w->pools[i].pool >= 0 ? cfg->pools[w->pools[i].pool].name : w->pools[i].name)
+
 static int decide(Q *q)
 {
     const wsel_gslb_config *cfg = q->cfg;
@@ -362,10 +363,9 @@ static int decide(Q *q)
         long ri = prec_find(q, &pnet, pprefix);
         if (ri >= 0) {
             wsel__gslb_prec *r = &q->st->prec[ri];
-            char why[80];
             const wsel_gslb_pool *pl = &cfg->pools[r->pool];
             if (q->in->now < r->expires && attached(w, r->pool) &&
-                pool_available(q, r->pool, why, sizeof why) && r->member < pl->n_members &&
+                pool_available(q, r->pool, NULL, 0) && r->member < pl->n_members &&
                 wsel__gslb_member_available(q, &pl->members[r->member])) {
                 r->expires = q->in->now + w->ttl_persistence; /* idle-based */
                 o->kind = WSEL_GSLB_O_ANSWER;
@@ -395,23 +395,26 @@ static int decide(Q *q)
     bool tried[WSEL_GSLB_MAX_POOLS] = {0};
     for (size_t i = 0; i < w->n_pools; i++) {
         char why[80] = "unresolved";
-        bool ok = w->pools[i].pool >= 0 && pool_available(q, (size_t)w->pools[i].pool, why, sizeof why);
+        bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL);
+        bool ok = w->pools[i].pool >= 0 &&
+                  pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
         if (ok)
             avail[n_avail++] = i;
         wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                         "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,
-                        w->pools[i].name, i, ok ? "eligible" : "skipped", why);
+                        WPNAME(i), i, ok ? "eligible" : "skipped", why);
     }
     bool all_unavailable = n_avail == 0;
     size_t queue[WSEL_GSLB_MAX_POOLS], n_queue = 0;
     if (!all_unavailable) {
-        char reason[120];
-        if (wsel__gslb_wideip_order(q, avail, n_avail, queue, &n_queue, reason, sizeof reason))
+        char reason[120] = "";
+        bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION);
+        if (wsel__gslb_wideip_order(q, avail, n_avail, queue, &n_queue, why ? reason : NULL, sizeof reason))
             return WSEL_E_ARG; /* random input exhausted: err already filled */
         if (n_queue)
             wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
                             "pool-selection wideip=%s ldns=%s method=%s pool=%s reason=%s", w->name,
-                            ldns, wsel__gslb_methods[w->lb_mode].token, w->pools[queue[0]].name, reason);
+                            ldns, wsel__gslb_methods[w->lb_mode].token, WPNAME(queue[0]), reason);
         else
             wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
                             "pool-selection wideip=%s ldns=%s method=%s pool=- reason=%s", w->name, ldns,
@@ -425,7 +428,7 @@ static int decide(Q *q)
         int r = run_pool(q, p, WSEL_GSLB_STEP_NONE);
         wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                         "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,
-                        w->pools[wi].name, wi, r == POOL_TERMINAL ? "terminal" : "next-pool",
+                        WPNAME(wi), wi, r == POOL_TERMINAL ? "terminal" : "next-pool",
                         r == POOL_TERMINAL ? wsel_gslb_outcome_name(o->kind) : "none-cascade");
         if (r == POOL_TERMINAL) {
             if (o->kind == WSEL_GSLB_O_ANSWER && persist && prec_store(q, &pnet, pprefix))

@@ -7,6 +7,13 @@
 
 #define NMAX WSEL_GSLB_MAX_MEMBERS
 
+/* The log's reason text, formatted only when someone logs (reason != NULL). */
+#define REASON(...)                                                                      \
+    do {                                                                                 \
+        if (reason)                                                                      \
+            snprintf(reason, rlen, __VA_ARGS__);                                         \
+    } while (0)
+
 /* ---- round robin and smooth weighted round robin (A-32) ---- */
 
 /* Scans cursor+1 ... modulo n; the first index with ok[] wins and becomes the cursor. */
@@ -246,7 +253,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
     const wsel_gslb_method_info *mi = &wsel__gslb_methods[m];
     *n_rank = 0;
     long pick = -1;
-    snprintf(reason, rlen, "no-eligible-member");
+    REASON("no-eligible-member");
     if (!n)
         return -1;
     switch (m) {
@@ -254,7 +261,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         pick = rr_pick(&st->rr, elig, n);
         if (pick >= 0) {
             rank_cyclic(pick, elig, n, rank, n_rank);
-            snprintf(reason, rlen, "rr-next");
+            REASON("rr-next");
         }
         return pick;
     case WSEL_GSLB_RATIO: {
@@ -266,11 +273,11 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         pick = wrr_pick(&st->wrr, w, n);
         if (pick < 0) {
-            snprintf(reason, rlen, "no-eligible-member-with-ratio");
+            REASON("no-eligible-member-with-ratio");
             return -1;
         }
         rank_cyclic(pick, inE, n, rank, n_rank);
-        snprintf(reason, rlen, "ratio w=%u cur=%lld", pl->members[pick].ratio,
+        REASON("ratio w=%u cur=%lld", pl->members[pick].ratio,
                  (long long)st->wrr.cur[pick]);
         return pick;
     }
@@ -284,13 +291,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             for (size_t i = (size_t)pick; i < n; i++)
                 if (elig[i])
                     rank[(*n_rank)++] = (long)i;
-            snprintf(reason, rlen, "first-available");
+            REASON("first-available");
         }
         return pick;
     case WSEL_GSLB_STATIC_PERSISTENCE: {
         const wsel_gslb_addr *ldns = &q->in->ldns;
         if (!ldns->family) {
-            snprintf(reason, rlen, "no-ldns");
+            REASON("no-ldns");
             return -1;
         }
         unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
@@ -306,7 +313,12 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         uint8_t zero = 0;
         base = fnv1a(base, &zero, 1);
         for (size_t i = 0; i < n; i++) {
-            hs[i].h = fnv1a(base, pl->members[i].key, strlen(pl->members[i].key));
+            /* the member key with full paths: SERVER-PATH ":" VS-NAME (as the server declares it) */
+            const wsel_gslb_vs *vs = &q->cfg->vs[pl->members[i].vs];
+            const char *sn = q->cfg->servers[vs->server].name;
+            uint64_t h = fnv1a(base, sn, strlen(sn));
+            h = fnv1a(h, ":", 1);
+            hs[i].h = fnv1a(h, vs->name, strlen(vs->name));
             hs[i].i = (long)i;
         }
         qsort(hs, n, sizeof hs[0], cmp_hash);
@@ -314,7 +326,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             if (elig[hs[k].i]) {
                 if (pick < 0) {
                     pick = hs[k].i;
-                    snprintf(reason, rlen, "hash-rank=%zu", k);
+                    REASON("hash-rank=%zu", k);
                 }
                 rank[(*n_rank)++] = hs[k].i;
             }
@@ -336,9 +348,9 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank);
         if (pick < 0)
-            snprintf(reason, rlen, "no-member-scores-above-0"); /* */
+            REASON("no-member-scores-above-0"); /* */
         else
-            snprintf(reason, rlen, "score=%u", member_topo(q, p, &pl->members[pick]));
+            REASON("score=%u", member_topo(q, p, &pl->members[pick]));
         return pick;
     }
     default:
@@ -428,7 +440,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
     }
     if (!n_sc) {
-        snprintf(reason, rlen, "no-metric"); /* seed: missing metrics => the method fails */
+        REASON("no-metric"); /* seed: missing metrics => the method fails */
         return -1;
     }
     if (pl->dynamic_ratio && mi->dynamic_ratio) {
@@ -455,11 +467,11 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         pick = wrr_pick(&st->wrr, w, n);
         if (pick < 0) {
-            snprintf(reason, rlen, "no-positive-weight");
+            REASON("no-positive-weight");
             return -1;
         }
         rank_cyclic(pick, inE, n, rank, n_rank);
-        snprintf(reason, rlen, "dynamic-ratio w=%llu", (unsigned long long)w[pick]);
+        REASON("dynamic-ratio w=%llu", (unsigned long long)w[pick]);
         return pick;
     }
     pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank);
@@ -467,9 +479,9 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         if (sc[k].i == pick) {
             double v = sc[k].v;
             if (m == WSEL_GSLB_QOS)
-                snprintf(reason, rlen, "best qos=%.6g", v);
+                REASON("best qos=%.6g", v);
             else
-                snprintf(reason, rlen, "best %s=%.6g", mi->token, mi->higher_better ? v : -v);
+                REASON("best %s=%.6g", mi->token, mi->higher_better ? v : -v);
         }
     return pick;
 }
@@ -489,17 +501,17 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
     long first = -1;
     if (n == 1) { /* pool-lb-mode is never consulted with one pool (seed; G007) */
         queue[(*n_queue)++] = avail[0];
-        snprintf(reason, rlen, "single-pool");
+        REASON("single-pool");
         return 0;
     }
     switch (w->lb_mode) {
     case WSEL_GSLB_GLOBAL_AVAILABILITY:
         first = (long)avail[0];
-        snprintf(reason, rlen, "first-available");
+        REASON("first-available");
         break;
     case WSEL_GSLB_ROUND_ROBIN:
         first = rr_pick(&st->rr, ok, n);
-        snprintf(reason, rlen, "rr-next");
+        REASON("rr-next");
         break;
     case WSEL_GSLB_RATIO: {
         uint64_t wt[WSEL_GSLB_MAX_POOLS] = {0};
@@ -507,10 +519,10 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
             wt[i] = ok[i] ? w->pools[i].ratio : 0;
         first = wrr_pick(&st->wrr, wt, n);
         if (first < 0) {
-            snprintf(reason, rlen, "no-pool-with-ratio");
+            REASON("no-pool-with-ratio");
             return 0;
         }
-        snprintf(reason, rlen, "ratio cur=%lld", (long long)st->wrr.cur[first]);
+        REASON("ratio cur=%lld", (long long)st->wrr.cur[first]);
         break;
     }
     case WSEL_GSLB_RANDOM: {
@@ -523,7 +535,7 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
         }
         uint64_t r = s->random[s->random_pos++];
         first = (long)avail[r % n_avail];
-        snprintf(reason, rlen, "random word=%llu", (unsigned long long)r);
+        REASON("random word=%llu", (unsigned long long)r);
         break;
     }
     case WSEL_GSLB_TOPOLOGY: {
@@ -537,13 +549,13 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
                 sc[n_sc++] = (scored){(double)score, (long)avail[k]};
         }
         if (!n_sc) {
-            snprintf(reason, rlen, "no-pool-scores-above-0"); /* */
+            REASON("no-pool-scores-above-0"); /* */
             return 0;
         }
         long rank[WSEL_GSLB_MAX_POOLS];
         size_t n_rank;
         first = best_pick(&st->rr, sc, n_sc, n, rank, &n_rank);
-        snprintf(reason, rlen, "topology score=%.0f", sc[0].v);
+        REASON("topology score=%.0f", sc[0].v);
         for (size_t k = 0; k < n_rank; k++)
             queue[(*n_queue)++] = (size_t)rank[k];
         return 0;
