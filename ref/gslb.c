@@ -88,6 +88,8 @@ const char *wsel__gslb_member_why(Q *q, const wsel_gslb_member *m, char *buf, si
 
 bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
 {
+    if (m->vs >= 0 && q->st->vs_mark[m->vs] >= 2) /* this query already decided its VS */
+        return q->st->vs_mark[m->vs] == 2 && m->enabled;
     if (!wsel__gslb_member_configured(q, m))
         return false;
     const wsel__gslb_vsin *vi = &q->in->vs[m->vs];
@@ -99,8 +101,10 @@ bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
 static bool pool_available(Q *q, size_t p, char *why, size_t len)
 {
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
+    /* the full count only when it matters: min-members-up, or the log's reason */
+    bool count_all = why || pl->min_up_mode != WSEL_GSLB_MINUP_OFF;
     size_t up = 0;
-    for (size_t m = 0; m < pl->n_members; m++)
+    for (size_t m = 0; m < pl->n_members && (count_all || !up); m++)
         up += wsel__gslb_member_available(q, &pl->members[m]);
     const char *bad = NULL;
     if (!pl->enabled)
@@ -174,12 +178,12 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         wsel_gslb_outcome *o = q->out;
         if (m == WSEL_GSLB_NONE) {
             if (s == WSEL_GSLB_STEP_ALTERNATE) {
-                wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
+                EMIT(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
                                 "pool-member-selection pool=%s step=%s method=none reason=skip-to-fallback",
                                 pl->name, sn);
                 continue;
             }
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
                             "pool-member-selection pool=%s step=%s method=none reason=next-pool",
                             pl->name, sn);
             return POOL_NEXT;
@@ -202,7 +206,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
                 o->ttl = pl->ttl;
                 add_addr(o, &pl->fallback_ip, -1);
             }
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
                             "pool-member-selection pool=%s step=%s method=%s reason=terminal", pl->name,
                             sn, mt);
             return POOL_TERMINAL;
@@ -217,7 +221,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
             if (unverified && why && wsel__gslb_member_configured(q, mb))
                 why = NULL;
             elig[i] = why == NULL;
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+            EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                             "pool-member-traversal pool=%s step=%s method=%s member=%s result=%s reason=%s",
                             pl->name, sn, mt, mb->key, why ? "skipped" : "eligible",
                             why ? why : (unverified ? "fallback-unverified" : "available"));
@@ -228,7 +232,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_SELECTION | WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
         long pick = wsel__gslb_select(q, p, s, m, elig, rank, &n_rank, why ? reason : NULL, sizeof reason);
         if (pick < 0) {
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+            EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                             "pool-member-traversal pool=%s step=%s method=%s member=- result=failed-step reason=%s",
                             pl->name, sn, mt, reason);
             continue;
@@ -246,14 +250,14 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         if (wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_SELECTION)) {
             char a[64];
             wsel_gslb_addr_str(&o->addrs[0], a, sizeof a);
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
                             "pool-member-selection pool=%s step=%s method=%s member=%s addr=%s n_answers=%zu reason=%s%s",
                             pl->name, sn, mt, pl->members[pick].key, a, o->n_addrs, reason,
                             unverified ? " fallback-unverified" : "");
         }
         return POOL_TERMINAL;
     }
-    wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
+    EMIT(q, WSEL_GSLB_LOG_MEMBER_SELECTION,
                     "pool-member-selection pool=%s step=fallback method=%s reason=fallback-failed-next-pool",
                     pl->name, wsel__gslb_methods[pl->mode[2]].token);
     return POOL_NEXT; /* */
@@ -325,11 +329,11 @@ static void result_line(Q *q)
         snprintf(detail, sizeof detail, "-");
     const char *wn = q->cfg->wideips[q->wideip].name;
     if (o->pool >= 0)
-        wsel__gslb_emit(q, WSEL_GSLB_LOG_RESULT, "result outcome=%s wideip=%s pool=%s step=%s detail=%s",
+        EMIT(q, WSEL_GSLB_LOG_RESULT, "result outcome=%s wideip=%s pool=%s step=%s detail=%s",
                         wsel_gslb_outcome_name(o->kind), wn, q->cfg->pools[o->pool].name,
                         wsel_gslb_step_name(o->step), detail);
     else
-        wsel__gslb_emit(q, WSEL_GSLB_LOG_RESULT, "result outcome=%s wideip=%s detail=%s",
+        EMIT(q, WSEL_GSLB_LOG_RESULT, "result outcome=%s wideip=%s detail=%s",
                         wsel_gslb_outcome_name(o->kind), wn, detail);
 }
 
@@ -343,8 +347,10 @@ static int decide(Q *q)
     const wsel_gslb_config *cfg = q->cfg;
     const wsel_gslb_wideip *w = &cfg->wideips[q->wideip];
     wsel_gslb_outcome *o = q->out;
-    char lbuf[64];
-    const char *ldns = ldns_str(q, lbuf, sizeof lbuf);
+    char lbuf[64] = "-";
+    const char *ldns = lbuf;
+    if (wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION)) /* inet_ntop only for the log */
+        ldns = ldns_str(q, lbuf, sizeof lbuf);
     out_reset(q);
 
     /* 1: A-11 */
@@ -382,7 +388,7 @@ static int decide(Q *q)
                 if (wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION)) {
                     char nb[64];
                     wsel_gslb_addr_str(&pnet, nb, sizeof nb);
-                    wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
+                    EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
                                     "pool-selection wideip=%s ldns=%s method=persistence pool=%s reason=persist key=%s/%u",
                                     w->name, ldns, pl->name, nb, pprefix);
                 }
@@ -400,7 +406,7 @@ static int decide(Q *q)
                   pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
         if (ok)
             avail[n_avail++] = i;
-        wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+        EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                         "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,
                         WPNAME(i), i, ok ? "eligible" : "skipped", why);
     }
@@ -412,11 +418,11 @@ static int decide(Q *q)
         if (wsel__gslb_wideip_order(q, avail, n_avail, queue, &n_queue, why ? reason : NULL, sizeof reason))
             return WSEL_E_ARG; /* random input exhausted: err already filled */
         if (n_queue)
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
                             "pool-selection wideip=%s ldns=%s method=%s pool=%s reason=%s", w->name,
                             ldns, wsel__gslb_methods[w->lb_mode].token, WPNAME(queue[0]), reason);
         else
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
                             "pool-selection wideip=%s ldns=%s method=%s pool=- reason=%s", w->name, ldns,
                             wsel__gslb_methods[w->lb_mode].token, reason);
     }
@@ -426,7 +432,7 @@ static int decide(Q *q)
         size_t p = (size_t)w->pools[wi].pool;
         tried[wi] = true;
         int r = run_pool(q, p, WSEL_GSLB_STEP_NONE);
-        wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+        EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                         "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,
                         WPNAME(wi), wi, r == POOL_TERMINAL ? "terminal" : "next-pool",
                         r == POOL_TERMINAL ? wsel_gslb_outcome_name(o->kind) : "none-cascade");
@@ -443,15 +449,15 @@ static int decide(Q *q)
             if (tried[i] && w->pools[i].pool == w->lrp)
                 ran = true;
         if (ran)
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+            EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                             "pool-traversal wideip=%s pool=%s pos=last-resort result=skipped reason=already-tried",
                             w->name, cfg->pools[w->lrp].name);
         else {
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_SELECTION,
+            EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
                             "pool-selection wideip=%s ldns=%s method=last-resort pool=%s reason=last-resort",
                             w->name, ldns, cfg->pools[w->lrp].name);
             int r = run_pool(q, (size_t)w->lrp, WSEL_GSLB_STEP_LAST_RESORT);
-            wsel__gslb_emit(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+            EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                             "pool-traversal wideip=%s pool=%s pos=last-resort result=%s reason=%s",
                             w->name, cfg->pools[w->lrp].name,
                             r == POOL_TERMINAL ? "terminal" : "next-pool",

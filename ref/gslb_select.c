@@ -342,7 +342,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             if (score > 0)
                 sc[n_sc++] = (scored){(double)score, (long)i};
             else
-                wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+                EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                                 "pool-member-traversal pool=%s step=%s method=topology member=%s result=skipped reason=score-0",
                                 pl->name, wsel_gslb_step_name((wsel_gslb_step)s), pl->members[i].key);
         }
@@ -387,7 +387,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                                                                                : "vs_score";
             }
             if (missing) {
-                wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+                EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                                 "pool-member-traversal pool=%s step=%s method=%s member=%s result=skipped reason=no-metric:%s",
                                 pl->name, wsel_gslb_step_name((wsel_gslb_step)s), mi->token,
                                 pl->members[i].key, missing);
@@ -429,7 +429,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                 static const char *const mk[WSEL_GSLB_METRIC_COUNT_] = {
                     "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections",
                     "pps", "vs_capacity", "vs_score", "link_capacity"};
-                wsel__gslb_emit(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+                EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                                 "pool-member-traversal pool=%s step=%s method=%s member=%s result=skipped reason=no-metric:%s",
                                 pl->name, wsel_gslb_step_name((wsel_gslb_step)s), mi->token,
                                 pl->members[i].key, mk[metric]);

@@ -21,6 +21,15 @@ void wsel__gslb_emit(Q *q, unsigned flag, const char *fmt, ...)
     ;
 bool wsel__gslb_logging(const Q *q, unsigned flag);
 
+/* Emits a log line; the arguments are not even evaluated unless a sink wants `flag`
+ * (the result line goes to any sink). */
+#define EMIT(q, flag, ...)                                                               \
+    do {                                                                                 \
+        if ((q)->log && (q)->log->fn &&                                                  \
+            (((q)->log->flags & (flag)) || (flag) == WSEL_GSLB_LOG_RESULT))             \
+            wsel__gslb_emit((q), (flag), __VA_ARGS__);                                   \
+    } while (0)
+
 bool wsel__gslb_member_configured(const Q *q, const wsel_gslb_member *m);
 bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m);
 const char *wsel__gslb_member_why(Q *q, const wsel_gslb_member *m, char *buf, size_t len);
