@@ -106,14 +106,41 @@ static void explain_pool(const wsel_gslb_config *cfg, size_t pi, const wsel_gslb
                            "if it fails too, the next pool runs"
                          : "ignores monitors, limits and dependencies (verify disabled): it may answer "
                            "with a member marked down");
+    {
+        static const char *const minup[] = {"off", "at-least", "percent"};
+        char fip[64] = "unset";
+        if (p->fallback_ip.family)
+            wsel_gslb_addr_str(&p->fallback_ip, fip, sizeof fip);
+        printf("%s  fallback-ip %s%s  dynamic-ratio %s%s  min-members-up %s%s", indent, fip,
+               DEF(p->written, WSEL_GSLB_P_FALLBACK_IP), p->dynamic_ratio ? "enabled" : "disabled",
+               DEF(p->written, WSEL_GSLB_P_DYNRATIO), minup[p->min_up_mode],
+               DEF(p->written, WSEL_GSLB_P_MINUP));
+        if (p->min_up_mode != WSEL_GSLB_MINUP_OFF)
+            printf(" %u%s", p->min_up_value, DEF(p->written, WSEL_GSLB_P_MINUPV));
+        printf("  manual-resume %s%s\n", p->manual_resume ? "enabled" : "disabled",
+               DEF(p->written, WSEL_GSLB_P_MANUAL));
+        bool qos = false;
+        for (int s = 0; s < 3; s++)
+            qos |= p->mode[s] == WSEL_GSLB_QOS;
+        if (qos) {
+            static const char *const qn[WSEL_GSLB_QOS_COUNT_] = {
+                "rtt", "lcs", "hit-ratio", "kilobytes-second", "packet-rate", "hops", "topology",
+                "vs-capacity", "vs-score"};
+            printf("%s  qos", indent);
+            for (int k = 0; k < WSEL_GSLB_QOS_COUNT_; k++)
+                printf(" %s %u%s", qn[k], p->qos[k], DEF(p->qos_written, 1u << k));
+            printf("\n");
+        }
+    }
     print_findings(f, nf, obj, indent);
     for (size_t m = 0; m < p->n_members; m++) {
         const wsel_gslb_member *mb = &p->members[m];
         char a[64] = "?";
         if (mb->vs >= 0)
             wsel_gslb_addr_str(&cfg->vs[mb->vs].addr, a, sizeof a);
-        printf("%s    member %zu %s -> %s  order %u ratio %u%s%s\n", indent, m + 1, mb->key, a,
-               mb->order, mb->ratio, mb->ratio == 1 ? " (default)" : "", mb->enabled ? "" : "  DISABLED");
+        printf("%s    member %zu %s -> %s  member-order %u%s ratio %u%s%s\n", indent, m + 1, mb->key, a,
+               mb->order, mb->order_written ? "" : " (default)", mb->ratio,
+               mb->ratio_written ? "" : " (default)", mb->enabled ? "" : "  DISABLED");
     }
 }
 
@@ -127,9 +154,8 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
     printf("wideip a %s  pool-lb-mode %s%s  persistence %s%s", w->name,
            wsel_gslb_method_get(w->lb_mode)->token, DEF(w->written, WSEL_GSLB_W_LBMODE),
            w->persistence ? "enabled" : "disabled", DEF(w->written, WSEL_GSLB_W_PERSIST));
-    if (w->persistence)
-        printf(" ttl %u%s cidr /%u%s, /%u%s", w->ttl_persistence, DEF(w->written, WSEL_GSLB_W_TTLP),
-               w->cidr4, DEF(w->written, WSEL_GSLB_W_CIDR4), w->cidr6, DEF(w->written, WSEL_GSLB_W_CIDR6));
+    printf(" ttl %u%s cidr /%u%s, /%u%s", w->ttl_persistence, DEF(w->written, WSEL_GSLB_W_TTLP),
+           w->cidr4, DEF(w->written, WSEL_GSLB_W_CIDR4), w->cidr6, DEF(w->written, WSEL_GSLB_W_CIDR6));
     printf("%s%s\n", w->enabled ? "" : "  DISABLED => return-to-dns (wideip-disabled)", codes);
     printf("  wide-IP layer: picks one available pool: %s%s\n", wide_meaning(w->lb_mode),
            w->n_pools == 1 ? " (irrelevant: one pool)" : "");
@@ -141,9 +167,8 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
         printf("  last-resort none (default)");
     printf("  failure-rcode-response %s%s", w->rcode_response ? "enabled" : "disabled",
            DEF(w->written, WSEL_GSLB_W_RCODE_ON));
-    if (w->rcode_response || (w->written & WSEL_GSLB_W_RCODE))
-        printf(" rcode %s%s ttl %u%s", wsel_gslb_rcode_name(w->rcode), DEF(w->written, WSEL_GSLB_W_RCODE),
-               w->rcode_ttl, DEF(w->written, WSEL_GSLB_W_RCODE_TTL));
+    printf(" rcode %s%s ttl %u%s", wsel_gslb_rcode_name(w->rcode), DEF(w->written, WSEL_GSLB_W_RCODE),
+           w->rcode_ttl, DEF(w->written, WSEL_GSLB_W_RCODE_TTL));
     if (w->rcode_response)
         printf(" => fall-through: rcode %s\n", wsel_gslb_rcode_name(w->rcode));
     else
@@ -156,11 +181,13 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
     for (int i = 0; i < 4; i++)
         if (w->log_flags & (1u << i))
             printf(" %s", lognames[i]);
-    printf("%s\n", DEF(w->written, WSEL_GSLB_W_LOG));
+    printf("%s  topology-prefer-edns0-client-subnet %s%s\n", DEF(w->written, WSEL_GSLB_W_LOG),
+           w->ecs ? "enabled" : "disabled", DEF(w->written, WSEL_GSLB_W_ECS));
     print_findings(f, nf, obj, "  ");
     for (size_t i = 0; i < w->n_pools; i++) {
         const wsel_gslb_wpool *wp = &w->pools[i];
-        printf("  %zu %s order %u%s ratio %u%s\n", i + 1, wp->name, wp->order,
+        printf("  %zu %s order %u%s ratio %u%s\n", i + 1,
+               wp->pool >= 0 ? cfg->pools[wp->pool].name : wp->name, wp->order,
                wp->order_written ? "" : " (default)", wp->ratio, wp->ratio_written ? "" : " (default)");
         if (wp->pool < 0)
             printf("      unresolved: no gtm pool a %s\n", wp->name);

@@ -507,11 +507,13 @@ static int member_attr(P *p, tok *key, void *ctx)
     if (!strcmp(k, "member-order") || !strcmp(k, "order")) { /* v11 spelling */
         if ((rc = seen(p, key, "member-order")))
             return rc;
+        m->order_written = true;
         return uint_value(p, key, 0, 65535, &m->order);
     }
     if (!strcmp(k, "ratio")) {
         if ((rc = seen(p, key, k)))
             return rc;
+        m->ratio_written = true;
         return uint_value(p, key, 0, 65535, &m->ratio);
     }
     if (!strcmp(k, "depends-on")) {
@@ -594,6 +596,7 @@ static int pool_body(P *p, wsel_gslb_pool *pl)
                 (rc = uint_value(p, key, 0, 0xffffffffu, &pl->qos[q])))
                 return rc;
             pl->written |= WSEL_GSLB_P_QOS;
+            pl->qos_written |= 1u << q;
             continue;
         }
         static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};

@@ -130,6 +130,7 @@ typedef struct wsel_gslb_member {
     long vs;               /* index into cfg->vs, -1 unresolved (lint G013) */
     unsigned order, ratio;
     bool enabled;
+    bool order_written, ratio_written;
     size_t text_index;     /* position in the members block */
     wsel_gslb_pos pos;
 } wsel_gslb_member;
@@ -170,6 +171,7 @@ typedef struct wsel_gslb_pool {
     size_t n_members;
     wsel_gslb_member *members;    /* sorted: member-order, then text order */
     unsigned written;             /* WSEL_GSLB_P_* */
+    unsigned qos_written;         /* bit i: qos coefficient i written */
     wsel_gslb_pos pos;
 } wsel_gslb_pool;
 
