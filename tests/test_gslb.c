@@ -676,6 +676,49 @@ static void method_topology_members(void **s)
     run_free(&r);
 }
 
+static void availability_inputs(void **s)
+{
+    (void)s;
+    run r;
+    char out[64];
+    /* limit_exceeded, VS disabled, server disabled all make members unavailable (3.1) */
+    run_init(&r,
+             "gtm server a { virtual-servers { x { destination 10.0.0.1:80 } y { disabled destination 10.0.0.2:80 } } }\n"
+             "gtm server b { disabled virtual-servers { z { destination 10.0.0.3:80 } } }\n"
+             "gtm server c { virtual-servers { w { destination 10.0.0.4:80 } } }\n"
+             "gtm pool a p { members { a:x a:y b:z c:w } }\n" WIDE1,
+             "{\"members\": {\"a:x\": {\"up\": true, \"limit_exceeded\": true}, \"a:y\": {\"up\": true},"
+             " \"b:z\": {\"up\": true}, \"c:w\": {\"up\": true}}}");
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "4 4 4");
+    run_free(&r);
+    /* pool limit_exceeded: unavailable, the next pool answers */
+    run_init(&r, SERVERS "gtm pool a p1 { members { s1:v1 } }\ngtm pool a p2 { members { s1:v2 } }\n"
+                 "gtm wideip a w { pool-lb-mode global-availability pools { p1 p2 } }\n",
+             "{\"members\": {" UP(1) "," UP(2) "}, \"pools\": {\"p1\": {\"limit_exceeded\": true}}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
+    /* ECS: with topology-prefer-edns0-client-subnet the ECS address decides, else the LDNS */
+    const char *topo =
+        "gtm server a { datacenter DC1 virtual-servers { v { destination 10.0.0.1:80 } } }\n"
+        "gtm server b { datacenter DC2 virtual-servers { v { destination 10.0.0.2:80 } } }\n"
+        "gtm pool a p { load-balancing-mode topology members { a:v b:v } }\n"
+        "gtm wideip a w { %s pools { p } }\n"
+        "gtm topology ldns: subnet 203.0.113.0/24 server: datacenter DC2 { score 50 }\n"
+        "gtm topology ldns: subnet 192.0.2.0/24 server: datacenter DC1 { score 50 }\n";
+    const char *in = "{\"query\": {\"ldns\": \"192.0.2.1\", \"ecs\": \"203.0.113.0/24\"},"
+                     " \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}";
+    char conf[2048];
+    snprintf(conf, sizeof conf, topo, "topology-prefer-edns0-client-subnet enabled");
+    run_init(&r, conf, in);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
+    snprintf(conf, sizeof conf, topo, "");
+    run_init(&r, conf, in);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    run_free(&r);
+}
+
 /* ---- the chain ---------------------------------------------------------------------- */
 
 static void chain_steps(void **s)
@@ -1109,6 +1152,7 @@ int main(void)
         cmocka_unit_test(method_dynamic),
         cmocka_unit_test(method_qos),
         cmocka_unit_test(method_topology_members),
+        cmocka_unit_test(availability_inputs),
         cmocka_unit_test(chain_steps),
         cmocka_unit_test(chain_none_cascade),
         cmocka_unit_test(chain_wideip_terminal),
