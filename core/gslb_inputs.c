@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -59,6 +60,16 @@ static int bad(R *r, const char *object, const char *key, const char *fmt, ...)
     locate(r, key, &line, &col);
     return wsel__fail(r->err, WSEL_E_STATE, r->file, line, col, object, NULL, key, "%s%s%s",
                       object ? object : "", object ? ": " : "", msg);
+}
+
+/* A fresh generation number, unique across all inputs objects of the process: a state
+ * caches availability per (inputs, generation), and a freed inputs' address may be
+ * reused by a new one. */
+static _Atomic uint64_t generations;
+
+static void bump(wsel_gslb_inputs *in)
+{
+    in->gen = atomic_fetch_add(&generations, 1) + 1;
 }
 
 static const char *const metric_keys[WSEL_GSLB_METRIC_COUNT_] = {
@@ -432,6 +443,7 @@ int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out, ws
     if (!in)
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
     in->cfg = cfg;
+    bump(in);
     in->vs = calloc(cfg->n_vs ? cfg->n_vs : 1, sizeof *in->vs);
     in->pool_held = calloc(cfg->n_pools ? cfg->n_pools : 1, sizeof *in->pool_held);
     in->pool_limit = calloc(cfg->n_pools ? cfg->n_pools : 1, sizeof *in->pool_limit);
@@ -521,6 +533,7 @@ int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
         wsel_gslb_inputs_free(in);
         return rc;
     }
+    bump(in);
     *out = in;
     return 0;
 }
@@ -559,6 +572,7 @@ int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
 void wsel_gslb_inputs_set_up(wsel_gslb_inputs *in, size_t vs, bool up, bool limit)
 {
     if (in && vs < in->cfg->n_vs) {
+        bump(in);
         in->vs[vs].up = up;
         in->vs[vs].limit = limit;
     }
@@ -567,6 +581,7 @@ void wsel_gslb_inputs_set_up(wsel_gslb_inputs *in, size_t vs, bool up, bool limi
 void wsel_gslb_inputs_set_metric(wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m, double v)
 {
     if (in && vs < in->cfg->n_vs && (unsigned)m < WSEL_GSLB_METRIC_COUNT_) {
+        bump(in);
         in->vs[vs].metric[m] = v;
         in->vs[vs].have |= (uint16_t)(1u << m);
     }
@@ -575,6 +590,7 @@ void wsel_gslb_inputs_set_metric(wsel_gslb_inputs *in, size_t vs, wsel_gslb_metr
 void wsel_gslb_inputs_set_pool(wsel_gslb_inputs *in, size_t pool, bool held, bool limit)
 {
     if (in && pool < in->cfg->n_pools) {
+        bump(in);
         in->pool_held[pool] = held;
         in->pool_limit[pool] = limit;
     }
@@ -585,6 +601,7 @@ void wsel_gslb_inputs_set_ldns(wsel_gslb_inputs *in, const wsel_gslb_addr *ldns,
 {
     if (!in)
         return;
+    bump(in);
     memset(&in->ldns, 0, sizeof in->ldns);
     memset(&in->ecs, 0, sizeof in->ecs);
     if (ldns)
@@ -595,8 +612,10 @@ void wsel_gslb_inputs_set_ldns(wsel_gslb_inputs *in, const wsel_gslb_addr *ldns,
 
 void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now)
 {
-    if (in)
+    if (in) {
+        bump(in);
         in->now = now;
+    }
 }
 
 const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in)

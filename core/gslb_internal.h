@@ -41,6 +41,7 @@ typedef struct wsel__gslb_stepst {
 
 struct wsel_gslb_inputs {
     const wsel_gslb_config *cfg;
+    uint64_t gen;                         /* bumped by every change (availability caches) */
     uint64_t now;
     char qname[256], qtype[16];
     wsel_gslb_addr ldns, ecs;
@@ -65,8 +66,12 @@ struct wsel_gslb_state {
     wsel__gslb_prec *prec;
     size_t n_random, random_pos;
     uint64_t *random;
-    /* scratch for one query (sized once, so a resolve allocates nothing) */
+    /* availability, a function of config and inputs only: kept while the same inputs
+     * (same generation) are resolved again (sized once: a resolve allocates nothing) */
+    const wsel_gslb_inputs *mark_in;
+    uint64_t mark_gen;
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
+    uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
 };
 
 /* snprintf through vsnprintf: names are bounded by their buffers and a cut name in a

@@ -88,18 +88,21 @@ const char *wsel__gslb_member_why(Q *q, const wsel_gslb_member *m, char *buf, si
 
 bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
 {
-    if (m->vs >= 0 && q->st->vs_mark[m->vs] >= 2) /* this query already decided its VS */
-        return q->st->vs_mark[m->vs] == 2 && m->enabled;
-    if (!wsel__gslb_member_configured(q, m))
+    if (m->vs < 0 || !m->enabled)
         return false;
-    const wsel__gslb_vsin *vi = &q->in->vs[m->vs];
-    return vi->up && !vi->limit && vs_ok(q, (size_t)m->vs, NULL);
+    uint8_t mk = q->st->vs_mark[m->vs];
+    if (mk >= 2) /* this query already decided its VS */
+        return mk == 2;
+    return vs_ok(q, (size_t)m->vs, NULL); /* server and VS enabled, up, no limit, depends-on */
 }
 
 /* Pool availability (spec 3.1). `why` (may be NULL: no formatting on the fast path)
  * receives the reason for the log. */
 static bool pool_available(Q *q, size_t p, char *why, size_t len)
 {
+    uint8_t *pm = &q->st->pool_mark[p];
+    if (!why && *pm)
+        return *pm == 2;
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
     /* the full count only when it matters: min-members-up, or the log's reason */
     bool count_all = why || pl->min_up_mode != WSEL_GSLB_MINUP_OFF;
@@ -125,6 +128,7 @@ static bool pool_available(Q *q, size_t p, char *why, size_t len)
         else
             snprintf(why, len, "%s", bad);
     }
+    *pm = bad ? 3 : 2;
     return bad == NULL;
 }
 
@@ -214,7 +218,11 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         /* candidates (spec 3.4; A-29) */
         bool elig[NMAX];
         bool unverified = s == WSEL_GSLB_STEP_FALLBACK && !pl->verify;
-        for (size_t i = 0; i < pl->n_members; i++) {
+        bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
+        for (size_t i = 0; i < pl->n_members && !trav; i++) /* the fast path: no reasons */
+            elig[i] = unverified ? wsel__gslb_member_configured(q, &pl->members[i])
+                                 : wsel__gslb_member_available(q, &pl->members[i]);
+        for (size_t i = 0; i < pl->n_members && trav; i++) {
             const wsel_gslb_member *mb = &pl->members[i];
             char buf[300];
             const char *why = wsel__gslb_member_why(q, mb, buf, sizeof buf);
@@ -400,8 +408,10 @@ static int decide(Q *q)
     size_t avail[WSEL_GSLB_MAX_POOLS], n_avail = 0;
     bool tried[WSEL_GSLB_MAX_POOLS] = {0};
     for (size_t i = 0; i < w->n_pools; i++) {
-        char why[80] = "unresolved";
+        char why[80];
         bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL);
+        if (trav)
+            snprintf(why, sizeof why, "unresolved");
         bool ok = w->pools[i].pool >= 0 &&
                   pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
         if (ok)
@@ -502,8 +512,12 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
                           "resolve: config, inputs, state and wide IP must belong together");
     Q q = {.cfg = cfg, .in = in, .st = st, .log = log, .out = out, .wideip = (size_t)wideip,
            .err = err};
-    if (cfg->n_vs)
-        memset(st->vs_mark, 0, cfg->n_vs);
+    if (st->mark_in != in || st->mark_gen != in->gen) {
+        memset(st->vs_mark, 0, cfg->n_vs ? cfg->n_vs : 1);
+        memset(st->pool_mark, 0, cfg->n_pools ? cfg->n_pools : 1);
+        st->mark_in = in;
+        st->mark_gen = in->gen;
+    }
     int rc = decide(&q);
     if (rc) {
         if (rc == WSEL_E_NOMEM)
@@ -528,7 +542,8 @@ int wsel_gslb_state_new(const wsel_gslb_config *cfg, const wsel_gslb_inputs *in,
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
     st->cfg = cfg;
     st->vs_mark = calloc(cfg->n_vs ? cfg->n_vs : 1, 1);
-    int bad = !st->vs_mark || wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
+    st->pool_mark = calloc(cfg->n_pools ? cfg->n_pools : 1, 1);
+    int bad = !st->vs_mark || !st->pool_mark || wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
     if (!bad && in) {
         wsel__gslb_stepst_copy(cfg, st->wideip_st, st->pool_st, in->wideip_st, in->pool_st);
         if (in->n_prec) {
@@ -565,5 +580,6 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
     free(st->prec);
     free(st->random);
     free(st->vs_mark);
+    free(st->pool_mark);
     free(st);
 }

@@ -19,8 +19,9 @@
 /* Scans cursor+1 ... modulo n; the first index with ok[] wins and becomes the cursor. */
 static long rr_pick(long *cursor, const bool *ok, size_t n)
 {
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = (size_t)((*cursor + (long)k) % (long)n + (long)n) % n;
+    size_t i = *cursor >= 0 && (size_t)*cursor < n ? (size_t)*cursor : n - 1;
+    for (size_t k = 0; k < n; k++) {
+        i = i + 1 == n ? 0 : i + 1;
         if (ok[i]) {
             *cursor = (long)i;
             return (long)i;
@@ -160,11 +161,9 @@ static unsigned member_topo(const Q *q, size_t p, const wsel_gslb_member *m)
 static void rank_cyclic(long pick, const bool *ok, size_t n, long *rank, size_t *n_rank)
 {
     *n_rank = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = ((size_t)pick + k) % n;
+    for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
         if (ok[i])
             rank[(*n_rank)++] = (long)i;
-    }
 }
 
 /* Sort key for "best value" rankings: value descending (values are pre-oriented so that
