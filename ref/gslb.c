@@ -416,9 +416,10 @@ static int decide(Q *q)
                   pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
         if (ok)
             avail[n_avail++] = i;
-        EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
-                        "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,
-                        WPNAME(i), i, ok ? "eligible" : "skipped", why);
+        else
+            EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+                 "pool-traversal wideip=%s pool=%s pos=%zu result=skipped reason=%s", w->name,
+                 WPNAME(i), i, why);
     }
     bool all_unavailable = n_avail == 0;
     size_t queue[WSEL_GSLB_MAX_POOLS], n_queue = 0;
@@ -441,6 +442,13 @@ static int decide(Q *q)
         size_t wi = queue[k];
         size_t p = (size_t)w->pools[wi].pool;
         tried[wi] = true;
+        if (wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL)) {
+            char why[80];
+            pool_available(q, p, why, sizeof why);
+            EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+                 "pool-traversal wideip=%s pool=%s pos=%zu result=selected reason=%s", w->name,
+                 WPNAME(wi), wi, why);
+        }
         int r = run_pool(q, p, WSEL_GSLB_STEP_NONE);
         EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
                         "pool-traversal wideip=%s pool=%s pos=%zu result=%s reason=%s", w->name,

@@ -14,6 +14,10 @@
             snprintf(reason, rlen, __VA_ARGS__);                                         \
     } while (0)
 
+static const char *const metric_key[WSEL_GSLB_METRIC_COUNT_] = {
+    "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections", "pps",
+    "vs_capacity", "vs_score", "link_capacity"};
+
 /* ---- round robin and smooth weighted round robin (A-32) ---- */
 
 /* Scans cursor+1 ... modulo n; the first index with ok[] wins and becomes the cursor. */
@@ -183,7 +187,7 @@ static int cmp_scored(const void *a, const void *b)
 
 /* Best value with ties to the round-robin cursor; rank = pick, then by value. */
 static long best_pick(long *cursor, scored *sc, size_t n_sc, size_t n, long *rank,
-                      size_t *n_rank)
+                      size_t *n_rank, bool *tie)
 {
     if (!n_sc)
         return -1;
@@ -197,6 +201,8 @@ static long best_pick(long *cursor, scored *sc, size_t n_sc, size_t n, long *ran
     long pick = sc[0].i;
     if (n_tied > 1)
         pick = rr_pick(cursor, tied, n);
+    if (tie)
+        *tie = n_tied > 1;
     *n_rank = 0;
     rank[(*n_rank)++] = pick;
     for (size_t k = 0; k < n_sc; k++)
@@ -269,6 +275,10 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         for (size_t i = 0; i < n; i++) {
             w[i] = elig[i] ? pl->members[i].ratio : 0; /* ratio 0 never chosen */
             inE[i] = w[i] > 0;
+            if (elig[i] && !inE[i])
+                EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
+                     "pool-member-traversal pool=%s step=%s method=ratio member=%s result=skipped reason=ratio-0",
+                     pl->name, wsel_gslb_step_name((wsel_gslb_step)s), pl->members[i].key);
         }
         pick = wrr_pick(&st->wrr, w, n);
         if (pick < 0) {
@@ -345,11 +355,12 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                                 "pool-member-traversal pool=%s step=%s method=topology member=%s result=skipped reason=score-0",
                                 pl->name, wsel_gslb_step_name((wsel_gslb_step)s), pl->members[i].key);
         }
-        pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank);
+        bool tie = false;
+        pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank, &tie);
         if (pick < 0)
             REASON("no-member-scores-above-0"); /* */
         else
-            REASON("score=%u", member_topo(q, p, &pl->members[pick]));
+            REASON("score=%u%s", member_topo(q, p, &pl->members[pick]), tie ? " tie->rr" : "");
         return pick;
     }
     default:
@@ -425,13 +436,10 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                 continue;
             const wsel__gslb_vsin *vi = &q->in->vs[pl->members[i].vs];
             if (!(vi->have & (1u << metric))) {
-                static const char *const mk[WSEL_GSLB_METRIC_COUNT_] = {
-                    "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections",
-                    "pps", "vs_capacity", "vs_score", "link_capacity"};
                 EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                                 "pool-member-traversal pool=%s step=%s method=%s member=%s result=skipped reason=no-metric:%s",
                                 pl->name, wsel_gslb_step_name((wsel_gslb_step)s), mi->token,
-                                pl->members[i].key, mk[metric]);
+                                pl->members[i].key, metric_key[metric]);
                 continue;
             }
             double v = vi->metric[metric];
@@ -473,14 +481,16 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         REASON("dynamic-ratio w=%llu", (unsigned long long)w[pick]);
         return pick;
     }
-    pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank);
+    bool tie = false;
+    pick = best_pick(&st->rr, sc, n_sc, n, rank, n_rank, &tie);
     for (size_t k = 0; k < n_sc; k++)
         if (sc[k].i == pick) {
             double v = sc[k].v;
             if (m == WSEL_GSLB_QOS)
-                REASON("best qos=%.6g", v);
+                REASON("best qos=%.6g%s", v, tie ? " tie->rr" : "");
             else
-                REASON("best %s=%.6g", mi->token, mi->higher_better ? v : -v);
+                REASON("best %s=%.6g%s", metric_key[mi->metric], mi->higher_better ? v : -v,
+                       tie ? " tie->rr" : "");
         }
     return pick;
 }
@@ -553,7 +563,7 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
         }
         long rank[WSEL_GSLB_MAX_POOLS];
         size_t n_rank;
-        first = best_pick(&st->rr, sc, n_sc, n, rank, &n_rank);
+        first = best_pick(&st->rr, sc, n_sc, n, rank, &n_rank, NULL);
         REASON("topology score=%.0f", sc[0].v);
         for (size_t k = 0; k < n_rank; k++)
             queue[(*n_queue)++] = (size_t)rank[k];

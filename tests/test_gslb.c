@@ -1119,8 +1119,8 @@ static void decision_log(void **s)
     wsel_gslb_log log = {WSEL_GSLB_LOG_ALL, collect, &l};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &log, &r.o, NULL), 0);
     assert_string_equal(l.text,
-        "pool-traversal wideip=/Common/w pool=/Common/p pos=0 result=eligible reason=available(1/2 up)\n"
         "pool-selection wideip=/Common/w ldns=192.0.2.1 method=round-robin pool=/Common/p reason=single-pool\n"
+        "pool-traversal wideip=/Common/w pool=/Common/p pos=0 result=selected reason=available(1/2 up)\n"
         "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=s1:v1 result=skipped reason=down\n"
         "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=s1:v2 result=eligible reason=available\n"
         "pool-member-selection pool=/Common/p step=preferred method=round-robin member=s1:v2 addr=10.0.0.2 n_answers=1 reason=rr-next\n"
@@ -1132,6 +1132,24 @@ static void decision_log(void **s)
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &none, &r.o, NULL), 0);
     assert_string_equal(l2.text, "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.2\n");
     assert_int_equal(l2.flags, WSEL_GSLB_LOG_RESULT);
+    run_free(&r);
+    /* dynamic reasons name the metric; ties say they went round robin; ratio-0 is logged */
+    run_init(&r, SERVERS POOL1("load-balancing-mode cpu alternate-mode ratio", "s1:v1 s1:v2 { ratio 0 } s1:v3") WIDE1,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"cpu_pct\": 10}, \"s1:v2\": {\"up\": true, \"cpu_pct\": 10},"
+             " \"s1:v3\": {\"up\": true}}}");
+    lines l3 = {"", 0};
+    wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, collect, &l3};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all, &r.o, NULL), 0);
+    assert_non_null(strstr(l3.text, "member=s1:v3 result=skipped reason=no-metric:cpu_pct\n"));
+    assert_non_null(strstr(l3.text, "member=s1:v1 addr=10.0.0.1 n_answers=1 reason=best cpu_pct=10 tie->rr\n"));
+    run_free(&r);
+    run_init(&r, SERVERS POOL1("load-balancing-mode ratio", "s1:v1 s1:v2 { ratio 0 }") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "}}");
+    lines l4 = {"", 0};
+    wsel_gslb_log all4 = {WSEL_GSLB_LOG_ALL, collect, &l4};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all4, &r.o, NULL), 0);
+    assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
+    assert_non_null(strstr(l4.text, "reason=ratio w=1 cur=0\n"));
     run_free(&r);
 }
 
