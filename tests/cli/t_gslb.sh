@@ -70,6 +70,12 @@ has "$TMP/out" 'fallback-ip unset \(default\)  dynamic-ratio disabled \(default\
 has "$TMP/out" 'qos rtt 50 \(default\) lcs 30 \(default\) hit-ratio 5 \(default\) kilobytes-second 3 \(default\) packet-rate 1 \(default\) hops 0 \(default\) topology 0 \(default\) vs-capacity 0 \(default\) vs-score 0 \(default\)' "minimal: QoS coefficient defaults"
 has "$TMP/out" 'member 1 s:v -> 10\.0\.0\.1  member-order 0 \(default\) ratio 1 \(default\)' "minimal: member defaults"
 has "$TMP/out" 'global: topology-longest-match yes \(default\)  static-persist-cidr /32 \(default\), /128 \(default\)' "minimal: global defaults"
+# explainer goldens: the rendered chains, reviewed line by line against the configs and
+# spec 1 and 6.1 (defaults, kinds, failure meanings, findings in place)
+run gslb explain "$G/minimal.conf"
+diff "$G/minimal.explain.expect" "$TMP/out" >/dev/null; ok $? "explain minimal: golden"
+(cd "$EXAMPLES/gslb" && "$WSEL" gslb explain bigip_gtm.conf >"$TMP/out" 2>"$TMP/err"); RC=$?
+diff "$G/example.explain.expect" "$TMP/out" >/dev/null; ok $? "explain example: golden"
 run gslb explain "$EX" nosuch.example.com
 one_line_error "explain unknown wide IP: exit 2"
 
