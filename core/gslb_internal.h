@@ -58,6 +58,14 @@ struct wsel_gslb_inputs {
     uint64_t *random;
 };
 
+/* Static persist: a pool's rendezvous order for the last masked LDNS (A-33). It depends
+ * on the config and the key only, so a repeated key skips the hashing. */
+typedef struct wsel__gslb_spcache {
+    bool valid;
+    wsel_gslb_addr key;
+    long *order;                          /* n_members entries */
+} wsel__gslb_spcache;
+
 struct wsel_gslb_state {
     const wsel_gslb_config *cfg;
     wsel__gslb_stepst *wideip_st;
@@ -72,6 +80,7 @@ struct wsel_gslb_state {
     uint64_t mark_gen;
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
     uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
+    wsel__gslb_spcache *sp;               /* per pool */
 };
 
 /* snprintf through vsnprintf: names are bounded by their buffers and a cut name in a

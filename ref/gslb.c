@@ -27,10 +27,6 @@ void wsel__gslb_emit(Q *q, unsigned flag, const char *fmt, ...)
     q->log->fn(q->log->ctx, flag, line);
 }
 
-bool wsel__gslb_logging(const Q *q, unsigned flag)
-{
-    return q->log && q->log->fn && (q->log->flags & flag);
-}
 
 /* ---- availability (spec 3.1) ---- */
 
@@ -236,7 +232,8 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
         }
         long rank[NMAX];
         size_t n_rank = 0;
-        char reason[200] = "";
+        char reason[200];
+        reason[0] = '\0';
         bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_SELECTION | WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
         long pick = wsel__gslb_select(q, p, s, m, elig, rank, &n_rank, why ? reason : NULL, sizeof reason);
         if (pick < 0) {
@@ -424,7 +421,8 @@ static int decide(Q *q)
     bool all_unavailable = n_avail == 0;
     size_t queue[WSEL_GSLB_MAX_POOLS], n_queue = 0;
     if (!all_unavailable) {
-        char reason[120] = "";
+        char reason[120];
+        reason[0] = '\0';
         bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION);
         if (wsel__gslb_wideip_order(q, avail, n_avail, queue, &n_queue, why ? reason : NULL, sizeof reason))
             return WSEL_E_ARG; /* random input exhausted: err already filled */
@@ -532,7 +530,8 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
             wsel__fail(err, rc, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
         return rc;
     }
-    result_line(&q);
+    if (log && log->fn)
+        result_line(&q);
     return 0;
 }
 
@@ -551,7 +550,14 @@ int wsel_gslb_state_new(const wsel_gslb_config *cfg, const wsel_gslb_inputs *in,
     st->cfg = cfg;
     st->vs_mark = calloc(cfg->n_vs ? cfg->n_vs : 1, 1);
     st->pool_mark = calloc(cfg->n_pools ? cfg->n_pools : 1, 1);
-    int bad = !st->vs_mark || !st->pool_mark || wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
+    st->sp = calloc(cfg->n_pools ? cfg->n_pools : 1, sizeof *st->sp);
+    for (size_t p = 0; st->sp && p < cfg->n_pools; p++)
+        if (!(st->sp[p].order = calloc(cfg->pools[p].n_members ? cfg->pools[p].n_members : 1,
+                                       sizeof *st->sp[p].order))) {
+            wsel_gslb_state_free(st);
+            return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
+        }
+    int bad = !st->vs_mark || !st->pool_mark || !st->sp || wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
     if (!bad && in) {
         wsel__gslb_stepst_copy(cfg, st->wideip_st, st->pool_st, in->wideip_st, in->pool_st);
         if (in->n_prec) {
@@ -589,5 +595,9 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
     free(st->random);
     free(st->vs_mark);
     free(st->pool_mark);
+    if (st->sp)
+        for (size_t p = 0; p < st->cfg->n_pools; p++)
+            free(st->sp[p].order);
+    free(st->sp);
     free(st);
 }

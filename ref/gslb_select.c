@@ -311,33 +311,46 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
         wsel_gslb_addr key = wsel__gslb_mask(ldns, prefix);
-        struct {
-            uint64_t h;
-            long i;
-        } hs[NMAX];
-        uint64_t base = 0xcbf29ce484222325ull;
-        uint8_t fam = ldns->family;
-        base = fnv1a(base, &fam, 1);
-        base = fnv1a(base, key.bytes, fam == 4 ? 4 : 16);
-        uint8_t zero = 0;
-        base = fnv1a(base, &zero, 1);
-        for (size_t i = 0; i < n; i++) {
-            /* the member key with full paths: SERVER-PATH ":" VS-NAME (as the server declares it) */
-            const wsel_gslb_vs *vs = &q->cfg->vs[pl->members[i].vs];
-            const char *sn = q->cfg->servers[vs->server].name;
-            uint64_t h = fnv1a(base, sn, strlen(sn));
-            h = fnv1a(h, ":", 1);
-            hs[i].h = fnv1a(h, vs->name, strlen(vs->name));
-            hs[i].i = (long)i;
+        wsel__gslb_spcache *sp = &q->st->sp[p];
+        if (!sp->valid || !wsel__gslb_addr_eq(&sp->key, &key)) {
+            struct {
+                uint64_t h;
+                long i;
+            } hs[NMAX];
+            uint64_t base = 0xcbf29ce484222325ull;
+            uint8_t fam = ldns->family;
+            base = fnv1a(base, &fam, 1);
+            base = fnv1a(base, key.bytes, fam == 4 ? 4 : 16);
+            uint8_t zero = 0;
+            base = fnv1a(base, &zero, 1);
+            for (size_t i = 0; i < n; i++) {
+                /* the member key with full paths: SERVER-PATH ":" VS-NAME (as the server
+                 * declares it); an unresolved member (never eligible) hashes as written */
+                const wsel_gslb_member *mb = &pl->members[i];
+                if (mb->vs < 0) {
+                    hs[i].h = fnv1a(base, mb->key, strlen(mb->key));
+                } else {
+                    const wsel_gslb_vs *vs = &q->cfg->vs[mb->vs];
+                    const char *sn = q->cfg->servers[vs->server].name;
+                    uint64_t h = fnv1a(base, sn, strlen(sn));
+                    h = fnv1a(h, ":", 1);
+                    hs[i].h = fnv1a(h, vs->name, strlen(vs->name));
+                }
+                hs[i].i = (long)i;
+            }
+            qsort(hs, n, sizeof hs[0], cmp_hash);
+            for (size_t k = 0; k < n; k++)
+                sp->order[k] = hs[k].i;
+            sp->key = key;
+            sp->valid = true;
         }
-        qsort(hs, n, sizeof hs[0], cmp_hash);
         for (size_t k = 0; k < n; k++)
-            if (elig[hs[k].i]) {
+            if (elig[sp->order[k]]) {
                 if (pick < 0) {
-                    pick = hs[k].i;
+                    pick = sp->order[k];
                     REASON("hash-rank=%zu", k);
                 }
-                rank[(*n_rank)++] = hs[k].i;
+                rank[(*n_rank)++] = sp->order[k];
             }
         return pick;
     }

@@ -19,7 +19,11 @@ void wsel__gslb_emit(Q *q, unsigned flag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-bool wsel__gslb_logging(const Q *q, unsigned flag);
+/* True when a log sink wants events of `flag`. */
+static inline bool wsel__gslb_logging(const Q *q, unsigned flag)
+{
+    return q->log && q->log->fn && (q->log->flags & flag);
+}
 
 /* Emits a log line; the arguments are not even evaluated unless a sink wants `flag`
  * (the result line goes to any sink). */

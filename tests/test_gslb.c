@@ -561,6 +561,16 @@ static void method_static_persist(void **s)
         assert_string_equal(first(q(&r, "w")), want2);
         wsel_gslb_inputs_set_up(r.in, (size_t)e, true, false);
         assert_string_equal(first(q(&r, "w")), want);
+        /* every other LDNS in the same run: its own order (nothing cached across keys) */
+        for (size_t t2 = 0; t2 < 4; t2++) {
+            char l2[32], w2[32];
+            snprintf(l2, sizeof l2, "%u.%u.%u.%u", ips[t2][0], ips[t2][1], ips[t2][2], ips[t2][3]);
+            assert_true(wsel_gslb_addr_parse(l2, &other));
+            wsel_gslb_inputs_set_ldns(r.in, &other, NULL);
+            int up4[4] = {1, 1, 1, 1};
+            snprintf(w2, sizeof w2, "10.0.0.%d", expected_persist_member(ips[t2], 24, keys, up4, 4) + 1);
+            assert_string_equal(first(q(&r, "w")), w2);
+        }
         run_free(&r);
     }
 }
