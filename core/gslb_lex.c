@@ -7,6 +7,8 @@
 
 static int push(wsel__gslb_lexer *lx, int type, char *text, unsigned line, unsigned col)
 {
+    if (lx->n >= WSEL_GSLB_MAX_TOKENS)
+        return WSEL_E_LIMIT;
     if (lx->n == lx->cap) {
         size_t cap = lx->cap ? lx->cap * 2 : 256;
         wsel__gslb_tok *t = realloc(lx->t, cap * sizeof *t);
@@ -17,6 +19,14 @@ static int push(wsel__gslb_lexer *lx, int type, char *text, unsigned line, unsig
     }
     lx->t[lx->n++] = (wsel__gslb_tok){type, text, line, col};
     return 0;
+}
+
+static int push_fail(wsel_error *err, int rc, const char *file, unsigned line, unsigned col)
+{
+    if (rc == WSEL_E_LIMIT)
+        return wsel__fail(err, rc, file, line, col, NULL, NULL, NULL,
+                          "more than %u tokens in the config", WSEL_GSLB_MAX_TOKENS);
+    return wsel__fail(err, rc, file, 0, 0, NULL, NULL, NULL, "out of memory");
 }
 
 static int is_space(char c)
@@ -81,7 +91,7 @@ int wsel__gslb_lex(wsel__gslb_lexer *lx, const char *file, const char *src, size
             ADV();
             if ((rc = push(lx, c == '{' ? WSEL__TOK_LBRACE : WSEL__TOK_RBRACE,
                            c == '{' ? "{" : "}", tl, tc)))
-                return wsel__fail(err, rc, file, 0, 0, NULL, NULL, NULL, "out of memory");
+                return push_fail(err, rc, file, tl, tc);
             continue;
         }
         char *text = out;
@@ -109,7 +119,7 @@ int wsel__gslb_lex(wsel__gslb_lexer *lx, const char *file, const char *src, size
             }
             *out++ = '\0';
             if ((rc = push(lx, WSEL__TOK_STRING, text, tl, tc)))
-                return wsel__fail(err, rc, file, 0, 0, NULL, NULL, NULL, "out of memory");
+                return push_fail(err, rc, file, tl, tc);
             continue;
         }
         while (i < len && !is_space(src[i]) && src[i] != '{' && src[i] != '}' &&
@@ -119,11 +129,11 @@ int wsel__gslb_lex(wsel__gslb_lexer *lx, const char *file, const char *src, size
         }
         *out++ = '\0';
         if ((rc = push(lx, WSEL__TOK_WORD, text, tl, tc)))
-            return wsel__fail(err, rc, file, 0, 0, NULL, NULL, NULL, "out of memory");
+            return push_fail(err, rc, file, tl, tc);
     }
 #undef ADV
     if ((rc = push(lx, WSEL__TOK_EOF, "end of file", line, col)))
-        return wsel__fail(err, rc, file, 0, 0, NULL, NULL, NULL, "out of memory");
+        return push_fail(err, rc, file, line, col);
     return 0;
 }
 

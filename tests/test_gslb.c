@@ -362,6 +362,17 @@ static void parse_limits(void **s)
     strcat(big, "} }\n");
     assert_int_equal(load_err(big, &err), WSEL_E_LIMIT);
     free(big);
+    /* 2^21 + 1 tokens: a limit, not 50 MB of token records */
+    size_t nt = (1u << 21) + 1;
+    char *many = malloc(nt * 2 + 1);
+    assert_non_null(many);
+    for (size_t i = 0; i < nt; i++) {
+        many[2 * i] = 'x';
+        many[2 * i + 1] = ' ';
+    }
+    many[nt * 2] = '\0';
+    assert_int_equal(load_err(many, &err), WSEL_E_LIMIT);
+    free(many);
     assert_int_equal(wsel_gslb_config_load_file("/nonexistent/x.conf", &(wsel_gslb_config *){NULL}, &err),
                      WSEL_E_IO);
 }

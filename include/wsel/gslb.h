@@ -24,6 +24,7 @@ extern "C" {
 #define WSEL_GSLB_MAX_POOLS    64u         /* pools per wide IP */
 #define WSEL_GSLB_MAX_DEPENDS  64u         /* depends-on entries per virtual server */
 #define WSEL_GSLB_MAX_VS       4096u       /* virtual servers in all */
+#define WSEL_GSLB_MAX_TOKENS   (1u << 21)  /* tokens in one config */
 
 /* Load-balancing methods (spec 2.1), in the order of its table. */
 typedef enum wsel_gslb_method {
