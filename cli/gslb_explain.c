@@ -1,16 +1,20 @@
 /* bin/wsel gslb explain: the resolved chain per wide IP (spec 6.1), every default
  * labelled "(default)", each layer's meaning in one line, the lint findings in place. */
+/* Never call jansson's json_null() here: cli/json.c defines a json_null of its own in
+ * this program, and the call would bind to it. */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gslb.h"
 
 static const char explain_usage[] =
-    "usage: wsel gslb explain CONFIG [WIDEIP...]\n"
+    "usage: wsel gslb explain CONFIG [WIDEIP...] [--json]\n"
     "Prints, per wide IP (all when none is named): pool-lb-mode, persistence, last-resort\n"
     "pool, failure rcode and the terminal fall-through, then each pool in traversal order\n"
     "with its chain preferred -> alternate -> fallback. Values not written in the config\n"
-    "are tagged (default); lint findings appear as !Gnnn where they fire.\n";
+    "are tagged (default); lint findings appear as !Gnnn where they fire. --json: the same\n"
+    "as one document ({\"wideips\": [...]}, each value as {\"value\", \"default\"}).\n";
 
 #define DEF(written, bit) (((written) & (bit)) ? "" : " (default)")
 
@@ -205,13 +209,124 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
     }
 }
 
+/* ---- --json ---- */
+
+static json_t *val_s(const char *v, int is_default)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "value", json_string(v));
+    json_object_set_new(o, "default", json_boolean(is_default));
+    return o;
+}
+
+static json_t *val_u(unsigned long long v, int is_default)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "value", json_integer((json_int_t)v));
+    json_object_set_new(o, "default", json_boolean(is_default));
+    return o;
+}
+
+static json_t *codes_for(const wsel_gslb_finding *f, size_t n, const char *object)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(f[i].object, object)) {
+            char c[8];
+            snprintf(c, sizeof c, "G%03u", f[i].code);
+            json_array_append_new(a, json_string(c));
+        }
+    return a;
+}
+
+#define ISDEF(written, bit) (((written) & (bit)) == 0)
+
+static json_t *pool_json(const wsel_gslb_config *cfg, size_t pi, const wsel_gslb_finding *f, size_t nf)
+{
+    const wsel_gslb_pool *p = &cfg->pools[pi];
+    static const char *const kinds[] = {"static", "terminal", "routing", "srv", "path"};
+    static const char *const steps[] = {"preferred", "alternate", "fallback"};
+    json_t *o = json_object(), *chain = json_array(), *mem = json_array();
+    char obj[400], fip[64] = "";
+    snprintf(obj, sizeof obj, "gtm pool a %s", p->name);
+    json_object_set_new(o, "name", json_string(p->name));
+    for (int s = 0; s < 3; s++) {
+        const wsel_gslb_method_info *mi = wsel_gslb_method_get(p->mode[s]);
+        json_t *e = json_object();
+        json_object_set_new(e, "step", json_string(steps[s]));
+        json_object_set_new(e, "method", val_s(mi->token, ISDEF(p->written, (unsigned)WSEL_GSLB_P_PREFERRED << s)));
+        json_object_set_new(e, "kind", json_string(kinds[mi->kind]));
+        json_object_set_new(e, "fails", json_string(mi->fails));
+        json_array_append_new(chain, e);
+    }
+    json_object_set_new(o, "chain", chain);
+    if (p->fallback_ip.family)
+        wsel_gslb_addr_str(&p->fallback_ip, fip, sizeof fip);
+    json_object_set_new(o, "fallback_ip", val_s(p->fallback_ip.family ? fip : "unset",
+                                                ISDEF(p->written, WSEL_GSLB_P_FALLBACK_IP)));
+    json_object_set_new(o, "verify_member_availability", val_u(p->verify, ISDEF(p->written, WSEL_GSLB_P_VERIFY)));
+    json_object_set_new(o, "dynamic_ratio", val_u(p->dynamic_ratio, ISDEF(p->written, WSEL_GSLB_P_DYNRATIO)));
+    json_object_set_new(o, "ttl", val_u(p->ttl, ISDEF(p->written, WSEL_GSLB_P_TTL)));
+    json_object_set_new(o, "max_answers_returned", val_u(p->max_answers, ISDEF(p->written, WSEL_GSLB_P_MAXANS)));
+    json_object_set_new(o, "enabled", json_boolean(p->enabled));
+    for (size_t m = 0; m < p->n_members; m++) {
+        const wsel_gslb_member *mb = &p->members[m];
+        json_t *e = json_object();
+        char a[64];
+        json_object_set_new(e, "key", json_string(mb->key));
+        if (mb->vs >= 0) /* unresolved: omitted */
+            json_object_set_new(e, "address", json_string(wsel_gslb_addr_str(&cfg->vs[mb->vs].addr, a, sizeof a)));
+        json_object_set_new(e, "member_order", val_u(mb->order, !mb->order_written));
+        json_object_set_new(e, "ratio", val_u(mb->ratio, !mb->ratio_written));
+        json_object_set_new(e, "enabled", json_boolean(mb->enabled));
+        json_array_append_new(mem, e);
+    }
+    json_object_set_new(o, "members", mem);
+    json_object_set_new(o, "findings", codes_for(f, nf, obj));
+    return o;
+}
+
+static json_t *wideip_json(const wsel_gslb_config *cfg, size_t wi, const wsel_gslb_finding *f, size_t nf)
+{
+    const wsel_gslb_wideip *w = &cfg->wideips[wi];
+    json_t *o = json_object(), *pools = json_array();
+    char obj[400];
+    snprintf(obj, sizeof obj, "gtm wideip a %s", w->name);
+    json_object_set_new(o, "name", json_string(w->name));
+    json_object_set_new(o, "pool_lb_mode", val_s(wsel_gslb_method_get(w->lb_mode)->token, ISDEF(w->written, WSEL_GSLB_W_LBMODE)));
+    json_object_set_new(o, "persistence", val_u(w->persistence, ISDEF(w->written, WSEL_GSLB_W_PERSIST)));
+    json_object_set_new(o, "ttl_persistence", val_u(w->ttl_persistence, ISDEF(w->written, WSEL_GSLB_W_TTLP)));
+    json_object_set_new(o, "persist_cidr_ipv4", val_u(w->cidr4, ISDEF(w->written, WSEL_GSLB_W_CIDR4)));
+    json_object_set_new(o, "persist_cidr_ipv6", val_u(w->cidr6, ISDEF(w->written, WSEL_GSLB_W_CIDR6)));
+    if (w->lrp_name) /* none: omitted */
+        json_object_set_new(o, "last_resort_pool", json_string(w->lrp_name));
+    json_object_set_new(o, "failure_rcode_response", val_u(w->rcode_response, ISDEF(w->written, WSEL_GSLB_W_RCODE_ON)));
+    json_object_set_new(o, "failure_rcode", val_s(wsel_gslb_rcode_name(w->rcode), ISDEF(w->written, WSEL_GSLB_W_RCODE)));
+    json_object_set_new(o, "failure_rcode_ttl", val_u(w->rcode_ttl, ISDEF(w->written, WSEL_GSLB_W_RCODE_TTL)));
+    json_object_set_new(o, "fall_through", json_string(w->rcode_response ? "rcode" : "bind-aggregate|return-to-dns"));
+    json_object_set_new(o, "enabled", json_boolean(w->enabled));
+    for (size_t i = 0; i < w->n_pools; i++) {
+        const wsel_gslb_wpool *wp = &w->pools[i];
+        json_t *e = wp->pool >= 0 ? pool_json(cfg, (size_t)wp->pool, f, nf) : json_object();
+        if (wp->pool < 0)
+            json_object_set_new(e, "name", json_string(wp->name));
+        json_object_set_new(e, "order", val_u(wp->order, !wp->order_written));
+        json_object_set_new(e, "pool_ratio", val_u(wp->ratio, !wp->ratio_written));
+        json_object_set_new(e, "resolved", json_boolean(wp->pool >= 0));
+        json_array_append_new(pools, e);
+    }
+    json_object_set_new(o, "pools", pools);
+    json_object_set_new(o, "findings", codes_for(f, nf, obj));
+    return o;
+}
+
 int cli_gslb_explain(int argc, char **argv)
 {
     const char *cmd = "gslb explain";
     const char *path = NULL;
     const char *names[64];
     size_t n_names = 0;
-    int done = 0;
+    int done = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!done && !strcmp(a, "--")) {
@@ -219,6 +334,8 @@ int cli_gslb_explain(int argc, char **argv)
         } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
             fputs(explain_usage, stdout);
             return CLI_OK;
+        } else if (!done && !strcmp(a, "--json")) {
+            json = 1;
         } else if (!done && a[0] == '-' && a[1]) {
             return cli_die(cmd, "unknown option '%s'", a);
         } else if (!path) {
@@ -246,6 +363,25 @@ int cli_gslb_explain(int argc, char **argv)
     if (wsel_gslb_lint(cfg, &f, &nf, &err)) {
         wsel_gslb_config_free(cfg);
         return cli_die(cmd, "%s", err.message);
+    }
+    if (json) {
+        json_t *root = json_object(), *arr = json_array();
+        if (n_names)
+            for (size_t k = 0; k < n_names; k++)
+                json_array_append_new(arr, wideip_json(cfg, (size_t)idx[k], f, nf));
+        else
+            for (size_t w = 0; w < cfg->n_wideips; w++)
+                json_array_append_new(arr, wideip_json(cfg, w, f, nf));
+        json_object_set_new(root, "wideips", arr);
+        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(root);
+        free(f);
+        wsel_gslb_config_free(cfg);
+        if (!text)
+            return cli_die(cmd, "out of memory");
+        puts(text);
+        free(text);
+        return CLI_OK;
     }
     if (n_names)
         for (size_t k = 0; k < n_names; k++)

@@ -7,7 +7,7 @@ _Static_assert(CLI_GSLB_OK == 0 && CLI_GSLB_INVALID == 1 && CLI_GSLB_USAGE == 2,
 
 static const cli_command commands[] = {
     {"check", cli_gslb_check, "CONFIG [--json]", "read a bigip_gtm.conf subset, run the lint checks G001-G030"},
-    {"explain", cli_gslb_explain, "CONFIG [WIDEIP...]",
+    {"explain", cli_gslb_explain, "CONFIG [WIDEIP...] [--json]",
      "the resolved chain per wide IP, defaults labelled, lint in place"},
     {"resolve", cli_gslb_resolve,
      "CONFIG WIDEIP --inputs FILE [--ldns ADDR] [-n N] [--log FLAGS] [--json]",

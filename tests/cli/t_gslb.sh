@@ -76,6 +76,13 @@ run gslb explain "$G/minimal.conf"
 diff "$G/minimal.explain.expect" "$TMP/out" >/dev/null; ok $? "explain minimal: golden"
 (cd "$EXAMPLES/gslb" && "$WSEL" gslb explain bigip_gtm.conf >"$TMP/out" 2>"$TMP/err"); RC=$?
 diff "$G/example.explain.expect" "$TMP/out" >/dev/null; ok $? "explain example: golden"
+run gslb explain "$EX" --json
+is_rc 0 "explain --json: exit 0"
+jqok '.wideips | length == 1 and .[0].name == "/Common/www.example.com"' "explain json: one wide IP"
+jqok '.wideips[0] | .pool_lb_mode == {"value":"topology","default":false} and .ttl_persistence == {"value":3600,"default":true} and .findings == ["G016"]' "explain json: written vs default values, wide-IP findings"
+jqok '.wideips[0].pools[1] | [.chain[].method.value] == ["lowest-round-trip-time","round-robin","fallback-ip"] and [.chain[].method.default] == [false,true,false] and .findings == ["G001","G006"]' "explain json: p_dc2 chain and findings"
+jqok '.wideips[0].pools[1].chain[0].kind == "path" and .wideips[0].pools[0].chain[1].kind == "routing"' "explain json: method kinds"
+jqok '.wideips[0].pools[1].members | map(.ratio) == [{"value":3,"default":false},{"value":1,"default":true}]' "explain json: member ratios"
 run gslb explain "$EX" nosuch.example.com
 one_line_error "explain unknown wide IP: exit 2"
 
