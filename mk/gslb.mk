@@ -1,10 +1,11 @@
 # GSLB system (wide IP -> pool -> member): the inputs reader uses jansson.
 LDLIBS += -ljansson
 
-GSLB_TESTS := $(BUILD)/tests/test_gslb
+GSLB_TESTS := $(BUILD)/tests/test_gslb $(BUILD)/tests/test_gslb_lint \
+              $(BUILD)/fuzz/replay_gslb_config $(BUILD)/fuzz/replay_gslb_engine
 
 .PHONY: check-gslb
-check-gslb: deps-check lib $(WSEL_BIN) $(GSLB_TESTS) ## run the GSLB unit tests and CLI tests only
+check-gslb: deps-check lib $(WSEL_BIN) $(GSLB_TESTS) ## run the GSLB unit, lint, CLI tests and corpus replays only
 	@sh scripts/run-tests.sh $(GSLB_TESTS) tests/cli/t_gslb.sh
 
 # Timing and allocation count of the GSLB resolve (bench/gslb/bench_gslb.c); not part of
