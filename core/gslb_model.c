@@ -37,7 +37,7 @@ const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_] = {
     {"packet-rate", "Packet Rate", V, 0, 1, 1, 1, 0, WSEL_GSLB_M_PPS, 0, "no eligible candidate has pps"},
     {"virtual-server-capacity", "VS Capacity", V, 0, 1, 1, 1, 1, WSEL_GSLB_M_VS_CAPACITY, 1, "no vs_capacity"},
     {"virtual-server-score", "VS Score", V, 0, 1, 1, 1, 1, WSEL_GSLB_M_VS_SCORE, 1, "no vs_score"},
-    {"cpu", "CPU", V, 0, 1, 0, 1, 0, WSEL_GSLB_M_CPU, 0, "no cpu_pct"},
+    {"cpu", "CPU", V, 0, 1, 0, 1, 0, WSEL_GSLB_M_CPU, 0, "no cpu_pct"}, /* lowest cpu_pct */
     {"kilobytes-per-second", "Kilobytes/Second", V, 0, 1, 0, 1, 1, WSEL_GSLB_M_KBPS, 0, "no kbps"},
     {"least-connections", "Least Connections", V, 0, 1, 0, 1, 1, WSEL_GSLB_M_CONNECTIONS, 0, "no connections"},
     {"lowest-round-trip-time", "Round Trip Time", P, 0, 1, 0, 1, 1, WSEL_GSLB_M_RTT, 0, "no rtt_us"},

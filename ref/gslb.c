@@ -53,6 +53,7 @@ static bool vs_ok(Q *q, size_t v, long *why_dep)
     return ok;
 }
 
+/* Configured: server, VS and member enabled; what a fallback with verify off honours. */
 bool wsel__gslb_member_configured(const Q *q, const wsel_gslb_member *m)
 {
     if (m->vs < 0)

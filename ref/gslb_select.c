@@ -241,7 +241,7 @@ static const struct {
     bool higher;
 } qos_factor[WSEL_GSLB_QOS_COUNT_] = {
     {WSEL_GSLB_M_RTT, false},        {WSEL_GSLB_M_LINK_CAPACITY, true},
-    {WSEL_GSLB_M_COMPLETION, true},  {WSEL_GSLB_M_KBPS, false},
+    {WSEL_GSLB_M_COMPLETION, true} /* hit ratio */, {WSEL_GSLB_M_KBPS, false},
     {WSEL_GSLB_M_PPS, false},        {WSEL_GSLB_M_HOPS, false},
     {-1, true},                      {WSEL_GSLB_M_VS_CAPACITY, true},
     {WSEL_GSLB_M_VS_SCORE, true},
@@ -253,7 +253,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                        size_t *n_rank, char *reason, size_t rlen)
 {
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
-    wsel__gslb_stepst *st = &q->st->pool_st[p * 3 + (size_t)s];
+    wsel__gslb_stepst *st = &q->st->pool_st[p * 3 + (size_t)s]; /* state per (pool, step), A-30 */
     size_t n = pl->n_members;
     const wsel_gslb_method_info *mi = &wsel__gslb_methods[m];
     *n_rank = 0;

@@ -207,7 +207,7 @@ typedef struct wsel_gslb_wideip {
     wsel_gslb_pos lrp_pos;
     unsigned rcode;               /* DNS rcode number */
     unsigned rcode_ttl;
-    unsigned log_flags;           /* WSEL_GSLB_LOG_* configured (without RESULT) */
+    unsigned log_flags;           /* WSEL_GSLB_LOG_* configured (without RESULT); none by default */
     unsigned written;             /* WSEL_GSLB_W_* */
     wsel_gslb_pos pos;
 } wsel_gslb_wideip;
