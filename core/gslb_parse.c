@@ -1035,6 +1035,8 @@ static int skipped(P *p, tok **head, size_t nh)
         strncat(kind, i ? " " : "", sizeof kind - strlen(kind) - 1);
         strncat(kind, head[i]->text, sizeof kind - strlen(kind) - 1);
     }
+    if (!kind[0]) /* a head of empty quoted strings */
+        wsel__gslb_fmt(kind, sizeof kind, "\"\"");
     wsel_gslb_config *c = p->cfg;
     c->skipped_statements++;
     for (size_t i = 0; i < c->n_unknown; i++) {
