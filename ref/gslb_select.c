@@ -536,7 +536,7 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
         REASON("rr-next");
         break;
     case WSEL_GSLB_RATIO: {
-        uint64_t wt[WSEL_GSLB_MAX_POOLS] = {0};
+        uint64_t wt[WSEL_GSLB_MAX_POOLS];
         for (size_t i = 0; i < n; i++)
             wt[i] = ok[i] ? w->pools[i].ratio : 0;
         first = wrr_pick(&st->wrr, wt, n);
