@@ -479,11 +479,9 @@ static int decide(Q *q)
                             w->name, cfg->pools[w->lrp].name,
                             r == POOL_TERMINAL ? "terminal" : "next-pool",
                             r == POOL_TERMINAL ? wsel_gslb_outcome_name(o->kind) : "none-cascade");
-            if (r == POOL_TERMINAL) {
-                if (o->kind == WSEL_GSLB_O_ANSWER && persist && prec_store(q, &pnet, pprefix))
-                    return WSEL_E_NOMEM;
+            if (r == POOL_TERMINAL) /* not recorded for persistence: only step 4 records
+                                     * (a record must name an attached pool to hit) */
                 return 0;
-            }
         }
     }
     /* 6: terminal fall-through */
