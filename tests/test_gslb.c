@@ -864,13 +864,16 @@ static void chain_wideip_terminal(void **s)
     run_init(&r, SERVERS
              "gtm pool a p { members { s1:v1 } }\n"
              "gtm pool a lr { alternate-mode none fallback-mode global-availability verify-member-availability disabled members { s1:v5 } }\n"
-             "gtm wideip a w { last-resort-pool a lr pools { p } }\n",
-             "{}");
+             "gtm wideip a w { persistence enabled last-resort-pool a lr pools { p } }\n",
+             "{\"query\": {\"ldns\": \"192.0.2.1\"}}");
     q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_LAST_RESORT);
     assert_int_equal(r.o.pool_step, WSEL_GSLB_STEP_FALLBACK);
     assert_string_equal(first(&r.o), "10.0.0.5");
+    char *js = wsel_gslb_state_json(r.st); /* last-resort answers are not recorded */
+    assert_non_null(strstr(js, "\"persistence\":[]"));
+    free(js);
     run_free(&r);
     /* min-members-up at-least 2 with 1 up: pool unavailable => aggregate */
     run_init(&r, SERVERS POOL1("min-members-up-mode at-least min-members-up-value 2", "s1:v1 s1:v2") WIDE1,
