@@ -8,7 +8,7 @@
 # `make check` replays every file of corpus/<target>/ (and its regress/ reproducers)
 # through $(BUILD)/fuzz/replay_<target>, a plain build of the same target code.
 
-FUZZ_TARGETS ?= config differential statefile
+FUZZ_TARGETS ?= config differential statefile gslb_config gslb_engine
 FUZZ_SECONDS ?= 180
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
