@@ -131,8 +131,8 @@ static void sequential_targets(wsel_ring *r)
         W += a->weight;
     uint32_t L = r->n;
     FOR_EACH_ADDR(r, a) {
-        uint32_t c = W == 0 ? 0
-                            : (uint32_t)floor((double)L * ((double)a->weight / W) + 0.0001);
+        /* the value is positive, so truncation is the floor (and no libm call) */
+        uint32_t c = W == 0 ? 0 : (uint32_t)((double)L * ((double)a->weight / W) + 0.0001);
         a->target = c;
         L -= c;
         W -= a->weight;
