@@ -13,7 +13,7 @@
  * --benchmark_filter run builds only what it runs. */
 #include "cases.h"
 #include "shim.h"
-#include "../tests/support/sbuf.h"
+#include "kit/kit.h"
 
 #include <wsel.h>
 
@@ -34,11 +34,24 @@ static const char *const kind_names[K_COUNT] = {
 enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
 static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
 
-/* Engine slots of the select matrix; FLOOR draws the words and does nothing else. */
+/* Engine slots of the select matrix: an index into the variant names the kit lists
+ * (wsel_kit_variants: ref, fast and each fast variant this CPU runs), or FLOOR, which
+ * draws the words and does nothing else. */
 #define ENGINE_FLOOR (-1)
-static const int select_engines[] = {WSEL_ENGINE_REF, WSEL_ENGINE_FAST_SCALAR,
-                                     WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2,
-                                     WSEL_ENGINE_FAST, ENGINE_FLOOR};
+static const char *variants[WSEL_KIT_MAX_VARIANTS];
+static size_t n_variants;
+
+/* The slot of variant `name` ("fast": the library's own choice). */
+static int variant_slot(const char *name)
+{
+    if (!n_variants)
+        n_variants = wsel_kit_variants(variants, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t i = 0; i < n_variants; i++)
+        if (strcmp(variants[i], name) == 0)
+            return (int)i;
+    return ENGINE_FLOOR;
+}
+#define ENGINE_FAST variant_slot("fast")
 
 /* Items per ungrouped set; groups x addresses for grouped sets. */
 static const unsigned flat_sizes[] = {1, 4, 16, 64};
@@ -51,8 +64,8 @@ static const unsigned grid_sizes[] = {2, 8, 64};
 
 /* ---- config text ------------------------------------------------------------------ */
 
-typedef wsel_test_sbuf sbuf;
-#define sb_printf wsel_test_sb_printf
+typedef wsel_kit_sbuf sbuf;
+#define sb_printf wsel_kit_sb_printf
 
 /* Varied weights (1..1000), so single layers are not uniform and multi layers really
  * draw: only the heaviest items of a layer are included for sure. */
@@ -120,8 +133,8 @@ typedef struct fixture {
     wsel_state *st;
     const wsel_resource *res;
     size_t words;
-    wsel_resolver *rv[WSEL_ENGINE_COUNT_];
-    bool rv_tried[WSEL_ENGINE_COUNT_];
+    wsel_resolver *rv[WSEL_KIT_MAX_VARIANTS];
+    bool rv_tried[WSEL_KIT_MAX_VARIANTS];
     struct fixture *next;
 } fixture;
 
@@ -219,7 +232,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
     if (!fx->rv_tried[engine]) {
         wsel_error err;
         fx->rv_tried[engine] = true;
-        if (wsel_resolver_new(fx->cfg, fx->st, (wsel_engine_id)engine, &fx->rv[engine], &err) !=
+        if (wsel_kit_resolver_new(fx->cfg, fx->st, variants[engine], &fx->rv[engine], &err) !=
             WSEL_OK) {
             fx->rv[engine] = NULL;
             fixture_fail(fx, "resolver", &err);
@@ -232,7 +245,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
 
 static void fixture_free(fixture *fx)
 {
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++)
+    for (int e = 0; e < WSEL_KIT_MAX_VARIANTS; e++)
         wsel_resolver_free(fx->rv[e]);
     wsel_state_free(fx->st);
     wsel_config_free(fx->cfg);
@@ -334,12 +347,12 @@ static void bm_select(wsel_bench_state *st, void *arg)
     wsel_bench_counter(st, "words", (double)c->fx->words, 0);
     wsel_bench_label(st, c->engine == ENGINE_FLOOR
                              ? "floor"
-                             : wsel_engine_name(wsel_resolver_engine(rv)));
+                             : wsel_kit_resolver_variant(rv));
 }
 
 static const char *engine_label(int engine)
 {
-    return engine == ENGINE_FLOOR ? "floor" : wsel_engine_name((wsel_engine_id)engine);
+    return engine == ENGINE_FLOOR ? "floor" : variants[engine];
 }
 
 static size_t register_select(fixture *fx)
@@ -347,10 +360,9 @@ static size_t register_select(fixture *fx)
     size_t n = 0;
     char sz[32];
     size_name(fx, sz, sizeof sz);
-    for (size_t e = 0; e < sizeof select_engines / sizeof select_engines[0]; e++) {
-        int eng = select_engines[e];
-        if (eng != ENGINE_FLOOR && !wsel_engine_available((wsel_engine_id)eng))
-            continue;
+    variant_slot("fast");
+    for (size_t e = 0; e <= n_variants; e++) {
+        int eng = e < n_variants ? (int)e : ENGINE_FLOOR;
         sel_case *c = calloc(1, sizeof *c);
         if (!c)
             return n;
@@ -386,7 +398,7 @@ static void bm_state(wsel_bench_state *st, void *arg)
         wsel_bench_skip(st, fx->why);
         return;
     }
-    wsel_resolver *rv = fixture_resolver(fx, WSEL_ENGINE_FAST);
+    wsel_resolver *rv = fixture_resolver(fx, ENGINE_FAST);
     if (!rv) {
         wsel_bench_skip(st, fx->why);
         return;
@@ -487,7 +499,7 @@ static void bm_load(wsel_bench_state *st, void *arg)
         if (rc == WSEL_OK && c->bind) {
             rc = wsel_state_new(cfg, &s, &err);
             if (rc == WSEL_OK)
-                rc = wsel_resolver_new(cfg, s, WSEL_ENGINE_FAST, &rv, &err);
+                rc = wsel_kit_resolver_new(cfg, s, "fast", &rv, &err);
         }
         if (cfg)
             sets = wsel_config_set_count(cfg);
@@ -559,7 +571,7 @@ static bool wait_grace(mt_case *m)
 static void *flipper_main(void *arg)
 {
     mt_case *m = arg;
-    wsel_resolver *rv = m->fx->rv[WSEL_ENGINE_FAST];
+    wsel_resolver *rv = m->fx->rv[ENGINE_FAST];
     uint64_t i = 0;
     while (!atomic_load_explicit(&m->stop, memory_order_relaxed)) {
         if (flip_one(m->fx, rv, i++) != WSEL_OK)
@@ -588,7 +600,7 @@ static void bm_mt(wsel_bench_state *st, void *arg)
     mt_case *m = arg;
     int t = wsel_bench_thread_index(st);
     /* Every thread takes the same path, so all of them skip or none does. */
-    wsel_resolver *rv = fixture_ensure(m->fx) ? fixture_resolver(m->fx, WSEL_ENGINE_FAST) : NULL;
+    wsel_resolver *rv = fixture_ensure(m->fx) ? fixture_resolver(m->fx, ENGINE_FAST) : NULL;
     if (!rv) {
         wsel_bench_skip(st, m->fx->why);
         return;

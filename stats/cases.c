@@ -3,6 +3,7 @@
  * configs are written as text and loaded through the public loader, so the suite
  * exercises the same path as users. */
 #include "cases.h"
+#include "kit/kit.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,33 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-} sbuf;
+typedef wsel_kit_sbuf sbuf;
+#define sb_printf wsel_kit_sb_printf
 
-static void sb_printf(sbuf *b, const char *fmt, ...)
+/* The text of a finished buffer; the suite cannot run without its cases. */
+static char *sb_take(sbuf *b)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
+    if (b->oom || !b->s)
         abort();
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s)
-            abort();
-        b->s = s;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    return b->s;
 }
 
 typedef struct case_list {
@@ -74,14 +57,7 @@ static void mark(stat_case *c, const char *service, const char *key, bool up, ui
     m->ttl = ttl;
 }
 
-/* splitmix64: the generator of the generated family (independent of the library's). */
-static uint64_t sm_next(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#define sm_next wsel_kit_mix
 
 static uint32_t sm_below(uint64_t *x, uint32_t n)
 {
@@ -129,7 +105,7 @@ static char *make_text(enum gmode m, bool v6, double up_thresh, unsigned groups,
         }
     }
     sb_printf(&b, "}\n");
-    return b.s;
+    return sb_take(&b);
 }
 
 static void mark_item(stat_case *c, enum gmode m, bool v6, unsigned k, bool up, uint32_t ttl)
@@ -237,7 +213,7 @@ static void page_cases(case_list *l)
         sbuf b = { 0 };
         sb_printf(&b, grouped, mu ? "true" : "false");
         c = add_case(l, mu ? "page-grouped-multi" : "page-grouped-single");
-        c->text = b.s;
+        c->text = sb_take(&b);
         c->expect_failed = 0;
         c->n_hand = 6;
         memcpy(c->hand_p, mu ? h_gmulti : h_gsingle, sizeof h_gsingle);
@@ -304,7 +280,7 @@ static void gen_case(case_list *l, uint64_t *x, const char *name, enum gmode m, 
         sizes[g] = fixed_sizes ? max_size : 1 + sm_below(x, max_size);
         n += sizes[g];
     }
-    uint32_t *w = malloc(n * sizeof *w);
+    uint32_t *w = calloc(n ? n : 1, sizeof *w);
     if (!w)
         abort();
     unsigned special = sm_below(x, n);

@@ -16,7 +16,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cases.h"
-#include "support/support.h"
+#include "kit/kit.h"
 #include "run.h"
 #include "suite.h"
 
@@ -40,20 +40,20 @@ static double detect_of(const test *t, const comp *c, double alpha)
     case F_CHOICE:
     case F_SIZES:
     case F_ANSWERS:
-        return stat_detect_gof(c->pref, c->draws, c->r.df, alpha, POWER);
+        return wsel_kit_detect_gof(c->pref, c->draws, c->r.df, alpha, POWER);
     case F_INCL:
     case F_GROUPS:
-        return stat_detect_binom(c->pref, c->draws, alpha, POWER);
+        return wsel_kit_detect_binom(c->pref, c->draws, alpha, POWER);
     case F_INDEP:
-        return stat_detect_indep(c->draws, alpha, POWER);
+        return wsel_kit_detect_indep(c->draws, alpha, POWER);
     case F_PRNG:
         if (c->pref == 0.5)
-            return stat_detect_binom(0.5, c->draws, alpha, POWER);
+            return wsel_kit_detect_binom(0.5, c->draws, alpha, POWER);
         if (c->pref > 0)
-            return stat_detect_gof(c->pref, c->draws, c->r.df, alpha, POWER);
+            return wsel_kit_detect_gof(c->pref, c->draws, c->r.df, alpha, POWER);
         /* lag correlation rho shifts the z statistic by rho * sqrt(n), as a fair
          * coin's bias e/2 does in the binomial test: same threshold */
-        return stat_detect_binom(0.5, c->draws, alpha, POWER);
+        return wsel_kit_detect_binom(0.5, c->draws, alpha, POWER);
     default:
         return INFINITY;
     }
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
     run_opts o;
     memset(&o, 0, sizeof o);
     /* GSL's default handler aborts; a CDF that fails returns NaN instead, which the
-     * tests handle (stat_binom) or report as a failure (never as a pass). */
+     * tests handle (wsel_kit_binom) or report as a failure (never as a pass). */
     gsl_set_error_handler_off();
     o.draws = 1u << 18;
     o.lattice_log = 14;
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
             usage();
         }
     }
-    if (!large && wsel_test_under_valgrind()) {
+    if (!large && wsel_kit_under_valgrind()) {
         /* VALGRIND=1 checks memory, not odds: 1/16 of the work keeps it to minutes */
         o.draws /= 16;
         prng_words /= 16;
@@ -168,12 +168,10 @@ int main(int argc, char **argv)
         usage();
 
     /* ref, then every fast variant this build and CPU can run */
-    static const wsel_engine_id all[] = { WSEL_ENGINE_REF, WSEL_ENGINE_FAST_SCALAR,
-                                          WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2 };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        const char *name = wsel_engine_name(all[i]);
-        if (engines && !strstr(engines, name))
-            continue;
+    const char *all[WSEL_KIT_MAX_VARIANTS];
+    size_t nall = wsel_kit_variants(all, WSEL_KIT_MAX_VARIANTS, false);
+    for (size_t i = 0; i < nall; i++) {
+        const char *name = all[i];
         if (engines) { /* "fast" must not select "fast-avx2": match whole names */
             const char *p = engines;
             bool hit = false;
@@ -186,8 +184,7 @@ int main(int argc, char **argv)
             if (!hit)
                 continue;
         }
-        if (all[i] == WSEL_ENGINE_REF || wsel_engine_available(all[i]))
-            o.engines[o.n_engines++] = all[i];
+        o.engines[o.n_engines++] = name;
     }
 
     if (o.report_dir) {
@@ -229,7 +226,7 @@ int main(int argc, char **argv)
     printf("1..%zu\n", n);
     printf("# wsel-stats: %zu cases, engines:", ran);
     for (size_t e = 0; e < o.n_engines; e++)
-        printf(" %s", wsel_engine_name(o.engines[e]));
+        printf(" %s", o.engines[e]);
     printf("\n# draws per case and engine %llu (x case factor), lattice 2^%u queries, prng %llu words, seed %#llx\n",
            (unsigned long long)o.draws, o.lattice_log, (unsigned long long)prng_words,
            (unsigned long long)o.seed);
@@ -366,15 +363,15 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof dfs / sizeof dfs[0]; k++) {
         printf("#   chi-squared, df %-11u", dfs[k]);
         for (size_t i = 0; i < 4; i++)
-            printf(" %8.3g%%", 100 * stat_detect_gof(ps[i], dN, dfs[k], alpha_c, POWER));
+            printf(" %8.3g%%", 100 * wsel_kit_detect_gof(ps[i], dN, dfs[k], alpha_c, POWER));
         printf("\n");
     }
     printf("#   %-28s", "binomial inclusion");
     for (size_t i = 0; i < 4; i++)
-        printf(" %8.3g%%", 100 * stat_detect_binom(ps[i], dN, alpha_c, POWER));
+        printf(" %8.3g%%", 100 * wsel_kit_detect_binom(ps[i], dN, alpha_c, POWER));
     printf("\n#   independence: phi >= %.3g; prng bytes (df 255, p=1/256): %.3g%% over %llu words\n",
-           stat_detect_indep(dN, alpha_c, POWER),
-           100 * stat_detect_gof(1.0 / 256, (double)prng_words, 255, alpha_c, POWER),
+           wsel_kit_detect_indep(dN, alpha_c, POWER),
+           100 * wsel_kit_detect_gof(1.0 / 256, (double)prng_words, 255, alpha_c, POWER),
            (unsigned long long)prng_words);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("# %zu of %zu tests failed; %.1f s CPU\n", failed, n, secs);

@@ -6,7 +6,8 @@
  * map that is wrong on a few words in 2^64 (word % D, an edge off by one word). */
 #include "run.h"
 
-#include "support/support.h"
+#include "kit/kit.h"
+#include "kit/kit_weighted.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,18 +25,10 @@ static void *xcalloc(size_t n, size_t s)
     return p;
 }
 
-static uint64_t mix64(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15u;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
 static uint64_t hash_str(uint64_t h, const char *s)
 {
     for (; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
+        h = wsel_kit_mix64(h ^ (unsigned char)*s);
     return h;
 }
 
@@ -228,7 +221,7 @@ static void acc_answer(set_acc *a, const wsel_set_answer *sa)
 static void gof_test(test *t, const double *obs, const double *exp, const char *const *labels,
                      size_t n, double N)
 {
-    stat_result r = stat_chisq_gof(obs, exp, n);
+    wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, n);
     double pmax = 0;
     for (size_t i = 0; i < n; i++) {
         if (exp[i] / N > pmax && exp[i] < N)
@@ -260,7 +253,7 @@ static void binom_comp(test *t, const char *label, uint64_t k, uint64_t N, doubl
                  (unsigned long long)N);
         return;
     }
-    stat_result r = stat_binom(k, N, p);
+    wsel_kit_stat r = wsel_kit_binom(k, N, p);
     test_comp(t, label, r, p, (double)N);
     test_row(t, "%s | %llu | %.2f | z=%.3f | p=%.3g", label, (unsigned long long)k, (double)N * p,
              r.stat, r.p);
@@ -362,10 +355,10 @@ static void set_tests(set_acc *a, const char *prefix, uint64_t N)
                 double px = (double)(a->pairs_on_groups ? so->group_p[x].p : so->item_p[x].p);
                 double py = (double)(a->pairs_on_groups ? so->group_p[y].p : so->item_p[y].p);
                 double emin = dN * fmin(fmin(px * py, px * (1 - py)), fmin((1 - px) * py, (1 - px) * (1 - py)));
-                if (emin < STAT_MIN_EXPECTED)
+                if (emin < WSEL_KIT_MIN_EXPECTED)
                     continue; /* too few draws in a cell for the chi-squared approximation */
                 double n11 = (double)a->pair11[i];
-                stat_result r = stat_indep2x2(n11, cx - n11, cy - n11, dN - cx - cy + n11);
+                wsel_kit_stat r = wsel_kit_indep2x2(n11, cx - n11, cy - n11, dN - cx - cy + n11);
                 snprintf(lb, sizeof lb, "%u&%u", x, y);
                 test_comp(t, lb, r, 0, dN);
                 test_row(t, "%s | n11=%.0f | %.2f | chi2=%.3f | p=%.3g", lb, n11, cx * cy / dN, r.stat, r.p);
@@ -441,8 +434,8 @@ static void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_
         return;
     }
     for (uint64_t j = 0; j < L->W; j++) {
-        L->mult[j] = mix64(seed ^ (j * 0x632be59bd9b4e019u)) | 1;
-        L->off[j] = mix64(seed + j) >> logn;
+        L->mult[j] = wsel_kit_mix64(seed ^ (j * 0x632be59bd9b4e019u)) | 1;
+        L->off[j] = wsel_kit_mix64(seed + j) >> logn;
     }
     wsel_rng rng = { lat_fill, L };
     uint64_t N = 1ull << logn;
@@ -508,29 +501,6 @@ static void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_
 
 /* ---- words at the edges of every decision ---- */
 
-typedef struct fixed_rng {
-    uint64_t w[WSEL_WORDS_MAX];
-    size_t n, used;
-} fixed_rng;
-
-static void fixed_fill(void *ctx, uint64_t *out, size_t n)
-{
-    fixed_rng *f = ctx;
-    for (size_t i = 0; i < n; i++, f->used++)
-        out[i] = f->used < f->n ? f->w[f->used] : 0;
-}
-
-/* *out = ceil(c * 2^64 / D); false when that is 2^64 (does not fit). */
-static bool edge(uint64_t c, uint64_t D, uint64_t *out)
-{
-    u128 num = (u128)c << 64;
-    u128 q = num / D + (num % D != 0);
-    if (q >> 64)
-        return false;
-    *out = (uint64_t)q;
-    return true;
-}
-
 /* First and last word that CHOOSE maps to member i of weights v (v[i] > 0). */
 static void choose_range(const uint64_t *v, uint32_t k, uint32_t i, uint64_t *lo, uint64_t *hi)
 {
@@ -539,10 +509,10 @@ static void choose_range(const uint64_t *v, uint32_t k, uint32_t i, uint64_t *lo
         D += v[j];
     for (uint32_t j = 0; j < i; j++)
         c += v[j];
-    if (!edge(c, D, lo))
+    if (!wsel_kit_edge(c, D, lo))
         *lo = UINT64_MAX;
     uint64_t e;
-    *hi = edge(c + v[i], D, &e) ? e - 1 : UINT64_MAX;
+    *hi = wsel_kit_edge(c + v[i], D, &e) ? e - 1 : UINT64_MAX;
 }
 
 typedef struct probe_ctx {
@@ -550,10 +520,10 @@ typedef struct probe_ctx {
     const wsel_resolver *rv;
     const wsel_resource *res;
     const wsel_state *st;
-    fixed_rng f;
+    wsel_kit_fixed f;
     wsel_answer ans;
     size_t probes;
-    uint64_t plant_rs; /* test-side randomness for wsel_test_prng_plant */
+    uint64_t plant_rs; /* test-side randomness for wsel_kit_prng_plant */
 } probe_ctx;
 
 /* One query from `rng`; set s of the answer, or NULL (a violation is recorded). */
@@ -573,7 +543,8 @@ static const wsel_set_answer *probe_rng(probe_ctx *p, uint32_t s, wsel_rng *rng)
 static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
 {
     p->f.used = 0;
-    return probe_rng(p, s, &(wsel_rng){ fixed_fill, &p->f });
+    wsel_rng rng = wsel_kit_fixed_rng(&p->f);
+    return probe_rng(p, s, &rng);
 }
 
 /* The same decision through the default generator (whose direct paths -- the AVX2
@@ -582,7 +553,7 @@ static const wsel_set_answer *probe(probe_ctx *p, uint32_t s)
 static const wsel_set_answer *probe_planted(probe_ctx *p, uint32_t s, size_t i, uint64_t word)
 {
     wsel_prng g;
-    wsel_test_prng_plant(&g, &p->plant_rs, (unsigned)(p->probes % 4), i, word);
+    wsel_kit_prng_plant(&g, &p->plant_rs, (unsigned)(p->probes % 4), i, word);
     wsel_rng rng = wsel_prng_rng(&g);
     return probe_rng(p, s, &rng);
 }
@@ -616,7 +587,7 @@ static bool include_edge(uint64_t v, uint64_t M, bool in, uint64_t *w)
         return in;
     }
     uint64_t b = 0;
-    edge(v, M, &b); /* v < M: below 2^64 */
+    wsel_kit_edge(v, M, &b); /* v < M: below 2^64 */
     *w = in ? b - 1 : b;
     return true;
 }
@@ -793,7 +764,7 @@ static void plot_data(const run_opts *o, const stat_case *c, const wsel_resource
     char lb[200];
     fprintf(f, "# item expected");
     for (size_t e = 0; e < ne; e++)
-        fprintf(f, " %s", wsel_engine_name(o->engines[e]));
+        fprintf(f, " %s", o->engines[e]);
     fprintf(f, "\n");
     for (uint32_t s = 0; s < od->n_sets; s++) {
         const wsel_set *set = od->sets[s].set;
@@ -822,7 +793,7 @@ static void plot_data(const run_opts *o, const stat_case *c, const wsel_resource
                "set ylabel 'frequency (answers containing the item / draws)'\n");
     fprintf(f, "plot '%s.dat' using 2:xtic(1) title 'expected (calculator)'", base);
     for (size_t e = 0; e < ne; e++)
-        fprintf(f, ", '' using %zu title '%s'", e + 3, wsel_engine_name(o->engines[e]));
+        fprintf(f, ", '' using %zu title '%s'", e + 3, o->engines[e]);
     fprintf(f, "\n");
     fclose(f);
     if (o->plots)
@@ -855,14 +826,13 @@ static void run_resource(const stat_case *c, const run_opts *o, const wsel_confi
     size_t total_items = 0;
     for (uint32_t s = 0; s < od->n_sets; s++)
         total_items += od->sets[s].set->n_items;
-    double *freq[WSEL_ENGINE_COUNT_];
+    double *freq[WSEL_KIT_MAX_VARIANTS];
     for (size_t e = 0; e < o->n_engines; e++) {
-        wsel_engine_id eid = o->engines[e];
-        const char *ename = wsel_engine_name(eid);
+        const char *ename = o->engines[e];
         freq[e] = xcalloc(total_items, sizeof *freq[e]);
         wsel_resolver *rv = NULL;
-        if (eid != WSEL_ENGINE_REF) {
-            if (wsel_resolver_new(cfg, st, eid, &rv, &err) != WSEL_OK) {
+        if (strcmp(ename, "ref") != 0) { /* ref: the reference function itself */
+            if (wsel_kit_resolver_new(cfg, st, ename, &rv, &err) != WSEL_OK) {
                 test *t = test_new(F_STRUCT, "%s %s:%s resolver", ename, c->name, res->name);
                 test_violation(t, "wsel_resolver_new: %s", err.message);
                 continue;
@@ -934,7 +904,7 @@ int run_case(const stat_case *c, const run_opts *o)
     wsel_state *st = NULL;
     wsel_error err;
     int rc;
-    char *gen = c->support_gen ? wsel_test_gen_config(c->gen_seed, NULL) : NULL;
+    char *gen = c->support_gen ? wsel_kit_weighted_gen_config(c->gen_seed, NULL) : NULL;
     const char *text = gen ? gen : c->text;
     if (c->file)
         rc = wsel_config_load_file(c->file, NULL, &cfg, &err);
@@ -946,7 +916,7 @@ int run_case(const stat_case *c, const run_opts *o)
     if (rc == WSEL_OK)
         rc = wsel_state_new(cfg, &st, &err);
     if (rc == WSEL_OK && c->support_gen)
-        wsel_test_random_state(st, cfg, c->gen_seed, c->p_down, true);
+        rc = wsel_kit_weighted_random_state(st, cfg, c->gen_seed, c->p_down, true, &err);
     for (size_t i = 0; rc == WSEL_OK && i < c->n_marks; i++) {
         const case_mark *m = &c->marks[i];
         size_t matched = 0;

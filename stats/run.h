@@ -7,13 +7,14 @@
 #include "cases.h"
 #include "suite.h"
 #include "wsel.h"
+#include "kit/kit.h"
 
 typedef struct run_opts {
     uint64_t draws;         /* base draws per (case, engine) */
     unsigned lattice_log;   /* lattice run of 2^lattice_log queries */
     uint64_t seed;
     size_t n_engines;
-    wsel_engine_id engines[WSEL_ENGINE_COUNT_];
+    const char *engines[WSEL_KIT_MAX_VARIANTS]; /* variant names (wsel_kit_variants) */
     const char *report_dir; /* NULL: no plot data */
     FILE *plots;            /* list of plot scripts written (report mode) */
 } run_opts;

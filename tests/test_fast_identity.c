@@ -24,12 +24,6 @@
 
 __extension__ typedef unsigned __int128 u128;
 
-static uint64_t edge(uint64_t c, uint64_t D)
-{
-    u128 e = (((u128)c << 64) + D - 1) / D;
-    return e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
-}
-
 /* ---- bit-position table --------------------------------------------------------- */
 
 extern const uint8_t wsel__bit_pos[256][8];
@@ -196,66 +190,10 @@ typedef struct pool {
     size_t n;
 } pool;
 
-static void pool_add(pool *p, uint64_t e)
-{
-    const uint64_t around[3] = { e - 1, e, e + 1 };
-    for (int k = 0; k < 3 && p->n < sizeof p->w / sizeof p->w[0]; k++)
-        p->w[p->n++] = around[k];
-}
-
-/* Edge words of every layer of `set` under `st`: CHOOSE prefix edges and INCLUDE edges,
- * for items over the whole set, within each group, and for groups. */
+/* Edge words of every layer of `set` under `st` (the kit's boundary words). */
 static void edges_of(const wsel_set *set, const wsel_state *st, pool *p)
 {
-    static uint64_t d[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < set->n_items; i++) {
-        wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
-        d[i] = ms.up ? set->items[i].weight : 0;
-        sum += d[i];
-    }
-    if (sum < set->threshold)
-        for (uint32_t i = 0; i < set->n_items; i++)
-            d[i] = set->items[i].weight;
-    p->w[p->n++] = 0;
-    p->w[p->n++] = UINT64_MAX;
-    if (!set->grouped) {
-        uint64_t D = 0, M = 0;
-        for (uint32_t i = 0; i < set->n_items; i++) {
-            D += d[i];
-            M = d[i] > M ? d[i] : M;
-        }
-        uint64_t c = 0;
-        for (uint32_t i = 0; i < set->n_items; i++) {
-            c += d[i];
-            pool_add(p, edge(c, D));
-            pool_add(p, edge(d[i], M));
-        }
-        return;
-    }
-    uint64_t G[WSEL_MAX_ITEMS], D = 0, GM = 0;
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        const wsel_group *grp = &set->groups[g];
-        uint64_t s = 0, m = 0, c = 0;
-        for (uint32_t j = 0; j < grp->count; j++) {
-            s += d[grp->first + j];
-            m = d[grp->first + j] > m ? d[grp->first + j] : m;
-        }
-        for (uint32_t j = 0; j < grp->count && s; j++) {
-            c += d[grp->first + j];
-            pool_add(p, edge(c, s));
-            pool_add(p, edge(d[grp->first + j], m));
-        }
-        G[g] = s;
-        D += s;
-        GM = s > GM ? s : GM;
-    }
-    uint64_t c = 0;
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        c += G[g];
-        pool_add(p, edge(c, D));
-        pool_add(p, edge(G[g], GM));
-    }
+    wsel_kit_weighted_edges(set, st, p->w, &p->n, sizeof p->w / sizeof p->w[0]);
 }
 
 typedef struct sweep_stats {
@@ -284,15 +222,15 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
             edges_of(&res->sets[s], st, &p);
         for (unsigned k = 0; k < q; k++) {
             /* query 0: all edges of one kind; others: a mix of edges and uniform words */
-            unsigned style = (unsigned)wsel_test_range(rs, 0, 3);
+            unsigned style = (unsigned)wsel_kit_range(rs, 0, 3);
             for (size_t i = 0; i < n; i++) {
-                if (style == 0 || (style == 1 && wsel_test_range(rs, 0, 1)))
-                    w[i] = wsel_test_mix(rs);
+                if (style == 0 || (style == 1 && wsel_kit_range(rs, 0, 1)))
+                    w[i] = wsel_kit_mix(rs);
                 else
-                    w[i] = p.w[wsel_test_range(rs, 0, p.n - 1)];
+                    w[i] = p.w[wsel_kit_range(rs, 0, p.n - 1)];
             }
-            wsel_test_replay rp;
-            wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+            wsel_kit_replay rp;
+            wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
             wsel_answer want, got;
             assert_int_equal(wsel_ref_resolve(res, st, &rng, &want), WSEL_OK);
             stats->queries++;
@@ -303,15 +241,15 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
             for (int e = 0; e < N_ENGINES; e++) {
                 if (!r[e])
                     continue;
-                rng = wsel_test_replay_rng(&rp, w, n);
+                rng = wsel_kit_replay_rng(&rp, w, n);
                 memset(&got, 0xa5, sizeof got);
                 assert_int_equal(wsel_resolve(r[e], res, &rng, &got), WSEL_OK);
                 assert_int_equal(rp.pos, n);
                 assert_int_equal(rp.overrun, 0);
                 if (!wsel_answer_equal(&want, &got)) {
                     char a[4096], b[4096];
-                    wsel_test_format_answer(res, &want, a, sizeof a);
-                    wsel_test_format_answer(res, &got, b, sizeof b);
+                    wsel_kit_format_answer(res, &want, a, sizeof a);
+                    wsel_kit_format_answer(res, &got, b, sizeof b);
                     fail_msg("%s differs from ref on resource %s (%s): want %s, got %s",
                              wsel_engine_name(wsel_resolver_engine(r[e])), res->name,
                              wsel_mode_name(res->sets[0].mode), a, b);
@@ -347,7 +285,7 @@ static void test_identity_sweep(void **unused)
     sweep_stats stats = { 0 };
     uint64_t rs = 0x5eed;
     for (uint64_t seed = 0; seed < 160; seed++) {
-        char *text = wsel_test_gen_config(seed, NULL);
+        char *text = wsel_kit_weighted_gen_config(seed, NULL);
         assert_non_null(text);
         wsel_config *cfg = wsel_test_load(text);
         wsel_state *st;
@@ -507,10 +445,10 @@ static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
     for (uint32_t i = 0; i < n; i++) {
         if (!d[i])
             continue;
-        uint64_t e0 = edge(d[i], M);
+        uint64_t e0 = wsel_kit_edge_sat(d[i], M);
         for (uint64_t w = e0 - 1; w != e0 + 2 && w != 0; w++) {
             wsel_prng p;
-            wsel_test_prng_plant(&p, rs, (unsigned)wsel_test_range(rs, 0, 3), base + i, w);
+            wsel_kit_prng_plant(&p, rs, (unsigned)wsel_kit_range(rs, 0, 3), base + i, w);
             wsel_prng check = p;
             uint64_t words[WSEL_WORDS_MAX];
             wsel_prng_fill(&check, words, nw);
@@ -604,12 +542,12 @@ static void test_identity_modes(void **unused)
     uint64_t rs = 0xabc;
     for (int mode = WSEL_MODE_UNGROUPED_SINGLE; mode <= WSEL_MODE_CNAME; mode++) {
         for (uint64_t seed = 0; seed < 12; seed++) {
-            wsel_test_gen_opts o = { 0 };
+            wsel_kit_weighted_opts o = { 0 };
             o.mode = mode;
             o.resources = 3;
             o.max_items = seed % 3 == 0 ? 64 : 0;
             o.max_group = seed % 3 == 1 ? 64 : 0;
-            char *text = wsel_test_gen_config(seed + 1000 * (uint64_t)mode, &o);
+            char *text = wsel_kit_weighted_gen_config(seed + 1000 * (uint64_t)mode, &o);
             assert_non_null(text);
             wsel_config *cfg = wsel_test_load(text);
             wsel_state *st;
@@ -645,7 +583,7 @@ static void test_identity_group_shapes(void **unused)
                 for (unsigned a = 0; a < per; a++)
                     len += (size_t)snprintf(text + len, sizeof text - len, " a%u => [ 10.%u.%u.%u, %u ]",
                                             a, 50 + G, g * 4 + shape, a + 1,
-                                            (unsigned)wsel_test_range(&rs, 1, 1000));
+                                            (unsigned)wsel_kit_range(&rs, 1, 1000));
                 len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
             }
             snprintf(text + len, sizeof text - len, "}\n");
@@ -846,14 +784,14 @@ static char *slurp(const char *path)
 static void kat_regen(int idx)
 {
     char path[512];
-    wsel_test_gen_opts o = { 0 };
+    wsel_kit_weighted_opts o = { 0 };
     o.mode = idx < 5 ? idx : -1;   /* one file per mode, then a mixed one */
     o.resources = 4;
     o.max_items = idx % 2 ? 64 : 0;
     o.max_group = idx % 2 ? 0 : 64;
-    char *text = wsel_test_gen_config(0xca7 + (uint64_t)idx, &o);
+    char *text = wsel_kit_weighted_gen_config(0xca7 + (uint64_t)idx, &o);
     assert_non_null(text);
-    snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+    snprintf(path, sizeof path, "%s/%02d.conf", wsel_kit_srcpath("tests/data/kat"), idx);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
@@ -863,7 +801,7 @@ static void kat_regen(int idx)
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
     wsel_test_random_state(st, cfg, (uint64_t)idx, idx == 3 ? 0.8 : 0.3, true);
-    snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+    snprintf(path, sizeof path, "%s/%02d.kat", wsel_kit_srcpath("tests/data/kat"), idx);
     f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "# written by the reference engine (WSEL_KAT_REGEN=1 test_fast_identity)\n");
@@ -893,9 +831,9 @@ static void kat_regen(int idx)
             edges_of(&res->sets[si], st, &p);
         for (int q = 0; q < 25; q++) {
             for (size_t i = 0; i < n; i++)
-                w[i] = q % 2 ? wsel_test_mix(&rs) : p.w[wsel_test_range(&rs, 0, p.n - 1)];
-            wsel_test_replay rp;
-            wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+                w[i] = q % 2 ? wsel_kit_mix(&rs) : p.w[wsel_kit_range(&rs, 0, p.n - 1)];
+            wsel_kit_replay rp;
+            wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
             wsel_answer a;
             assert_int_equal(wsel_ref_resolve(res, st, &rng, &a), WSEL_OK);
             kat_format(&a, ans_text, sizeof ans_text);
@@ -920,11 +858,11 @@ static void test_known_answers(void **unused)
         if (regen && !strcmp(regen, "1"))
             kat_regen(idx);
         char path[512];
-        snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+        snprintf(path, sizeof path, "%s/%02d.conf", wsel_kit_srcpath("tests/data/kat"), idx);
         char *text = slurp(path);
         if (!text)
             fail_msg("cannot read %s", path);
-        snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+        snprintf(path, sizeof path, "%s/%02d.kat", wsel_kit_srcpath("tests/data/kat"), idx);
         char *kat = slurp(path);
         if (!kat)
             fail_msg("cannot read %s", path);
@@ -975,8 +913,8 @@ static void test_known_answers(void **unused)
             for (int e = 0; e < N_ENGINES; e++) {
                 if (!r[e])
                     continue;
-                wsel_test_replay rp;
-                wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+                wsel_kit_replay rp;
+                wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
                 wsel_answer a;
                 char got[4096];
                 assert_int_equal(wsel_resolve(r[e], res, &rng, &a), WSEL_OK);

@@ -102,8 +102,8 @@ static bool generate(wsel_engine_id engine, text *out)
             const wsel_resource *res = wsel_config_resource(cfg, r);
             wsel_prng prng;
             wsel_prng_seed(&prng, 0x601d0000u + 100 * p + r);
-            wsel_test_counter cnt;
-            wsel_rng rng = wsel_test_counting_rng(&cnt, wsel_prng_rng(&prng));
+            wsel_kit_counter cnt;
+            wsel_rng rng = wsel_kit_counting_rng(&cnt, wsel_prng_rng(&prng));
             for (unsigned q = 0; q < QUERIES; q++) {
                 wsel_answer a;
                 if (rv)
@@ -111,7 +111,7 @@ static bool generate(wsel_engine_id engine, text *out)
                 else
                     assert_int_equal(wsel_ref_resolve(res, st, &rng, &a), WSEL_OK);
                 char ans[2048], line[2300];
-                wsel_test_format_answer(res, &a, ans, sizeof ans);
+                wsel_kit_format_answer(res, &a, ans, sizeof ans);
                 snprintf(line, sizeof line, "%s %s %u %llu %s", patterns[p].name, res->name, q,
                          (unsigned long long)cnt.words, ans);
                 put(out, line);
@@ -126,7 +126,7 @@ static bool generate(wsel_engine_id engine, text *out)
 
 static char *read_golden(void)
 {
-    FILE *f = fopen(wsel_test_srcpath(GOLDEN), "rb");
+    FILE *f = fopen(wsel_kit_srcpath(GOLDEN), "rb");
     if (!f)
         return NULL;
     text t = { 0 };
@@ -198,7 +198,7 @@ static void regen_test(void **u)
     (void)u;
     text t = { 0 };
     assert_true(generate(WSEL_ENGINE_REF, &t));
-    const char *path = wsel_test_srcpath(GOLDEN);
+    const char *path = wsel_kit_srcpath(GOLDEN);
     FILE *f = fopen(path, "wb");
     if (!f)
         fail_msg("cannot write %s", path);
