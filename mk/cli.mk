@@ -11,3 +11,6 @@ demo: all ## build and run check, explain and a 100000-draw sample on the bundle
 	$(WSEL_BIN) check examples/synopsis.conf --zone examples/synopsis.zone example.com.
 	$(WSEL_BIN) explain examples/synopsis.conf corpwww cdnwww
 	$(WSEL_BIN) sample examples/synopsis.conf cdnwww -n 100000 --seed 1
+
+# `wsel sample` tests its counts with the verification kit's statistics (tests/kit/).
+$(CLI_OBJ): CPPFLAGS += -Itests

@@ -110,6 +110,9 @@ void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, ch
  * CPU can run, by name, the reference first. Fills names[0..max-1], returns the count.
  * `with_auto` also lists "fast" (the variant the library picks itself). */
 size_t wsel_kit_variants(const char **names, size_t max, bool with_auto);
+/* WSEL_OK when `name` is a variant this build and CPU run; WSEL_E_ARG for an unknown
+ * name, WSEL_E_UNSUPPORTED for one this CPU or build cannot run. */
+int wsel_kit_variant_check(const char *name);
 /* A resolver of cfg/st through the variant `name`. WSEL_E_ARG for an unknown name,
  * WSEL_E_UNSUPPORTED for one this CPU or build cannot run. */
 int wsel_kit_resolver_new(const wsel_config *cfg, const wsel_state *st, const char *name,

@@ -41,3 +41,11 @@ const char *wsel_kit_auto_variant(void)
 {
     return wsel_engine_name(wsel_fast_selected());
 }
+
+int wsel_kit_variant_check(const char *name)
+{
+    wsel_engine_id id;
+    if (wsel_engine_parse(name, &id) != WSEL_OK)
+        return WSEL_E_ARG;
+    return wsel_engine_available(id) ? WSEL_OK : WSEL_E_UNSUPPORTED;
+}
