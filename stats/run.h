@@ -23,6 +23,12 @@ typedef struct run_opts {
  * not even be set up (which is itself recorded as a failing test). */
 int run_case(const stat_case *c, const run_opts *o);
 
+/* The generic loop over systems x engine variants (systems.c): for every system of the
+ * kit's table, `cases` generated cases whose every query target must give the
+ * reference's answer in every variant (uniform and boundary words) and pass the
+ * system's invariants. One deterministic test per system. */
+void run_systems(const run_opts *o, unsigned cases);
+
 /* Runs the default generator's battery. `words` per test. */
 void run_prng_battery(uint64_t words, uint64_t seed);
 

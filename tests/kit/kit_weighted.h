@@ -42,6 +42,22 @@ int wsel_kit_weighted_random_state(wsel_state *st, const wsel_config *cfg, uint6
 bool wsel_kit_weighted_dyn(const wsel_set *set, const wsel_state *st, uint64_t *d, bool *up,
                            uint32_t *ttl);
 
+/* What the state makes of a set, worked out once for checking many answers. */
+typedef struct wsel_kit_weighted_truth {
+    uint64_t d[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];     /* dynamic weights */
+    bool up[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
+    bool must[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];      /* max weight of its layer */
+    bool gmust[WSEL_MAX_ITEMS];                      /* grouped: a max-weight group */
+    uint32_t ttl;
+    bool failed;
+} wsel_kit_weighted_truth;
+
+void wsel_kit_weighted_truth_of(const wsel_set *set, const wsel_state *st,
+                                wsel_kit_weighted_truth *t);
+/* wsel_kit_weighted_check_set() against a truth worked out before. */
+const char *wsel_kit_weighted_check_truth(const wsel_set *set, const wsel_kit_weighted_truth *t,
+                                          const wsel_set_answer *a, char *buf, size_t len);
+
 /* The answer invariants of a set (doc: the weighted semantics): 1..n items in config
  * order, no DOWN item unless the set failed over, every max-weight item of a multi
  * layer present, grouped-single within one group, grouped-multi at most one address

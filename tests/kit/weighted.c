@@ -277,67 +277,94 @@ static uint64_t max_of(const uint64_t *v, uint32_t n)
 
 #define BAD(...) (snprintf(buf, len, __VA_ARGS__), buf)
 
-const char *wsel_kit_weighted_check_set(const wsel_set *set, const wsel_state *st,
-                                        const wsel_set_answer *a, char *buf, size_t len)
+void wsel_kit_weighted_truth_of(const wsel_set *set, const wsel_state *st,
+                                wsel_kit_weighted_truth *t)
 {
-    static uint64_t d[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
-    static bool up[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
-    uint32_t ttl;
-    bool failed = wsel_kit_weighted_dyn(set, st, d, up, &ttl);
+    t->failed = wsel_kit_weighted_dyn(set, st, t->d, t->up, &t->ttl);
+    uint32_t n = set->n_items;
+    if (!set->grouped) {
+        uint64_t M = max_of(t->d, n);
+        for (uint32_t i = 0; i < n; i++)
+            t->must[i] = set->multi && t->d[i] == M;
+        return;
+    }
+    uint64_t gw[WSEL_MAX_ITEMS] = { 0 };
+    for (uint32_t g = 0; g < set->n_groups; g++) {
+        const wsel_group *grp = &set->groups[g];
+        uint64_t M = max_of(&t->d[grp->first], grp->count);
+        for (uint32_t j = 0; j < grp->count; j++) {
+            t->must[grp->first + j] = t->d[grp->first + j] == M;
+            gw[g] += t->d[grp->first + j];
+        }
+    }
+    uint64_t GM = max_of(gw, set->n_groups);
+    for (uint32_t g = 0; g < set->n_groups; g++)
+        t->gmust[g] = gw[g] == GM;
+}
+
+const char *wsel_kit_weighted_check_truth(const wsel_set *set, const wsel_kit_weighted_truth *t,
+                                          const wsel_set_answer *a, char *buf, size_t len)
+{
     uint32_t n = set->n_items;
     if (a->count < 1 || a->count > n || a->count > WSEL_ANSWER_MAX)
         return BAD("answer of %u items (expected 1..%u)", a->count, n);
-    if (a->failed != failed)
-        return BAD("failed flag %d, the state gives %d", a->failed, failed);
-    if (a->ttl != ttl)
-        return BAD("ttl %u, the state gives %u", a->ttl, ttl);
-    uint64_t in[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS / 64] = { 0 };
+    if (a->failed != t->failed)
+        return BAD("failed flag %d, the state gives %d", a->failed, t->failed);
+    if (a->ttl != t->ttl)
+        return BAD("ttl %u, the state gives %u", a->ttl, t->ttl);
     for (uint32_t k = 0; k < a->count; k++) {
         uint32_t i = a->items[k];
         if (i >= n)
             return BAD("item index %u out of range (%u items)", i, n);
         if (k && i <= a->items[k - 1])
             return BAD("items not in config order (%u then %u)", a->items[k - 1], i);
-        in[i / 64] |= 1ull << (i % 64);
-        if (!failed && !up[i])
+        if (!t->failed && !t->up[i])
             return BAD("DOWN item %u answered without failover", i);
     }
-#define IN(i) ((in[(i) / 64] >> ((i) % 64)) & 1)
+    if (!set->grouped && !set->multi)
+        return a->count == 1 ? NULL : BAD("single answer with %u items", a->count);
     if (!set->grouped) {
-        if (!set->multi)
-            return a->count == 1 ? NULL : BAD("single answer with %u items", a->count);
-        uint64_t M = max_of(d, n);
-        for (uint32_t i = 0; i < n; i++)
-            if (d[i] == M && !IN(i))
+        for (uint32_t i = 0, k = 0; i < n; i++) {
+            while (k < a->count && a->items[k] < i)
+                k++;
+            if (t->must[i] && (k == a->count || a->items[k] != i))
                 return BAD("max-weight item %u missing from a multi answer", i);
+        }
+        return NULL;
+    }
+    if (!set->multi) {
+        uint32_t g = set->items[a->items[0]].group;
+        const wsel_group *grp = &set->groups[g];
+        for (uint32_t k = 0; k < a->count; k++)
+            if (set->items[a->items[k]].group != g)
+                return BAD("grouped-single answer mixes groups %u and %u", g,
+                           set->items[a->items[k]].group);
+        for (uint32_t j = 0, k = 0; j < grp->count; j++) {
+            while (k < a->count && a->items[k] < grp->first + j)
+                k++;
+            if (t->must[grp->first + j] && (k == a->count || a->items[k] != grp->first + j))
+                return BAD("max-weight address %u missing from chosen group %u", j, g);
+        }
         return NULL;
     }
     uint32_t per_group[WSEL_MAX_ITEMS] = { 0 };
-    for (uint32_t k = 0; k < a->count; k++)
-        per_group[set->items[a->items[k]].group]++;
-    if (!set->multi) {
-        uint32_t g = set->items[a->items[0]].group;
-        if (per_group[g] != a->count)
-            return BAD("grouped-single answer mixes groups");
-        const wsel_group *grp = &set->groups[g];
-        uint64_t M = max_of(&d[grp->first], grp->count);
-        for (uint32_t j = 0; j < grp->count; j++)
-            if (d[grp->first + j] == M && !IN(grp->first + j))
-                return BAD("max-weight address %u missing from chosen group %u", j, g);
-        return NULL;
+    for (uint32_t k = 0; k < a->count; k++) {
+        uint32_t g = set->items[a->items[k]].group;
+        if (++per_group[g] > 1)
+            return BAD("grouped-multi answer holds 2 addresses of group %u", g);
     }
-    uint64_t gw[WSEL_MAX_ITEMS] = { 0 };
-    for (uint32_t i = 0; i < n; i++)
-        gw[set->items[i].group] += d[i];
-    uint64_t M = max_of(gw, set->n_groups);
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        if (per_group[g] > 1)
-            return BAD("grouped-multi answer holds %u addresses of group %u", per_group[g], g);
-        if (gw[g] == M && per_group[g] != 1)
+    for (uint32_t g = 0; g < set->n_groups; g++)
+        if (t->gmust[g] && per_group[g] != 1)
             return BAD("max-weight group %u missing", g);
-    }
     return NULL;
-#undef IN
+}
+
+const char *wsel_kit_weighted_check_set(const wsel_set *set, const wsel_state *st,
+                                        const wsel_set_answer *a, char *buf, size_t len)
+{
+    static wsel_kit_weighted_truth t;
+    wsel_kit_weighted_truth_of(set, st, &t);
+    return wsel_kit_weighted_check_truth(set, &t, a, buf, len);
 }
 
 const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *st,
