@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 static const char text[] =
     "single => { a => [ 192.0.2.1, 1 ], b => [ 192.0.2.2, 2 ] }\n"
@@ -135,20 +136,21 @@ static void test_resolver_refuses(void **state)
     fixture *f = *state;
     wsel_error err;
     const wsel_resource *single = wsel_config_find(f->cfg, "single");
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++) {
-        if (!wsel_engine_available((wsel_engine_id)e))
-            continue;
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t e = 0; e < nv; e++) {
+        bool is_ref = strcmp(names[e], "ref") == 0;
         wsel_resolver *rv = NULL;
-        assert_int_equal(wsel_resolver_new(f->cfg, f->st, (wsel_engine_id)e, &rv, &err), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(f->cfg, f->st, names[e], &rv, &err), WSEL_OK);
         wsel_answer ans;
         copy c;
         make_copy(&c, single);
         /* The ref engine reads the resource itself, so a faithful copy resolves; fast
          * resolvers hold tables for their config's own resources only. */
-        if (e == WSEL_ENGINE_REF)
+        if (is_ref)
             assert_int_equal(wsel_resolve(rv, &c.res, &f->rng, &ans), WSEL_OK);
         c.res.index = 999;
-        if (e != WSEL_ENGINE_REF)
+        if (!is_ref)
             assert_int_equal(wsel_resolve(rv, &c.res, &f->rng, &ans), WSEL_E_ARG);
         assert_int_equal(wsel_resolve(rv, single, &f->rng, &ans), WSEL_OK);
         assert_int_equal(wsel_resolve(rv, NULL, &f->rng, &ans), WSEL_E_ARG);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define NOMEM_SKIP 1
@@ -219,7 +220,7 @@ typedef struct world {
     wsel_state *st;
     wsel_resolver *rv;
     wsel_odds *odds;
-    wsel_engine_id engine;
+    const char *engine;          /* a variant name (wsel_kit_variants) */
     const wsel_resource *res;
     wsel_error err;
 } world;
@@ -347,7 +348,7 @@ static int op_resolver(void *p)
 {
     world *w = p;
     wsel_resolver *rv = NULL;
-    int rc = wsel_resolver_new(w->cfg, w->st, w->engine, &rv, &w->err);
+    int rc = wsel_kit_resolver_new(w->cfg, w->st, w->engine, &rv, &w->err);
     if (rc != WSEL_OK) {
         if (rv != NULL)
             fail_msg("failed resolver_new left *out set");
@@ -403,13 +404,12 @@ static void test_resolvers(void **state)
     world w;
     world_setup(&w);
     down_some(&w);
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++) {
-        if (!wsel_engine_available((wsel_engine_id)e))
-            continue;
-        w.engine = (wsel_engine_id)e;
-        unsigned n = sweep(wsel_engine_name(w.engine), op_resolver, NULL, &w);
-        print_message("# resolver %s: %u allocation failures survived\n",
-                      wsel_engine_name(w.engine), n);
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t e = 0; e < nv; e++) {
+        w.engine = names[e];
+        unsigned n = sweep(w.engine, op_resolver, NULL, &w);
+        print_message("# resolver %s: %u allocation failures survived\n", w.engine, n);
     }
     world_teardown(&w);
 }

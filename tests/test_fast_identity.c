@@ -179,11 +179,18 @@ static void test_engine_api(void **unused)
 
 /* ---- identity sweep --------------------------------------------------------------- */
 
-#define N_ENGINES 5
-static const wsel_engine_id engines[N_ENGINES] = {
-    WSEL_ENGINE_FAST_SCALAR, WSEL_ENGINE_FAST_SSE2, WSEL_ENGINE_FAST_AVX2, WSEL_ENGINE_FAST,
-    WSEL_ENGINE_REF,
-};
+/* Every engine variant this build and CPU run, by the kit's list (ref, fast and each
+ * fast variant); slots past the list stay unused. */
+#define N_ENGINES WSEL_KIT_MAX_VARIANTS
+static const char *engines[N_ENGINES];
+
+static bool engine_slot(int e)
+{
+    static size_t n;
+    if (!n)
+        n = wsel_kit_variants(engines, N_ENGINES, true);
+    return (size_t)e < n;
+}
 
 typedef struct pool {
     uint64_t w[8192];
@@ -206,10 +213,10 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
 {
     wsel_resolver *r[N_ENGINES] = { 0 };
     for (int e = 0; e < N_ENGINES; e++) {
-        if (!wsel_engine_available(engines[e]))
+        if (!engine_slot(e))
             continue;
         wsel_error err;
-        assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], &err), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], &err), WSEL_OK);
     }
     static pool p;
     uint64_t w[WSEL_WORDS_MAX];
@@ -251,7 +258,7 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
                     wsel_kit_format_answer(res, &want, a, sizeof a);
                     wsel_kit_format_answer(res, &got, b, sizeof b);
                     fail_msg("%s differs from ref on resource %s (%s): want %s, got %s",
-                             wsel_engine_name(wsel_resolver_engine(r[e])), res->name,
+                             wsel_kit_resolver_variant(r[e]), res->name,
                              wsel_mode_name(res->sets[0].mode), a, b);
                 }
                 stats->compared++;
@@ -384,10 +391,10 @@ static void test_prng_direct_paths(void **unused)
     }
     size_t n_res = wsel_config_resource_count(cfg);
     for (int e = 0; e < N_ENGINES; e++) {
-        if (!wsel_engine_available(engines[e]))
+        if (!engine_slot(e))
             continue;
         wsel_resolver *r;
-        assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
         for (size_t ri = 0; ri < n_res; ri++) {
             const wsel_resource *res = wsel_config_resource(cfg, ri);
             const wsel_resource *one = wsel_config_find(cfg, "one");
@@ -403,7 +410,7 @@ static void test_prng_direct_paths(void **unused)
                 assert_int_equal(wsel_resolve(r, x, &rb, &got), WSEL_OK);
                 if (!wsel_answer_equal(&want, &got))
                     fail_msg("%s: %s query %d differs from ref",
-                             wsel_engine_name(wsel_resolver_engine(r)), x->name, q);
+                             wsel_kit_resolver_variant(r), x->name, q);
                 assert_int_equal(pa.pos, pb.pos);
             }
             assert_true(wsel_prng_next(&pa) == wsel_prng_next(&pb));
@@ -473,7 +480,7 @@ static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
                 assert_int_equal(wsel_resolve(r[e], res, &re, &got), WSEL_OK);
                 if (!wsel_answer_equal(&want, &got))
                     fail_msg("%s differs from ref on %s: set %u of %u items, word %u planted "
-                             "at %s edge", wsel_engine_name(wsel_resolver_engine(r[e])),
+                             "at %s edge", wsel_kit_resolver_variant(r[e]),
                              res->name, k, n, i, in ? "an included" : "an excluded");
                 assert_memory_equal(pe.s, pr.s, sizeof pe.s);
                 assert_int_equal(pe.pos, pr.pos);
@@ -518,8 +525,8 @@ static void test_planted_edges(void **unused)
         assert_int_equal(wsel_state_set(st, "mon", "10.7.0.2", false, 30, NULL, NULL), WSEL_OK);
         wsel_resolver *r[N_ENGINES] = { 0 };
         for (int e = 0; e < N_ENGINES; e++)
-            if (wsel_engine_available(engines[e]))
-                assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
+            if (engine_slot(e))
+                assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
         size_t base = 0;
         for (uint32_t k = 0; k < res->n_sets; k++) {
             plant_set_edges(res, st, r, k, base, &rs, &t);
@@ -886,8 +893,8 @@ static void test_known_answers(void **unused)
             }
             if (!synced) {
                 for (int e = 0; e < N_ENGINES; e++)
-                    if (wsel_engine_available(engines[e]))
-                        assert_int_equal(wsel_resolver_new(cfg, st, engines[e], &r[e], NULL),
+                    if (engine_slot(e))
+                        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], NULL),
                                          WSEL_OK);
                 synced = true;
             }
@@ -922,7 +929,7 @@ static void test_known_answers(void **unused)
                 kat_format(&a, got, sizeof got);
                 if (strcmp(got, want) != 0)
                     fail_msg("%s:%u: %s answered '%s', expected '%s'", path, line_no,
-                             wsel_engine_name(wsel_resolver_engine(r[e])), got, want);
+                             wsel_kit_resolver_variant(r[e]), got, want);
                 checked++;
             }
         }

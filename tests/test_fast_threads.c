@@ -127,7 +127,7 @@ static void test_readers_and_writer(void **unused)
     wsel_state *live;
     assert_int_equal(wsel_state_new(cfg, &live, NULL), WSEL_OK);
     apply_pattern(live, cfg, 0);
-    assert_int_equal(wsel_resolver_new(cfg, live, WSEL_ENGINE_FAST, &sh.r, NULL), WSEL_OK);
+    assert_int_equal(wsel_kit_resolver_new(cfg, live, "fast", &sh.r, NULL), WSEL_OK);
 
     /* pattern 3 must make some set fail over, or the failed flag goes untested */
     bool some_failed = false;
@@ -203,13 +203,15 @@ static void test_readers_and_writer(void **unused)
 static void test_each_variant(void **unused)
 {
     (void)unused;
-    for (int v = WSEL_ENGINE_FAST_SCALAR; v <= WSEL_ENGINE_FAST_AVX2; v++) {
-        if (!wsel_engine_available((wsel_engine_id)v))
-            continue;
-        assert_int_equal(wsel_fast_force((wsel_engine_id)v), WSEL_OK);
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, false);
+    for (size_t v = 0; v < nv; v++) {
+        if (strcmp(names[v], "ref") == 0)
+            continue; /* the reference reads live state: not for concurrent writers */
+        assert_int_equal(wsel_kit_force_variant(names[v]), WSEL_OK);
         test_readers_and_writer(NULL);
     }
-    assert_int_equal(wsel_fast_force(WSEL_ENGINE_FAST), WSEL_OK);
+    assert_int_equal(wsel_kit_force_variant(NULL), WSEL_OK);
 }
 
 int main(void)

@@ -117,6 +117,9 @@ int wsel_kit_variant_check(const char *name);
  * WSEL_E_UNSUPPORTED for one this CPU or build cannot run. */
 int wsel_kit_resolver_new(const wsel_config *cfg, const wsel_state *st, const char *name,
                           wsel_resolver **out, wsel_error *err);
+/* Makes "fast" resolve to the variant `name` for resolvers created afterwards (NULL:
+ * back to the library's own choice). WSEL_E_UNSUPPORTED when this CPU cannot run it. */
+int wsel_kit_force_variant(const char *name);
 /* Name of the variant "fast" resolves to on this CPU (after any override). */
 const char *wsel_kit_auto_variant(void);
 /* Name of the variant a resolver runs. */

@@ -49,3 +49,11 @@ int wsel_kit_variant_check(const char *name)
         return WSEL_E_ARG;
     return wsel_engine_available(id) ? WSEL_OK : WSEL_E_UNSUPPORTED;
 }
+
+int wsel_kit_force_variant(const char *name)
+{
+    wsel_engine_id id = WSEL_ENGINE_FAST;
+    if (name && wsel_engine_parse(name, &id) != WSEL_OK)
+        return WSEL_E_ARG;
+    return wsel_fast_force(id);
+}
