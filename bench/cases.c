@@ -8,12 +8,16 @@
  *   load/mixed/<N>[/+resolver]              load (and bind) a config of N resources
  *   mt/fast/<case>/<size>/<flip>            queries from 1 or 2 threads while a third
  *                                           thread changes monitoring state
+ *   gen/<system>/<engine>                   one query per iteration over the targets of
+ *                                           a generated case of every system in the kit's
+ *                                           table (tests/kit/kit_system.h), every variant
  *
  * Fixtures are built on first use, so registering the whole matrix costs nothing and a
  * --benchmark_filter run builds only what it runs. */
 #include "cases.h"
 #include "shim.h"
 #include "kit/kit.h"
+#include "kit/kit_system.h"
 
 #include <wsel.h>
 
@@ -644,6 +648,66 @@ static void bm_mt(wsel_bench_state *st, void *arg)
     wsel_bench_items(st, wsel_bench_iterations(st));
 }
 
+/* ---- gen/... : every system of the kit's table, every variant ------------------------ */
+
+#define GEN_SEED 1
+
+typedef struct gen_case {
+    const wsel_kit_system *sys;
+    const char *variant;
+    void *c;                 /* the system's generated case, built on first use */
+    char name[128];
+    struct gen_case *next;
+} gen_case;
+
+static gen_case *all_gen;
+
+static void bm_gen(wsel_bench_state *st, void *arg)
+{
+    gen_case *g = arg;
+    char why[512];
+    if (!g->c && !(g->c = g->sys->case_new(GEN_SEED, why, sizeof why))) {
+        wsel_bench_skip(st, why);
+        return;
+    }
+    size_t nq = g->sys->queries(g->c), q = 0;
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED);
+    wsel_rng rng = wsel_prng_rng(&p);
+    int rc = 0;
+    while (wsel_bench_keep_running_batch(st, BATCH)) {
+        for (size_t i = 0; i < BATCH; i++, q = q + 1 < nq ? q + 1 : 0)
+            rc |= g->sys->query(g->c, g->variant, q, &rng);
+    }
+    if (rc) {
+        wsel_bench_skip(st, "query failed during the run");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+    wsel_bench_label(st, g->variant);
+}
+
+static size_t register_systems(void)
+{
+    size_t n = 0, nsys;
+    const wsel_kit_system *const *sys = wsel_kit_systems(&nsys);
+    variant_slot("fast");
+    for (size_t si = 0; si < nsys; si++) {
+        for (size_t v = 0; v < n_variants; v++) {
+            gen_case *g = calloc(1, sizeof *g);
+            if (!g)
+                return n;
+            g->sys = sys[si];
+            g->variant = variants[v];
+            snprintf(g->name, sizeof g->name, "gen/%s/%s", sys[si]->name, variants[v]);
+            g->next = all_gen;
+            all_gen = g;
+            n += wsel_bench_register(g->name, bm_gen, g) != NULL;
+        }
+    }
+    return n;
+}
+
 /* ---- registration ----------------------------------------------------------------- */
 
 static size_t register_fixture_set(int kind, unsigned groups, unsigned per)
@@ -726,6 +790,7 @@ size_t wsel_bench_cases_register(void)
     n += register_mt(K_UNG_SINGLE, 0, 16);
     n += register_mt(K_UNG_MULTI, 0, 64);
     n += register_mt(K_GRP_MULTI, 8, 8);
+    n += register_systems();
     return n;
 }
 
@@ -775,6 +840,13 @@ void wsel_bench_cases_free(void)
         mt_case *m = all_mt->next;
         free(all_mt);
         all_mt = m;
+    }
+    while (all_gen) {
+        gen_case *g = all_gen->next;
+        if (all_gen->c)
+            all_gen->sys->case_free(all_gen->c);
+        free(all_gen);
+        all_gen = g;
     }
     while (all_fixtures) {
         fixture *f = all_fixtures->next;

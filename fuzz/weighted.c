@@ -430,14 +430,7 @@ void wfz_set_state(const fcase *c, const exp_set *es, const wsel_state *st,
             t->dyn[i] = es->items[i].weight;
 }
 
-static uint64_t max_of(const uint64_t *v, uint32_t n)
-{
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i] > m)
-            m = v[i];
-    return m;
-}
+#define max_of wsel_kit_max
 
 static void oracle_set(const exp_set *es, const set_truth *t, wordgen *wg, wsel_set_answer *a)
 {

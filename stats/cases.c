@@ -230,25 +230,26 @@ static void synopsis_cases(case_list *l, const char *file)
     stat_case *c = add_case(l, "synopsis");
     c->file = file;
     c->expect_failed = 0;
-    /* DOWN patterns on the synopsis' monitored resources. pubwww: T = 77,
-     * up_thresh 0.01 -> threshold 1: losing pubhost01 (44) leaves 33, no reset. */
-    c = add_case(l, "synopsis-pubwww-down");
-    c->file = file;
-    c->resource = "pubwww";
-    mark(c, "web_check", "192.0.2.1", false, 30);
-    c->expect_failed = 0;
-    /* cdnwww: d1-lb1 DOWN changes datacenter1's group weight to 2 (of 7). */
-    c = add_case(l, "synopsis-cdnwww-down");
-    c->file = file;
-    c->resource = "cdnwww";
-    mark(c, "web_check", "127.0.0.1", false, 45);
-    c->expect_failed = 0;
-    /* cn: T = 114, threshold 57; foo (99) DOWN leaves 15 < 57: reset. */
-    c = add_case(l, "synopsis-cn-down");
-    c->file = file;
-    c->resource = "cn";
-    mark(c, "my_cn_check", "lb01.example.org.", false, 20);
-    c->expect_failed = 1;
+    /* DOWN patterns on the synopsis' monitored resources:
+     * pubwww: T = 77, up_thresh 0.01 -> threshold 1: losing pubhost01 (44) leaves 33, no reset;
+     * cdnwww: d1-lb1 DOWN changes datacenter1's group weight to 2 (of 7);
+     * cn: T = 114, threshold 57; foo (99) DOWN leaves 15 < 57: reset. */
+    static const struct {
+        const char *name, *resource, *service, *key;
+        uint32_t ttl;
+        int expect_failed;
+    } downs[] = {
+        { "synopsis-pubwww-down", "pubwww", "web_check", "192.0.2.1", 30, 0 },
+        { "synopsis-cdnwww-down", "cdnwww", "web_check", "127.0.0.1", 45, 0 },
+        { "synopsis-cn-down", "cn", "my_cn_check", "lb01.example.org.", 20, 1 },
+    };
+    for (size_t i = 0; i < sizeof downs / sizeof downs[0]; i++) {
+        c = add_case(l, downs[i].name);
+        c->file = file;
+        c->resource = downs[i].resource;
+        mark(c, downs[i].service, downs[i].key, false, downs[i].ttl);
+        c->expect_failed = downs[i].expect_failed;
+    }
 }
 
 static uint32_t gen_weight(uint64_t *x, int kind, unsigned k, unsigned special)

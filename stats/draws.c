@@ -14,20 +14,11 @@
 
 /* ---- answers of the calculator, in our own order for lookup ---- */
 
-static int ans_cmp_items(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb)
-{
-    uint32_t n = na < nb ? na : nb;
-    for (uint32_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return (na > nb) - (na < nb);
-}
-
 static int ans_qcmp(const void *x, const void *y)
 {
     const wsel_odds_answer *a = *(const wsel_odds_answer *const *)x;
     const wsel_odds_answer *b = *(const wsel_odds_answer *const *)y;
-    return ans_cmp_items(a->items, a->count, b->items, b->count);
+    return wsel_kit_items_cmp(a->items, a->count, b->items, b->count);
 }
 
 /* ---- per-set accumulation ---- */
@@ -136,7 +127,7 @@ void acc_answer(set_acc *a, const wsel_set_answer *sa)
         size_t lo = 0, hi = so->n_answers;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            int c = ans_cmp_items(a->ans_sorted[mid]->items, a->ans_sorted[mid]->count, sa->items,
+            int c = wsel_kit_items_cmp(a->ans_sorted[mid]->items, a->ans_sorted[mid]->count, sa->items,
                                   sa->count);
             if (c == 0) {
                 a->ans_cnt[mid]++;

@@ -104,6 +104,12 @@ void wsel_kit_sb_vprintf(wsel_kit_sbuf *b, const char *fmt, va_list ap);
 void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, char *buf,
                             size_t len);
 
+/* Lexicographic order of two item lists (the order wsel_odds answers are sorted in):
+ * <0, 0 or >0. */
+int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb);
+/* The largest of v[0..n-1] (0 when n is 0). */
+uint64_t wsel_kit_max(const uint64_t *v, size_t n);
+
 /* ---- engine variants ------------------------------------------------------------------ */
 
 /* The kit's one view of the library's engine list: every engine variant this build and

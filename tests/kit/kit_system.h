@@ -31,6 +31,8 @@ typedef struct wsel_kit_system {
      * the system's canonical text, goes to out. Returns WSEL_OK, or an error with `out`
      * holding the reason. */
     int (*run)(void *c, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len);
+    /* The same query without the text (for benchmarks): the answer is kept for check. */
+    int (*query)(void *c, const char *variant, size_t q, wsel_rng *rng);
     /* The system's answer invariants on the last answer run gave: NULL when they hold,
      * else the reason (written to buf). */
     const char *(*check)(const void *c, char *buf, size_t len);

@@ -76,3 +76,19 @@ void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, ch
     PUT(" %c %u", ans->failed ? 'F' : '-', (unsigned)ans->ttl);
 #undef PUT
 }
+
+int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb)
+{
+    for (uint32_t i = 0; i < na && i < nb; i++)
+        if (a[i] != b[i])
+            return (int)a[i] - (int)b[i];
+    return (na > nb) - (na < nb);
+}
+
+uint64_t wsel_kit_max(const uint64_t *v, size_t n)
+{
+    uint64_t m = 0;
+    while (n--)
+        m = v[n] > m ? v[n] : m;
+    return m;
+}

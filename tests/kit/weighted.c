@@ -264,14 +264,7 @@ bool wsel_kit_weighted_dyn(const wsel_set *set, const wsel_state *st, uint64_t *
     return failed;
 }
 
-static uint64_t max_of(const uint64_t *v, uint32_t n)
-{
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i] > m)
-            m = v[i];
-    return m;
-}
+#define max_of wsel_kit_max
 
 /* ---- answer invariants ------------------------------------------------------------- */
 
@@ -547,42 +540,57 @@ static size_t w_words(const void *p, size_t q)
     return wsel_resource_words(wsel_config_resource(((const wcase *)p)->cfg, q));
 }
 
-static int w_run(void *p, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len)
+/* The resolver of `variant`, made on first use; NULL with *rc set when it cannot be. */
+static wsel_resolver *w_resolver(wcase *c, const char *variant, int *rc)
+{
+    size_t i = 0;
+    while (i < c->nrv && strcmp(c->vname[i], variant) != 0)
+        i++;
+    if (i < c->nrv)
+        return c->rv[i];
+    if (i == WSEL_KIT_MAX_VARIANTS) {
+        *rc = WSEL_E_ARG;
+        return NULL;
+    }
+    wsel_error err;
+    wsel_error_clear(&err);
+    *rc = wsel_kit_resolver_new(c->cfg, c->st, variant, &c->rv[i], &err);
+    if (*rc != WSEL_OK)
+        return NULL;
+    c->vname[i] = variant;
+    c->nrv++;
+    return c->rv[i];
+}
+
+static int w_query(void *p, const char *variant, size_t q, wsel_rng *rng)
 {
     wcase *c = p;
     const wsel_resource *res = wsel_config_resource(c->cfg, q);
-    int rc;
+    int rc = WSEL_OK;
     c->last_res = NULL;
-    memset(&c->last, 0xa5, sizeof c->last);
     if (!variant) {
         rc = wsel_ref_resolve(res, c->st, rng, &c->last);
     } else {
-        size_t i = 0;
-        while (i < c->nrv && strcmp(c->vname[i], variant) != 0)
-            i++;
-        if (i == c->nrv) {
-            wsel_error err;
-            wsel_error_clear(&err);
-            if (i == WSEL_KIT_MAX_VARIANTS) {
-                snprintf(out, len, "too many variants");
-                return WSEL_E_ARG;
-            }
-            rc = wsel_kit_resolver_new(c->cfg, c->st, variant, &c->rv[i], &err);
-            if (rc != WSEL_OK) {
-                snprintf(out, len, "variant %s: %s", variant, wsel_strerror(rc));
-                return rc;
-            }
-            c->vname[i] = variant;
-            c->nrv++;
-        }
-        rc = wsel_resolve(c->rv[i], res, rng, &c->last);
+        wsel_resolver *r = w_resolver(c, variant, &rc);
+        if (r)
+            rc = wsel_resolve(r, res, rng, &c->last);
     }
+    if (rc == WSEL_OK)
+        c->last_res = res;
+    return rc;
+}
+
+static int w_run(void *p, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len)
+{
+    wcase *c = p;
+    memset(&c->last, 0xa5, sizeof c->last);
+    int rc = w_query(c, variant, q, rng);
     if (rc != WSEL_OK) {
-        snprintf(out, len, "%s", wsel_strerror(rc));
+        snprintf(out, len, "%s%s: %s", variant ? "variant " : "reference",
+                 variant ? variant : "", wsel_strerror(rc));
         return rc;
     }
-    c->last_res = res;
-    wsel_kit_weighted_canon(res, &c->last, out, len);
+    wsel_kit_weighted_canon(c->last_res, &c->last, out, len);
     return WSEL_OK;
 }
 
@@ -614,6 +622,7 @@ const wsel_kit_system wsel_kit_system_weighted = {
     .queries = w_queries,
     .words = w_words,
     .run = w_run,
+    .query = w_query,
     .check = w_check,
     .boundary = w_boundary,
 };

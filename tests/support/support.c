@@ -23,19 +23,27 @@ int wsel_test_try_load(const char *text, wsel_input input, wsel_config **out,
     return wsel_config_load_buffer(text, strlen(text), "test.conf", &opts, out, err);
 }
 
+/* Fails the current test unless a load succeeded. */
+static wsel_config *loaded(int rc, wsel_config *cfg, const wsel_error *err, const char *what,
+                           const char *text)
+{
+    if (rc != WSEL_OK || !cfg) {
+        char buf[2048];
+        print_error("%s failed to load: %s\n%s%.2000s%s", what,
+                    wsel_error_format(err, buf, sizeof buf), text ? "--- text:\n" : "",
+                    text ? text : "", text ? "\n" : "");
+        fail();
+    }
+    return cfg;
+}
+
 wsel_config *wsel_test_load_as(const char *text, wsel_input input)
 {
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_error_clear(&err);
     int rc = wsel_test_try_load(text, input, &cfg, &err);
-    if (rc != WSEL_OK || !cfg) {
-        char buf[2048];
-        print_error("config text failed to load: %s\n--- text:\n%.2000s\n",
-                    wsel_error_format(&err, buf, sizeof buf), text);
-        fail();
-    }
-    return cfg;
+    return loaded(rc, cfg, &err, "config text", text);
 }
 
 wsel_config *wsel_test_load(const char *text)
@@ -50,12 +58,7 @@ wsel_config *wsel_test_load_synopsis(void)
     wsel_error err;
     wsel_error_clear(&err);
     int rc = wsel_config_load_file(path, NULL, &cfg, &err);
-    if (rc != WSEL_OK || !cfg) {
-        char buf[2048];
-        print_error("%s failed to load: %s\n", path, wsel_error_format(&err, buf, sizeof buf));
-        fail();
-    }
-    return cfg;
+    return loaded(rc, cfg, &err, path, NULL);
 }
 
 /* ---- random state ------------------------------------------------------------------ */
