@@ -1,8 +1,9 @@
-/* The conformance suite's test families, one file each, and what they share: the draw
- * family (draws.c: chi-squared, binomial and independence tests of counts against the
- * exact-odds calculator), the equidistributed lattice (lattice.c), the boundary words of
- * the weighted decisions (boundary.c) and the report's plot data (plot.c); run.c drives
- * them case by case. */
+/* The conformance suite's test families for the weighted system, one file each, and
+ * what they share: the draw family (weighted_draws.c: chi-squared, binomial and
+ * independence tests of counts against the exact-odds calculator), the equidistributed
+ * lattice (weighted_lattice.c), the boundary words of the weighted decisions
+ * (weighted_boundary.c) and the report's plot data (plot.c); run.c drives them case by
+ * case over weighted_cases.c. */
 #ifndef WSEL_STATS_FAMILIES_H
 #define WSEL_STATS_FAMILIES_H
 
@@ -21,7 +22,7 @@ const char *stats_item_label(const wsel_set *set, uint32_t i, char *buf, size_t 
 int stats_resolve(const wsel_resolver *r, const wsel_resource *res, const wsel_state *st,
                   wsel_rng *rng, wsel_answer *ans);
 
-/* ---- draws.c ---- */
+/* ---- weighted_draws.c ---- */
 
 typedef struct set_acc {
     const wsel_set *set;
@@ -47,7 +48,7 @@ void acc_free(set_acc *a);
 /* Turns the counts of N draws into the family's tests, named after prefix. */
 void set_tests(set_acc *a, const char *prefix, uint64_t N);
 
-/* ---- lattice.c, boundary.c, plot.c ---- */
+/* ---- weighted_lattice.c, weighted_boundary.c, plot.c ---- */
 
 void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_resource *res,
                  const wsel_state *st, const wsel_odds *od, unsigned logn, uint64_t seed);

@@ -15,7 +15,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "cases.h"
+#include "weighted_cases.h"
 #include "kit/kit.h"
 #include "run.h"
 #include "report.h"

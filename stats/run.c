@@ -1,8 +1,8 @@
 /* One case, every engine: draw answers with the default generator and compare the
- * counts with the exact-odds calculator (draws.c); then drive the same resource with an
+ * counts with the exact-odds calculator (weighted_draws.c); then drive the same resource with an
  * equidistributed word stream, where the random-word contract fixes the counts of
- * every single-word decision to within one (lattice.c); then feed each decision the
- * words at its edges, where the contract fixes the outcome exactly (boundary.c). */
+ * every single-word decision to within one (weighted_lattice.c); then feed each decision the
+ * words at its edges, where the contract fixes the outcome exactly (weighted_boundary.c). */
 #include "families.h"
 
 #include "kit/kit.h"

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cases.h"
+#include "weighted_cases.h"
 #include "suite.h"
 #include "wsel.h"
 #include "kit/kit.h"

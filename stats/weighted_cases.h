@@ -1,7 +1,7 @@
 /* The cases the conformance suite runs: configs (as text or a file), the monitoring
  * state to apply, and what is known about them by construction. */
-#ifndef WSEL_STATS_CASES_H
-#define WSEL_STATS_CASES_H
+#ifndef WSEL_STATS_WEIGHTED_CASES_H
+#define WSEL_STATS_WEIGHTED_CASES_H
 
 #include <stdbool.h>
 #include <stddef.h>

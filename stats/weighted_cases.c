@@ -2,7 +2,7 @@
  * built from the spec's formula, and a fixed-seed family of generated configs. The
  * configs are written as text and loaded through the public loader, so the suite
  * exercises the same path as users. */
-#include "cases.h"
+#include "weighted_cases.h"
 #include "kit/kit.h"
 
 #include <math.h>
