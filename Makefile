@@ -85,7 +85,7 @@ $(STATIC_LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(SHARED_LIB): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libwsel.so.0 $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libwsel.so.0 $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
 	ln -sf libwsel.so.0 $(BUILD)/libwsel.so
 
 $(BUILD)/wsel.pc: wsel.pc.in

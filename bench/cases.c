@@ -684,7 +684,7 @@ static void bm_gen(wsel_bench_state *st, void *arg)
         return;
     }
     wsel_bench_items(st, wsel_bench_iterations(st));
-    wsel_bench_label(st, g->variant);
+    wsel_bench_label(st, g->variant ? g->variant : "reference");
 }
 
 static size_t register_systems(void)
@@ -693,13 +693,17 @@ static size_t register_systems(void)
     const wsel_kit_system *const *sys = wsel_kit_systems(&nsys);
     variant_slot("fast");
     for (size_t si = 0; si < nsys; si++) {
-        for (size_t v = 0; v < n_variants; v++) {
+        /* slot n_variants: the system's reference function itself */
+        for (size_t v = 0; v <= n_variants; v++) {
+            if (v < n_variants && !sys[si]->has_variant(variants[v]))
+                continue;
             gen_case *g = calloc(1, sizeof *g);
             if (!g)
                 return n;
             g->sys = sys[si];
-            g->variant = variants[v];
-            snprintf(g->name, sizeof g->name, "gen/%s/%s", sys[si]->name, variants[v]);
+            g->variant = v < n_variants ? variants[v] : NULL;
+            snprintf(g->name, sizeof g->name, "gen/%s/%s", sys[si]->name,
+                     g->variant ? g->variant : "reference");
             g->next = all_gen;
             all_gen = g;
             n += wsel_bench_register(g->name, bm_gen, g) != NULL;

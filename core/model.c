@@ -1,4 +1,4 @@
-/* Builds the resource model (spec section 2) from a parse tree, validating every rule. */
+/* Builds the resource model (doc/weighted.md §3) from a parse tree, validating every rule. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -343,7 +343,7 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
 
 /* ---- sets ---- */
 
-/* Detects kind and shape from the first item (spec 2, automatic mode). */
+/* Detects kind and shape from the first item (doc/weighted.md §3.4). */
 static int detect(builder *b, const wsel__entry *first, wsel_kind forced, setctx *sc)
 {
     const wsel__node *v = first->val;

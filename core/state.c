@@ -1,4 +1,4 @@
-/* Monitoring state (spec section 4): raw UP/DOWN + TTL per (service type, key), the
+/* Monitoring state (doc/weighted.md §6): raw UP/DOWN + TTL per (service type, key), the
  * combination rule per item, per-set version counters, and the extfile loader. */
 #include <ctype.h>
 #include <errno.h>

@@ -10,7 +10,7 @@
  * Reclamation: a replaced snapshot is kept on a retired list until wsel_resolver_free().
  * Readers announce nothing, so the writer can never prove that no reader still holds an
  * old pointer; any scheme that could (reader counters, epochs) would add shared writes
- * to every query. State changes are rare (spec 5), a snapshot is 2.5 KiB per set, and the
+ * to every query. State changes are rare (doc/weighted.md §7), a snapshot is 2.5 KiB a set, and the
  * list grows only when a resource's state actually changed, so memory is bounded by the
  * number of changes between quiet points: wsel_resolver_reclaim() frees them when the
  * caller knows no query is running (a server's own quiescent point). */

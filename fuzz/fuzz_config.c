@@ -4,7 +4,7 @@
  * or trips a sanitizer, in stanza mode, whole-config mode and auto mode. It either
  *   - fails with a status code in range, a position (line >= 1), a non-empty message
  *     and *out == NULL, or
- *   - succeeds with a model that obeys every rule of spec section 2: 1..64 items per
+ *   - succeeds with a model that obeys every rule of doc/weighted.md §3: 1..64 items per
  *     set and addresses per group, weights in 1..2^20-1, up_thresh in (0,1],
  *     threshold = ceil((double)T * up_thresh), totals that are sums, ids and indices
  *     that count, keys in canonical form, modes consistent with grouped/multi/kind,
@@ -61,7 +61,7 @@ static void check_key(const wsel_set *set, const wsel_item *it)
     if (af == AF_INET)
         for (size_t i = 4; i < 16; i++)
             FUZZ_ASSERT_MSG(it->addr[i] == 0, "IPv4 item with bytes past addr[3]");
-    /* The loader may accept more spellings than inet_pton (spec leaves it open), but
+    /* The loader may accept more spellings than inet_pton (doc/weighted.md §8, D1), but
      * when inet_pton understands the value it must mean the same address. */
     uint8_t bin[16] = { 0 };
     if (inet_pton(af, it->value, bin) == 1)

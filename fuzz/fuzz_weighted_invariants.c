@@ -1,4 +1,4 @@
-/* fuzz_weighted_invariants: every answer obeys the weighted semantics' invariants.
+/* fuzz_weighted_invariants: every answer obeys the invariants of doc/weighted.md §5.7.
  *
  * Property: the oracle's answer to each query of weighted.h's producer, and every
  * engine variant's answer from the default generator, passes the kit's invariant check

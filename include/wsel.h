@@ -5,6 +5,7 @@
  *   rng.h      the random source and the default generator
  *   resolve.h  the random-word contract, answers, engines (ref, fast) and resolvers
  *   odds.h     exact odds, computed independently of the engines
+ *   ring.h     the ring balancer (lua-resty-dns-client's consistent-hashing wheel)
  *
  * Every exported name starts with wsel_. The library never prints and never exits:
  * every failure is a status code plus a filled wsel_error. */
@@ -17,6 +18,7 @@
 #include "wsel/rng.h"
 #include "wsel/resolve.h"
 #include "wsel/odds.h"
+#include "wsel/ring.h"
 
 #define WSEL_VERSION "0.1.0"
 

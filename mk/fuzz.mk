@@ -36,7 +36,7 @@ $(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_H
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) \
 	  -DFUZZ_DEFAULT_DIRS='"$(CURDIR)/corpus/$*"' \
-	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(KIT_LIB) $(STATIC_LIB) $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 fuzz-replay: $(FUZZ_REPLAY_BIN) ## replay every corpus file and reproducer through the fuzz targets (TAP)
 	@sh scripts/run-tests.sh $(FUZZ_REPLAY_BIN)
@@ -58,7 +58,7 @@ endif
 
 $(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 
@@ -79,7 +79,7 @@ endif
 
 $(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a
 	AFL_QUIET=1 afl-clang-fast $(FUZZ_CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-afl-build: $(FUZZ_TARGETS:%=$(FUZZ_AFL)/fuzz_%)
 

@@ -1,4 +1,4 @@
-/* The exact-odds calculator: what the page's rules (spec section 3) say the answer
+/* The exact-odds calculator: what the page's rules (doc/weighted.md §5) say the answer
  * distribution of a set is. Deliberately shares nothing with ref/ or fast/: it reads
  * the model and the state, and works with probabilities instead of random words, so
  * that tests can hold the engines against it. */

@@ -1,4 +1,4 @@
-/* The reference engine: spec section 3 and the random-word contract of resolve.h, written
+/* The reference engine: doc/weighted.md §5 and the word contract of doc/random-words.md, written
  * to be read side by side with them. Speed is not a goal here; the fast engines are
  * judged against this file. */
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Case construction: the synopsis, the page's worked examples, threshold patterns
- * built from the spec's formula, and a fixed-seed family of generated configs. The
+ * built from doc/weighted.md §5.2's formula, and a fixed-seed family of generated configs. The
  * configs are written as text and loaded through the public loader, so the suite
  * exercises the same path as users. */
 #include "weighted_cases.h"
@@ -309,7 +309,7 @@ size_t cases_build(stat_case **out, uint64_t seed, unsigned gen_count)
 
     uint64_t x = seed;
     char name[96];
-    /* Shapes the spec singles out: extreme ratios, full width, 64 x 64 groups. */
+    /* Shapes at the limits (doc/weighted.md §3.6): extreme ratios, full width, 64x64 groups. */
     gen_case(&l, &x, "gen-single-64-heavy1", G_SINGLE, 0, 64, 2, 0.0, 0.5, true);
     gen_case(&l, &x, "gen-single-64-light1", G_SINGLE, 0, 64, 3, 0.0, 0.5, true);
     gen_case(&l, &x, "gen-multi-2-1vs1048575", G_MULTI, 0, 2, 3, 0.0, 0.5, true);

@@ -1,4 +1,4 @@
-/* The config loader (spec sections 1 and 2): the synopsis model, syntax corners,
+/* The config loader (doc/weighted.md §2 and §3): the synopsis model, syntax corners,
  * includes, limits, one test per rejection rule, and zone record checks.
  *
  * Expected models are written by hand from the manual page; expected error positions

@@ -1,4 +1,4 @@
-/* Monitoring state (spec section 4): combination rules, service-type checks,
+/* Monitoring state (doc/weighted.md §6): combination rules, service-type checks,
  * canonical keys, per-set versions, and the extfile reader. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -16,7 +16,7 @@ extern "C" {
 #define WSEL_API
 #endif
 
-/* Limits of the gdnsd weighted plugin (spec section 2). 64 * 64 * 1048575 < 2^32,
+/* Limits of the gdnsd weighted plugin (doc/weighted.md §3.6). 64 * 64 * 1048575 < 2^32,
  * so every sum of weights in one set fits in 32 bits. */
 #define WSEL_MAX_WEIGHT 1048575u   /* 2^20 - 1 */
 #define WSEL_MAX_ITEMS  64u        /* items per set, addresses per group */

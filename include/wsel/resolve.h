@@ -1,7 +1,8 @@
-/* wsel: resolution -- which addresses or which CNAME to answer with (spec section 3).
+/* wsel: resolution -- which addresses or which CNAME to answer with (doc/weighted.md §5).
  *
  * Random-word contract (identical for every engine; changing it is an API change)
  * ===============================================================================
+ * Summary; the full text, with exactness and the default generator, is doc/random-words.md.
  * A query on a resource consumes exactly wsel_resource_words(res) words from the
  * source, whatever the outcome: the words of its first set, then those of its second
  * (addrs_v4 before addrs_v6). Per set, in config order:
@@ -27,7 +28,8 @@
  *
  * Group weights are the sums of their addresses' dynamic weights. Both maps are exact
  * up to at most one word value per outcome: each odds figure is off by less than 2^-64.
- * An item with d = 0 is never picked, an item with d = M is always included. */
+ * An item with d = 0 is never picked, an item with d = M is always included
+ * (doc/random-words.md §4). */
 #ifndef WSEL_RESOLVE_H
 #define WSEL_RESOLVE_H
 

@@ -2,7 +2,8 @@
  *
  * Engines draw uniform 64-bit words from a caller-supplied source through a bulk fill
  * call. Which word feeds which decision is part of the API (see resolve.h, "random-word
- * contract"): given the same word stream, every engine returns the same answer. */
+ * contract", and doc/random-words.md): given the same word stream, every engine returns
+ * the same answer. */
 #ifndef WSEL_RNG_H
 #define WSEL_RNG_H
 
@@ -22,8 +23,8 @@ typedef struct wsel_rng {
 /* The default generator: four interleaved xoshiro256++ streams ("lanes"). Word 4*b + l of
  * the output is the b-th output of lane l, so a 4-wide SIMD step and the scalar code give
  * the same stream. Lanes are seeded from splitmix64(seed): lane 0 takes the first four
- * splitmix64 outputs as s[0..3], lane 1 the next four, and so on. One generator per thread;
- * there is no global state and no lock. */
+ * splitmix64 outputs as s[0..3], lane 1 the next four, and so on (doc/random-words.md §6).
+ * One generator per thread; there is no global state and no lock. */
 typedef struct wsel_prng {
     uint64_t s[4][4];        /* s[k][l]: state word k of lane l */
     uint64_t buf[4];         /* outputs of the current block not handed out yet */

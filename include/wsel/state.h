@@ -1,4 +1,4 @@
-/* wsel: monitoring state (spec section 4).
+/* wsel: monitoring state (doc/weighted.md §6).
  *
  * A wsel_state holds, per service type and per state key (canonical address text or
  * lower-cased CNAME, see wsel_item.key), an UP/DOWN verdict with a TTL. Anything not

@@ -74,7 +74,7 @@ jqn '.resources[0].items | map(.up) == [false,true]' "CNAME state keys are case-
 jqn '.resources[0].failed == true and .resources[0].sets[0].dyn_sum == 15' "cn: 15 < 57 fails over"
 jqn '.resources[0].items | map(.p_included_exact) == ["33/38","5/38"]' "cn: failover keeps the all-UP odds"
 
-# up_thresh corner cases (spec: T=100, up_thresh 0.07 -> threshold 8; equality holds).
+# up_thresh corners (doc/weighted.md §5.2: T=100, up_thresh 0.07 -> threshold 8; equality holds).
 run explain "$DATA/thresh.conf" --down 192.0.2.93 --down 198.51.100.1 --json
 jqn '.resources[0] | .sets[0].threshold == 8 and .sets[0].dyn_sum == 7 and .failed == true' "t7: 7 < ceil(100*0.07)=8 fails over"
 jqn '.resources[0].items | near(.[0].p_included; 0.07) and near(.[1].p_included; 0.93)' "t7: reset odds 7/100, 93/100"

@@ -9,6 +9,7 @@
 #ifndef WSEL_KIT_SYSTEM_H
 #define WSEL_KIT_SYSTEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,9 @@ typedef struct wsel_kit_system {
      * consumes under the random-word contract. */
     size_t (*queries)(const void *c);
     size_t (*words)(const void *c, size_t q);
+    /* Whether the system has an engine variant of that name besides its reference (a
+     * system with only a reference engine says no to every name). */
+    bool (*has_variant)(const char *variant);
     /* One query of target q drawing from rng: variant NULL runs the reference function
      * (the judge), else the named engine variant (wsel_kit_variants). The answer, in
      * the system's canonical text, goes to out. Returns WSEL_OK, or an error with `out`
@@ -51,7 +55,7 @@ const wsel_kit_system *const *wsel_kit_systems(size_t *n);
 const wsel_kit_system *wsel_kit_system_find(const char *name);
 
 /* The generic identity check: target q of case c, words w[0..n-1] replayed into the
- * judge and into every variant of wsel_kit_variants(with "fast"); each must consume
+ * judge and into every variant of wsel_kit_variants(with "fast") the system has; each must consume
  * exactly n words and give the judge's answer, which must pass the system's
  * invariants. NULL when all hold, else the reason (in buf). */
 const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,

@@ -58,7 +58,7 @@ void wsel_kit_weighted_truth_of(const wsel_set *set, const wsel_state *st,
 const char *wsel_kit_weighted_check_truth(const wsel_set *set, const wsel_kit_weighted_truth *t,
                                           const wsel_set_answer *a, char *buf, size_t len);
 
-/* The answer invariants of a set (doc: the weighted semantics): 1..n items in config
+/* The answer invariants of a set (doc/weighted.md §5.7): 1..n items in config
  * order, no DOWN item unless the set failed over, every max-weight item of a multi
  * layer present, grouped-single within one group, grouped-multi at most one address
  * per group and every max-weight group present, failed and TTL as the state gives.

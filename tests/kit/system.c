@@ -47,6 +47,8 @@ const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
     const char *names[WSEL_KIT_MAX_VARIANTS];
     size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
     for (size_t v = 0; v < nv; v++) {
+        if (!sys->has_variant(names[v]))
+            continue;
         rng = wsel_kit_replay_rng(&rp, w, n);
         if (sys->run(c, names[v], q, &rng, got, sizeof got) != WSEL_OK) {
             snprintf(buf, len, "%s/%s: query failed on target %zu: %s", sys->name, names[v], q,

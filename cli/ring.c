@@ -1,0 +1,796 @@
+/* bin/wsel: the ring system's commands (doc/ring.md): run, show, diff over a scenario. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ring_scenario.h"
+
+/* ---- shared: options, building, snapshots ------------------------------------------------ */
+
+typedef struct ring_args {
+    const char *scenario;
+    int json;
+} ring_args;
+
+static int parse_args(const char *cmd, const char *usage, int argc, char **argv, ring_args *a)
+{
+    memset(a, 0, sizeof *a);
+    int opts_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!opts_done && s[0] == '-' && s[1]) {
+            if (strcmp(s, "--") == 0) {
+                opts_done = 1;
+            } else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+                fputs(usage, stdout);
+                return -1;
+            } else if (strcmp(s, "--json") == 0) {
+                a->json = 1;
+            } else if (cli_opt_is(s, "--engine")) {
+                const char *v = cli_optval(cmd, argc, argv, &i, "--engine");
+                if (!v)
+                    return CLI_USAGE;
+                if (strcmp(v, "ref") == 0)
+                    continue;
+                if (strcmp(v, "fast") == 0)
+                    return cli_die(cmd, "the ring's fast engine is not built yet; use --engine ref");
+                return cli_die(cmd, "unknown engine '%s' (expected ref)", v);
+            } else {
+                return cli_die(cmd, "unknown option '%s' (see wsel %s --help)", s, cmd + 5);
+            }
+        } else if (!a->scenario) {
+            a->scenario = s;
+        } else {
+            return cli_die(cmd, "unexpected argument '%s' (see wsel %s --help)", s, cmd + 5);
+        }
+    }
+    if (!a->scenario)
+        return cli_die(cmd, "missing SCENARIO (see wsel %s --help)", cmd + 5);
+    return 0;
+}
+
+/* Builds the ring; prints the error with the scenario path of the fault. */
+static int build(const char *file, rs_scenario *sc, wsel_ring **out)
+{
+    sc->opts.dns.resolve = rs_resolve;
+    sc->opts.dns.toip = rs_toip;
+    sc->opts.dns.ctx = sc;
+    wsel_error err;
+    wsel_error_clear(&err);
+    if (wsel_ring_new(&sc->opts, out, &err) == WSEL_OK)
+        return CLI_OK;
+    if (err.item[0])
+        fprintf(stderr, "%s: $.hosts: %s\n", file, err.message);
+    else
+        fprintf(stderr, "%s: $%s%s: %s\n", file, err.stanza[0] ? "." : "", err.stanza,
+                err.message);
+    return CLI_INVALID;
+}
+
+/* "a.b.c.d:port", "[v6]:port" or "name:port" */
+static const char *fmt_peer(const char *ip, unsigned port, char *buf, size_t len)
+{
+    if (strchr(ip, ':'))
+        snprintf(buf, len, "[%s]:%u", ip, port);
+    else
+        snprintf(buf, len, "%s:%u", ip, port);
+    return buf;
+}
+
+typedef struct snap {
+    uint32_t n;
+    size_t na;
+    char **label;      /* "ip:port" */
+    char **key;        /* identity: host name, host port, address, occurrence */
+    char **host;       /* "name:port" of the owning host */
+    uint32_t *weight;
+    size_t *slots;
+    bool *available;
+    long *owner;       /* [1..n] */
+} snap;
+
+static void snap_free(snap *s)
+{
+    for (size_t i = 0; i < s->na; i++) {
+        free(s->label[i]);
+        free(s->key[i]);
+        free(s->host[i]);
+    }
+    free(s->label);
+    free(s->key);
+    free(s->host);
+    free(s->weight);
+    free(s->slots);
+    free(s->available);
+    free(s->owner);
+    memset(s, 0, sizeof *s);
+}
+
+static char *dup(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+static int snap_take(const wsel_ring *r, snap *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = wsel_ring_size(r);
+    s->na = wsel_ring_address_count(r);
+    size_t m = s->na ? s->na : 1;
+    s->label = calloc(m, sizeof *s->label);
+    s->key = calloc(m, sizeof *s->key);
+    s->host = calloc(m, sizeof *s->host);
+    s->weight = calloc(m, sizeof *s->weight);
+    s->slots = calloc(m, sizeof *s->slots);
+    s->available = calloc(m, sizeof *s->available);
+    s->owner = calloc((size_t)s->n + 1, sizeof *s->owner);
+    if (!s->label || !s->key || !s->host || !s->weight || !s->slots || !s->available || !s->owner)
+        return -1;
+    for (size_t i = 0; i < s->na; i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        char buf[600], pb[300];
+        s->label[i] = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
+        snprintf(buf, sizeof buf, "%s:%u", a.host, a.host_port);
+        s->host[i] = dup(buf);
+        unsigned occ = 0;
+        for (size_t k = 0; k < i; k++)
+            occ += strcmp(s->host[k], s->host[i]) == 0 && strcmp(s->label[k], s->label[i]) == 0;
+        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->label[i] ? s->label[i] : "", occ);
+        s->key[i] = dup(buf);
+        if (!s->label[i] || !s->host[i] || !s->key[i])
+            return -1;
+        s->weight[i] = a.weight;
+        s->slots[i] = a.n_slots;
+        s->available[i] = a.available;
+    }
+    for (uint32_t k = 1; k <= s->n; k++)
+        s->owner[k] = wsel_ring_owner(r, k);
+    return 0;
+}
+
+static void json_snapshot(json_out *j, const wsel_ring *r)
+{
+    uint32_t n = wsel_ring_size(r);
+    json_key(j, "wheel");
+    json_arr_begin(j);
+    char pb[300];
+    size_t na = wsel_ring_address_count(r);
+    for (uint32_t k = 1; k <= n; k++) {
+        long o = wsel_ring_owner(r, k);
+        if (o < 0) {
+            json_null(j);
+            continue;
+        }
+        wsel_ring_address a;
+        wsel_ring_address_get(r, (size_t)o, &a);
+        json_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+    }
+    json_arr_end(j);
+    json_key(j, "addresses");
+    json_arr_begin(j);
+    uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
+    for (size_t i = 0; i < na; i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        json_obj_begin(j);
+        json_key(j, "address");
+        json_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        json_key(j, "host");
+        snprintf(pb, sizeof pb, "%s:%u", a.host, a.host_port);
+        json_str(j, pb);
+        json_key(j, "weight");
+        json_u64(j, a.weight);
+        json_key(j, "available");
+        json_bool(j, a.available);
+        json_key(j, "slots");
+        json_arr_begin(j);
+        if (slots) {
+            wsel_ring_address_slots(r, i, slots);
+            for (size_t k = 0; k < a.n_slots; k++)
+                json_u64(j, slots[k]);
+        }
+        json_arr_end(j);
+        json_obj_end(j);
+    }
+    free(slots);
+    json_arr_end(j);
+    json_key(j, "healthy");
+    json_bool(j, wsel_ring_healthy(r));
+    json_key(j, "weight");
+    json_u64(j, wsel_ring_weight(r));
+    json_key(j, "unavailableWeight");
+    json_u64(j, wsel_ring_unavailable_weight(r));
+}
+
+static void text_snapshot(FILE *f, const wsel_ring *r)
+{
+    char pb[300];
+    fprintf(f, "  %u slots, weight %llu, unavailable %llu, %s\n", wsel_ring_size(r),
+            (unsigned long long)wsel_ring_weight(r),
+            (unsigned long long)wsel_ring_unavailable_weight(r),
+            wsel_ring_healthy(r) ? "healthy" : "unhealthy");
+    for (size_t i = 0; i < wsel_ring_address_count(r); i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        fprintf(f, "  %-28s host %s:%u  weight %u  slots %zu%s\n",
+                fmt_peer(a.ip, a.port, pb, sizeof pb), a.host, a.host_port, a.weight, a.n_slots,
+                a.available ? "" : "  (unavailable)");
+    }
+}
+
+/* ---- applying one op ------------------------------------------------------------------------- */
+
+typedef struct runner {
+    const char *file;
+    rs_scenario *sc;
+    wsel_ring *r;
+    double now;
+    json_out *j;   /* results written here when non-NULL */
+    FILE *text;    /* or as text here when non-NULL */
+} runner;
+
+static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
+{
+    char pb[300];
+    if (ru->j) {
+        if (p->outcome == WSEL_RING_PEER) {
+            json_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
+        } else {
+            json_obj_begin(ru->j);
+            json_key(ru->j, "error");
+            json_str(ru->j, wsel_ring_outcome_name(p->outcome));
+            json_obj_end(ru->j);
+        }
+    }
+    if (ru->text)
+        fprintf(ru->text, "  %s -> %s\n", what,
+                p->outcome == WSEL_RING_PEER ? fmt_peer(p->ip, p->port, pb, sizeof pb)
+                                             : wsel_ring_outcome_name(p->outcome));
+}
+
+static int op_fail(runner *ru, const rs_op *op, const wsel_error *err)
+{
+    fprintf(stderr, "%s: %s: %s\n", ru->file, op->path, err->message);
+    return CLI_INVALID;
+}
+
+static const char *const op_names[] = {"add", "remove", "status", "hoststatus", "dns",
+                                       "advance", "snapshot", "peers", "rr", "retry"};
+
+static int apply(runner *ru, rs_op *op)
+{
+    wsel_error err;
+    wsel_error_clear(&err);
+    json_out *j = ru->j;
+    int rc = WSEL_OK;
+    bool found = false;
+    if (j) {
+        json_obj_begin(j);
+        json_key(j, "op");
+        json_str(j, op_names[op->kind]);
+    }
+    if (ru->text)
+        fprintf(ru->text, "%s %s", op->path, op_names[op->kind]);
+    switch (op->kind) {
+    case RS_ADD:
+        rc = wsel_ring_add_host(ru->r, op->name, op->port, op->weight, &err);
+        if (ru->text)
+            fprintf(ru->text, " %s:%u weight %u\n", op->name, op->port, op->weight);
+        break;
+    case RS_REMOVE:
+        rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
+        if (j) {
+            json_key(j, "found");
+            json_bool(j, found);
+        }
+        if (ru->text)
+            fprintf(ru->text, " %s:%u%s\n", op->name, op->port, found ? "" : " (not present)");
+        break;
+    case RS_STATUS:
+        rc = wsel_ring_set_address_status(ru->r, op->ip, op->port, op->hostname, op->available,
+                                          &err);
+        if (ru->text)
+            fprintf(ru->text, " %s:%u %s\n", op->ip, op->port, op->available ? "up" : "down");
+        break;
+    case RS_HOSTSTATUS:
+        rc = wsel_ring_set_host_status(ru->r, op->name, op->port, op->available, &err);
+        if (ru->text)
+            fprintf(ru->text, " %s:%u %s\n", op->name, op->port, op->available ? "up" : "down");
+        break;
+    case RS_DNS:
+        if (rs_set_name(ru->sc, &op->dns)) {
+            wsel_error_clear(&err);
+            snprintf(err.message, sizeof err.message, "out of memory");
+            rc = WSEL_E_NOMEM;
+        } else {
+            rc = wsel_ring_refresh(ru->r, op->name, &err);
+        }
+        if (ru->text)
+            fprintf(ru->text, " %s\n", op->name);
+        break;
+    case RS_ADVANCE:
+        ru->now += op->seconds;
+        rc = wsel_ring_tick(ru->r, ru->now, &err);
+        if (j) {
+            json_key(j, "now");
+            json_num(j, ru->now);
+        }
+        if (ru->text)
+            fprintf(ru->text, " to %g s\n", ru->now);
+        break;
+    case RS_SNAPSHOT:
+        if (j)
+            json_snapshot(j, ru->r);
+        if (ru->text) {
+            fputc('\n', ru->text);
+            text_snapshot(ru->text, ru->r);
+        }
+        break;
+    case RS_PEERS:
+        if (j) {
+            json_key(j, "peers");
+            json_arr_begin(j);
+        }
+        if (ru->text)
+            fputc('\n', ru->text);
+        for (size_t i = 0; i < op->n_keys && rc == WSEL_OK; i++) {
+            wsel_ring_handle h = {.mode = op->hashes ? WSEL_RING_HASH : WSEL_RING_FLOAT};
+            char what[64];
+            if (op->hashes) {
+                h.hash = op->hashes[i];
+                snprintf(what, sizeof what, "hash %llu", (unsigned long long)h.hash);
+            } else {
+                h.u = op->floats[i];
+                snprintf(what, sizeof what, "float %g", h.u);
+            }
+            wsel_ring_peer p;
+            rc = wsel_ring_pick(ru->r, &h, false, &p, &err);
+            if (rc == WSEL_OK)
+                out_pick(ru, &p, what);
+        }
+        if (j)
+            json_arr_end(j);
+        break;
+    case RS_RR:
+    case RS_RETRY:
+        if (j) {
+            json_key(j, "picks");
+            json_arr_begin(j);
+        }
+        if (ru->text)
+            fputc('\n', ru->text);
+        {
+            wsel_ring_handle h = {.mode = op->kind == RS_RR ? WSEL_RING_RR : WSEL_RING_HASH,
+                                  .hash = op->hash};
+            uint64_t total = op->kind == RS_RR ? op->count : op->count + 1;
+            for (uint64_t i = 0; i < total && rc == WSEL_OK; i++) {
+                wsel_ring_peer p;
+                if (op->kind == RS_RETRY && i > 0)
+                    rc = wsel_ring_retry(ru->r, &h, false, &p, &err);
+                else {
+                    h.retries = 0;
+                    rc = wsel_ring_pick(ru->r, &h, false, &p, &err);
+                }
+                char what[64];
+                snprintf(what, sizeof what, op->kind == RS_RR ? "pick %llu" : "retry %llu",
+                         (unsigned long long)i);
+                if (rc == WSEL_OK)
+                    out_pick(ru, &p, what);
+            }
+        }
+        if (j)
+            json_arr_end(j);
+        break;
+    }
+    if (j)
+        json_obj_end(j);
+    if (rc != WSEL_OK)
+        return op_fail(ru, op, &err);
+    return CLI_OK;
+}
+
+/* ---- run ------------------------------------------------------------------------------------- */
+
+static const char run_usage[] =
+    "usage: wsel ring run SCENARIO [--engine ref] [--json]\n"
+    "Builds the ring a scenario file describes and applies its ops in order: host changes,\n"
+    "DNS answers, availability, clock, snapshots and picks (see man wsel, RING SCENARIO).\n"
+    "  --engine ref   the reference engine (the only one so far)\n"
+    "  --json         {\"initial\": SNAPSHOT, \"results\": [one per op]}\n";
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *cmd = "ring run";
+    ring_args a;
+    int rc = parse_args(cmd, run_usage, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    rs_scenario sc;
+    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
+        rs_free(&sc);
+        return rc;
+    }
+    wsel_ring *r = NULL;
+    if ((rc = build(a.scenario, &sc, &r)) != CLI_OK) {
+        rs_free(&sc);
+        return rc;
+    }
+    /* output is buffered so that an error leaves stdout empty */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        wsel_ring_free(r);
+        rs_free(&sc);
+        return cli_die(cmd, "out of memory");
+    }
+    json_out j;
+    runner ru = {a.scenario, &sc, r, sc.opts.now, NULL, NULL};
+    if (a.json) {
+        json_init(&j, mem);
+        ru.j = &j;
+        json_obj_begin(&j);
+        json_key(&j, "initial");
+        json_obj_begin(&j);
+        json_snapshot(&j, r);
+        json_obj_end(&j);
+        json_key(&j, "results");
+        json_arr_begin(&j);
+    } else {
+        ru.text = mem;
+        fprintf(mem, "initial\n");
+        text_snapshot(mem, r);
+    }
+    for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
+        rc = apply(&ru, &sc.ops[i]);
+    if (a.json) {
+        json_arr_end(&j);
+        json_obj_end(&j);
+        json_finish(&j);
+    }
+    fclose(mem);
+    if (rc == CLI_OK)
+        fwrite(buf, 1, len, stdout);
+    free(buf);
+    wsel_ring_free(r);
+    rs_free(&sc);
+    return rc;
+}
+
+/* ---- show ------------------------------------------------------------------------------------ */
+
+static const char show_usage[] =
+    "usage: wsel ring show SCENARIO [--engine ref] [--json]\n"
+    "The ring after the scenario's ops: per address its weight, slots, slot share against\n"
+    "weight share and the deviation in slots; the largest deviation.\n";
+
+static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring **out,
+                   int (*each)(void *ctx, const rs_op *op, const wsel_ring *r, const snap *before),
+                   void *ctx)
+{
+    int rc = build(file, sc, out);
+    if (rc)
+        return rc;
+    runner ru = {file, sc, *out, sc->opts.now, NULL, NULL};
+    for (size_t i = 0; i < sc->n_ops; i++) {
+        snap before;
+        if (each && snap_take(*out, &before)) {
+            snap_free(&before);
+            return cli_die(cmd, "out of memory");
+        }
+        rc = apply(&ru, &sc->ops[i]);
+        if (rc == CLI_OK && each)
+            rc = each(ctx, &sc->ops[i], *out, &before);
+        if (each)
+            snap_free(&before);
+        if (rc)
+            return rc;
+    }
+    return CLI_OK;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    const char *cmd = "ring show";
+    ring_args a;
+    int rc = parse_args(cmd, show_usage, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    rs_scenario sc;
+    wsel_ring *r = NULL;
+    if ((rc = rs_load(cmd, a.scenario, &sc)) == CLI_OK)
+        rc = run_all(cmd, a.scenario, &sc, &r, NULL, NULL);
+    if (rc) {
+        wsel_ring_free(r);
+        rs_free(&sc);
+        return rc;
+    }
+    uint32_t n = wsel_ring_size(r);
+    double W = (double)wsel_ring_weight(r);
+    size_t na = wsel_ring_address_count(r);
+    json_out j;
+    json_init(&j, stdout);
+    if (a.json) {
+        json_obj_begin(&j);
+        json_key(&j, "wheelSize");
+        json_u64(&j, n);
+        json_key(&j, "weight");
+        json_u64(&j, (unsigned long long)W);
+        json_key(&j, "healthy");
+        json_bool(&j, wsel_ring_healthy(r));
+        json_key(&j, "addresses");
+        json_arr_begin(&j);
+    } else {
+        printf("%u slots, total weight %.0f, %s\n", n, W, wsel_ring_healthy(r) ? "healthy" : "unhealthy");
+        printf("%-28s %-24s %7s %8s %11s %12s %10s\n", "address", "host", "weight", "slots",
+               "slot share", "weight share", "deviation");
+    }
+    double worst = -1, worst_dev = 0;
+    size_t worst_i = 0;
+    char pb[300], hb[300];
+    for (size_t i = 0; i < na; i++) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(r, i, &ad);
+        double ss = (double)ad.n_slots / n, ws = W > 0 ? ad.weight / W : 0;
+        double dev = (double)ad.n_slots - (double)n * ws; /* in slots */
+        if (fabs(dev) > worst) {
+            worst = fabs(dev);
+            worst_dev = dev;
+            worst_i = i;
+        }
+        fmt_peer(ad.ip, ad.port, pb, sizeof pb);
+        snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
+        if (a.json) {
+            json_obj_begin(&j);
+            json_key(&j, "address");
+            json_str(&j, pb);
+            json_key(&j, "host");
+            json_str(&j, hb);
+            json_key(&j, "weight");
+            json_u64(&j, ad.weight);
+            json_key(&j, "available");
+            json_bool(&j, ad.available);
+            json_key(&j, "slots");
+            json_u64(&j, ad.n_slots);
+            json_key(&j, "slotShare");
+            json_num(&j, ss);
+            json_key(&j, "weightShare");
+            json_num(&j, ws);
+            json_key(&j, "deviation");
+            json_num(&j, dev);
+            json_obj_end(&j);
+        } else {
+            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", pb, hb, ad.weight,
+                   ad.n_slots, 100 * ss, 100 * ws, dev);
+        }
+    }
+    if (a.json) {
+        json_arr_end(&j);
+        json_key(&j, "largestDeviation");
+        if (na == 0) {
+            json_null(&j);
+        } else {
+            wsel_ring_address ad;
+            wsel_ring_address_get(r, worst_i, &ad);
+            json_obj_begin(&j);
+            json_key(&j, "address");
+            json_str(&j, fmt_peer(ad.ip, ad.port, pb, sizeof pb));
+            json_key(&j, "slots");
+            json_num(&j, worst_dev);
+            json_key(&j, "share");
+            json_num(&j, worst_dev / n);
+            json_obj_end(&j);
+        }
+        json_obj_end(&j);
+        json_finish(&j);
+    } else if (na) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(r, worst_i, &ad);
+        printf("largest deviation: %s, %+.3f slots (%+.4f%% of the wheel)\n",
+               fmt_peer(ad.ip, ad.port, pb, sizeof pb), worst_dev, 100 * worst_dev / n);
+    }
+    wsel_ring_free(r);
+    rs_free(&sc);
+    return CLI_OK;
+}
+
+/* ---- diff ------------------------------------------------------------------------------------ */
+
+static const char diff_usage[] =
+    "usage: wsel ring diff SCENARIO [--engine ref] [--json]\n"
+    "For each change op (add, remove, dns, advance): the slots that changed owner, the share\n"
+    "of keys that move, the smallest share any assignment with the same counts for the\n"
+    "addresses the change touched could move, and the slots that moved between addresses the\n"
+    "change did not touch (the seed promises none; 5.2.3 sometimes moves one).\n";
+
+typedef struct diffctx {
+    json_out *j;
+    int json;
+    FILE *f;
+} diffctx;
+
+static long find_key(const snap *s, const char *key)
+{
+    for (size_t i = 0; i < s->na; i++)
+        if (strcmp(s->key[i], key) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* An address is touched by an op when it belongs to the host the op names (add, remove: by
+ * name and port; dns: by name), or exists on one side only. */
+static bool touched(const rs_op *op, const snap *s, size_t i, const snap *other)
+{
+    if (find_key(other, s->key[i]) < 0)
+        return true;
+    char hb[300];
+    if (op->kind == RS_ADD || op->kind == RS_REMOVE) {
+        snprintf(hb, sizeof hb, "%s:%u", op->name, op->port);
+        return strcmp(s->host[i], hb) == 0;
+    }
+    if (op->kind == RS_DNS) {
+        size_t n = strlen(op->name);
+        return strncmp(s->host[i], op->name, n) == 0 && s->host[i][n] == ':' &&
+               !strchr(s->host[i] + n + 1, ':');
+    }
+    return false;
+}
+
+static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap *b)
+{
+    diffctx *c = vctx;
+    if (op->kind != RS_ADD && op->kind != RS_REMOVE && op->kind != RS_DNS && op->kind != RS_ADVANCE)
+        return CLI_OK;
+    snap a;
+    if (snap_take(r, &a)) {
+        snap_free(&a);
+        return cli_die("ring diff", "out of memory");
+    }
+    uint32_t n = a.n;
+    /* per address (identity key): touched or not, count before and after */
+    unsigned long long gains = 0, losses = 0, moved = 0, untouched_moves = 0;
+    for (size_t i = 0; i < a.na; i++)
+        if (touched(op, &a, i, b)) {
+            long k = find_key(b, a.key[i]);
+            size_t old = k < 0 ? 0 : b->slots[k];
+            if (a.slots[i] > old)
+                gains += a.slots[i] - old;
+            else
+                losses += old - a.slots[i];
+        }
+    for (size_t k = 0; k < b->na; k++)
+        if (find_key(&a, b->key[k]) < 0)
+            losses += b->slots[k];
+    unsigned long long minimal = gains > losses ? gains : losses;
+    json_out *j = c->j;
+    if (c->json) {
+        json_obj_begin(j);
+        json_key(j, "op");
+        json_str(j, op->path);
+        json_key(j, "kind");
+        json_str(j, op_names[op->kind]);
+        json_key(j, "slots");
+        json_arr_begin(j);
+    } else {
+        fprintf(c->f, "%s %s", op->path, op_names[op->kind]);
+        if (op->name)
+            fprintf(c->f, " %s", op->name);
+        if (op->kind == RS_ADD || op->kind == RS_REMOVE)
+            fprintf(c->f, ":%u", op->port);
+        fprintf(c->f, "\n");
+    }
+    for (uint32_t s = 1; s <= n; s++) {
+        const char *from = b->owner[s] < 0 ? NULL : b->key[b->owner[s]];
+        const char *to = a.owner[s] < 0 ? NULL : a.key[a.owner[s]];
+        if ((from == NULL && to == NULL) || (from && to && strcmp(from, to) == 0))
+            continue;
+        moved++;
+        bool between_untouched = false;
+        if (from && to) {
+            long ka = a.owner[s], kb = b->owner[s];
+            between_untouched = !touched(op, &a, (size_t)ka, b) && !touched(op, b, (size_t)kb, &a);
+        }
+        untouched_moves += between_untouched;
+        const char *fl = from ? b->label[b->owner[s]] : NULL;
+        const char *tl = to ? a.label[a.owner[s]] : NULL;
+        if (c->json) {
+            json_obj_begin(j);
+            json_key(j, "slot");
+            json_u64(j, s);
+            json_key(j, "from");
+            fl ? json_str(j, fl) : json_null(j);
+            json_key(j, "to");
+            tl ? json_str(j, tl) : json_null(j);
+            json_key(j, "untouched");
+            json_bool(j, between_untouched);
+            json_obj_end(j);
+        } else if (between_untouched) {
+            fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s, fl, tl);
+        }
+    }
+    if (c->json) {
+        json_arr_end(j);
+        json_key(j, "moved");
+        json_u64(j, moved);
+        json_key(j, "movedShare");
+        json_num(j, (double)moved / n);
+        json_key(j, "minimalMoved");
+        json_u64(j, minimal);
+        json_key(j, "minimalShare");
+        json_num(j, (double)minimal / n);
+        json_key(j, "untouchedMoves");
+        json_u64(j, untouched_moves);
+        json_obj_end(j);
+    } else {
+        fprintf(c->f, "  %llu slots changed owner (%.4f%% of keys); smallest possible %llu (%.4f%%); "
+               "%llu between untouched addresses\n",
+               moved, 100.0 * (double)moved / n, minimal, 100.0 * (double)minimal / n,
+               untouched_moves);
+    }
+    snap_free(&a);
+    return CLI_OK;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    const char *cmd = "ring diff";
+    ring_args a;
+    int rc = parse_args(cmd, diff_usage, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    rs_scenario sc;
+    wsel_ring *r = NULL;
+    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
+        rs_free(&sc);
+        return rc;
+    }
+    /* results go to a buffer so that an error leaves stdout empty */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        rs_free(&sc);
+        return cli_die(cmd, "out of memory");
+    }
+    json_out j;
+    json_init(&j, mem);
+    diffctx c = {&j, a.json, mem};
+    if (a.json) {
+        json_obj_begin(&j);
+        json_key(&j, "changes");
+        json_arr_begin(&j);
+    }
+    rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
+    if (a.json) {
+        json_arr_end(&j);
+        json_obj_end(&j);
+        json_finish(&j);
+    }
+    fclose(mem);
+    if (rc == CLI_OK)
+        fwrite(buf, 1, len, stdout);
+    free(buf);
+    wsel_ring_free(r);
+    rs_free(&sc);
+    return rc;
+}
+
+static const cli_command commands[] = {
+    {"run", cmd_run, "SCENARIO [--engine ref] [--json]",
+     "apply a scenario's ops to a ring, print each result"},
+    {"show", cmd_show, "SCENARIO [--json]", "slots per address against weight shares"},
+    {"diff", cmd_diff, "SCENARIO [--json]", "slots that move on each change, against the least possible"},
+};
+
+const cli_system cli_system_ring = {
+    .name = "ring",
+    .summary = "lua-resty-dns-client's ring balancer (consistent hashing over a wheel of slots)",
+    .top_level = 0,
+    .n_commands = sizeof commands / sizeof commands[0],
+    .commands = commands,
+};

@@ -1,0 +1,8 @@
+# The ring balancer (doc/ring.md): its CLI reads scenario files with jansson; its tests.
+$(WSEL_BIN): LDLIBS += -ljansson
+
+RING_TESTS := $(BUILD)/tests/test_ring $(BUILD)/tests/test_ring_gen $(BUILD)/tests/test_ring_nomem
+
+.PHONY: check-ring
+check-ring: deps-check lib $(RING_TESTS) $(WSEL_BIN) ## run the ring balancer's unit tests and its CLI tests only
+	@sh scripts/run-tests.sh $(RING_TESTS) tests/cli/t_ring.sh

@@ -1,0 +1,65 @@
+/* The ring balancer's model, shared by ref/ring*.c (doc/ring.md section 1). Not installed. */
+#ifndef WSEL_REF_RING_INTERNAL_H
+#define WSEL_REF_RING_INTERNAL_H
+
+#include "wsel/ring.h"
+
+/* An address's slots are a stack kept as a doubly linked list through the ring's
+ * next/prev arrays (indexed by slot), so redistribution never allocates. */
+typedef struct wsel__raddr {
+    char *ip;                   /* canonical IP text, or a name */
+    wsel_ring_iptype iptype;
+    uint16_t port;
+    uint32_t weight;            /* 0 once disabled */
+    bool available, disabled;
+    uint32_t head, tail, count; /* first / last acquired slot (0 = none) */
+    uint32_t target;            /* the count the current redistribution gives it */
+    struct wsel__rhost *host;
+    uint64_t serial;            /* unique per ring, never reused */
+    size_t pos;                 /* index in iteration order */
+} wsel__raddr;
+
+typedef struct wsel__rhost {
+    char *name;
+    uint16_t port;
+    uint32_t node_weight;
+    bool literal;               /* name is an IP literal: resolves to itself, never expires */
+    int rtype;                  /* 0 before the first answer, else wsel_ring_rrtype */
+    bool real_srv;              /* current record is a real SRV record (SRV weights win) */
+    bool ttl0;                  /* the host stands as one unresolved entry (ttl=0 record) */
+    bool prev_ttl0_or_empty;    /* last answer had ttl 0 or no entries (or none yet) */
+    double expire;
+    wsel__raddr **a;
+    size_t n, cap;
+} wsel__rhost;
+
+struct wsel_ring {
+    uint32_t n;                 /* wheel size N */
+    wsel__raddr **wheel;        /* [1..N] owner or NULL */
+    uint32_t *next, *prev;      /* [1..N] slot lists of the owners */
+    uint32_t *free;             /* the free stack; top = free[nfree - 1] */
+    uint32_t nfree;
+    wsel__rhost **h;
+    size_t nh, caph;
+    double threshold, requery, ttl0, now;
+    uint32_t pointer;           /* next round-robin slot */
+    bool use_srv_name;
+    wsel_ring_dns dns;
+    uint64_t serial;
+    size_t naddr;               /* addresses in iteration order (after renumbering) */
+};
+
+/* ring_order.c: ranks of n distinct finite numbers (1-based) into out; WSEL_E_ARG on
+ * duplicates or non-finite values, WSEL_E_NOMEM. */
+int wsel__ring_ranks(const double *v, uint32_t n, uint32_t *out, wsel_error *err);
+
+/* ring.c */
+/* An IP literal's canonical text (IPv6 without brackets; "[...]" accepted), or
+ * WSEL_RING_NAME when s is no IP literal (out then unspecified). */
+wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
+void wsel__ring_redistribute(wsel_ring *r);
+int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
+bool wsel__ring_healthy(const wsel_ring *r);
+const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial);
+
+#endif

@@ -1,0 +1,1313 @@
+/* The ring balancer's reference engine against the known answers of the spec
+ * (/work/shared/spec/ring.md, doc/ring.md): order lists, layouts K1-K6, counterexamples
+ * C1-C4, exact counts, validation, health, retries, DNS updates. Every expected value
+ * below is copied from the spec text, not from the engine. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ring_mock.h"
+#include "../ref/ring_internal.h"
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static void ok_check(const wsel_ring *r)
+{
+    wsel_error err;
+    if (wsel_ring_check(r, &err) != WSEL_OK)
+        fail_msg("invariant: %s", err.message);
+}
+
+static wsel_ring *mk(const wsel_ring_opts *o)
+{
+    wsel_ring *r = NULL;
+    wsel_error err;
+    if (wsel_ring_new(o, &r, &err) != WSEL_OK)
+        fail_msg("wsel_ring_new: %s", err.message);
+    ok_check(r);
+    return r;
+}
+
+static void add(wsel_ring *r, const char *name, uint32_t port, uint32_t weight)
+{
+    wsel_error err;
+    if (wsel_ring_add_host(r, name, port, weight, &err) != WSEL_OK)
+        fail_msg("add %s: %s", name, err.message);
+    ok_check(r);
+}
+
+static void rm(wsel_ring *r, const char *name, uint32_t port)
+{
+    wsel_error err;
+    bool found;
+    if (wsel_ring_remove_host(r, name, port, &found, &err) != WSEL_OK || !found)
+        fail_msg("remove %s failed", name);
+    ok_check(r);
+}
+
+static long find_addr(const wsel_ring *r, const char *ip, uint32_t port)
+{
+    for (size_t i = 0; i < wsel_ring_address_count(r); i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        if (strcmp(a.ip, ip) == 0 && (port == 0 || a.port == port))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* "1,10,5,9,8": the slots of address ip (any port when port is 0), acquisition order. */
+static const char *slots_of(const wsel_ring *r, const char *ip, uint32_t port)
+{
+    static char buf[8192];
+    long i = find_addr(r, ip, port);
+    buf[0] = '\0';
+    if (i < 0)
+        return "(none)";
+    wsel_ring_address a;
+    wsel_ring_address_get(r, (size_t)i, &a);
+    uint32_t *s = malloc((a.n_slots + 1) * sizeof *s);
+    assert_non_null(s);
+    wsel_ring_address_slots(r, (size_t)i, s);
+    size_t len = 0;
+    for (size_t k = 0; k < a.n_slots && len < sizeof buf - 16; k++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%u", k ? "," : "", s[k]);
+    free(s);
+    return buf;
+}
+
+static size_t count_of(const wsel_ring *r, const char *ip, uint32_t port)
+{
+    long i = find_addr(r, ip, port);
+    if (i < 0)
+        return 0;
+    wsel_ring_address a;
+    wsel_ring_address_get(r, (size_t)i, &a);
+    return a.n_slots;
+}
+
+/* owner ip of each slot */
+static const char *owner_ip(const wsel_ring *r, uint32_t s)
+{
+    long i = wsel_ring_owner(r, s);
+    if (i < 0)
+        return "-";
+    wsel_ring_address a;
+    wsel_ring_address_get(r, (size_t)i, &a);
+    return a.ip;
+}
+
+static wsel_ring_peer pick_hash(wsel_ring *r, uint64_t hash)
+{
+    wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = hash};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    return p;
+}
+
+static wsel_ring_peer pick_rr(wsel_ring *r)
+{
+    wsel_ring_handle h = {.mode = WSEL_RING_RR};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    return p;
+}
+
+static const char *const mashape2[] = {"1.2.3.4", "1.2.3.5", NULL};
+static const char *const v6one[] = {"::1", NULL};
+
+/* ---- section 3: order lists ------------------------------------------------------------ */
+
+static void check_order(uint32_t n, const uint32_t *want, size_t nwant, const uint32_t *tail,
+                        size_t ntail)
+{
+    uint32_t *o = malloc(n * sizeof *o);
+    assert_non_null(o);
+    assert_int_equal(wsel_ring_default_order(n, o, NULL), WSEL_OK);
+    for (size_t i = 0; i < nwant; i++)
+        assert_int_equal(o[i], want[i]);
+    for (size_t i = 0; i < ntail; i++)
+        assert_int_equal(o[n - ntail + i], tail[i]);
+    free(o);
+}
+
+static void test_order_lists(void **u)
+{
+    (void)u;
+    static const uint32_t n3[] = {1, 2, 3};
+    static const uint32_t n10[] = {2, 4, 7, 6, 3, 8, 9, 5, 10, 1};
+    static const uint32_t n15[] = {2, 6, 11, 8, 4, 12, 9, 5, 15, 13, 10, 14, 1, 3, 7};
+    static const uint32_t n19[] = {3, 8, 14, 10, 5, 13, 11, 6, 19, 17, 12, 18, 15, 4, 7, 16, 9, 1, 2};
+    static const uint32_t n1000[] = {120, 374, 698, 504, 258, 684, 552, 312, 986, 857,
+                                     542, 912, 776, 200, 177, 500, 467, 189, 411, 570};
+    static const uint32_t n1000t[] = {294, 295, 298, 299, 307};
+    check_order(3, n3, 3, NULL, 0);
+    check_order(10, n10, 10, NULL, 0);
+    check_order(15, n15, 15, NULL, 0);
+    check_order(19, n19, 19, NULL, 0);
+    check_order(1000, n1000, 20, n1000t, 5);
+    /* a permutation for every size */
+    for (uint32_t n = 1; n <= 300; n += 7) {
+        uint32_t *o = malloc(n * sizeof *o);
+        char *seen = calloc(n + 1, 1);
+        assert_int_equal(wsel_ring_default_order(n, o, NULL), WSEL_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_true(o[i] >= 1 && o[i] <= n && !seen[o[i]]);
+            seen[o[i]] = 1;
+        }
+        free(o);
+        free(seen);
+    }
+    wsel_error err;
+    uint32_t one;
+    assert_int_equal(wsel_ring_default_order(0, &one, &err), WSEL_E_ARG);
+}
+
+/* A given order: the ranks of distinct numbers; a permutation gives the same wheel as the
+ * default list it equals. */
+static void test_given_order(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const double perm10[] = {2, 4, 7, 6, 3, 8, 9, 5, 10, 1};
+    static const double scaled[] = {0.2, 0.4, 0.7, 0.6, 0.3, 0.8, 0.9, 0.5, 1.0, 0.1};
+    wsel_ring_opts o = mock_opts(&m, -1);
+    wsel_ring_host_spec hs[] = {{"10.0.0.1", -1, 3}, {"10.0.0.2", -1, 7}};
+    o.hosts = hs;
+    o.n_hosts = 2;
+    wsel_ring *def = mk((o.wheel_size = 10, &o));
+    o.wheel_size = -1;
+    o.order = perm10;
+    o.order_len = 10;
+    wsel_ring *a = mk(&o);
+    o.order = scaled;
+    wsel_ring *b = mk(&o);
+    assert_int_equal(wsel_ring_size(a), 10);
+    for (uint32_t s = 1; s <= 10; s++) {
+        assert_string_equal(owner_ip(a, s), owner_ip(def, s));
+        assert_string_equal(owner_ip(b, s), owner_ip(def, s));
+    }
+    wsel_ring_free(def);
+    wsel_ring_free(a);
+    wsel_ring_free(b);
+}
+
+/* ---- section 5: layouts K1-K6 ----------------------------------------------------------- */
+
+static void test_k1(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 10);
+    assert_string_equal(slots_of(r, "1.2.3.4", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "1.2.3.5", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+}
+
+static void test_k2(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    mock_addr(&m, "getkong.org", WSEL_RING_AAAA, 300, v6one);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 5);
+    add(r, "getkong.org", 8080, 10);
+    assert_string_equal(slots_of(r, "1.2.3.4", 80), "1,10");
+    assert_string_equal(slots_of(r, "1.2.3.5", 80), "3,6");
+    assert_string_equal(slots_of(r, "::1", 8080), "7,4,2,5,9,8");
+    rm(r, "getkong.org", 8080);
+    assert_string_equal(slots_of(r, "1.2.3.4", 80), "1,10,7,4,2");
+    assert_string_equal(slots_of(r, "1.2.3.5", 80), "3,6,5,9,8");
+    wsel_ring_free(r);
+}
+
+static void test_k3(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const ten[] = {"1.2.3.1", "1.2.3.2", "1.2.3.3", "1.2.3.4", "1.2.3.5",
+                                      "1.2.3.6", "1.2.3.7", "1.2.3.8", "1.2.3.9", "1.2.3.10",
+                                      NULL};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, ten);
+    wsel_ring_opts o = mock_opts(&m, 19);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 10);
+    assert_string_equal(slots_of(r, "1.2.3.1", 80), "2");
+    assert_string_equal(slots_of(r, "1.2.3.10", 80), "1,9");
+    assert_string_equal(slots_of(r, "1.2.3.2", 80), "16,7");
+    assert_string_equal(slots_of(r, "1.2.3.3", 80), "4,15");
+    assert_string_equal(slots_of(r, "1.2.3.4", 80), "18,12");
+    assert_string_equal(slots_of(r, "1.2.3.5", 80), "17,19");
+    assert_string_equal(slots_of(r, "1.2.3.6", 80), "6,11");
+    assert_string_equal(slots_of(r, "1.2.3.7", 80), "13,5");
+    assert_string_equal(slots_of(r, "1.2.3.8", 80), "10,14");
+    assert_string_equal(slots_of(r, "1.2.3.9", 80), "8,3");
+    wsel_ring_free(r);
+}
+
+static wsel_ring *k4(mock *m)
+{
+    static const char *const a1[] = {"1.2.3.4", NULL}, *const a2[] = {"5.6.7.8", NULL};
+    mock_addr(m, "mashape.com", WSEL_RING_A, 300, a1);
+    mock_addr(m, "getkong.org", WSEL_RING_A, 300, a2);
+    wsel_ring_opts o = mock_opts(m, 15);
+    static const wsel_ring_host_spec hs[] = {{"mashape.com", 123, 100}, {"getkong.org", 321, 50}};
+    o.hosts = hs;
+    o.n_hosts = 2;
+    return mk(&o);
+}
+
+static void test_k4(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring *r = k4(&m);
+    assert_string_equal(slots_of(r, "5.6.7.8", 321), "7,3,1,14,10");
+    assert_string_equal(slots_of(r, "1.2.3.4", 123), "13,15,5,9,12,4,8,11,6,2");
+    const char *owners = "GMGMMMGMMGMMMGM";
+    for (uint32_t s = 1; s <= 15; s++)
+        assert_string_equal(owner_ip(r, s), owners[s - 1] == 'G' ? "5.6.7.8" : "1.2.3.4");
+    /* getkong sorts first: it is address 0 */
+    wsel_ring_address a;
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.host, "getkong.org");
+    wsel_ring_free(r);
+}
+
+static void test_k5(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    mock_addr(&m, "getkong.org", WSEL_RING_AAAA, 300, v6one);
+    wsel_ring_opts o = mock_opts(&m, 2000);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 5);
+    add(r, "getkong.org", 80, 10);
+    assert_int_equal(count_of(r, "1.2.3.4", 80), 500);
+    assert_int_equal(count_of(r, "1.2.3.5", 80), 500);
+    assert_int_equal(count_of(r, "::1", 80), 1000);
+    wsel_ring_free(r);
+
+    o.wheel_size = 60;
+    r = mk(&o);
+    add(r, "mashape.com", 80, 10);
+    add(r, "getkong.org", 80, 10);
+    assert_int_equal(count_of(r, "1.2.3.4", 80), 20);
+    assert_int_equal(count_of(r, "1.2.3.5", 80), 20);
+    assert_int_equal(count_of(r, "::1", 80), 20);
+    char before[61][64];
+    for (uint32_t s = 1; s <= 60; s++)
+        snprintf(before[s], sizeof before[s], "%s", owner_ip(r, s));
+    add(r, "mashape.com", 80, 25);
+    assert_int_equal(count_of(r, "1.2.3.4", 80), 25);
+    assert_int_equal(count_of(r, "1.2.3.5", 80), 25);
+    assert_int_equal(count_of(r, "::1", 80), 10);
+    int moved = 0;
+    for (uint32_t s = 1; s <= 60; s++)
+        if (strcmp(before[s], owner_ip(r, s)) != 0) {
+            moved++;
+            assert_string_equal(before[s], "::1");
+        }
+    assert_int_equal(moved, 10);
+    wsel_ring_free(r);
+}
+
+/* K6: DNS replacements of section 7.3 move only the replaced addresses' slots. */
+static void snap(const wsel_ring *r, char (*own)[64], uint32_t n)
+{
+    for (uint32_t s = 1; s <= n; s++)
+        snprintf(own[s], 64, "%s", owner_ip(r, s));
+}
+
+static wsel_ring *k6(mock *m, wsel_ring_rrtype t, const char *const *first)
+{
+    static const char *const g[] = {"9.9.9.9", NULL};
+    mock_addr(m, "mashape.com", t, 300, first);
+    mock_addr(m, "getkong.org", WSEL_RING_A, 300, g);
+    wsel_ring_opts o = mock_opts(m, 100);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 5);
+    add(r, "getkong.org", 123, 10);
+    return r;
+}
+
+static void refresh(wsel_ring *r, const char *name)
+{
+    wsel_error err;
+    if (wsel_ring_refresh(r, name, &err) != WSEL_OK)
+        fail_msg("refresh: %s", err.message);
+    ok_check(r);
+}
+
+static void test_k6(void **u)
+{
+    (void)u;
+    static char b[101][64];
+    mock m = {0};
+    static const char *const n56[] = {"1.2.3.5", "1.2.3.6", NULL};
+    static const char *const n67[] = {"1.2.3.6", "1.2.3.7", NULL};
+    static const char *const v6[] = {"::1", "::2", NULL};
+
+    wsel_ring *r = k6(&m, WSEL_RING_A, mashape2);
+    snap(r, b, 100);
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2); /* identical: nothing moves */
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++)
+        assert_string_equal(owner_ip(r, s), b[s]);
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n56);
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++)
+        assert_string_equal(owner_ip(r, s), strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.6" : b[s]);
+    wsel_ring_free(r);
+
+    memset(&m, 0, sizeof m);
+    r = k6(&m, WSEL_RING_A, mashape2);
+    snap(r, b, 100);
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n67);
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++) {
+        const char *want = strcmp(b[s], "1.2.3.5") == 0   ? "1.2.3.6"
+                           : strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.7"
+                                                          : b[s];
+        assert_string_equal(owner_ip(r, s), want);
+    }
+    wsel_ring_free(r);
+
+    memset(&m, 0, sizeof m);
+    r = k6(&m, WSEL_RING_AAAA, v6);
+    snap(r, b, 100);
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++) {
+        const char *want = strcmp(b[s], "::2") == 0   ? "1.2.3.4"
+                           : strcmp(b[s], "::1") == 0 ? "1.2.3.5"
+                                                      : b[s];
+        assert_string_equal(owner_ip(r, s), want);
+    }
+    wsel_ring_free(r);
+}
+
+/* ---- section 8: counterexamples C1-C4 ---------------------------------------------------- */
+
+static wsel_ring *ip_ring(mock *m, uint32_t n, const uint32_t *w, size_t k)
+{
+    wsel_ring_opts o = mock_opts(m, n);
+    wsel_ring *r = mk(&o);
+    for (size_t j = 0; j < k; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.0.0.%zu", j + 1);
+        add(r, name, 80, w[j]);
+    }
+    return r;
+}
+
+static void test_c1(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t w[] = {3, 5, 1};
+    wsel_ring *r = ip_ring(&m, 3, w, 3);
+    assert_string_equal(owner_ip(r, 1), "10.0.0.3");
+    assert_string_equal(owner_ip(r, 2), "10.0.0.2");
+    assert_string_equal(owner_ip(r, 3), "10.0.0.1");
+    add(r, "10.0.0.9", 80, 1);
+    assert_string_equal(owner_ip(r, 1), "10.0.0.2");
+    assert_string_equal(owner_ip(r, 2), "10.0.0.2");
+    assert_string_equal(owner_ip(r, 3), "10.0.0.9");
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 0);
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 2);
+    assert_int_equal(count_of(r, "10.0.0.3", 80), 0);
+    wsel_ring_free(r);
+}
+
+/* Slots whose owner changed between two snapshots, as "slot:old>new" joined by spaces. */
+static const char *moves(const wsel_ring *r, char (*b)[64], uint32_t n)
+{
+    static char buf[4096];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t s = 1; s <= n; s++)
+        if (strcmp(b[s], owner_ip(r, s)) != 0)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%u:%s>%s", len ? " " : "", s,
+                                    b[s], owner_ip(r, s));
+    return buf;
+}
+
+static void test_c2_c3(void **u)
+{
+    (void)u;
+    static char b[1001][64];
+    mock m = {0};
+    static const uint32_t w2[] = {56, 63, 30, 42};
+    wsel_ring *r = ip_ring(&m, 100, w2, 4);
+    snap(r, b, 100);
+    assert_int_equal(count_of(r, "10.0.0.3", 80), 15);
+    add(r, "10.0.0.5", 80, 3);
+    assert_string_equal(b[75], "10.0.0.4");
+    assert_string_equal(owner_ip(r, 75), "10.0.0.3");
+    assert_string_equal(owner_ip(r, 29), "10.0.0.5");
+    assert_string_equal(owner_ip(r, 31), "10.0.0.5");
+    assert_int_equal(count_of(r, "10.0.0.5", 80), 2);
+    int changed = 0;
+    for (uint32_t s = 1; s <= 100; s++)
+        changed += strcmp(b[s], owner_ip(r, s)) != 0;
+    assert_int_equal(changed, 3);
+    assert_int_equal(count_of(r, "10.0.0.3", 80), 16);
+    wsel_ring_free(r);
+
+    static const uint32_t w3[] = {62, 60, 64, 20, 89, 44};
+    static const size_t c_before[] = {182, 177, 189, 59, 262, 131};
+    static const size_t c_after[] = {182, 176, 188, 58, 263, 130, 3};
+    r = ip_ring(&m, 1000, w3, 6);
+    for (size_t j = 0; j < 6; j++) {
+        char ip[32];
+        snprintf(ip, sizeof ip, "10.0.0.%zu", j + 1);
+        assert_int_equal(count_of(r, ip, 80), c_before[j]);
+    }
+    snap(r, b, 1000);
+    add(r, "10.0.0.7", 80, 1);
+    for (size_t j = 0; j < 7; j++) {
+        char ip[32];
+        snprintf(ip, sizeof ip, "10.0.0.%zu", j + 1);
+        assert_int_equal(count_of(r, ip, 80), c_after[j]);
+    }
+    assert_string_equal(owner_ip(r, 596), "10.0.0.5");
+    assert_string_equal(b[596], "10.0.0.6");
+    assert_string_equal(owner_ip(r, 365), "10.0.0.7");
+    assert_string_equal(owner_ip(r, 405), "10.0.0.7");
+    assert_string_equal(owner_ip(r, 554), "10.0.0.7");
+    /* exactly one slot between untouched addresses */
+    int untouched = 0;
+    for (uint32_t s = 1; s <= 1000; s++)
+        if (strcmp(b[s], owner_ip(r, s)) != 0 && strcmp(owner_ip(r, s), "10.0.0.7") != 0)
+            untouched++;
+    assert_int_equal(untouched, 1);
+    wsel_ring_free(r);
+}
+
+static void test_c4(void **u)
+{
+    (void)u;
+    static char b[101][64];
+    mock m = {0};
+    static const uint32_t w[] = {97, 67, 1, 28};
+    wsel_ring *r = ip_ring(&m, 100, w, 4);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 50);
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 34);
+    assert_int_equal(count_of(r, "10.0.0.3", 80), 0);
+    assert_int_equal(count_of(r, "10.0.0.4", 80), 16);
+    snap(r, b, 100);
+    rm(r, "10.0.0.3", 80);
+    assert_string_equal(moves(r, b, 100), "65:10.0.0.4>10.0.0.2");
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 35);
+    assert_int_equal(count_of(r, "10.0.0.4", 80), 15);
+    wsel_ring_free(r);
+}
+
+/* Section 5's examples: a surplus above the quota, and weight > 0 with no slot. */
+static void test_apportion_examples(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t w[] = {92, 97, 73, 30, 69, 31, 2, 16, 25, 2, 93};
+    wsel_ring *r = ip_ring(&m, 1000, w, 11);
+    assert_int_equal(count_of(r, "10.0.0.11", 80), 180);
+    wsel_ring_free(r);
+    /* 22 * (15 / 22) is 14.999999999999998 in doubles: the + 0.0001 makes it 15 */
+    static const uint32_t w15[] = {15, 7};
+    r = ip_ring(&m, 22, w15, 2);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 15);
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 7);
+    wsel_ring_free(r);
+    static const uint32_t w2[] = {1, 65535};
+    r = ip_ring(&m, 100, w2, 2);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 0);
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 100);
+    wsel_ring_free(r);
+}
+
+/* ---- section 9.5 and 13.7/13.8: exact counts ------------------------------------------ */
+
+static void test_distribution(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring *r = k4(&m);
+    int m4 = 0, g8 = 0;
+    for (int i = 0; i < 30; i++) {
+        wsel_ring_peer p = pick_rr(r);
+        assert_int_equal(p.outcome, WSEL_RING_PEER);
+        m4 += strcmp(p.ip, "1.2.3.4") == 0;
+        g8 += strcmp(p.ip, "5.6.7.8") == 0;
+    }
+    assert_int_equal(m4, 20);
+    assert_int_equal(g8, 10);
+    m4 = g8 = 0;
+    for (uint64_t h = 1; h <= 15; h++) {
+        wsel_ring_peer p = pick_hash(r, h);
+        m4 += strcmp(p.ip, "1.2.3.4") == 0;
+        g8 += strcmp(p.ip, "5.6.7.8") == 0;
+        /* h and h + N agree; slot h + 1 (wrapping) */
+        wsel_ring_peer q = pick_hash(r, h + 15 * 1000003);
+        assert_string_equal(p.ip, q.ip);
+        assert_int_equal(p.slot, h % 15 + 1);
+    }
+    assert_int_equal(m4, 10);
+    assert_int_equal(g8, 5);
+    /* a host added by name reports it; the pick gives the port */
+    wsel_ring_peer p = pick_hash(r, 0);
+    assert_int_equal(p.slot, 1);
+    assert_string_equal(p.ip, "5.6.7.8");
+    assert_int_equal(p.port, 321);
+    assert_string_equal(p.hostname, "getkong.org");
+    /* float keys: slot 1 + floor(u N) */
+    wsel_ring_handle h = {.mode = WSEL_RING_FLOAT, .u = 0.0};
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 1);
+    h.u = 14.0 / 15.0 + 1e-9;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 15);
+    h.u = 1.0;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_E_ARG);
+    wsel_ring_free(r);
+
+    /* hash 0 with retries 0..9 over 10 one-slot addresses: 10 distinct peers */
+    static const uint32_t ones[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    r = ip_ring(&m, 10, ones, 10);
+    wsel_ring_handle hh = {.mode = WSEL_RING_HASH, .hash = 0};
+    char seen[11] = {0};
+    for (int i = 0; i < 10; i++) {
+        if (i == 0)
+            assert_int_equal(wsel_ring_pick(r, &hh, false, &p, NULL), WSEL_OK);
+        else
+            assert_int_equal(wsel_ring_retry(r, &hh, false, &p, NULL), WSEL_OK);
+        assert_int_equal(p.slot, i + 1); /* retries step through consecutive slots */
+        assert_null(p.hostname);         /* IP-literal hosts have no host name */
+        int last = atoi(strrchr(p.ip, '.') + 1);
+        assert_false(seen[last]);
+        seen[last] = 1;
+    }
+    wsel_ring_free(r);
+}
+
+static void test_movement_figures(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static char b[5001][64];
+    static const uint32_t eq[] = {1, 1, 1, 1, 1, 1, 1, 1};
+    /* 5 -> 6 equal hosts at N=5000: 834 slots (16.68%) */
+    wsel_ring *r = ip_ring(&m, 5000, eq, 5);
+    snap(r, b, 5000);
+    add(r, "10.0.0.6", 80, 1);
+    int moved = 0;
+    for (uint32_t s = 1; s <= 5000; s++)
+        moved += strcmp(b[s], owner_ip(r, s)) != 0;
+    assert_int_equal(moved, 834);
+    wsel_ring_free(r);
+    /* 6 -> 8: exactly 25%, 5 -> 8: 37.5% of the keys (1000-slot wheel) */
+    r = ip_ring(&m, 1000, eq, 6);
+    snap(r, b, 1000);
+    add(r, "10.0.0.7", 80, 1);
+    add(r, "10.0.0.8", 80, 1);
+    moved = 0;
+    for (uint32_t s = 1; s <= 1000; s++)
+        moved += strcmp(b[s], owner_ip(r, s)) != 0;
+    assert_int_equal(moved, 250);
+    wsel_ring_free(r);
+    r = ip_ring(&m, 1000, eq, 5);
+    snap(r, b, 1000);
+    add(r, "10.0.0.6", 80, 1);
+    add(r, "10.0.0.7", 80, 1);
+    add(r, "10.0.0.8", 80, 1);
+    moved = 0;
+    for (uint32_t s = 1; s <= 1000; s++)
+        moved += strcmp(b[s], owner_ip(r, s)) != 0;
+    assert_int_equal(moved, 375);
+    wsel_ring_free(r);
+}
+
+/* ring_spec exact counts of section 13.7 beyond K1-K5 */
+static void test_spec_counts(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const c[] = {"5.5.5.5", NULL};
+    /* ttl=0 host 50/50 -> addHost(..., 150) -> 75/25 (N=100) */
+    mock_addr(&m, "ttl0.test", WSEL_RING_A, 0, c);
+    wsel_ring_opts o = mock_opts(&m, 100);
+    wsel_ring *r = mk(&o);
+    add(r, "ttl0.test", 80, 50);
+    add(r, "10.0.0.1", 80, 50);
+    assert_int_equal(count_of(r, "ttl0.test", 80), 50);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 50);
+    add(r, "ttl0.test", 80, 150);
+    assert_int_equal(count_of(r, "ttl0.test", 80), 75);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 25);
+    /* its picks resolve the name each time */
+    unsigned before = m.toips;
+    wsel_ring_peer p;
+    for (uint32_t s = 0; s < 100; s++) {
+        p = pick_hash(r, s);
+        if (strcmp(p.ip, "5.5.5.5") == 0) {
+            assert_string_equal(p.hostname, "ttl0.test");
+            break;
+        }
+    }
+    assert_string_equal(p.ip, "5.5.5.5");
+    assert_int_equal(m.toips, before + 1);
+    wsel_ring_free(r);
+
+    /* failed host 30/30 -> 0/60 -> re-resolved with weight 20: 40/20 (N=60) */
+    memset(&m, 0, sizeof m);
+    static const char *const f[] = {"7.7.7.7", NULL};
+    mock_addr(&m, "flaky.test", WSEL_RING_A, 300, f);
+    o = mock_opts(&m, 60);
+    r = mk(&o);
+    add(r, "flaky.test", 80, 10);
+    add(r, "10.0.0.1", 80, 10);
+    assert_int_equal(count_of(r, "7.7.7.7", 80), 30);
+    mock_fail(&m, "flaky.test");
+    refresh(r, "flaky.test");
+    assert_int_equal(count_of(r, "7.7.7.7", 80), 0);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 60);
+    add(r, "flaky.test", 80, 20);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 60);
+    mock_addr(&m, "flaky.test", WSEL_RING_A, 300, f);
+    /* requery after `requery` seconds (1 s by default) */
+    assert_int_equal(wsel_ring_tick(r, 0.5, NULL), WSEL_OK);
+    assert_int_equal(count_of(r, "7.7.7.7", 80), 0);
+    assert_int_equal(wsel_ring_tick(r, 1.5, NULL), WSEL_OK);
+    ok_check(r);
+    assert_int_equal(count_of(r, "7.7.7.7", 80), 40);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 20);
+    assert_int_equal(wsel_ring_tick(r, 1.0, NULL), WSEL_E_ARG); /* clock never goes back */
+    wsel_ring_free(r);
+
+    /* SRV 40/40/20/20 unchanged by a host weight change (N=120) */
+    memset(&m, 0, sizeof m);
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "1.1.1.1", 81, 20, 1, 300);
+    mock_srv(&m, "srv.test", "2.2.2.2", 82, 20, 1, 300);
+    mock_srv(&m, "srv.test", "3.3.3.3", 83, 10, 1, 300);
+    mock_srv(&m, "srv.test", "4.4.4.4", 84, 10, 1, 300);
+    mock_srv(&m, "srv.test", "6.6.6.6", 86, 10, 2, 300); /* higher priority value: unused */
+    o = mock_opts(&m, 120);
+    r = mk(&o);
+    add(r, "srv.test", 80, 10);
+    assert_int_equal(wsel_ring_address_count(r), 4);
+    assert_int_equal(count_of(r, "1.1.1.1", 81), 40);
+    assert_int_equal(count_of(r, "2.2.2.2", 82), 40);
+    assert_int_equal(count_of(r, "3.3.3.3", 83), 20);
+    assert_int_equal(count_of(r, "4.4.4.4", 84), 20);
+    add(r, "srv.test", 80, 99);
+    assert_int_equal(count_of(r, "1.1.1.1", 81), 40);
+    assert_int_equal(count_of(r, "4.4.4.4", 84), 20);
+    /* an SRV weight change applies in place */
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "1.1.1.1", 81, 10, 1, 300);
+    mock_srv(&m, "srv.test", "2.2.2.2", 82, 20, 1, 300);
+    mock_srv(&m, "srv.test", "3.3.3.3", 83, 10, 1, 300);
+    mock_srv(&m, "srv.test", "4.4.4.4", 84, 20, 1, 300);
+    refresh(r, "srv.test");
+    assert_int_equal(count_of(r, "1.1.1.1", 81), 20);
+    assert_int_equal(count_of(r, "4.4.4.4", 84), 40);
+    wsel_ring_free(r);
+
+    /* two 0-weight SRV entries -> peer 1.2.3.6 with port 8001 or 8002 */
+    memset(&m, 0, sizeof m);
+    mock_srv_clear(&m, "zero.test");
+    mock_srv(&m, "zero.test", "1.2.3.6", 8001, 0, 5, 300);
+    mock_srv(&m, "zero.test", "1.2.3.6", 8002, 0, 5, 300);
+    o = mock_opts(&m, 10);
+    r = mk(&o);
+    add(r, "zero.test", 80, 10);
+    for (uint64_t hsh = 0; hsh < 10; hsh++) {
+        p = pick_hash(r, hsh);
+        assert_string_equal(p.ip, "1.2.3.6");
+        assert_true(p.port == 8001 || p.port == 8002);
+    }
+    assert_int_equal(count_of(r, "1.2.3.6", 8001), 5);
+    wsel_ring_free(r);
+}
+
+/* ---- validation -------------------------------------------------------------------------- */
+
+static void test_validation(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_error err;
+    wsel_ring *r = NULL;
+    wsel_ring_opts o = mock_opts(&m, 0);
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG); /* wheel size 0 */
+    assert_null(r);
+    assert_non_null(strstr(err.message, "wheelSize"));
+    o.wheel_size = WSEL_RING_MAX_SLOTS + 1ll;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    static const double dup[] = {1, 2, 2};
+    static const double nan3[] = {1, NAN, 2};
+    o = mock_opts(&m, 3);
+    o.order = dup;
+    o.order_len = 3;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "duplicates"));
+    o.order = nan3;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o.order = dup;
+    o.order_len = 2; /* wrong length */
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "mismatch"));
+    o = mock_opts(&m, 10);
+    o.dns.resolve = NULL;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o = mock_opts(&m, 10);
+    o.health_threshold = 100.5;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o.health_threshold = -1;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o = mock_opts(&m, 10);
+    o.requery = 0;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o = mock_opts(&m, 10);
+    o.ttl0 = -1;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    o = mock_opts(&m, 10);
+    o.rr_start = 11;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    wsel_ring_host_spec bad[] = {{"10.0.0.1", 80, 10}, {"10.0.0.2", 80, 0}};
+    o = mock_opts(&m, 10);
+    o.hosts = bad;
+    o.n_hosts = 2;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_WEIGHT);
+    assert_null(r);
+
+    /* addHost: weight 0, > 65535, port 0, 65536, no name; nothing changes */
+    o = mock_opts(&m, 10);
+    r = mk(&o);
+    add(r, "10.0.0.1", 80, 10);
+    char b[11][64];
+    snap(r, b, 10);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.2", 80, 0, &err), WSEL_E_WEIGHT);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.2", 80, 65536, &err), WSEL_E_WEIGHT);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.1", 80, 0, &err), WSEL_E_WEIGHT);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.2", 0, 10, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.2", 65536, 10, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_add_host(r, "", 80, 10, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_add_host(r, NULL, 80, 10, &err), WSEL_E_ARG);
+    /* a malformed resolver answer: an A entry that is no IPv4 address */
+    static const char *const junk[] = {"1.2.3.4", "not-an-ip", NULL};
+    mock_addr(&m, "junk.test", WSEL_RING_A, 300, junk);
+    assert_int_equal(wsel_ring_add_host(r, "junk.test", 80, 10, &err), WSEL_E_ADDR);
+    assert_non_null(strstr(err.message, "not-an-ip"));
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    ok_check(r);
+    for (uint32_t s = 1; s <= 10; s++)
+        assert_string_equal(owner_ip(r, s), b[s]);
+    /* removing an unknown host is a no-op */
+    bool found = true;
+    assert_int_equal(wsel_ring_remove_host(r, "10.0.0.9", 80, &found, &err), WSEL_OK);
+    assert_false(found);
+    /* status of an unknown address */
+    assert_int_equal(wsel_ring_set_address_status(r, "10.0.0.9", 80, NULL, false, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "no peer found"));
+    assert_int_equal(wsel_ring_set_host_status(r, "10.0.0.9", 80, false, &err), WSEL_E_ARG);
+    wsel_ring_free(r);
+}
+
+/* ---- section 10: health and availability --------------------------------------------- */
+
+static void test_health(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring_opts o = mock_opts(&m, 30);
+    o.health_threshold = 50;
+    wsel_ring *r = mk(&o);
+    wsel_ring_peer p = pick_rr(r);
+    assert_int_equal(p.outcome, WSEL_RING_UNHEALTHY); /* empty */
+    add(r, "10.0.0.1", 80, 100);
+    add(r, "10.0.0.2", 80, 100);
+    add(r, "10.0.0.3", 80, 100);
+    assert_true(wsel_ring_healthy(r));
+    assert_int_equal(wsel_ring_set_address_status(r, "10.0.0.1", 80, NULL, false, NULL), WSEL_OK);
+    assert_true(wsel_ring_healthy(r)); /* 2 of 3 up: 66.7 > 50 */
+    assert_int_equal(wsel_ring_unavailable_weight(r), 100);
+    /* unavailable addresses keep their slots and get no traffic */
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 10);
+    for (uint64_t hsh = 0; hsh < 30; hsh++) {
+        p = pick_hash(r, hsh);
+        assert_int_equal(p.outcome, WSEL_RING_PEER);
+        assert_string_not_equal(p.ip, "10.0.0.1");
+        /* it falls through to the next slot's owner */
+        uint32_t s = (uint32_t)hsh + 1;
+        while (strcmp(owner_ip(r, s), "10.0.0.1") == 0)
+            s = s % 30 + 1;
+        assert_int_equal(p.slot, s);
+    }
+    for (int i = 0; i < 30; i++)
+        assert_string_not_equal(pick_rr(r).ip, "10.0.0.1");
+    assert_int_equal(wsel_ring_set_host_status(r, "10.0.0.2", 80, false, NULL), WSEL_OK);
+    assert_false(wsel_ring_healthy(r)); /* 1 of 3: 33.3 is not > 50 */
+    p = pick_hash(r, 3);
+    assert_int_equal(p.outcome, WSEL_RING_UNHEALTHY);
+    assert_string_equal(wsel_ring_outcome_name(p.outcome), "UNHEALTHY");
+    wsel_ring_free(r);
+
+    /* boundary: exactly the threshold is not enough (strict >) */
+    o.health_threshold = 50;
+    r = mk(&o);
+    add(r, "10.0.0.1", 80, 10);
+    add(r, "10.0.0.2", 80, 10);
+    wsel_ring_set_address_status(r, "10.0.0.1", 80, "10.0.0.1", false, NULL);
+    assert_false(wsel_ring_healthy(r));
+    wsel_ring_free(r);
+    o.health_threshold = 49.999;
+    r = mk(&o);
+    add(r, "10.0.0.1", 80, 10);
+    add(r, "10.0.0.2", 80, 10);
+    wsel_ring_set_address_status(r, "10.0.0.1", 80, NULL, false, NULL);
+    assert_true(wsel_ring_healthy(r));
+    wsel_ring_free(r);
+
+    /* threshold 0: all down but one address with weight and 0 slots -> NO_PEERS */
+    o.health_threshold = 0;
+    o.wheel_size = 100;
+    r = mk(&o);
+    add(r, "10.0.0.1", 80, 1);
+    add(r, "10.0.0.2", 80, 65535);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 0);
+    wsel_ring_set_address_status(r, "10.0.0.2", 80, NULL, false, NULL);
+    assert_true(wsel_ring_healthy(r));
+    assert_int_equal(pick_hash(r, 7).outcome, WSEL_RING_NO_PEERS);
+    assert_int_equal(pick_rr(r).outcome, WSEL_RING_NO_PEERS);
+    wsel_ring_set_address_status(r, "10.0.0.2", 80, NULL, true, NULL);
+    assert_int_equal(pick_hash(r, 7).outcome, WSEL_RING_PEER);
+    wsel_ring_free(r);
+}
+
+/* ring_spec's "unhealthy node skipped" count (spec 13.7): 15 round-robin calls on N=20
+ * with 1.2.3.4 down give 5 x 1.2.3.5 and 10 x 9.9.9.9 (weights 10, 10, 20: 5/5/10 slots) */
+static void test_rr_skips_unavailable(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
+    wsel_ring_opts o = mock_opts(&m, 20);
+    wsel_ring *r = mk(&o);
+    add(r, "mashape.com", 80, 10);
+    add(r, "9.9.9.9", 80, 20);
+    assert_int_equal(wsel_ring_set_address_status(r, "1.2.3.4", 80, "mashape.com", false, NULL),
+                     WSEL_OK);
+    int five = 0, nines = 0;
+    for (int i = 0; i < 15; i++) {
+        wsel_ring_peer p = pick_rr(r);
+        five += strcmp(p.ip, "1.2.3.5") == 0;
+        nines += strcmp(p.ip, "9.9.9.9") == 0;
+    }
+    assert_int_equal(five, 5);
+    assert_int_equal(nines, 10);
+    wsel_ring_free(r);
+}
+
+/* round-robin starts at slot 1 unless set */
+static void test_rr_start(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring *r = k4(&m);
+    assert_int_equal(pick_rr(r).slot, 1);
+    assert_int_equal(pick_rr(r).slot, 2);
+    wsel_ring_free(r);
+    wsel_ring_opts o = mock_opts(&m, 15);
+    o.rr_start = 15;
+    r = mk(&o);
+    add(r, "10.0.0.1", 80, 1);
+    assert_int_equal(pick_rr(r).slot, 15);
+    assert_int_equal(pick_rr(r).slot, 1);
+    wsel_ring_free(r);
+}
+
+/* ---- section 7: DNS -------------------------------------------------------------------- */
+
+static void test_dns_kinds(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring_opts o = mock_opts(&m, 40);
+    wsel_ring *r = mk(&o);
+    /* unknown name: NXDOMAIN, the host stays with no addresses */
+    add(r, "nowhere.test", 80, 10);
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    assert_int_equal(wsel_ring_address_count(r), 0);
+    assert_int_equal(pick_rr(r).outcome, WSEL_RING_UNHEALTHY);
+    /* same-type update keeps existing addresses first, new ones appended in sorted order */
+    static const char *const a1[] = {"10.1.0.9", "10.1.0.1", NULL};
+    static const char *const a2[] = {"10.1.0.3", "10.1.0.9", "10.1.0.2", NULL};
+    mock_addr(&m, "app.test", WSEL_RING_A, 300, a1);
+    add(r, "app.test", 80, 10);
+    wsel_ring_address a;
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.ip, "10.1.0.1");
+    uint32_t kept = (uint32_t)count_of(r, "10.1.0.9", 80);
+    assert_int_equal(kept, 20);
+    mock_addr(&m, "app.test", WSEL_RING_A, 300, a2);
+    refresh(r, "app.test");
+    assert_int_equal(wsel_ring_address_count(r), 3);
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.ip, "10.1.0.9");
+    wsel_ring_address_get(r, 1, &a);
+    assert_string_equal(a.ip, "10.1.0.2");
+    wsel_ring_address_get(r, 2, &a);
+    assert_string_equal(a.ip, "10.1.0.3");
+    /* availability survives a refresh that keeps the address */
+    wsel_ring_set_address_status(r, "10.1.0.9", 80, "app.test", false, NULL);
+    refresh(r, "app.test");
+    wsel_ring_address_get(r, 0, &a);
+    assert_false(a.available);
+    /* type change A -> AAAA: everything replaced; IPv6 canonical */
+    static const char *const v6[] = {"2001:DB8:0:0::1", NULL};
+    mock_addr(&m, "app.test", WSEL_RING_AAAA, 300, v6);
+    refresh(r, "app.test");
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.ip, "2001:db8::1");
+    assert_int_equal(a.iptype, WSEL_RING_IPV6);
+    assert_true(a.available);
+    /* SRV with a named target and port 0 -> the host's port; picks call toip */
+    mock_srv_clear(&m, "app.test");
+    mock_srv(&m, "app.test", "backend.test", 0, 5, 1, 300);
+    static const char *const be[] = {"10.9.9.9", NULL};
+    mock_addr(&m, "backend.test", WSEL_RING_A, 300, be);
+    refresh(r, "app.test");
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.ip, "backend.test");
+    assert_int_equal(a.port, 80);
+    wsel_ring_peer p = pick_rr(r);
+    assert_int_equal(p.outcome, WSEL_RING_PEER);
+    assert_string_equal(p.ip, "10.9.9.9");
+    assert_string_equal(p.hostname, "app.test");
+    mock_fail(&m, "backend.test");
+    p = pick_rr(r);
+    assert_int_equal(p.outcome, WSEL_RING_DNS);
+    assert_non_null(strstr(p.message, "backend.test"));
+    /* failure: slots return, the host keeps its place */
+    mock_fail(&m, "app.test");
+    refresh(r, "app.test");
+    assert_int_equal(wsel_ring_address_count(r), 0);
+    assert_int_equal(wsel_ring_host_count(r), 2);
+    wsel_ring_free(r);
+}
+
+/* ttl=0: the switch needs a previous ttl 0 (or empty) answer; a stray ttl 0 is a normal
+ * record; expired ttl0 entries are re-queried on pick (unless cache_only) */
+static void test_ttl0(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const a[] = {"10.2.0.1", "10.2.0.2", NULL};
+    mock_addr(&m, "t.test", WSEL_RING_A, 300, a);
+    wsel_ring_opts o = mock_opts(&m, 20);
+    wsel_ring *r = mk(&o);
+    add(r, "t.test", 80, 10);
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    mock_addr(&m, "t.test", WSEL_RING_A, 0, a);
+    refresh(r, "t.test"); /* stray ttl 0: used as a normal record */
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    refresh(r, "t.test"); /* second ttl 0 in a row: one unresolved entry */
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    wsel_ring_address ad;
+    wsel_ring_address_get(r, 0, &ad);
+    assert_string_equal(ad.ip, "t.test");
+    assert_int_equal(ad.iptype, WSEL_RING_NAME);
+    assert_int_equal(ad.n_slots, 20);
+    /* after ttl0 (60 s) a pick re-queries; cache_only does not */
+    unsigned q = m.resolves;
+    assert_int_equal(wsel_ring_tick(r, 30, NULL), WSEL_OK);
+    assert_int_equal(m.resolves, q);
+    assert_int_equal(wsel_ring_tick(r, 60.2, NULL), WSEL_OK); /* expired, timer not yet due */
+    assert_int_equal(m.resolves, q);
+    mock_addr(&m, "t.test", WSEL_RING_A, 300, a);
+    wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = 4};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, &h, true, &p, NULL), WSEL_OK);
+    assert_int_equal(m.resolves, q);
+    assert_string_equal(p.ip, "10.2.0.1"); /* the stale entry, resolved by toip */
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(m.resolves, q + 1);
+    ok_check(r);
+    assert_int_equal(wsel_ring_address_count(r), 2); /* a normal record again */
+    wsel_ring_free(r);
+
+    /* the timer re-queries 0.5 s after expiry */
+    memset(&m, 0, sizeof m);
+    static const char *const b1[] = {"10.3.0.1", NULL}, *const b2[] = {"10.3.0.2", NULL};
+    mock_addr(&m, "e.test", WSEL_RING_A, 5, b1);
+    o = mock_opts(&m, 10);
+    r = mk(&o);
+    add(r, "e.test", 80, 10);
+    mock_addr(&m, "e.test", WSEL_RING_A, 5, b2);
+    q = m.resolves;
+    assert_int_equal(wsel_ring_tick(r, 5.4, NULL), WSEL_OK);
+    assert_int_equal(m.resolves, q);
+    assert_int_equal(wsel_ring_tick(r, 5.5, NULL), WSEL_OK);
+    assert_int_equal(m.resolves, q + 1);
+    assert_string_equal(pick_hash(r, 0).ip, "10.3.0.2");
+    wsel_ring_free(r);
+}
+
+/* pick on an expired record re-queries, and a removed address's slot is picked again */
+static void test_refresh_on_pick(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const b1[] = {"10.3.0.1", NULL}, *const b2[] = {"10.3.0.2", NULL};
+    mock_addr(&m, "e.test", WSEL_RING_A, 5, b1);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "e.test", 80, 10);
+    add(r, "10.0.0.1", 80, 10);
+    uint32_t s = 1;
+    while (strcmp(owner_ip(r, s), "10.3.0.1") != 0)
+        s++;
+    mock_addr(&m, "e.test", WSEL_RING_A, 5, b2);
+    assert_int_equal(wsel_ring_tick(r, 5.2, NULL), WSEL_OK); /* expired, not yet renewed */
+    assert_int_equal(count_of(r, "10.3.0.1", 80), 5);
+    /* the pick lands on the expired host, re-queries it, and picks the same slot again */
+    wsel_ring_peer p = pick_hash(r, s - 1);
+    ok_check(r);
+    assert_int_equal(p.outcome, WSEL_RING_PEER);
+    assert_int_equal(p.slot, s);
+    assert_string_equal(p.ip, "10.3.0.2");
+    assert_int_equal(count_of(r, "10.3.0.1", 80), 0);
+    assert_int_equal(count_of(r, "10.3.0.2", 80), 5);
+    wsel_ring_free(r);
+}
+
+/* SRV details: use_srv_name, status of a named target, duplicate entries stay separate */
+static void test_srv_details(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "svc.test");
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300);
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300); /* the same entry twice */
+    static const char *const b[] = {"10.4.0.1", NULL};
+    mock_addr(&m, "b.test", WSEL_RING_A, 300, b);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    o.use_srv_name = true;
+    wsel_ring *r = mk(&o);
+    add(r, "svc.test", 80, 10);
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_int_equal(count_of(r, "b.test", 9000), 5);
+    wsel_ring_peer p = pick_hash(r, 0);
+    assert_string_equal(p.ip, "10.4.0.1");
+    assert_int_equal(p.port, 9000);
+    assert_string_equal(p.hostname, "b.test"); /* the target, with use_srv_name */
+    /* status by target name and the host's name: both duplicates */
+    assert_int_equal(wsel_ring_set_address_status(r, "b.test", 9000, "svc.test", false, NULL), WSEL_OK);
+    assert_false(wsel_ring_healthy(r));
+    assert_int_equal(wsel_ring_unavailable_weight(r), 20);
+    /* the same answer again keeps both (and their state) */
+    refresh(r, "svc.test");
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_int_equal(wsel_ring_unavailable_weight(r), 20);
+    /* one of the two leaves: the one kept is the first */
+    mock_srv_clear(&m, "svc.test");
+    mock_srv(&m, "svc.test", "b.test", 9000, 10, 1, 300);
+    char before[11][64];
+    snap(r, before, 10);
+    uint32_t first[10];
+    wsel_ring_address_slots(r, 0, first);
+    refresh(r, "svc.test");
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    uint32_t now[10];
+    wsel_ring_address_slots(r, 0, now);
+    assert_memory_equal(now, first, 5 * sizeof *now);
+    wsel_ring_free(r);
+}
+
+/* float keys with retries step like hashes */
+static void test_float_retry(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t ones[] = {1, 1, 1, 1, 1};
+    wsel_ring *r = ip_ring(&m, 5, ones, 5);
+    wsel_ring_handle h = {.mode = WSEL_RING_FLOAT, .u = 0.9};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 5);
+    assert_int_equal(wsel_ring_retry(r, &h, false, &p, NULL), WSEL_OK);
+    assert_int_equal(p.slot, 1);
+    assert_int_equal(h.retries, 1);
+    h.mode = (wsel_ring_mode)7;
+    assert_int_equal(wsel_ring_pick(r, &h, false, &p, NULL), WSEL_E_ARG);
+    wsel_ring_free(r);
+}
+
+/* malformed resolver answers are refused and change nothing */
+static int resolve_refuses(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)ctx;
+    (void)name;
+    (void)out;
+    return 1;
+}
+
+static void test_bad_answers(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_error err;
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "[::1]", 80, 10); /* a bracketed IPv6 literal host resolves to itself */
+    assert_string_equal(slots_of(r, "::1", 80), "1,10,5,9,8,3,6,7,4,2");
+    mock_name *t = mock_slot(&m, "x.test");
+    t->type = (wsel_ring_rrtype)99;
+    t->n = 1;
+    snprintf(t->addr[0], sizeof t->addr[0], "10.0.0.1");
+    t->e[0] = (wsel_ring_entry){t->addr[0], 300, 0, 0, 0};
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    assert_non_null(strstr(err.message, "unsupported record type"));
+    t->type = WSEL_RING_SRV;
+    t->e[0].weight = 65536;
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    t->e[0].weight = 1;
+    t->e[0].address = "";
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    t->type = WSEL_RING_AAAA;
+    t->e[0].address = t->addr[0]; /* an IPv4 address in an AAAA record */
+    assert_int_equal(wsel_ring_add_host(r, "x.test", 80, 10, &err), WSEL_E_ADDR);
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    assert_string_equal(slots_of(r, "::1", 80), "1,10,5,9,8,3,6,7,4,2");
+    ok_check(r);
+    wsel_ring_free(r);
+    /* a resolver that refuses to answer counts as a failure */
+    o.dns.resolve = resolve_refuses;
+    r = mk(&o);
+    add(r, "y.test", 80, 10);
+    assert_int_equal(wsel_ring_host_count(r), 1);
+    assert_int_equal(wsel_ring_address_count(r), 0);
+    wsel_ring_free(r);
+}
+
+/* the invariant check can fail: corrupt the structure in each way it looks for */
+static void test_check_catches(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const uint32_t w[] = {3, 5};
+    wsel_ring *r = ip_ring(&m, 10, w, 2);
+    wsel_error err;
+    wsel__raddr *a = r->h[0]->a[0], *b = r->h[1]->a[0];
+    uint32_t s = a->head;
+    r->wheel[s] = b; /* owned by a in its list, by b on the wheel */
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->wheel[s] = a;
+    a->count++;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->count--;
+    a->pos = 7;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->pos = 0;
+    a->disabled = true;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    a->disabled = false;
+    r->nfree = 1; /* a slot both free and owned */
+    r->free[0] = s;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->nfree = 0;
+    uint32_t tail = b->tail; /* a slot owned by nobody and not free */
+    slots_of(r, "10.0.0.2", 80);
+    b->tail = r->prev[tail];
+    r->next[b->tail] = 0;
+    b->count--;
+    r->wheel[tail] = NULL;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    r->wheel[tail] = b;
+    r->next[b->tail] = tail;
+    b->tail = tail;
+    b->count++;
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_OK);
+    wsel_ring_free(r);
+}
+
+/* determinism: host order in `hosts` and answer order do not matter */
+static void test_determinism(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const x[] = {"10.5.0.3", "10.5.0.1", "10.5.0.2", NULL};
+    static const char *const y[] = {"10.5.0.2", "10.5.0.3", "10.5.0.1", NULL};
+    mock_addr(&m, "x.test", WSEL_RING_A, 300, x);
+    mock m2 = {0};
+    mock_addr(&m2, "x.test", WSEL_RING_A, 300, y);
+    wsel_ring_host_spec h1[] = {{"x.test", 80, 7}, {"10.0.0.1", -1, 3}, {"10.0.0.1", 81, 9}};
+    wsel_ring_host_spec h2[] = {{"10.0.0.1", 81, 9}, {"x.test", 80, 7}, {"10.0.0.1", -1, 3}};
+    wsel_ring_opts o1 = mock_opts(&m, 97), o2 = mock_opts(&m2, 97);
+    o1.hosts = h1;
+    o1.n_hosts = 3;
+    o2.hosts = h2;
+    o2.n_hosts = 3;
+    wsel_ring *a = mk(&o1), *b = mk(&o2);
+    for (uint32_t s = 1; s <= 97; s++) {
+        assert_int_equal(wsel_ring_owner(a, s), wsel_ring_owner(b, s));
+        assert_string_equal(owner_ip(a, s), owner_ip(b, s));
+    }
+    /* "10.0.0.1:" (no port given) sorts before "10.0.0.1:81" */
+    wsel_ring_address ad;
+    wsel_ring_address_get(a, 0, &ad);
+    assert_int_equal(ad.host_port, 80);
+    wsel_ring_free(a);
+    wsel_ring_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_order_lists),
+        cmocka_unit_test(test_given_order),
+        cmocka_unit_test(test_k1),
+        cmocka_unit_test(test_k2),
+        cmocka_unit_test(test_k3),
+        cmocka_unit_test(test_k4),
+        cmocka_unit_test(test_k5),
+        cmocka_unit_test(test_k6),
+        cmocka_unit_test(test_c1),
+        cmocka_unit_test(test_c2_c3),
+        cmocka_unit_test(test_c4),
+        cmocka_unit_test(test_apportion_examples),
+        cmocka_unit_test(test_distribution),
+        cmocka_unit_test(test_movement_figures),
+        cmocka_unit_test(test_spec_counts),
+        cmocka_unit_test(test_validation),
+        cmocka_unit_test(test_health),
+        cmocka_unit_test(test_rr_start),
+        cmocka_unit_test(test_rr_skips_unavailable),
+        cmocka_unit_test(test_dns_kinds),
+        cmocka_unit_test(test_ttl0),
+        cmocka_unit_test(test_refresh_on_pick),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_srv_details),
+        cmocka_unit_test(test_float_retry),
+        cmocka_unit_test(test_bad_answers),
+        cmocka_unit_test(test_check_catches),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
+}

@@ -1,0 +1,411 @@
+/* The ring's invariants (spec section 13, doc/ring.md section 12) after every operation of
+ * generated scenarios: seeded, deterministic operation sequences (hosts by IP and by name,
+ * weight changes, removals, DNS answers of every kind including failures and ttl=0,
+ * availability flips, clock moves, picks) run on two rings side by side.
+ *
+ * After each operation: the library's own structural check; both rings identical slot for
+ * slot (determinism); every count equal to the apportionment formula computed here with
+ * exact integer arithmetic; count >= floor(N w / W); equal weights -> counts within 1; while
+ * total weight stays > 0, owner changes == sum of max(0, new - old) and every address whose
+ * count did not grow keeps a prefix of its slot list; status changes and picks move no slot.
+ * Picks: round-robin over N calls and hashes over N consecutive integers give each address
+ * exactly its slot count when all are available; h and h + N agree. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ring_mock.h"
+#include "support/support.h"
+
+#define NAMES 4
+
+typedef struct view {
+    size_t na;
+    char (*key)[160];
+    uint32_t *weight;
+    bool *available;
+    uint32_t **slots;
+    size_t *count;
+    long *owner;
+    uint32_t n;
+} view;
+
+static void view_free(view *v)
+{
+    for (size_t i = 0; i < v->na; i++)
+        free(v->slots[i]);
+    free(v->key);
+    free(v->weight);
+    free(v->available);
+    free(v->slots);
+    free(v->count);
+    free(v->owner);
+    memset(v, 0, sizeof *v);
+}
+
+static void view_take(const wsel_ring *r, view *v)
+{
+    v->n = wsel_ring_size(r);
+    v->na = wsel_ring_address_count(r);
+    size_t m = v->na + 1;
+    v->key = calloc(m, sizeof *v->key);
+    v->weight = calloc(m, sizeof *v->weight);
+    v->available = calloc(m, sizeof *v->available);
+    v->slots = calloc(m, sizeof *v->slots);
+    v->count = calloc(m, sizeof *v->count);
+    v->owner = calloc(v->n + 1, sizeof *v->owner);
+    assert_true(v->key && v->weight && v->available && v->slots && v->count && v->owner);
+    for (size_t i = 0; i < v->na; i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        unsigned occ = 0;
+        snprintf(v->key[i], sizeof v->key[i], "%s:%u|%s:%u", a.host, a.host_port, a.ip, a.port);
+        for (size_t k = 0; k < i; k++)
+            occ += strncmp(v->key[k], v->key[i], strlen(v->key[i])) == 0;
+        size_t len = strlen(v->key[i]);
+        snprintf(v->key[i] + len, sizeof v->key[i] - len, "#%u", occ);
+        v->weight[i] = a.weight;
+        v->available[i] = a.available;
+        v->count[i] = a.n_slots;
+        v->slots[i] = malloc((a.n_slots + 1) * sizeof *v->slots[i]);
+        assert_non_null(v->slots[i]);
+        wsel_ring_address_slots(r, i, v->slots[i]);
+    }
+    for (uint32_t s = 1; s <= v->n; s++)
+        v->owner[s] = wsel_ring_owner(r, s);
+}
+
+static long find(const view *v, const char *key)
+{
+    for (size_t i = 0; i < v->na; i++)
+        if (strcmp(v->key[i], key) == 0)
+            return (long)i;
+    return -1;
+}
+
+static uint64_t total_weight(const view *v)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < v->na; i++)
+        w += v->weight[i];
+    return w;
+}
+
+/* Section 5 with exact integers: floor(L w / W + 1/10000) = floor((10000 L w + W) / (10000 W)). */
+static void check_counts(const view *v, uint64_t seed, size_t step)
+{
+    uint64_t W = total_weight(v), L = v->n, W0 = W;
+    bool equal = true;
+    for (size_t i = 0; i < v->na; i++) {
+        uint64_t c = W == 0 ? 0 : (10000 * L * v->weight[i] + W) / (10000 * W);
+        if (v->count[i] != c)
+            fail_msg("seed %llu step %zu: %s has %zu slots, the formula says %llu",
+                     (unsigned long long)seed, step, v->key[i], v->count[i], (unsigned long long)c);
+        if (W0 && v->count[i] < (uint64_t)v->n * v->weight[i] / W0)
+            fail_msg("seed %llu step %zu: %s below floor(N w / W)", (unsigned long long)seed, step,
+                     v->key[i]);
+        L -= c;
+        W -= v->weight[i];
+        equal = equal && v->weight[i] == v->weight[0];
+    }
+    if (equal && v->na > 1 && W0) {
+        size_t lo = v->count[0], hi = v->count[0];
+        for (size_t i = 1; i < v->na; i++) {
+            lo = v->count[i] < lo ? v->count[i] : lo;
+            hi = v->count[i] > hi ? v->count[i] : hi;
+        }
+        if (hi - lo > 1)
+            fail_msg("seed %llu step %zu: equal weights, counts %zu..%zu", (unsigned long long)seed,
+                     step, lo, hi);
+    }
+}
+
+static void check_movement(const view *b, const view *a, uint64_t seed, size_t step)
+{
+    if (total_weight(b) == 0 || total_weight(a) == 0)
+        return;
+    uint64_t gains = 0, changed = 0;
+    for (size_t i = 0; i < a->na; i++) {
+        long k = find(b, a->key[i]);
+        size_t old = k < 0 ? 0 : b->count[k];
+        if (a->count[i] > old)
+            gains += a->count[i] - old;
+        else if (k >= 0) /* did not grow: keeps a prefix of its list */
+            for (size_t s = 0; s < a->count[i]; s++)
+                if (a->slots[i][s] != b->slots[k][s])
+                    fail_msg("seed %llu step %zu: %s lost slot %u from its prefix",
+                             (unsigned long long)seed, step, a->key[i], b->slots[k][s]);
+    }
+    for (uint32_t s = 1; s <= a->n; s++) {
+        const char *x = b->owner[s] < 0 ? "" : b->key[b->owner[s]];
+        const char *y = a->owner[s] < 0 ? "" : a->key[a->owner[s]];
+        changed += strcmp(x, y) != 0;
+    }
+    if (changed != gains)
+        fail_msg("seed %llu step %zu: %llu slots changed owner, gains add up to %llu",
+                 (unsigned long long)seed, step, (unsigned long long)changed,
+                 (unsigned long long)gains);
+}
+
+static void same_wheel(const view *a, const view *b, uint64_t seed, size_t step)
+{
+    assert_int_equal(a->na, b->na);
+    for (uint32_t s = 1; s <= a->n; s++) {
+        const char *x = a->owner[s] < 0 ? "" : a->key[a->owner[s]];
+        const char *y = b->owner[s] < 0 ? "" : b->key[b->owner[s]];
+        if (strcmp(x, y) != 0)
+            fail_msg("seed %llu step %zu: twins differ at slot %u", (unsigned long long)seed,
+                     step, s);
+    }
+}
+
+static void check_picks(wsel_ring *r, const view *v)
+{
+    if (!wsel_ring_healthy(r) || wsel_ring_unavailable_weight(r) != 0 || v->n > 2000)
+        return;
+    size_t *rr = calloc(v->na + 1, sizeof *rr), *hs = calloc(v->na + 1, sizeof *hs);
+    assert_true(rr && hs);
+    for (uint32_t i = 0; i < v->n; i++) {
+        wsel_ring_handle h = {.mode = WSEL_RING_RR};
+        wsel_ring_peer p;
+        assert_int_equal(wsel_ring_pick(r, &h, true, &p, NULL), WSEL_OK);
+        rr[wsel_ring_owner(r, p.slot)]++;
+        h.mode = WSEL_RING_HASH;
+        h.hash = 12345 + i;
+        assert_int_equal(wsel_ring_pick(r, &h, true, &p, NULL), WSEL_OK);
+        hs[wsel_ring_owner(r, p.slot)]++;
+        uint32_t s1 = p.slot;
+        h.hash += v->n;
+        assert_int_equal(wsel_ring_pick(r, &h, true, &p, NULL), WSEL_OK);
+        assert_int_equal(p.slot, s1);
+    }
+    for (size_t i = 0; i < v->na; i++) {
+        assert_int_equal(rr[i], v->count[i]);
+        assert_int_equal(hs[i], v->count[i]);
+    }
+    free(rr);
+    free(hs);
+}
+
+/* ---- the generator ------------------------------------------------------------------------- */
+
+static void gen_answer(mock *m, const char *name, uint64_t *st)
+{
+    uint64_t kind = wsel_kit_range(st, 0, 9);
+    uint32_t ttl = wsel_kit_range(st, 0, 4) == 0 ? 0 : (uint32_t)wsel_kit_range(st, 1, 20);
+    if (kind == 0) {
+        mock_fail(m, name);
+        return;
+    }
+    if (kind <= 5 || kind == 9) {
+        char addrs[6][64];
+        const char *list[7];
+        size_t n = wsel_kit_range(st, kind == 9 ? 0 : 1, 5);
+        uint64_t base = wsel_kit_range(st, 0, 3);
+        for (size_t i = 0; i < n; i++) {
+            if (kind == 5)
+                snprintf(addrs[i], sizeof addrs[i], "2001:db8::%llx",
+                         (unsigned long long)(base * 8 + i));
+            else
+                snprintf(addrs[i], sizeof addrs[i], "10.9.%llu.%zu", (unsigned long long)base, i + 1);
+            list[i] = addrs[i];
+        }
+        list[n] = NULL;
+        mock_addr(m, name, kind == 5 ? WSEL_RING_AAAA : WSEL_RING_A, ttl, list);
+        return;
+    }
+    mock_srv_clear(m, name);
+    size_t n = wsel_kit_range(st, 1, 5);
+    for (size_t i = 0; i < n; i++) {
+        char t[64];
+        if (wsel_kit_range(st, 0, 2) == 0)
+            snprintf(t, sizeof t, "n%llu.test", (unsigned long long)wsel_kit_range(st, 0, NAMES - 1));
+        else
+            snprintf(t, sizeof t, "10.8.0.%zu", i + 1);
+        mock_srv(m, name, t, (uint32_t)(i == 0 ? 0 : 8000 + i),
+                 (uint32_t)wsel_kit_range(st, 0, 30), (uint32_t)wsel_kit_range(st, 1, 2),
+                 i == 0 ? ttl : 30);
+    }
+}
+
+static const uint32_t sizes[] = {1, 2, 3, 7, 10, 19, 60, 100, 257, 1000};
+
+static void run_seed(uint64_t seed, size_t steps)
+{
+    uint64_t st = seed;
+    mock m1 = {0}, m2;
+    for (int i = 0; i < NAMES; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d.test", i);
+        gen_answer(&m1, name, &st);
+    }
+    uint32_t n = sizes[wsel_kit_range(&st, 0, sizeof sizes / sizeof sizes[0] - 1)];
+    wsel_ring_opts o = mock_opts(&m1, n);
+    double *order = NULL;
+    if (wsel_kit_range(&st, 0, 3) == 0) {
+        order = malloc(n * sizeof *order);
+        assert_non_null(order);
+        for (uint32_t i = 0; i < n; i++)
+            order[i] = (double)wsel_kit_mix(&st) / 1e6 + i * 1e-3; /* distinct */
+        o.order = order;
+        o.order_len = n;
+    }
+    o.health_threshold = (double)wsel_kit_range(&st, 0, 2) * 25;
+    bool equal = wsel_kit_range(&st, 0, 2) == 0;
+    wsel_ring *a = NULL, *b = NULL;
+    assert_int_equal(wsel_ring_new(&o, &a, NULL), WSEL_OK);
+    m2 = m1;
+    for (size_t i = 0; i < m2.n; i++) /* the copy's entries point into its own storage */
+        for (size_t k = 0; k < m2.t[i].n; k++)
+            m2.t[i].e[k].address = m2.t[i].addr[k];
+    o.dns.ctx = &m2;
+    assert_int_equal(wsel_ring_new(&o, &b, NULL), WSEL_OK);
+    double now = 0;
+    view before, after, twin;
+    view_take(a, &before);
+    for (size_t step = 0; step < steps; step++) {
+        uint64_t op = wsel_kit_range(&st, 0, 12);
+        bool moves_nothing = false;
+        char name[32];
+        uint32_t port = (uint32_t)wsel_kit_range(&st, 80, 81);
+        uint32_t w = equal ? 10
+                     : wsel_kit_range(&st, 0, 5) == 0 ? (uint32_t)wsel_kit_range(&st, 1, 65535)
+                                                       : (uint32_t)wsel_kit_range(&st, 1, 100);
+        if (wsel_kit_range(&st, 0, 1))
+            snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_kit_range(&st, 1, 12));
+        else
+            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
+        if (op <= 4) {
+            assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
+        } else if (op <= 6) {
+            assert_int_equal(wsel_ring_remove_host(a, name, port, NULL, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_remove_host(b, name, port, NULL, NULL), WSEL_OK);
+        } else if (op == 7) {
+            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
+            uint64_t s2 = st;
+            gen_answer(&m1, name, &st);
+            gen_answer(&m2, name, &s2);
+            assert_int_equal(wsel_ring_refresh(a, name, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_refresh(b, name, NULL), WSEL_OK);
+        } else if (op == 8 && before.na) {
+            size_t i = wsel_kit_range(&st, 0, before.na - 1);
+            wsel_ring_address ad;
+            wsel_ring_address_get(a, i, &ad);
+            bool up = wsel_kit_range(&st, 0, 1);
+            assert_int_equal(wsel_ring_set_host_status(a, ad.host, ad.host_port, up, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_set_host_status(b, ad.host, ad.host_port, up, NULL), WSEL_OK);
+            moves_nothing = true;
+        } else if (op == 9) {
+            now += (double)wsel_kit_range(&st, 0, 40) / 4;
+            assert_int_equal(wsel_ring_tick(a, now, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_tick(b, now, NULL), WSEL_OK);
+        } else {
+            /* picks, with retries: identical outcomes on the twins */
+            wsel_ring_handle ha = {.mode = (wsel_ring_mode)wsel_kit_range(&st, 0, 2),
+                                   .hash = wsel_kit_mix(&st) >> 11,
+                                   .u = (double)(wsel_kit_mix(&st) >> 11) / 9007199254740992.0};
+            wsel_ring_handle hb = ha;
+            bool cache_only = wsel_kit_range(&st, 0, 3) == 0;
+            for (int k = 0; k < 3; k++) {
+                wsel_ring_peer pa, pb;
+                assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(a, &ha, cache_only, &pa, NULL), WSEL_OK);
+                assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(b, &hb, cache_only, &pb, NULL), WSEL_OK);
+                assert_int_equal(pa.outcome, pb.outcome);
+                assert_string_equal(pa.ip, pb.ip);
+                assert_int_equal(pa.slot, pb.slot);
+            }
+            moves_nothing = cache_only;
+        }
+        wsel_error err;
+        if (wsel_ring_check(a, &err) != WSEL_OK)
+            fail_msg("seed %llu step %zu: %s", (unsigned long long)seed, step, err.message);
+        view_take(a, &after);
+        view_take(b, &twin);
+        same_wheel(&after, &twin, seed, step);
+        check_counts(&after, seed, step);
+        check_movement(&before, &after, seed, step);
+        if (moves_nothing)
+            for (uint32_t s = 1; s <= n; s++)
+                assert_int_equal(after.owner[s], before.owner[s]);
+        if (step % 8 == 0)
+            check_picks(a, &after);
+        view_free(&before);
+        view_free(&twin);
+        before = after;
+    }
+    view_free(&before);
+    wsel_ring_free(a);
+    wsel_ring_free(b);
+    free(order);
+}
+
+static void test_generated(void **u)
+{
+    (void)u;
+    unsigned seeds = wsel_kit_under_valgrind() ? 20 : 300;
+    for (uint64_t seed = 1; seed <= seeds; seed++)
+        run_seed(seed * 0x9E3779B97F4A7C15ull, 60);
+}
+
+/* Equal weights never move a slot between untouched addresses (spec section 8.3): hosts
+ * added at the end, inserted by name order at construction, removed anywhere. */
+static void test_equal_weights_promise(void **u)
+{
+    (void)u;
+    uint64_t st = 77;
+    for (int trial = 0; trial < 200; trial++) {
+        mock m = {0};
+        uint32_t n = (uint32_t)wsel_kit_range(&st, 1, 1200);
+        size_t k = wsel_kit_range(&st, 1, 24);
+        wsel_ring_opts o = mock_opts(&m, n);
+        wsel_ring *r = NULL;
+        assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
+        for (size_t j = 0; j < k; j++) {
+            char name[32];
+            snprintf(name, sizeof name, "10.1.%zu.%zu", j / 200, j % 200 + 1);
+            view b, a;
+            view_take(r, &b);
+            assert_int_equal(wsel_ring_add_host(r, name, 80, 7, NULL), WSEL_OK);
+            view_take(r, &a);
+            for (uint32_t s = 1; s <= n && b.na; s++)
+                if (b.owner[s] >= 0 && a.owner[s] >= 0 &&
+                    strcmp(b.key[b.owner[s]], a.key[a.owner[s]]) != 0)
+                    assert_string_equal(a.key[a.owner[s]], a.key[a.na - 1]); /* only to the new one */
+            view_free(&b);
+            view_free(&a);
+        }
+        /* remove one anywhere: its slots go elsewhere, nothing else moves */
+        size_t victim = wsel_kit_range(&st, 0, k - 1);
+        char name[32];
+        snprintf(name, sizeof name, "10.1.%zu.%zu", victim / 200, victim % 200 + 1);
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "%s:80|", name);
+        view b, a;
+        view_take(r, &b);
+        assert_int_equal(wsel_ring_remove_host(r, name, 80, NULL, NULL), WSEL_OK);
+        view_take(r, &a);
+        for (uint32_t s = 1; s <= n; s++)
+            if (a.owner[s] >= 0 && strcmp(b.key[b.owner[s]], a.key[a.owner[s]]) != 0)
+                assert_true(strncmp(b.key[b.owner[s]], prefix, strlen(prefix)) == 0);
+        view_free(&b);
+        view_free(&a);
+        wsel_ring_free(r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_equal_weights_promise),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("ring_gen", tests, NULL, NULL);
+}
