@@ -49,6 +49,9 @@ typedef struct wsel_kit_system {
 #include "../../core/systems.def"
 #undef WSEL_SYSTEM
 
+/* For case_new implementations: writes "seed S: <err>" to why and returns NULL. */
+void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size_t len);
+
 /* Every system, in core/systems.def order; *n gets the count. */
 const wsel_kit_system *const *wsel_kit_systems(size_t *n);
 /* The system named `name`, or NULL. */

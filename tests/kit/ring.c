@@ -74,7 +74,6 @@ static void *r_case_new(uint64_t seed, char *why, size_t len)
     o.health_threshold = (double)wsel_kit_range(&rs, 0, 2) * 25.0;
     wsel_error err;
     wsel_error_clear(&err);
-    char ebuf[1024];
     int rc = wsel_ring_new(&o, &c->r, &err);
     for (size_t i = 0; rc == WSEL_OK && i < nh; i++) {
         if (wsel_kit_range(&rs, 0, 3) == 0) {
@@ -85,13 +84,10 @@ static void *r_case_new(uint64_t seed, char *why, size_t len)
                                         hosts[i].name);
         }
     }
-    if (rc != WSEL_OK) {
-        snprintf(why, len, "seed %llu: %s", (unsigned long long)seed,
-                 wsel_error_format(&err, ebuf, sizeof ebuf));
-        r_case_free(c);
-        return NULL;
-    }
-    return c;
+    if (rc == WSEL_OK)
+        return c;
+    r_case_free(c);
+    return wsel_kit_case_failed(seed, &err, why, len);
 }
 
 static const char *r_case_text(const void *p)

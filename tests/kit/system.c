@@ -16,6 +16,14 @@ const wsel_kit_system *const *wsel_kit_systems(size_t *n)
     return systems;
 }
 
+void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size_t len)
+{
+    char ebuf[1024];
+    snprintf(why, len, "seed %llu: %s", (unsigned long long)seed,
+             wsel_error_format(err, ebuf, sizeof ebuf));
+    return NULL;
+}
+
 const wsel_kit_system *wsel_kit_system_find(const char *name)
 {
     for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++)

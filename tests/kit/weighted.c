@@ -501,7 +501,6 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
     wcase *c = calloc(1, sizeof *c);
     wsel_error err;
     wsel_error_clear(&err);
-    char ebuf[1024];
     if (!c || !(c->text = wsel_kit_weighted_gen_config(seed, NULL))) {
         snprintf(why, len, "out of memory");
         w_case_free(c);
@@ -516,13 +515,10 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
         rc = wsel_state_new(c->cfg, &c->st, &err);
     if (rc == WSEL_OK)
         rc = wsel_kit_weighted_random_state(c->st, c->cfg, seed, 0.3, true, &err);
-    if (rc != WSEL_OK) {
-        snprintf(why, len, "seed %llu: %s", (unsigned long long)seed,
-                 wsel_error_format(&err, ebuf, sizeof ebuf));
-        w_case_free(c);
-        return NULL;
-    }
-    return c;
+    if (rc == WSEL_OK)
+        return c;
+    w_case_free(c);
+    return wsel_kit_case_failed(seed, &err, why, len);
 }
 
 static const char *w_case_text(const void *p)
