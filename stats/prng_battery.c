@@ -1,4 +1,5 @@
 /* A modest battery on the default generator: byte uniformity at three bit positions,
+ * the first 65536 words as doubles against the uniform law (Kolmogorov-Smirnov),
  * every bit's balance, serial pairs at lag 1 (neighbouring lanes) and lag 4 (one lane),
  * the lag-1 correlation coefficient, and the bulk fill giving the word-by-word stream. */
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "kit/kit.h"
 
 static void uniform_bytes(test *t, const uint64_t *w, size_t n, unsigned shift, const char *what)
 {
@@ -71,6 +73,20 @@ void run_prng_battery(uint64_t words, uint64_t seed)
         uniform_bytes(t, w, (size_t)words, 56, "bits 63..56");
         uniform_bytes(t, w, (size_t)words, 28, "bits 35..28");
         uniform_bytes(t, w, (size_t)words, 0, "bits 7..0");
+
+        t = test_new(F_PRNG, "prng seed=%#llx uniform doubles (KS)", (unsigned long long)s);
+        size_t nks = words < 65536 ? (size_t)words : 65536;
+        double *u = malloc(nks * sizeof *u);
+        if (!u) {
+            test_violation(t, "out of memory");
+        } else {
+            for (size_t i = 0; i < nks; i++)
+                u[i] = wsel_kit_unit(w[i]);
+            wsel_kit_stat r = wsel_kit_ks_uniform(u, nks);
+            free(u);
+            test_comp(t, "KS", r, -1, (double)nks);
+            test_row(t, "first %zu words as doubles | D=%.5f | p=%.3g", nks, r.stat, r.p);
+        }
 
         t = test_new(F_PRNG, "prng seed=%#llx bit balance", (unsigned long long)s);
         uint64_t ones[64] = { 0 };

@@ -33,6 +33,8 @@ static double detect_of(const test *t, const comp *c, double alpha)
     case F_INDEP:
         return wsel_kit_detect_indep(c->draws, alpha, POWER);
     case F_PRNG:
+        if (c->pref < 0)
+            return INFINITY; /* KS: no power figure here */
         if (c->pref == 0.5)
             return wsel_kit_detect_binom(0.5, c->draws, alpha, POWER);
         if (c->pref > 0)
@@ -102,7 +104,7 @@ static void report_header(rep *x)
         x->M += suite_test(i)->nc;
         x->T += suite_test(i)->nc > 0;
     }
-    x->alpha_c = x->T ? r->alpha / (double)x->T : r->alpha;
+    x->alpha_c = wsel_kit_bonferroni(r->alpha, x->T);
 
     printf("1..%zu\n", x->n);
     printf("# wsel-stats: %zu cases, engines:", r->cases_ran);
