@@ -20,4 +20,9 @@ int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsig
  * otherwise the text lower-cased. Returns false if it does not fit in `len`. */
 bool wsel__canon_key(const char *text, char *out, size_t len);
 
+/* NULL when `set` obeys the model's rules (what the loader builds: sizes, group layout,
+ * weights, totals, threshold), else what is wrong. The one validator of a hand-made
+ * model; every engine and the odds calculator refuse a set it faults. */
+const char *wsel__set_problem(const wsel_set *set);
+
 #endif

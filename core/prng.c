@@ -42,6 +42,17 @@ void wsel__prng_block_scalar(uint64_t s[4][4], uint64_t out[4])
     }
 }
 
+void wsel__prng_blocks_portable(uint64_t s[4][4], uint64_t *out, size_t blocks)
+{
+    for (size_t b = 0; b < blocks; b++)
+        wsel__prng_block_scalar(s, out + 4 * b);
+}
+
+void wsel__prng_blocks(uint64_t s[4][4], uint64_t *out, size_t blocks)
+{
+    wsel__variant_fast()->prng_blocks(s, out, blocks);
+}
+
 uint64_t wsel_prng_next(wsel_prng *p)
 {
     if (p->pos >= 4) {
@@ -76,13 +87,18 @@ static void prng_fill_cb(void *ctx, uint64_t *out, size_t n)
     wsel_prng_fill(ctx, out, n);
 }
 
-wsel_rng wsel_prng_rng(wsel_prng *p)
+void wsel__prng_take_portable_fn(wsel_prng *p, uint64_t *w, size_t n)
 {
-    wsel_rng r = { prng_fill_cb, p };
-    return r;
+    wsel__prng_take_portable(p, w, n);
 }
 
-bool wsel__rng_is_prng(const wsel_rng *rng)
+void wsel__prng_take(void *ctx, uint64_t *w, size_t n)
 {
-    return rng->fill == prng_fill_cb;
+    wsel__variant_fast()->prng_take(ctx, w, n);
+}
+
+wsel_rng wsel_prng_rng(wsel_prng *p)
+{
+    wsel_rng r = { prng_fill_cb, p, wsel__prng_take };
+    return r;
 }

@@ -4,7 +4,7 @@
  * Built with -mavx2; compiles to nothing elsewhere. */
 #include "prng_internal.h"
 
-#if defined(WSEL__PRNG_HAVE_AVX2) && defined(__AVX2__)
+#if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
 #include "prng_avx2.h"
 
 void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)
@@ -19,6 +19,11 @@ void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks)
     _mm256_storeu_si256((__m256i *)s[1], s1);
     _mm256_storeu_si256((__m256i *)s[2], s2);
     _mm256_storeu_si256((__m256i *)s[3], s3);
+}
+
+void wsel__prng_take_avx2_fn(wsel_prng *p, uint64_t *w, size_t n)
+{
+    wsel__prng_take_avx2(p, w, n);
 }
 
 #else

@@ -2,7 +2,7 @@
  * the kernel variants. Not installed.
  *
  * A snapshot is immutable once published. Everything a query needs is precomputed by
- * the writer (fast/prepare.c) so a kernel does one multiply per CHOOSE and one compare
+ * the writer (fast/weighted_prepare.c) so a kernel does one multiply per CHOOSE and one compare
  * per INCLUDE, and never looks at the config or the state. */
 #ifndef WSEL_FAST_H
 #define WSEL_FAST_H
@@ -10,7 +10,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 
-#include "../core/internal.h"
+#include "../core/resolver.h"
 
 /* Comparisons are done on biased values (x ^ sign bit) so that the signed compares
  * SSE2/AVX2 offer order them as unsigned numbers; the scalar kernel uses the same
@@ -57,14 +57,10 @@ typedef struct wsel__snap {
                                    ipre[first + 8k + 7] (padded): names the block of 8 */
 } wsel__snap;
 
-/* Whether `set` is within the limits the snapshot layout assumes (the loader's). */
-bool wsel__snap_fits(const wsel_set *set);
 /* Fills *s for `set` from `st` (s is overwritten); false when out of memory. */
 bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st);
 /* Frees what wsel__snap_fill allocated (not s itself). */
 void wsel__snap_fini(wsel__snap *s);
-
-typedef struct wsel__rsnap wsel__rsnap;
 
 /* What one query reads: the snapshots of all sets of one resource, published together
  * so that a query never mixes two syncs. */
@@ -75,43 +71,18 @@ struct wsel__rsnap {
     wsel__snap set[];           /* n_sets entries */
 };
 
-/* A variant's whole query path (fast/query.h instantiated with its kernel), so the
- * kernel is inlined and a query makes one indirect call. Arguments are non-NULL. */
-typedef int (*wsel__query_fn)(const wsel_resolver *r, const wsel_resource *res,
-                              wsel_rng *rng, wsel_answer *ans);
 
-struct wsel_resolver {
-    wsel__query_fn query;
-    void (*prng_fill)(void *, uint64_t *, size_t); /* wsel_prng's fill: words may be
-                                                      taken from it directly */
-    size_t n_res;
-    _Atomic(wsel__rsnap *) *snaps;  /* by resource index */
-    const wsel_config *cfg;
-    const wsel_state *st;
-    wsel_engine_id engine;          /* concrete: REF or a FAST_* variant */
-    wsel__rsnap **retired;
-    size_t n_retired, cap_retired;
-};
-
+/* The variants' query paths (core/variant.h); the SIMD ones exist only where
+ * WSEL__HAVE_SSE2 / WSEL__HAVE_AVX2 say so. */
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                        wsel_answer *ans);
-#if defined(__x86_64__)
-#if !defined(WSEL_NO_SSE2)
-#define WSEL__HAVE_SSE2 1
 int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
-#endif
-#if !defined(WSEL_NO_AVX2)
-#define WSEL__HAVE_AVX2 1
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans);
-#endif
-#endif
 
-/* Query path of a concrete FAST_* variant (NULL if not compiled in). */
-wsel__query_fn wsel__fast_query(wsel_engine_id id);
-/* The concrete variant WSEL_ENGINE_FAST stands for right now. */
-wsel_engine_id wsel__fast_resolve_id(wsel_engine_id id);
+/* The fast engine's resolver ops (fast/snapshots.c). */
+extern const wsel__engine_ops wsel__fast_ops;
 
 /* Bit-index expansion: entry b lists the positions of the set bits of byte b, in order.
  * Shared by the SIMD kernels to turn a 64-bit include mask into item indices. */

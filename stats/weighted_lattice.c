@@ -60,7 +60,7 @@ void lattice_run(const char *prefix, const wsel_resolver *rv, const wsel_resourc
         L->mult[j] = wsel_kit_mix64(seed ^ (j * 0x632be59bd9b4e019u)) | 1;
         L->off[j] = wsel_kit_mix64(seed + j) >> logn;
     }
-    wsel_rng rng = { lat_fill, L };
+    wsel_rng rng = { lat_fill, L, NULL };
     uint64_t N = 1ull << logn;
     uint64_t *cnt[2];
     for (uint32_t s = 0; s < od->n_sets; s++) {

@@ -53,20 +53,19 @@ static void test_names(void **state)
     assert_string_equal(wsel_level_name(WSEL_LEVEL_STANZA), "stanza");
     assert_non_null(wsel_level_name((wsel_level)99));
 
-    static const char *const engines[] = { "ref", "fast", "fast-scalar", "fast-sse2", "fast-avx2" };
-    for (int e = 0; e < WSEL_ENGINE_COUNT_; e++) {
-        assert_string_equal(wsel_engine_name((wsel_engine_id)e), engines[e]);
-        wsel_engine_id id = WSEL_ENGINE_COUNT_;
-        assert_int_equal(wsel_engine_parse(engines[e], &id), WSEL_OK);
-        assert_int_equal(id, e);
-    }
-    assert_non_null(wsel_engine_name((wsel_engine_id)99));
-    wsel_engine_id id;
-    assert_int_equal(wsel_engine_parse("fast-avx512", &id), WSEL_E_ARG);
-    assert_int_equal(wsel_engine_parse("", &id), WSEL_E_ARG);
-    assert_true(wsel_engine_available(WSEL_ENGINE_REF));
-    assert_true(wsel_engine_available(WSEL_ENGINE_FAST_SCALAR));
-    assert_false(wsel_engine_available((wsel_engine_id)99));
+    assert_string_equal(wsel_engine_name(WSEL_ENGINE_REF), "ref");
+    assert_string_equal(wsel_engine_name(WSEL_ENGINE_FAST), "fast");
+    assert_string_equal(wsel_engine_name((wsel_engine_id)99), "unknown");
+    static const char *const variants[] = { "ref", "fast-scalar", "fast-sse2", "fast-avx2" };
+    assert_int_equal(wsel_variant_count(), 4);
+    for (size_t e = 0; e < 4; e++)
+        assert_string_equal(wsel_variant_name(e), variants[e]);
+    assert_null(wsel_variant_name(4));
+    assert_false(wsel_variant_available("fast-avx512"));
+    assert_false(wsel_variant_available(""));
+    assert_true(wsel_variant_available("ref"));
+    assert_true(wsel_variant_available("fast"));
+    assert_true(wsel_variant_available("fast-scalar"));
 }
 
 static void test_error_format(void **state)
@@ -293,26 +292,29 @@ static void test_fast_force(void **state)
     wsel_state *st = NULL;
     wsel_error err;
     assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
-    wsel_engine_id auto_id = wsel_fast_selected();
-    assert_true(wsel_engine_available(auto_id));
-    assert_true(auto_id >= WSEL_ENGINE_FAST_SCALAR && auto_id <= WSEL_ENGINE_FAST_AVX2);
-    for (int e = WSEL_ENGINE_FAST_SCALAR; e <= WSEL_ENGINE_FAST_AVX2; e++) {
-        if (!wsel_engine_available((wsel_engine_id)e)) {
-            assert_int_equal(wsel_fast_force((wsel_engine_id)e), WSEL_E_UNSUPPORTED);
+    const char *auto_id = wsel_fast_selected();
+    assert_true(wsel_variant_available(auto_id));
+    assert_true(strncmp(auto_id, "fast-", 5) == 0);
+    for (size_t i = 0; i < wsel_variant_count(); i++) {
+        const char *e = wsel_variant_name(i);
+        if (strcmp(e, "ref") == 0)
+            continue;
+        if (!wsel_variant_available(e)) {
+            assert_int_equal(wsel_fast_force(e), WSEL_E_UNSUPPORTED);
             continue;
         }
-        assert_int_equal(wsel_fast_force((wsel_engine_id)e), WSEL_OK);
-        assert_int_equal(wsel_fast_selected(), e);
+        assert_int_equal(wsel_fast_force(e), WSEL_OK);
+        assert_string_equal(wsel_fast_selected(), e);
         wsel_resolver *rv = NULL;
         assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_FAST, &rv, &err), WSEL_OK);
-        assert_int_equal(wsel_resolver_engine(rv), e);
+        assert_string_equal(wsel_resolver_variant(rv), e);
         wsel_resolver_free(rv);
     }
-    assert_int_equal(wsel_fast_force(WSEL_ENGINE_FAST), WSEL_OK);
-    assert_int_equal(wsel_fast_selected(), auto_id);
-    assert_int_not_equal(wsel_fast_force(WSEL_ENGINE_REF), WSEL_OK);
-    assert_int_not_equal(wsel_fast_force((wsel_engine_id)99), WSEL_OK);
-    assert_int_equal(wsel_fast_selected(), auto_id);
+    assert_int_equal(wsel_fast_force("fast"), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), auto_id);
+    assert_int_not_equal(wsel_fast_force("ref"), WSEL_OK);
+    assert_int_not_equal(wsel_fast_force("fast-avx512"), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), auto_id);
     wsel_state_free(st);
     wsel_config_free(cfg);
 }
@@ -339,16 +341,26 @@ static int selected_in_child(const char *value)
     return WEXITSTATUS(status);
 }
 
+/* Index of a variant name in wsel_variant_name() order, -1 if none. */
+static int variant_index(const char *name)
+{
+    for (size_t i = 0; i < wsel_variant_count(); i++)
+        if (strcmp(wsel_variant_name(i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
 static void test_fast_env(void **state)
 {
     (void)state;
     int auto_id = selected_in_child(NULL);
-    assert_true(auto_id >= WSEL_ENGINE_FAST_SCALAR && auto_id <= WSEL_ENGINE_FAST_AVX2);
+    assert_true(auto_id >= 1 && (size_t)auto_id < wsel_variant_count());
     static const char *const names[] = { "scalar", "sse2", "avx2" };
     for (int i = 0; i < 3; i++) {
-        wsel_engine_id e = (wsel_engine_id)(WSEL_ENGINE_FAST_SCALAR + i);
         int got = selected_in_child(names[i]);
-        assert_int_equal(got, wsel_engine_available(e) ? (int)e : auto_id);
+        char v[32];
+        snprintf(v, sizeof v, "fast-%s", names[i]);
+        assert_int_equal(got, wsel_variant_available(v) ? variant_index(v) : auto_id);
     }
     assert_int_equal(selected_in_child("avx512"), auto_id);
 }
@@ -356,7 +368,7 @@ static void test_fast_env(void **state)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--print-selected") == 0)
-        return (int)wsel_fast_selected();
+        return variant_index(wsel_fast_selected());
     self_path = argv[0];
     cmocka_set_message_output(CM_OUTPUT_TAP);
     const struct CMUnitTest tests[] = {

@@ -55,6 +55,7 @@ typedef struct copy {
     wsel_resource res;
     wsel_set sets[2];
     wsel_group groups[64];
+    wsel_item items[8];
 } copy;
 
 static void make_copy(copy *c, const wsel_resource *res)
@@ -66,6 +67,10 @@ static void make_copy(copy *c, const wsel_resource *res)
         memcpy(c->groups, c->sets[0].groups, c->sets[0].n_groups * sizeof *c->groups);
         c->sets[0].groups = c->groups;
     }
+    if (c->sets[0].n_items <= 8) {
+        memcpy(c->items, c->sets[0].items, c->sets[0].n_items * sizeof *c->items);
+        c->sets[0].items = c->items;
+    }
 }
 
 static void expect_refused(fixture *f, const copy *c, const char *what)
@@ -74,6 +79,13 @@ static void expect_refused(fixture *f, const copy *c, const char *what)
     int rc = wsel_ref_resolve(&c->res, f->st, &f->rng, &ans);
     if (rc != WSEL_E_ARG)
         fail_msg("%s: wsel_ref_resolve returned %d, expected WSEL_E_ARG", what, rc);
+    /* the odds calculator applies the same validator */
+    wsel_odds *o = NULL;
+    wsel_error err;
+    rc = wsel_odds_compute(&c->res, f->st, &o, &err);
+    if (rc != WSEL_E_ARG)
+        fail_msg("%s: wsel_odds_compute returned %d, expected WSEL_E_ARG", what, rc);
+    assert_null(o);
 }
 
 static void test_ref_refuses(void **state)
@@ -129,6 +141,34 @@ static void test_ref_refuses(void **state)
     make_copy(&c, grouped);
     c.sets[0].max_group = 1;
     expect_refused(f, &c, "group larger than max_group");
+    make_copy(&c, grouped);
+    c.sets[0].max_group = 3;
+    expect_refused(f, &c, "max_group larger than the largest group");
+    make_copy(&c, grouped);
+    c.groups[1].total = 4;
+    expect_refused(f, &c, "group total not the sum of its weights");
+
+    /* weights, totals and the threshold: every engine must agree on them */
+    make_copy(&c, single);
+    c.items[1].weight = 0;
+    expect_refused(f, &c, "weight 0");
+    make_copy(&c, single);
+    c.items[0].weight = 1048576;
+    expect_refused(f, &c, "weight above 1048575");
+    make_copy(&c, single);
+    c.sets[0].total = 4;
+    expect_refused(f, &c, "total not the sum of the weights");
+    make_copy(&c, single);
+    c.sets[0].threshold += 1;
+    expect_refused(f, &c, "threshold not ceil(total * up_thresh)");
+    make_copy(&c, single);
+    c.sets[0].grouped = true;
+    expect_refused(f, &c, "grouped flag on an ungrouped mode");
+    make_copy(&c, grouped);
+    assert_int_equal(wsel_ref_resolve(&c.res, f->st, &f->rng, &ans), WSEL_OK);
+    wsel_odds *o = NULL;
+    assert_int_equal(wsel_odds_compute(&c.res, f->st, &o, NULL), WSEL_OK);
+    wsel_odds_free(o);
 }
 
 static void test_resolver_refuses(void **state)

@@ -8,7 +8,7 @@
  * Words are partly uniform and partly placed on the exact edges of the contract's maps:
  * for a CHOOSE prefix c of total D and an INCLUDE weight d of layer max M, the edge is
  * ceil(c * 2^64 / D) (resp. ceil(d * 2^64 / M)), computed here by 128-bit division from
- * dynamic weights derived from the public state API, independent of fast/prepare.c. */
+ * dynamic weights derived from the public state API, independent of fast/weighted_prepare.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -66,31 +66,30 @@ static void test_prng_fill_matches_next(void **unused)
     }
 }
 
+/* Every variant's bulk fill of the generator against the portable one. */
 static void test_prng_blocks_variants(void **unused)
 {
     (void)unused;
-#if defined(WSEL__PRNG_HAVE_AVX2)
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2")) {
-        /* (cmocka's skip() reads as "not ok" to scripts/run-tests.sh) */
-        printf("# no AVX2 on this CPU: only the dispatched fill was compared\n");
-        return;
-    }
-    uint64_t a[100], b[100];
-    for (uint64_t seed = 1; seed < 6; seed++) {
-        for (size_t blocks = 0; blocks <= 25; blocks++) {
-            wsel_prng p, q;
-            wsel_prng_seed(&p, seed * 7919);
-            q = p;
-            wsel__prng_blocks_avx2(p.s, a, blocks);
-            wsel__prng_blocks_portable(q.s, b, blocks);
-            assert_memory_equal(a, b, blocks * 4 * sizeof a[0]);
-            assert_memory_equal(p.s, q.s, sizeof p.s);
+    const wsel__variant *v;
+    for (size_t i = 0; (v = wsel__variant_at(i)); i++) {
+        if (!wsel__variant_runs(v)) {
+            /* (cmocka's skip() reads as "not ok" to scripts/run-tests.sh) */
+            printf("# %s does not run here: its fill was not compared\n", v->name);
+            continue;
+        }
+        uint64_t a[100], b[100];
+        for (uint64_t seed = 1; seed < 6; seed++) {
+            for (size_t blocks = 0; blocks <= 25; blocks++) {
+                wsel_prng p, q;
+                wsel_prng_seed(&p, seed * 7919);
+                q = p;
+                v->prng_blocks(p.s, a, blocks);
+                wsel__prng_blocks_portable(q.s, b, blocks);
+                assert_memory_equal(a, b, blocks * 4 * sizeof a[0]);
+                assert_memory_equal(p.s, q.s, sizeof p.s);
+            }
         }
     }
-#else
-    printf("# built without the AVX2 generator: only the portable fill was compared\n");
-#endif
 }
 
 /* ---- engine names and dispatch ---------------------------------------------------- */
@@ -98,53 +97,56 @@ static void test_prng_blocks_variants(void **unused)
 static void test_engine_api(void **unused)
 {
     (void)unused;
-    for (int i = 0; i < WSEL_ENGINE_COUNT_; i++) {
-        wsel_engine_id id;
-        assert_int_equal(wsel_engine_parse(wsel_engine_name((wsel_engine_id)i), &id), WSEL_OK);
-        assert_int_equal(id, i);
-    }
-    wsel_engine_id id;
-    assert_int_equal(wsel_engine_parse("fast-avx512", &id), WSEL_E_ARG);
-    assert_true(wsel_engine_available(WSEL_ENGINE_REF));
-    assert_true(wsel_engine_available(WSEL_ENGINE_FAST));
-    assert_true(wsel_engine_available(WSEL_ENGINE_FAST_SCALAR));
-    wsel_engine_id sel = wsel_fast_selected();
+    assert_string_equal(wsel_engine_name(WSEL_ENGINE_REF), "ref");
+    assert_string_equal(wsel_engine_name(WSEL_ENGINE_FAST), "fast");
+    assert_false(wsel_variant_available("fast-avx512"));
+    assert_false(wsel_variant_available(NULL));
+    assert_true(wsel_variant_available("ref"));
+    assert_true(wsel_variant_available("fast"));
+    assert_true(wsel_variant_available("fast-scalar"));
+    const char *sel = wsel_fast_selected();
     /* WSEL_FAST_KERNEL (see `make fast-env`) picks the variant when it is available */
     const char *env = getenv("WSEL_FAST_KERNEL");
     if (env) {
         char name[64];
         snprintf(name, sizeof name, "fast-%s", env);
-        wsel_engine_id want;
-        if (wsel_engine_parse(name, &want) == WSEL_OK && wsel_engine_available(want))
-            assert_int_equal(sel, want);
-        else
-            assert_int_equal(sel, wsel_fast_selected());
+        if (wsel_variant_available(name))
+            assert_string_equal(sel, name);
     }
-    assert_true(sel >= WSEL_ENGINE_FAST_SCALAR && sel <= WSEL_ENGINE_FAST_AVX2);
-    assert_true(wsel_engine_available(sel));
-    assert_int_equal(wsel_fast_force(WSEL_ENGINE_REF), WSEL_E_ARG);
+    assert_true(strncmp(sel, "fast-", 5) == 0);
+    assert_true(wsel_variant_available(sel));
+    assert_int_equal(wsel_fast_force("ref"), WSEL_E_ARG);
+    assert_int_equal(wsel_fast_force("fast-avx512"), WSEL_E_ARG);
 
     wsel_config *cfg = wsel_test_load("r => { a => [ 192.0.2.1, 1 ] }\n");
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-    for (int v = WSEL_ENGINE_FAST_SCALAR; v <= WSEL_ENGINE_FAST_AVX2; v++) {
+    for (size_t i = 0; i < wsel_variant_count(); i++) {
+        const char *v = wsel_variant_name(i);
+        if (strcmp(v, "ref") == 0)
+            continue;
         wsel_resolver *r = NULL;
         wsel_error err;
-        if (!wsel_engine_available((wsel_engine_id)v)) {
-            assert_int_equal(wsel_fast_force((wsel_engine_id)v), WSEL_E_UNSUPPORTED);
-            assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)v, &r, &err),
-                             WSEL_E_UNSUPPORTED);
+        if (!wsel_variant_available(v)) {
+            assert_int_equal(wsel_fast_force(v), WSEL_E_UNSUPPORTED);
+            assert_int_equal(wsel_resolver_new_variant(cfg, st, v, &r, &err), WSEL_E_UNSUPPORTED);
             assert_null(r);
             continue;
         }
-        assert_int_equal(wsel_fast_force((wsel_engine_id)v), WSEL_OK);
-        assert_int_equal(wsel_fast_selected(), v);
+        assert_int_equal(wsel_fast_force(v), WSEL_OK);
+        assert_string_equal(wsel_fast_selected(), v);
+        /* the one override reaches the generator's bulk fill too */
+        assert_ptr_equal(wsel__variant_fast(), wsel__variant_find(v));
+        assert_true(wsel__variant_fast()->prng_blocks == wsel__variant_find(v)->prng_blocks);
+        if (strcmp(v, "fast-avx2") != 0)
+            assert_true(wsel__variant_fast()->prng_blocks == wsel__prng_blocks_portable);
         assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_FAST, &r, &err), WSEL_OK);
-        assert_int_equal(wsel_resolver_engine(r), v);
+        assert_string_equal(wsel_resolver_variant(r), v);
+        assert_int_equal(wsel_resolver_engine(r), WSEL_ENGINE_FAST);
         wsel_resolver_free(r);
     }
-    assert_int_equal(wsel_fast_force(WSEL_ENGINE_FAST), WSEL_OK);
-    assert_int_equal(wsel_fast_selected(), sel);
+    assert_int_equal(wsel_fast_force(NULL), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), sel);
 
     /* a resource of another config is refused, not misread */
     wsel_config *other = wsel_test_load("r => { a => [ 192.0.2.1, 1 ] }\n");
@@ -161,10 +163,13 @@ static void test_engine_api(void **unused)
     assert_int_equal(wsel_resolve(r, &copy, &rng, &ans), WSEL_E_ARG);
     copy.index = 7;
     assert_int_equal(wsel_resolve(r, &copy, &rng, &ans), WSEL_E_ARG);
-    wsel_rng broken = { NULL, NULL };
+    wsel_rng broken = { NULL, NULL, NULL };
     assert_int_equal(wsel_resolve(r, wsel_config_find(cfg, "r"), &broken, &ans), WSEL_E_ARG);
     wsel_resolver *r2 = r;
     assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)99, &r2, NULL), WSEL_E_ARG);
+    assert_null(r2);
+    r2 = r;
+    assert_int_equal(wsel_resolver_new_variant(cfg, st, "fast-avx512", &r2, NULL), WSEL_E_ARG);
     assert_null(r2);
     assert_int_equal(wsel_resolver_new(cfg, NULL, WSEL_ENGINE_FAST, &r2, NULL), WSEL_E_ARG);
     wsel_state *st2;
@@ -191,6 +196,71 @@ static bool engine_slot(int e)
         n = wsel_kit_variants(engines, N_ENGINES, true);
     return (size_t)e < n;
 }
+
+/* A source with its own take op: the fast engine must use it (not fill), read only the
+ * n words it hands over (the slack holds garbage), and answer as ref does. */
+typedef struct take_src {
+    uint64_t w[4096];
+    size_t pos;
+    unsigned takes;
+} take_src;
+
+static void take_fill(void *ctx, uint64_t *out, size_t n)
+{
+    take_src *t = ctx;
+    assert_true(t->pos + n <= 4096);
+    memcpy(out, t->w + t->pos, n * sizeof *out);
+    t->pos += n;
+}
+
+static void take_take(void *ctx, uint64_t *out, size_t n)
+{
+    take_fill(ctx, out, n);
+    memset(out + n, 0xa5, WSEL_RNG_SLACK * sizeof *out);
+    ((take_src *)ctx)->takes++;
+}
+
+static void test_source_take_op(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load_synopsis();
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    static take_src src, plain;
+    wsel_prng p;
+    wsel_prng_seed(&p, 99);
+    wsel_prng_fill(&p, src.w, 4096);
+    for (int e = 0; e < N_ENGINES; e++) {
+        if (!engine_slot(e) || strcmp(engines[e], "ref") == 0)
+            continue;
+        wsel_resolver *r;
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        src.pos = 0;
+        src.takes = 0;
+        plain = src;
+        wsel_rng with_take = { take_fill, &src, take_take };
+        wsel_rng fill_only = { take_fill, &plain, NULL };
+        for (int round = 0; round < 8; round++) {
+            for (size_t i = 0; i < wsel_config_resource_count(cfg); i++) {
+                const wsel_resource *res = wsel_config_resource(cfg, i);
+                if (src.pos + wsel_resource_words(res) > 4096)
+                    continue;
+                wsel_answer a, b;
+                assert_int_equal(wsel_resolve(r, res, &with_take, &a), WSEL_OK);
+                assert_int_equal(wsel_ref_resolve(res, st, &fill_only, &b), WSEL_OK);
+                if (!wsel_answer_equal(&a, &b))
+                    fail_msg("%s: %s differs from ref with a source's take op", engines[e],
+                             res->name);
+            }
+        }
+        assert_true(src.takes > 0);
+        assert_int_equal(src.pos, plain.pos);
+        wsel_resolver_free(r);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 
 typedef struct pool {
     uint64_t w[8192];
@@ -950,6 +1020,7 @@ int main(void)
         cmocka_unit_test(test_prng_fill_matches_next),
         cmocka_unit_test(test_prng_blocks_variants),
         cmocka_unit_test(test_engine_api),
+        cmocka_unit_test(test_source_take_op),
         cmocka_unit_test(test_sync_follows_state),
         cmocka_unit_test(test_prng_direct_paths),
         cmocka_unit_test(test_threshold_edges),

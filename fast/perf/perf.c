@@ -88,10 +88,10 @@ int main(int argc, char **argv)
         return 1;
     unsigned long sink = 0;
     printf("%-13s %7s", "ns/query", "floor");
-    const wsel_engine_id ids[] = { WSEL_ENGINE_FAST_SCALAR, WSEL_ENGINE_FAST_SSE2,
-                                   WSEL_ENGINE_FAST_AVX2, WSEL_ENGINE_REF };
-    for (size_t e = 0; e < 4; e++)
-        printf(" %11s", wsel_engine_name(ids[e]));
+    /* the fast variants, then ref */
+    size_t nv = wsel_variant_count();
+    for (size_t e = 1; e <= nv; e++)
+        printf(" %11s", wsel_variant_name(e % nv));
     printf("\n");
     for (size_t m = 0; m < sizeof names / sizeof names[0]; m++) {
         const wsel_resource *res = wsel_config_find(cfg, names[m]);
@@ -110,17 +110,18 @@ int main(int argc, char **argv)
             floor_best = t < floor_best ? t : floor_best;
         }
         printf("%-13s %7.2f", names[m], floor_best / (double)batch * 1e9);
-        for (size_t e = 0; e < 4; e++) {
+        for (size_t e = 1; e <= nv; e++) {
+            const char *name = wsel_variant_name(e % nv);
             wsel_resolver *r;
-            if (!wsel_engine_available(ids[e]) ||
-                wsel_resolver_new(cfg, st, ids[e], &r, NULL) != WSEL_OK) {
+            if (!wsel_variant_available(name) ||
+                wsel_resolver_new_variant(cfg, st, name, &r, NULL) != WSEL_OK) {
                 printf(" %11s", "-");
                 continue;
             }
             wsel_rng rng = wsel_prng_rng(&p);
             wsel_answer a;
             double best = 1e9;
-            long n = ids[e] == WSEL_ENGINE_REF ? batch / 10 + 1 : batch;
+            long n = wsel_resolver_engine(r) == WSEL_ENGINE_REF ? batch / 10 + 1 : batch;
             for (int rep = 0; rep < reps; rep++) {
                 double t0 = now();
                 for (long i = 0; i < n; i++) {
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
         }
         printf("\n");
     }
-    printf("# dispatched: %s; checksum %lu\n", wsel_engine_name(wsel_fast_selected()), sink & 1);
+    printf("# dispatched: %s; checksum %lu\n", wsel_fast_selected(), sink & 1);
     wsel_state_free(st);
     wsel_config_free(cfg);
     return 0;

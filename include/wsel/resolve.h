@@ -72,34 +72,41 @@ WSEL_API bool wsel_answer_equal(const wsel_answer *a, const wsel_answer *b);
 WSEL_API int wsel_ref_resolve(const wsel_resource *res, const wsel_state *st,
                               wsel_rng *rng, wsel_answer *ans);
 
-/* Engines. FAST is the variant chosen at run time for this CPU; the others force one. */
+/* Engines: the reference (the executable specification) and the fast engine. */
 typedef enum wsel_engine_id {
     WSEL_ENGINE_REF = 0,
-    WSEL_ENGINE_FAST,
-    WSEL_ENGINE_FAST_SCALAR,
-    WSEL_ENGINE_FAST_SSE2,
-    WSEL_ENGINE_FAST_AVX2,
-    WSEL_ENGINE_COUNT_
+    WSEL_ENGINE_FAST
 } wsel_engine_id;
 
-/* "ref", "fast", "fast-scalar", "fast-sse2", "fast-avx2". */
+/* "ref" or "fast" ("unknown" for any other value). */
 WSEL_API const char *wsel_engine_name(wsel_engine_id id);
-/* Parses a name above; WSEL_E_ARG if unknown. */
-WSEL_API int wsel_engine_parse(const char *name, wsel_engine_id *out);
-/* Whether this build and CPU can run the engine. */
-WSEL_API bool wsel_engine_available(wsel_engine_id id);
-/* The variant FAST resolves to: the widest available, unless overridden by
+
+/* Variants: the concrete code paths of the engines, named "ref", "fast-scalar",
+ * "fast-sse2", "fast-avx2" (more may come; loop with wsel_variant_count()). Every name
+ * is listed whether or not this build and CPU can run it. The name "fast" stands for the
+ * variant the fast engine resolves to (wsel_fast_selected()); it is not in the list.
+ * A variant name chooses the kernel and the default generator's bulk fill together. */
+WSEL_API size_t wsel_variant_count(void);
+/* Name of variant i (0 .. wsel_variant_count()-1); NULL past the end. */
+WSEL_API const char *wsel_variant_name(size_t i);
+/* Whether this build and CPU can run the named variant ("fast": always). False for an
+ * unknown name or NULL. */
+WSEL_API bool wsel_variant_available(const char *name);
+/* The fast variant "fast" resolves to: the widest available, unless overridden by
  * wsel_fast_force() or the environment variable WSEL_FAST_KERNEL=scalar|sse2|avx2
- * (read once, at the first call). */
-WSEL_API wsel_engine_id wsel_fast_selected(void);
-/* Force the variant FAST resolves to for resolvers created afterwards (WSEL_ENGINE_FAST
- * restores automatic choice). WSEL_E_UNSUPPORTED if not available. */
-WSEL_API int wsel_fast_force(wsel_engine_id id);
+ * (read once, at the first call). The same choice decides whether the default
+ * generator's wsel_prng_fill() uses SIMD. */
+WSEL_API const char *wsel_fast_selected(void);
+/* Forces the fast variant ("fast-scalar", ...) for resolvers created afterwards and for
+ * the default generator's fill from now on; NULL or "fast" restores the automatic
+ * choice. WSEL_E_ARG for an unknown name or "ref", WSEL_E_UNSUPPORTED if the variant
+ * cannot run here. */
+WSEL_API int wsel_fast_force(const char *name);
 
 /* A resolver: an engine bound to a config and a state. Many threads may call
  * wsel_resolve() at once while one thread changes the wsel_state and then calls
  * wsel_resolver_sync() to publish the change; readers never see a half-applied change.
- * That holds for the FAST variants, which resolve from immutable snapshots; a REF
+ * That holds for the fast engine, which resolve from immutable snapshots; a REF
  * resolver reads the live wsel_state and must not run while a writer changes it.
  * Each sync that changes a set retires its old snapshot (about 2.5 KiB); a long-running
  * writer should call wsel_resolver_reclaim() at its own quiet points (see below).
@@ -108,12 +115,20 @@ typedef struct wsel_resolver wsel_resolver;
 
 WSEL_API int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st,
                                wsel_engine_id engine, wsel_resolver **out, wsel_error *err);
+/* The same with the engine named: "ref", "fast", or a variant name ("fast-avx2" uses
+ * that variant whatever wsel_fast_selected() says). WSEL_E_ARG for an unknown name,
+ * WSEL_E_UNSUPPORTED when the variant cannot run here. */
+WSEL_API int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
+                                       const char *variant, wsel_resolver **out,
+                                       wsel_error *err);
 /* Writer side: pick up state changes (recomputes only sets whose version changed). */
 WSEL_API int wsel_resolver_sync(wsel_resolver *r);
 /* Query path: allocates nothing and takes no lock (FAST variants). */
 WSEL_API int wsel_resolve(const wsel_resolver *r, const wsel_resource *res,
                           wsel_rng *rng, wsel_answer *ans);
-WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* the variant in use */
+WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* REF or FAST */
+/* Name of the variant in use ("ref", "fast-avx2", ...); never "fast". */
+WSEL_API const char *wsel_resolver_variant(const wsel_resolver *r);
 WSEL_API void wsel_resolver_free(wsel_resolver *r);
 /* Writer side: frees the snapshots that syncs have replaced. Readers never announce
  * themselves, so replaced snapshots are otherwise kept until wsel_resolver_free(); call

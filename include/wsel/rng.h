@@ -14,11 +14,20 @@ extern "C" {
 #endif
 
 /* A source of uniform 64-bit words: fill(ctx, out, n) writes the next n words of the
- * stream. A query calls fill one or more times; only the order of words matters. */
+ * stream. A query calls fill one or more times; only the order of words matters.
+ *
+ * take is optional (NULL: engines call fill). take(ctx, out, n) hands over the same
+ * next n words as fill would, in out[0..n-1]; out has room for n + WSEL_RNG_SLACK
+ * words, and take must leave out[n .. n + WSEL_RNG_SLACK - 1] defined (any values:
+ * vector code loads them and ignores them). A source that can write its words in whole
+ * vectors saves the engine a copy. The default generator provides it. */
 typedef struct wsel_rng {
     void (*fill)(void *ctx, uint64_t *out, size_t n);
     void *ctx;
+    void (*take)(void *ctx, uint64_t *out, size_t n);
 } wsel_rng;
+
+#define WSEL_RNG_SLACK 12u
 
 /* The default generator: four interleaved xoshiro256++ streams ("lanes"). Word 4*b + l of
  * the output is the b-th output of lane l, so a 4-wide SIMD step and the scalar code give

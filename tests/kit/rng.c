@@ -25,7 +25,7 @@ wsel_rng wsel_kit_replay_rng(wsel_kit_replay *r, const uint64_t *words, size_t n
     r->n = n;
     r->pos = 0;
     r->overrun = 0;
-    return (wsel_rng){ replay_fill, r };
+    return (wsel_rng){ replay_fill, r, NULL };
 }
 
 static void fixed_fill(void *ctx, uint64_t *out, size_t n)
@@ -37,7 +37,7 @@ static void fixed_fill(void *ctx, uint64_t *out, size_t n)
 
 wsel_rng wsel_kit_fixed_rng(wsel_kit_fixed *f)
 {
-    return (wsel_rng){ fixed_fill, f };
+    return (wsel_rng){ fixed_fill, f, NULL };
 }
 
 static void counting_fill(void *ctx, uint64_t *out, size_t n)
@@ -53,7 +53,7 @@ wsel_rng wsel_kit_counting_rng(wsel_kit_counter *c, wsel_rng inner)
     c->inner = inner;
     c->words = 0;
     c->calls = 0;
-    return (wsel_rng){ counting_fill, c };
+    return (wsel_rng){ counting_fill, c, NULL };
 }
 
 uint64_t wsel_kit_mix64(uint64_t z)

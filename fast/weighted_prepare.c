@@ -54,29 +54,6 @@ static uint64_t fill_thresholds(uint64_t *thr, const uint64_t *d, uint32_t n)
     return nz;
 }
 
-bool wsel__snap_fits(const wsel_set *set)
-{
-    if (!set->items || set->n_items < 1)
-        return false;
-    for (uint32_t i = 0; i < set->n_items; i++)
-        if (set->items[i].weight < 1 || set->items[i].weight > WSEL_MAX_WEIGHT)
-            return false;
-    if (!set->grouped)
-        return set->n_items <= WSEL_MAX_ITEMS && set->mode != WSEL_MODE_GROUPED_SINGLE &&
-               set->mode != WSEL_MODE_GROUPED_MULTI;
-    if (!set->groups || set->n_groups < 1 || set->n_groups > WSEL_MAX_ITEMS ||
-        (set->mode != WSEL_MODE_GROUPED_SINGLE && set->mode != WSEL_MODE_GROUPED_MULTI))
-        return false;
-    uint32_t next = 0;
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        const wsel_group *grp = &set->groups[g];
-        if (grp->first != next || grp->count < 1 || grp->count > WSEL_MAX_ITEMS)
-            return false;
-        next += grp->count;
-    }
-    return next == set->n_items;
-}
-
 void wsel__snap_fini(wsel__snap *s)
 {
     free(s->ipre);

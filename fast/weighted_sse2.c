@@ -1,12 +1,12 @@
 /* SSE2 kernel: 4 prefix sums or 2 thresholds per compare. SSE2 has no 64-bit compare, so
  * a 64-bit "greater" is assembled from 32-bit ones: high halves signed (the layout is
  * biased), low halves unsigned. Built with -msse2; compiles to nothing off x86-64. */
-#include "query.h"
+#include "weighted_query.h"
 
 #if defined(WSEL__HAVE_SSE2) && defined(__SSE2__)
 #include <emmintrin.h>
 
-/* See kernel_avx2.c: position of the first biased prefix sum > u. */
+/* See weighted_avx2.c: position of the first biased prefix sum > u. */
 static inline unsigned gt8(const uint32_t *p, __m128i ub)
 {
     __m128i v0 = _mm_loadu_si128((const __m128i *)p);
@@ -20,7 +20,7 @@ static inline __m128i bias_u(uint64_t u)
     return _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
 }
 
-/* See kernel_avx2.c, choose_in_group. */
+/* See weighted_avx2.c, choose_in_group. */
 static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m128i ub)
 {
     uint32_t b = 0;
@@ -106,7 +106,7 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__draw_portable);
+    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
 }
 
 #else

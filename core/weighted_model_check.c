@@ -1,6 +1,8 @@
-/* Pure checks of configured values: addresses, CNAME targets, near-miss key names. */
+/* Pure checks of configured values (addresses, CNAME targets, near-miss key names) and
+ * the one validator of a whole set that every engine and the odds calculator apply. */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "model.h"
@@ -97,5 +99,76 @@ const char *wsel__cname_problem(const char *s, size_t len)
     }
     if (wire > 255)
         return "is longer than 255 octets in wire form";
+    return NULL;
+}
+
+static bool mode_grouped(wsel_mode m)
+{
+    return m == WSEL_MODE_GROUPED_SINGLE || m == WSEL_MODE_GROUPED_MULTI;
+}
+
+/* The rules the loader guarantees, for sets it did not build: the model structs are
+ * public, and reading past an array, or two engines consuming different numbers of
+ * words, is worse than refusing. Sizes and the group layout are checked before any item
+ * is read, so a count that lies about its array is refused, not followed. */
+const char *wsel__set_problem(const wsel_set *set)
+{
+    if (!set)
+        return "no set";
+    if (!set->items || set->n_items < 1)
+        return "a set needs at least one item";
+    switch (set->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+    case WSEL_MODE_UNGROUPED_MULTI:
+    case WSEL_MODE_GROUPED_SINGLE:
+    case WSEL_MODE_GROUPED_MULTI:
+        break;
+    default:
+        return "unknown mode";
+    }
+    if (set->grouped != mode_grouped(set->mode))
+        return "the grouped flag disagrees with the mode";
+    if (!set->grouped) {
+        if (set->n_items > WSEL_MAX_ITEMS)
+            return "an ungrouped set holds at most 64 items";
+    } else {
+        if (!set->groups || set->n_groups < 1 || set->n_groups > WSEL_MAX_ITEMS)
+            return "a grouped set needs 1..64 groups";
+        uint32_t next = 0, largest = 0;
+        for (uint32_t g = 0; g < set->n_groups; g++) {
+            const wsel_group *grp = &set->groups[g];
+            if (grp->count < 1 || grp->count > WSEL_MAX_ITEMS)
+                return "a group holds 1..64 addresses";
+            if (grp->first != next || grp->count > set->n_items - next)
+                return "groups must cover the items in order, without gaps or overlaps";
+            next += grp->count;
+            if (grp->count > largest)
+                largest = grp->count;
+        }
+        if (next != set->n_items)
+            return "groups must cover the items in order, without gaps or overlaps";
+        if (set->max_group != largest)
+            return "max_group is not the largest group's size";
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        uint32_t w = set->items[i].weight;
+        if (w < 1 || w > WSEL_MAX_WEIGHT)
+            return "item weights must be 1..1048575";
+        total += w;
+    }
+    for (uint32_t g = 0; set->grouped && g < set->n_groups; g++) {
+        const wsel_group *grp = &set->groups[g];
+        uint64_t gt = 0;
+        for (uint32_t j = 0; j < grp->count; j++)
+            gt += set->items[grp->first + j].weight;
+        if (grp->total != gt)
+            return "a group's total is not the sum of its weights";
+    }
+    if (set->total != total)
+        return "total is not the sum of the weights";
+    if (set->threshold != (uint64_t)ceil((double)set->total * set->up_thresh))
+        return "threshold is not ceil(total * up_thresh)";
     return NULL;
 }

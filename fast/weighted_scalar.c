@@ -1,6 +1,6 @@
 /* Portable kernel: the layout of fast.h with plain 64-bit integer code. Also the
  * fallback every other variant must agree with bit for bit. */
-#include "query.h"
+#include "weighted_query.h"
 
 /* Number of biased prefix sums <= u among pre[0..n-1] (non-decreasing): the index the
  * CHOOSE rule picks. A branch-free count: a binary search's branches are coin flips. */
@@ -57,5 +57,5 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                        wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__draw_portable);
+    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
 }

@@ -3,58 +3,9 @@
  * judged against this file. */
 #include <string.h>
 
-#include "../core/internal.h"
+#include "../core/resolver.h"
 
 __extension__ typedef unsigned __int128 u128;
-
-size_t wsel_set_words(const wsel_set *set)
-{
-    if (!set)
-        return 0;
-    switch (set->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-        return 1;
-    case WSEL_MODE_UNGROUPED_MULTI:
-        return set->n_items;
-    case WSEL_MODE_GROUPED_SINGLE:
-        return 1 + (size_t)set->max_group;
-    case WSEL_MODE_GROUPED_MULTI:
-        return 2 * (size_t)set->n_groups;
-    }
-    return 0;
-}
-
-size_t wsel_resource_words(const wsel_resource *res)
-{
-    size_t n = 0;
-    if (!res)
-        return 0;
-    for (uint32_t s = 0; s < res->n_sets; s++)
-        n += wsel_set_words(&res->sets[s]);
-    return n;
-}
-
-bool wsel_answer_equal(const wsel_answer *a, const wsel_answer *b)
-{
-    if (!a || !b)
-        return a == b;
-    if (a->n_sets != b->n_sets || a->ttl != b->ttl || a->failed != b->failed)
-        return false;
-    if (a->n_sets > 2)
-        return false;
-    for (uint32_t s = 0; s < a->n_sets; s++) {
-        const wsel_set_answer *x = &a->set[s], *y = &b->set[s];
-        if (x->ttl != y->ttl || x->failed != y->failed || x->count != y->count)
-            return false;
-        if (x->count > WSEL_ANSWER_MAX)
-            return false;
-        for (unsigned i = 0; i < x->count; i++)
-            if (x->items[i] != y->items[i])
-                return false;
-    }
-    return true;
-}
 
 /* CHOOSE: u = floor(word * D / 2^64); the smallest i with u < d_0 + ... + d_i.
  * Requires D = sum(d) > 0. */
@@ -88,33 +39,6 @@ static uint32_t max_of(const uint32_t *d, uint32_t k)
     return m;
 }
 
-/* The loader guarantees all of this; a hand-made model might not, and reading past
- * an array is worse than refusing. */
-static bool model_ok(const wsel_set *set)
-{
-    uint32_t n = set->n_items;
-    if (!set->items || n < 1 || n > WSEL_MAX_ITEMS * WSEL_MAX_ITEMS)
-        return false;
-    switch (set->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE:
-    case WSEL_MODE_UNGROUPED_MULTI:
-        return n <= WSEL_MAX_ITEMS;
-    case WSEL_MODE_GROUPED_SINGLE:
-    case WSEL_MODE_GROUPED_MULTI:
-        if (!set->groups || set->n_groups < 1 || set->n_groups > WSEL_MAX_ITEMS)
-            return false;
-        for (uint32_t g = 0; g < set->n_groups; g++) {
-            const wsel_group *grp = &set->groups[g];
-            if (grp->count < 1 || grp->count > WSEL_MAX_ITEMS || grp->first >= n
-                || grp->count > n - grp->first || grp->count > set->max_group)
-                return false;
-        }
-        return true;
-    }
-    return false;
-}
-
 static int resolve_set(const wsel_set *set, const wsel_state *st, wsel_rng *rng,
                        wsel_set_answer *out)
 {
@@ -122,7 +46,7 @@ static int resolve_set(const wsel_set *set, const wsel_state *st, wsel_rng *rng,
     uint64_t w[2 * WSEL_MAX_ITEMS + 1];
     uint32_t n = set->n_items;
     size_t nw = wsel_set_words(set);
-    if (!model_ok(set) || nw > sizeof w / sizeof w[0])
+    if (wsel__set_problem(set) || nw > sizeof w / sizeof w[0])
         return WSEL_E_ARG;
 
     /* Dynamic weights, and the TTL over every item, chosen or not. */
@@ -219,4 +143,10 @@ int wsel_ref_resolve(const wsel_resource *res, const wsel_state *st, wsel_rng *r
         ans->failed = ans->failed || ans->set[s].failed;
     }
     return WSEL_OK;
+}
+
+int wsel__ref_query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                    wsel_answer *ans)
+{
+    return wsel_ref_resolve(res, r->st, rng, ans);
 }

@@ -1,8 +1,8 @@
 /* The query path shared by every fast variant, written once and instantiated in each
  * kernel file with that file's kernel so the compiler inlines it (the kernel files are
  * built with different instruction-set flags, so this cannot be one shared function). */
-#ifndef WSEL_FAST_QUERY_H
-#define WSEL_FAST_QUERY_H
+#ifndef WSEL_FAST_WEIGHTED_QUERY_H
+#define WSEL_FAST_WEIGHTED_QUERY_H
 
 #include <string.h>
 
@@ -15,48 +15,20 @@
 #define WSEL__ALWAYS_INLINE inline
 #endif
 
-/* Draws n words from the default generator p exactly as wsel_prng_fill(p, w, n) would
- * (same words, same generator state afterwards), and pads (wsel__pad_words); a variant
- * may supply its own, which may write up to 3 more words before its padding. */
-typedef void (*wsel__prng_draw_fn)(wsel_prng *p, uint64_t *w, size_t n);
+/* A variant's take from the default generator (core/prng_internal.h,
+ * core/prng_avx2.h): the same words and generator state as wsel_prng_fill(), padded. */
+typedef void (*wsel__prng_take_fn)(wsel_prng *p, uint64_t *w, size_t n);
 
-/* Kernels load whole vectors, up to 8 words past a set's last one: those words must be
- * defined (their lanes are masked off, but sanitizers and valgrind look). */
-static inline void wsel__pad_words(uint64_t *w, size_t n)
+/* The query's words: the default generator's inline take when rng is that generator
+ * (no call through a pointer), else the source's own take or fill. */
+static WSEL__ALWAYS_INLINE void wsel__draw(wsel_rng *rng, uint64_t *w, size_t n,
+                                           wsel__prng_take_fn take)
 {
-    memset(w + n, 0, WSEL__PAD64 * sizeof w[0]);
-}
-
-/* The portable draw: short queries come straight out of the buffer (refilled by one
- * scalar block), longer ones through the bulk fill. */
-static inline void wsel__draw_portable(wsel_prng *p, uint64_t *w, size_t n)
-{
-    wsel__pad_words(w, n);
-    if (n > 4) {
-        wsel_prng_fill(p, w, n);
-        return;
-    }
-    size_t i = 0;
-    for (; i < n && p->pos < 4; i++)
-        w[i] = p->buf[p->pos++];
-    if (i < n) {
-        wsel__prng_block_scalar(p->s, p->buf);
-        p->pos = 0;
-        for (; i < n; i++)
-            w[i] = p->buf[p->pos++];
-    }
-}
-
-/* Words from the default generator are drawn directly (no call through rng->fill). */
-static WSEL__ALWAYS_INLINE void wsel__draw(const wsel_resolver *r, wsel_rng *rng,
-                                           uint64_t *w, size_t n, wsel__prng_draw_fn draw)
-{
-    if (rng->fill == r->prng_fill) {
-        draw(rng->ctx, w, n);
-    } else {
-        rng->fill(rng->ctx, w, n);
-        wsel__pad_words(w, n);
-    }
+    wsel_prng *p = wsel__prng_of(rng);
+    if (p)
+        take(p, w, n);
+    else
+        wsel__rng_take(rng, w, n);
 }
 
 /* INCLUDE word by word: the scalar kernel's, and the SIMD kernels' for sets of fewer
@@ -148,27 +120,25 @@ static WSEL__ALWAYS_INLINE void wsel__answer_head(const wsel__rsnap *rs, uint32_
     }
 }
 
-static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const wsel__rsnap *rs,
-                                                 wsel_rng *rng, wsel_answer *ans,
+static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel__rsnap *rs, wsel_rng *rng,
+                                                 wsel_answer *ans,
                                                  wsel__set_kernel kern,
-                                                 wsel__prng_draw_fn draw)
+                                                 wsel__prng_take_fn take)
 {
     const wsel__snap *s0 = &rs->set[0];
     /* One CHOOSE from the default generator's buffer (single and CNAME sets): no word
-     * array, no padding -- the commonest query, taken word for word as the fill would. */
-    if (rs->words == 1 && rng->fill == r->prng_fill && s0->mode != WSEL_MODE_UNGROUPED_MULTI &&
-        ((wsel_prng *)rng->ctx)->pos < 4) {
-        wsel_prng *p = rng->ctx;
-        /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
-        uint64_t w1[4 + WSEL__PAD64];
-        w1[0] = p->buf[p->pos++];
+     * array, no padding -- the commonest query. */
+    wsel_prng *p;
+    /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
+    uint64_t w1[4 + WSEL__PAD64];
+    if (rs->words == 1 && s0->mode != WSEL_MODE_UNGROUPED_MULTI &&
+        (p = wsel__prng_of(rng)) != NULL && wsel__prng_take1(p, &w1[0])) {
         wsel__answer_head(rs, 1, ans); /* one word: one set */
         kern(s0, w1, &ans->set[0]);
         return WSEL_OK;
     }
-    /* + 3: a vector draw may write up to a multiple of 4 before padding */
-    uint64_t w[WSEL_WORDS_MAX + 3 + WSEL__PAD64];
-    wsel__draw(r, rng, w, rs->words, draw);
+    uint64_t w[WSEL_WORDS_MAX + WSEL_RNG_SLACK];
+    wsel__draw(rng, w, rs->words, take);
     wsel__answer_head(rs, rs->n_sets, ans);
     kern(s0, w, &ans->set[0]);
     if (rs->n_sets == 2)
@@ -179,12 +149,12 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel_resolver *r, const w
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
                                                 wsel_answer *ans, wsel__set_kernel kern,
-                                                wsel__prng_draw_fn draw)
+                                                wsel__prng_take_fn take)
 {
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
     if (!rs)
         return WSEL_E_ARG;
-    return wsel__answer_with(r, rs, rng, ans, kern, draw);
+    return wsel__answer_with(rs, rng, ans, kern, take);
 }
 
 #endif

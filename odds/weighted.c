@@ -186,21 +186,22 @@ static uint64_t max_u64(const uint64_t *v, uint32_t n)
 
 /* ---- one set ---------------------------------------------------------------------- */
 
-static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
-                       set_store *ss)
+/* What the per-mode steps share: the factors of the answer (one per independent
+ * decision), scratch for the Poisson-binomial sizes, group weights, and the count and
+ * longest length of the possible answers. */
+typedef struct work {
+    uint32_t G;                 /* groups (0 in ungrouped sets) */
+    uint64_t gw[WSEL_MAX_ITEMS]; /* group weights: sums of their addresses' dynamic weights */
+    factor *fac;
+    long double *q, *tmp;
+    uint64_t count;             /* possible answers, saturated */
+    uint32_t max_len;
+} work;
+
+/* The result arrays of one set, owned by ss and shown through so. */
+static int set_alloc(const wsel_set *set, uint32_t G, wsel_set_odds *so, set_store *ss)
 {
     uint32_t n = set->n_items;
-    bool grouped = set->mode == WSEL_MODE_GROUPED_SINGLE
-                   || set->mode == WSEL_MODE_GROUPED_MULTI;
-    uint32_t G = grouped ? set->n_groups : 0;
-    if (!set->items || n < 1 || n > WSEL_MAX_ITEMS * WSEL_MAX_ITEMS
-        || (grouped && (G < 1 || G > 64 || !set->groups)) || (!grouped && n > WSEL_MAX_ITEMS))
-        return WSEL_E_ARG;
-    for (uint32_t g = 0; g < G; g++)
-        if (set->groups[g].count < 1 || set->groups[g].count > WSEL_MAX_ITEMS
-            || set->groups[g].first >= n || set->groups[g].count > n - set->groups[g].first)
-            return WSEL_E_ARG;
-
     memset(so, 0, sizeof *so);
     so->set = set;
     ss->dyn = calloc(n, sizeof *ss->dyn);
@@ -215,7 +216,15 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
     so->item_p = ss->item_p;
     so->group_p = G ? ss->group_p : NULL;
     so->size_p = ss->size_p;
+    return WSEL_OK;
+}
 
+/* Monitoring state to dynamic weights: UP/DOWN and TTL per item, the totals, the
+ * up_thresh test and its reset. */
+static void dynamic_weights(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
+                            set_store *ss)
+{
+    uint32_t n = set->n_items;
     uint64_t total = 0, dyn_sum = 0;
     uint32_t ttl = WSEL_MAX_TTL;
     for (uint32_t i = 0; i < n; i++) {
@@ -235,172 +244,208 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
     so->ttl = ttl;
     for (uint32_t i = 0; i < n; i++)
         ss->dyn[i] = (ss->up[i] || so->failed) ? set->items[i].weight : 0;
+}
 
-    /* Group weights: sums of their addresses' dynamic weights. */
-    uint64_t gw[WSEL_MAX_ITEMS] = { 0 };
-    for (uint32_t g = 0; g < G; g++)
-        for (uint32_t j = 0; j < set->groups[g].count; j++)
-            gw[g] += ss->dyn[set->groups[g].first + j];
+/* The answer of nf independent decisions (factors 0..nf-1, inclusion odds q): its size
+ * is Poisson-binomial, its outcomes the product of the factors'. */
+static void independent_layer(wsel_set_odds *so, set_store *ss, work *wk, uint32_t nf)
+{
+    so->n_sizes = nf + 1;
+    poisson_binomial(wk->q, nf, ss->size_p);
+    wk->count = outcomes(wk->fac, nf);
+    wk->max_len = nf;
+}
 
-    factor *fac = calloc(WSEL_MAX_ITEMS, sizeof *fac);
-    long double *q = calloc(n, sizeof *q);
-    long double *tmp = calloc((size_t)n + 1, sizeof *tmp);
-    if (!fac || !q || !tmp) {
-        free(fac);
-        free(q);
-        free(tmp);
-        return WSEL_E_NOMEM;
+/* cname, ungrouped-single: one CHOOSE among all items. */
+static void odds_choose_one(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk)
+{
+    uint32_t n = set->n_items;
+    factor *fac = wk->fac;
+    uint64_t D = 0;
+    for (uint32_t i = 0; i < n; i++)
+        D += ss->dyn[i];
+    fac[0].n_opts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pr p = pr_frac(ss->dyn[i], D);
+        ss->item_p[i] = to_prob(p);
+        if (ss->dyn[i]) {
+            fac[0].items[fac[0].n_opts] = (int32_t)i;
+            fac[0].p[fac[0].n_opts++] = p;
+        }
     }
+    so->n_sizes = 2;
+    ss->size_p[1] = 1.0L;
+    wk->count = outcomes(fac, 1);
+}
 
-    uint64_t count = 0;        /* possible answers, saturated */
-    uint32_t max_len = 1;
-    int rc = WSEL_OK;
+/* ungrouped-multi: one INCLUDE per item against the largest weight. */
+static void odds_ungrouped_multi(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                                 work *wk)
+{
+    uint32_t n = set->n_items;
+    uint64_t dv[WSEL_MAX_ITEMS];
+    for (uint32_t i = 0; i < n; i++)
+        dv[i] = ss->dyn[i];
+    uint64_t M = max_u64(dv, n);
+    for (uint32_t i = 0; i < n; i++) {
+        pr p = pr_frac(dv[i], M);
+        ss->item_p[i] = to_prob(p);
+        wk->q[i] = p.p;
+        bernoulli_factor(&wk->fac[i], (int32_t)i, dv[i], M);
+    }
+    independent_layer(so, ss, wk, n);
+}
 
-    switch (set->mode) {
-    case WSEL_MODE_CNAME:
-    case WSEL_MODE_UNGROUPED_SINGLE: {
-        uint64_t D = 0;
-        for (uint32_t i = 0; i < n; i++)
-            D += ss->dyn[i];
-        fac[0].n_opts = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            pr p = pr_frac(ss->dyn[i], D);
+/* grouped-single: CHOOSE a group, then INCLUDE each of its addresses. */
+static void odds_grouped_single(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                                work *wk)
+{
+    uint32_t G = wk->G;
+    uint64_t D = 0;
+    for (uint32_t g = 0; g < G; g++)
+        D += wk->gw[g];
+    uint32_t A = 0;
+    for (uint32_t g = 0; g < G; g++)
+        if (set->groups[g].count > A)
+            A = set->groups[g].count;
+    so->n_sizes = A + 1;
+    for (uint32_t g = 0; g < G; g++) {
+        const wsel_group *grp = &set->groups[g];
+        pr pg = pr_frac(wk->gw[g], D);
+        ss->group_p[g] = to_prob(pg);
+        uint64_t dv[WSEL_MAX_ITEMS];
+        for (uint32_t j = 0; j < grp->count; j++)
+            dv[j] = ss->dyn[grp->first + j];
+        uint64_t M = max_u64(dv, grp->count);
+        for (uint32_t j = 0; j < grp->count; j++) {
+            pr p = M ? pr_mul(pg, pr_frac(dv[j], M)) : pr_frac(0, 1);
+            ss->item_p[grp->first + j] = to_prob(p);
+            wk->q[j] = M ? (long double)dv[j] / (long double)M : 0.0L;
+            bernoulli_factor(&wk->fac[j], (int32_t)(grp->first + j), dv[j], M);
+        }
+        if (wk->gw[g] == 0)
+            continue;
+        poisson_binomial(wk->q, grp->count, wk->tmp);
+        for (uint32_t k = 0; k <= grp->count; k++)
+            ss->size_p[k] += pg.p * wk->tmp[k];
+        wk->count += outcomes(wk->fac, grp->count);
+        if (grp->count > wk->max_len)
+            wk->max_len = grp->count;
+    }
+}
+
+/* grouped-multi: INCLUDE each group against the largest group weight, then CHOOSE one
+ * address in each included group. */
+static void odds_grouped_multi(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                               work *wk)
+{
+    uint32_t G = wk->G;
+    uint64_t M = max_u64(wk->gw, G);
+    for (uint32_t g = 0; g < G; g++) {
+        const wsel_group *grp = &set->groups[g];
+        uint64_t gwg = wk->gw[g];
+        pr pg = pr_frac(gwg, M);
+        ss->group_p[g] = to_prob(pg);
+        wk->q[g] = pg.p;
+        factor *f = &wk->fac[g];
+        f->n_opts = 0;
+        if (gwg < M) {
+            f->items[f->n_opts] = -1;
+            f->p[f->n_opts++] = pr_frac(M - gwg, M);
+        }
+        for (uint32_t j = 0; j < grp->count; j++) {
+            uint32_t i = grp->first + j;
+            pr p = gwg ? pr_mul(pg, pr_frac(ss->dyn[i], gwg)) : pr_frac(0, 1);
             ss->item_p[i] = to_prob(p);
             if (ss->dyn[i]) {
-                fac[0].items[fac[0].n_opts] = (int32_t)i;
-                fac[0].p[fac[0].n_opts++] = p;
+                f->items[f->n_opts] = (int32_t)i;
+                f->p[f->n_opts++] = p;
             }
         }
-        so->n_sizes = 2;
-        ss->size_p[1] = 1.0L;
-        count = outcomes(fac, 1);
-        break;
     }
+    independent_layer(so, ss, wk, G);
+}
 
-    case WSEL_MODE_UNGROUPED_MULTI: {
-        uint64_t dv[WSEL_MAX_ITEMS];
-        for (uint32_t i = 0; i < n; i++)
-            dv[i] = ss->dyn[i];
-        uint64_t M = max_u64(dv, n);
-        for (uint32_t i = 0; i < n; i++) {
-            pr p = pr_frac(dv[i], M);
-            ss->item_p[i] = to_prob(p);
-            q[i] = p.p;
-            bernoulli_factor(&fac[i], (int32_t)i, dv[i], M);
-        }
-        so->n_sizes = n + 1;
-        poisson_binomial(q, n, ss->size_p);
-        count = outcomes(fac, n);
-        max_len = n;
-        break;
-    }
-
-    case WSEL_MODE_GROUPED_SINGLE: {
+/* Every possible answer with its probability, sorted, when there are few enough. */
+static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                             work *wk)
+{
+    so->enumerable = wk->count <= WSEL_ODDS_MAX_ANSWERS;
+    if (!so->enumerable || wk->count == 0)
+        return WSEL_OK;
+    uint32_t G = wk->G, max_len = wk->max_len;
+    factor *fac = wk->fac;
+    ss->answers = calloc(wk->count, sizeof *ss->answers);
+    ss->answer_items = calloc(wk->count * max_len, sizeof *ss->answer_items);
+    if (!ss->answers || !ss->answer_items)
+        return WSEL_E_NOMEM;
+    enum_ctx c = { ss->answers, ss->answer_items, max_len, 0, { 0 } };
+    pr one = pr_frac(1, 1);
+    if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
+        /* the factors were overwritten group by group: rebuild each group's */
         uint64_t D = 0;
         for (uint32_t g = 0; g < G; g++)
-            D += gw[g];
-        uint32_t A = 0;
-        for (uint32_t g = 0; g < G; g++)
-            if (set->groups[g].count > A)
-                A = set->groups[g].count;
-        so->n_sizes = A + 1;
+            D += wk->gw[g];
         for (uint32_t g = 0; g < G; g++) {
             const wsel_group *grp = &set->groups[g];
-            pr pg = pr_frac(gw[g], D);
-            ss->group_p[g] = to_prob(pg);
-            uint64_t dv[WSEL_MAX_ITEMS];
-            for (uint32_t j = 0; j < grp->count; j++)
-                dv[j] = ss->dyn[grp->first + j];
-            uint64_t M = max_u64(dv, grp->count);
-            for (uint32_t j = 0; j < grp->count; j++) {
-                pr p = M ? pr_mul(pg, pr_frac(dv[j], M)) : pr_frac(0, 1);
-                ss->item_p[grp->first + j] = to_prob(p);
-                q[j] = M ? (long double)dv[j] / (long double)M : 0.0L;
-                bernoulli_factor(&fac[j], (int32_t)(grp->first + j), dv[j], M);
-            }
-            if (gw[g] == 0)
+            if (wk->gw[g] == 0)
                 continue;
-            poisson_binomial(q, grp->count, tmp);
-            for (uint32_t k = 0; k <= grp->count; k++)
-                ss->size_p[k] += pg.p * tmp[k];
-            count += outcomes(fac, grp->count);
-            if (grp->count > max_len)
-                max_len = grp->count;
+            uint64_t M = 0;
+            for (uint32_t j = 0; j < grp->count; j++)
+                if (ss->dyn[grp->first + j] > M)
+                    M = ss->dyn[grp->first + j];
+            for (uint32_t j = 0; j < grp->count; j++)
+                bernoulli_factor(&fac[j], (int32_t)(grp->first + j),
+                                 ss->dyn[grp->first + j], M);
+            enumerate(&c, fac, grp->count, 0, 0, pr_frac(wk->gw[g], D));
         }
-        break;
+    } else {
+        uint32_t nf = set->mode == WSEL_MODE_UNGROUPED_MULTI ? set->n_items
+                      : set->mode == WSEL_MODE_GROUPED_MULTI ? G : 1;
+        enumerate(&c, fac, nf, 0, 0, one);
     }
+    qsort(ss->answers, c.n, sizeof *ss->answers, cmp_answer);
+    so->n_answers = (uint32_t)c.n;
+    so->answers = ss->answers;
+    return WSEL_OK;
+}
 
-    case WSEL_MODE_GROUPED_MULTI: {
-        uint64_t M = max_u64(gw, G);
-        for (uint32_t g = 0; g < G; g++) {
-            const wsel_group *grp = &set->groups[g];
-            pr pg = pr_frac(gw[g], M);
-            ss->group_p[g] = to_prob(pg);
-            q[g] = pg.p;
-            factor *f = &fac[g];
-            f->n_opts = 0;
-            if (gw[g] < M) {
-                f->items[f->n_opts] = -1;
-                f->p[f->n_opts++] = pr_frac(M - gw[g], M);
-            }
-            for (uint32_t j = 0; j < grp->count; j++) {
-                uint32_t i = grp->first + j;
-                pr p = gw[g] ? pr_mul(pg, pr_frac(ss->dyn[i], gw[g])) : pr_frac(0, 1);
-                ss->item_p[i] = to_prob(p);
-                if (ss->dyn[i]) {
-                    f->items[f->n_opts] = (int32_t)i;
-                    f->p[f->n_opts++] = p;
-                }
-            }
-        }
-        so->n_sizes = G + 1;
-        poisson_binomial(q, G, ss->size_p);
-        count = outcomes(fac, G);
-        max_len = G;
-        break;
-    }
-    }
+typedef void (*mode_fn)(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk);
+static const mode_fn by_mode[] = {
+    [WSEL_MODE_CNAME] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_SINGLE] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_MULTI] = odds_ungrouped_multi,
+    [WSEL_MODE_GROUPED_SINGLE] = odds_grouped_single,
+    [WSEL_MODE_GROUPED_MULTI] = odds_grouped_multi,
+};
 
-    so->enumerable = count <= WSEL_ODDS_MAX_ANSWERS;
-    if (so->enumerable && count > 0) {
-        ss->answers = calloc(count, sizeof *ss->answers);
-        ss->answer_items = calloc(count * max_len, sizeof *ss->answer_items);
-        if (!ss->answers || !ss->answer_items) {
-            rc = WSEL_E_NOMEM;
-            goto out;
-        }
-        enum_ctx c = { ss->answers, ss->answer_items, max_len, 0, { 0 } };
-        pr one = pr_frac(1, 1);
-        if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
-            uint64_t D = 0;
-            for (uint32_t g = 0; g < G; g++)
-                D += gw[g];
-            for (uint32_t g = 0; g < G; g++) {
-                const wsel_group *grp = &set->groups[g];
-                if (gw[g] == 0)
-                    continue;
-                uint64_t M = 0;
-                for (uint32_t j = 0; j < grp->count; j++)
-                    if (ss->dyn[grp->first + j] > M)
-                        M = ss->dyn[grp->first + j];
-                for (uint32_t j = 0; j < grp->count; j++)
-                    bernoulli_factor(&fac[j], (int32_t)(grp->first + j),
-                                     ss->dyn[grp->first + j], M);
-                enumerate(&c, fac, grp->count, 0, 0, pr_frac(gw[g], D));
-            }
-        } else {
-            uint32_t nf = set->mode == WSEL_MODE_UNGROUPED_MULTI ? n
-                          : set->mode == WSEL_MODE_GROUPED_MULTI ? G : 1;
-            enumerate(&c, fac, nf, 0, 0, one);
-        }
-        qsort(ss->answers, c.n, sizeof *ss->answers, cmp_answer);
-        so->n_answers = (uint32_t)c.n;
-        so->answers = ss->answers;
+static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
+                       set_store *ss)
+{
+    if (wsel__set_problem(set))
+        return WSEL_E_ARG;
+    uint32_t n = set->n_items;
+    work wk = { .G = set->grouped ? set->n_groups : 0, .max_len = 1 };
+    int rc = set_alloc(set, wk.G, so, ss);
+    if (rc != WSEL_OK)
+        return rc;
+    dynamic_weights(set, st, so, ss);
+    for (uint32_t g = 0; g < wk.G; g++)
+        for (uint32_t j = 0; j < set->groups[g].count; j++)
+            wk.gw[g] += ss->dyn[set->groups[g].first + j];
+
+    wk.fac = calloc(WSEL_MAX_ITEMS, sizeof *wk.fac);
+    wk.q = calloc(n, sizeof *wk.q);
+    wk.tmp = calloc((size_t)n + 1, sizeof *wk.tmp);
+    if (!wk.fac || !wk.q || !wk.tmp) {
+        rc = WSEL_E_NOMEM;
+    } else {
+        by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
+        rc = enumerate_answers(set, so, ss, &wk);
     }
-out:
-    free(fac);
-    free(q);
-    free(tmp);
+    free(wk.fac);
+    free(wk.q);
+    free(wk.tmp);
     return rc;
 }
 
@@ -443,7 +488,8 @@ int wsel_odds_compute(const wsel_resource *res, const wsel_state *st, wsel_odds 
             wsel_odds_free(&box->pub);
             return wsel__fail(err, rc, NULL, 0, 0, res->name, res->sets[s].stanza, NULL,
                               rc == WSEL_E_NOMEM ? "out of memory computing odds"
-                                                 : "set violates the model's limits");
+                                                 : "invalid set: %s",
+                              wsel__set_problem(&res->sets[s]));
         }
     }
     *out = &box->pub;

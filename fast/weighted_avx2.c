@@ -1,7 +1,7 @@
 /* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
- * Makefile); selected only when the CPU has AVX2 (fast/dispatch.c). AVX2 has no unsigned
+ * Makefile); selected only when the CPU has AVX2 (core/dispatch.c). AVX2 has no unsigned
  * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
-#include "query.h"
+#include "weighted_query.h"
 
 #if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
 #include <immintrin.h>
@@ -127,64 +127,6 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     return (uint32_t)__builtin_popcount(gm);
 }
 
-#if defined(WSEL__PRNG_HAVE_AVX2)
-/* The default generator's words written to w as whole vectors aligned to w[0]: the
- * kernels then load them back without store-forwarding stalls (a 32-byte load of four
- * separately stored words waits for all four to reach the cache). The k words still in
- * the buffer are joined to the head of each new block with a shift across registers.
- * Consumes words and leaves the state exactly as wsel_prng_fill() does. */
-static inline __m256i join(__m256i prev, __m256i cur, unsigned k)
-{
-    __m256i t = _mm256_permute2x128_si256(prev, cur, 0x21); /* p2 p3 c0 c1 */
-    switch (k) {
-    case 1: return _mm256_alignr_epi8(cur, t, 8);           /* p3 c0 c1 c2 */
-    case 2: return t;
-    case 3: return _mm256_alignr_epi8(t, prev, 8);          /* p1 p2 p3 c0 */
-    default: return cur;
-    }
-}
-
-static void draw_avx2(wsel_prng *p, uint64_t *w, size_t n)
-{
-    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
-    if (n <= k) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = p->buf[p->pos++];
-        wsel__pad_words(w, n);
-        return;
-    }
-    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
-    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
-    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
-    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
-    __m256i prev = _mm256_loadu_si256((const __m256i *)p->buf);
-    size_t i = 0, blocks = 0;
-    for (; i < n; i += 4) {
-        if (n - i <= k) {
-            /* the last words all come from the previous block's tail */
-            _mm256_storeu_si256((__m256i *)(w + i), join(prev, prev, k));
-            break;
-        }
-        __m256i cur = wsel__xoshiro4_step(&s0, &s1, &s2, &s3);
-        _mm256_storeu_si256((__m256i *)(w + i), join(prev, cur, k));
-        prev = cur;
-        blocks++;
-    }
-    /* padding on the same 32-byte grid as the words, so loads forward from stores */
-    size_t end = (n + 3) / 4 * 4;
-    _mm256_storeu_si256((__m256i *)(w + end), _mm256_setzero_si256());
-    _mm256_storeu_si256((__m256i *)(w + end + 4), _mm256_setzero_si256());
-    _mm256_storeu_si256((__m256i *)p->buf, prev);
-    p->pos = (unsigned)(4 - (k + 4 * blocks - n));
-    _mm256_storeu_si256((__m256i *)p->s[0], s0);
-    _mm256_storeu_si256((__m256i *)p->s[1], s1);
-    _mm256_storeu_si256((__m256i *)p->s[2], s2);
-    _mm256_storeu_si256((__m256i *)p->s[3], s3);
-}
-#else
-#define draw_avx2 wsel__draw_portable
-#endif
-
 /* Grouped-multi's second layer: one pass over all groups when they are small (3..8
  * groups: there it is faster than a compare per group, 3x3 18 against 20 ns, 4x4 14
  * against 20, 8x8 18 against 28; for 1 or 2 groups its longer dependency chain costs
@@ -225,7 +167,6 @@ static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
 }
 
 
-#if defined(WSEL__PRNG_HAVE_AVX2)
 static inline bool fusable(const wsel__snap *s)
 {
     return s->mode == WSEL_MODE_UNGROUPED_MULTI && s->n >= 8;
@@ -245,20 +186,15 @@ static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *
     const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
     /* acc: include bits of words done .. i-1, word `done` at bit 0; first those of the
      * words the buffer still holds (fewer than 4, and n >= 8) */
-    uint32_t i = p->pos < 4 ? 4 - p->pos : 0, done = 0, c = 0;
-    uint64_t acc = wsel__include_words(s->thr, p->buf + 4 - i, i);
-    p->pos = 4;
+    wsel__prng4 g;
+    const uint64_t *head;
+    uint32_t i = wsel__prng4_begin(&g, p, &head), done = 0, c = 0;
+    uint64_t acc = wsel__include_words(s->thr, head, i);
     const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
-    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
-    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
-    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
-    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
     for (; i < n; i += 4) {
-        __m256i o = wsel__xoshiro4_step(&s0, &s1, &s2, &s3);
-        if (n - i < 4) {
-            _mm256_storeu_si256((__m256i *)p->buf, o);
-            p->pos = n - i;
-        }
+        __m256i o = wsel__prng4_next(&g);
+        if (n - i < 4)
+            wsel__prng4_keep(&g, o, n - i);
         __m256i gt = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
                                         _mm256_loadu_si256((const __m256i *)(s->thr + i)));
         unsigned le = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(gt)) & 0xf;
@@ -269,15 +205,11 @@ static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *
             done += 8;
         }
     }
-    _mm256_storeu_si256((__m256i *)p->s[0], s0);
-    _mm256_storeu_si256((__m256i *)p->s[1], s1);
-    _mm256_storeu_si256((__m256i *)p->s[2], s2);
-    _mm256_storeu_si256((__m256i *)p->s[3], s3);
+    wsel__prng4_end(&g);
     if (done < n) /* fewer than 8 words left */
         c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
     return c;
 }
-#endif
 
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
@@ -285,24 +217,22 @@ int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng 
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
     if (!rs)
         return WSEL_E_ARG;
-#if defined(WSEL__PRNG_HAVE_AVX2)
     /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
      * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
     const wsel__snap *s0 = &rs->set[0];
-    if (rng->fill == r->prng_fill && ((wsel_prng *)rng->ctx)->pos <= 4 && fusable(s0) &&
-        (rs->n_sets == 1 || fusable(&rs->set[1]))) {
+    wsel_prng *p = wsel__prng_of(rng);
+    if (p && fusable(s0) && (rs->n_sets == 1 || fusable(&rs->set[1]))) {
         if (rs->n_sets == 1) {
             wsel__answer_head(rs, 1, ans);
-            ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
+            ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
             return WSEL_OK;
         }
         wsel__answer_head(rs, 2, ans);
-        ans->set[0].count = (uint8_t)multi_fused(rng->ctx, s0, ans->set[0].items);
-        ans->set[1].count = (uint8_t)multi_fused(rng->ctx, &rs->set[1], ans->set[1].items);
+        ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
+        ans->set[1].count = (uint8_t)multi_fused(p, &rs->set[1], ans->set[1].items);
         return WSEL_OK;
     }
-#endif
-    return wsel__answer_with(r, rs, rng, ans, kernel, draw_avx2);
+    return wsel__answer_with(rs, rng, ans, kernel, wsel__prng_take_avx2);
 }
 
 #else
