@@ -6,7 +6,8 @@
  *   random state    the kit's weighted random state, failing the current test on error
  *
  * Everything else tests share -- random sources, boundary words, generators, answer
- * text, statistics -- is the kit's (kit/kit.h, kit/kit_weighted.h, kit/kit_stat.h). */
+ * text, statistics -- is the kit's (kit/kit.h, kit/kit_weighted.h, kit/kit_stat.h).
+ * support/nomem.h: the allocation-failure injector of the out-of-memory tests. */
 #ifndef WSEL_TEST_SUPPORT_H
 #define WSEL_TEST_SUPPORT_H
 
