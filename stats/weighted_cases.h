@@ -25,7 +25,7 @@ typedef struct stat_case {
     case_mark *marks;
     int expect_failed;      /* -1: not fixed by construction; else every set's flag */
     double draws;           /* multiplier of the base draw count */
-    bool support_gen;       /* config text from tests/support's generator (gen_seed), */
+    bool support_gen;       /* config text from the kit's weighted generator (gen_seed), */
     uint64_t gen_seed;      /* with its random DOWN/TTL state at odds p_down */
     double p_down;
     size_t n_hand;          /* item odds worked out by hand from the page (all UP) */
