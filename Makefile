@@ -49,6 +49,8 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 STATIC_LIB := $(BUILD)/libwsel.a
 SHARED_LIB := $(BUILD)/libwsel.so.0
+# The verification kit (tests/kit/, built by mk/kit.mk).
+KIT_LIB    := $(BUILD)/libwsel-kit.a
 # `make` leaves the tool at bin/wsel; other BUILD folders keep their own copy.
 WSEL_BIN   := $(if $(filter build,$(BUILD)),bin/wsel,$(BUILD)/bin/wsel)
 export WSEL := $(WSEL_BIN)
@@ -92,11 +94,11 @@ $(BUILD)/wsel.pc: wsel.pc.in
 
 $(WSEL_BIN): $(CLI_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(KIT_LIB) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
 
 check: deps-check lib $(WSEL_BIN) check-build ## run every test (unit, conformance statistics, CLI, corpus replay); last line "N passed, N failed"
 	@sh scripts/run-tests.sh $(CHECK_PROGS)

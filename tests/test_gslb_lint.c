@@ -163,7 +163,7 @@ static void example_lint(void **s)
 {
     (void)s;
     wsel_gslb_config *c = NULL;
-    assert_int_equal(wsel_gslb_config_load_file(wsel_test_srcpath("examples/gslb/bigip_gtm.conf"), &c, NULL), 0);
+    assert_int_equal(wsel_gslb_config_load_file(wsel_kit_srcpath("examples/gslb/bigip_gtm.conf"), &c, NULL), 0);
     wsel_gslb_finding *f;
     size_t n;
     assert_int_equal(wsel_gslb_lint(c, &f, &n, NULL), 0);

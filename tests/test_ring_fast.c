@@ -37,10 +37,10 @@ static void test_full_width_hashes(void **u)
         wsel_ring *r = mk(&o);
         add(r, "10.0.0.1", 80, 1);
         for (size_t k = 0; k < 200; k++) {
-            uint64_t h = k < sizeof hashes / sizeof hashes[0] ? hashes[k] : wsel_test_mix(&st);
+            uint64_t h = k < sizeof hashes / sizeof hashes[0] ? hashes[k] : wsel_kit_mix(&st);
             for (size_t j = 0; j < sizeof retries / sizeof retries[0]; j++) {
                 if (k % 2 && retries[j] % sizes[i]) /* sums landing exactly on N */
-                    h = sizes[i] - retries[j] % sizes[i] + (uint64_t)sizes[i] * wsel_test_mix(&st) / 4294967296u * (k % 4 == 1);
+                    h = sizes[i] - retries[j] % sizes[i] + (uint64_t)sizes[i] * wsel_kit_mix(&st) / 4294967296u * (k % 4 == 1);
                 wsel_ring_handle hd = {.mode = WSEL_RING_HASH, .hash = h, .retries = retries[j]};
                 wsel_ring_peer p;
                 assert_int_equal(wsel_ring_pick(r, &hd, true, &p, NULL), WSEL_OK);

@@ -58,9 +58,9 @@ static void *reader_main(void *arg)
     shared *sh = rd->sh;
     uint64_t st = rd->seed;
     for (unsigned long q = 0; q < MIN_PICKS || !atomic_load(&sh->stop); q++) {
-        wsel_ring_handle h = {.mode = (wsel_ring_mode)wsel_test_range(&st, 0, 2)};
-        uint32_t start = (uint32_t)wsel_test_range(&st, 1, N);
-        h.hash = start - 1 + N * wsel_test_range(&st, 0, 1000);
+        wsel_ring_handle h = {.mode = (wsel_ring_mode)wsel_kit_range(&st, 0, 2)};
+        uint32_t start = (uint32_t)wsel_kit_range(&st, 1, N);
+        h.hash = start - 1 + N * wsel_kit_range(&st, 0, 1000);
         h.u = ((double)start - 1 + 0.5) / N;
         wsel_ring_peer p;
         if (wsel_ring_fast_pick(sh->f, &h, true, &p, NULL) != WSEL_OK) {
@@ -101,7 +101,7 @@ static void test_readers_beside_writer(void **u)
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
     shared sh;
-    unsigned rounds = wsel_test_under_valgrind() ? 2 : ROUNDS;
+    unsigned rounds = wsel_kit_under_valgrind() ? 2 : ROUNDS;
     sh.table = calloc((size_t)rounds * SYNCS + 1, sizeof *sh.table);
     assert_non_null(sh.table);
     assert_int_equal(wsel_ring_fast_new(r, &sh.f, NULL), WSEL_OK);
@@ -120,12 +120,12 @@ static void test_readers_beside_writer(void **u)
         for (unsigned k = 0; k < SYNCS; k++) {
             /* a change: add or re-weight, remove, or flip a host's availability */
             char name[32];
-            unsigned j = (unsigned)wsel_test_range(&st, 1, HOSTS);
+            unsigned j = (unsigned)wsel_kit_range(&st, 1, HOSTS);
             snprintf(name, sizeof name, "10.0.0.%u", j);
-            uint64_t op = wsel_test_range(&st, 0, 5);
+            uint64_t op = wsel_kit_range(&st, 0, 5);
             if (op <= 2)
                 assert_int_equal(wsel_ring_add_host(r, name, 80,
-                                                    (uint32_t)wsel_test_range(&st, 1, 100), NULL),
+                                                    (uint32_t)wsel_kit_range(&st, 1, 100), NULL),
                                  WSEL_OK);
             else if (op == 3)
                 assert_int_equal(wsel_ring_remove_host(r, name, 80, NULL, NULL), WSEL_OK);
