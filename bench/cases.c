@@ -795,6 +795,7 @@ size_t wsel_bench_cases_register(void)
     n += register_mt(K_UNG_MULTI, 0, 64);
     n += register_mt(K_GRP_MULTI, 8, 8);
     n += register_systems();
+    n += wsel_bench_ring_register();
     return n;
 }
 

@@ -1,0 +1,272 @@
+/* The ring balancer's benchmark matrix (doc/ring.md; issue 17's targets):
+ *
+ *   ring/<engine>/<operation>/<size>/<state>
+ *
+ * engine: ref (wsel_ring_pick on the ring), fast (wsel_ring_fast_pick on its published
+ * view), floor (a plain slot -> address table lookup with the same key reduction: the
+ * cost no engine can beat). operation: hash, float, rr, retry (one pick with one retry
+ * counted) per iteration, in ns; add and remove (one host on a 10 000-slot wheel of 50
+ * hosts; fast: the ring change plus the sync that publishes it, and a reclaim), in us;
+ * build (a 65 536-slot wheel of 1000 hosts; fast: plus attaching the engine), in ms.
+ * size: wheel slots / hosts. state: up (every address available) or down25 (a quarter
+ * of the hosts unavailable).
+ *
+ * Keys come from a fixed table of 4096 words drawn from the kit's splitmix, the same
+ * for every engine. Fixtures are built on first use. */
+#include "cases.h"
+#include "shim.h"
+#include "kit/kit.h"
+
+#include <wsel.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RING_KEYS 4096u
+#define RING_BATCH 64u
+
+enum { RE_REF, RE_FAST, RE_FLOOR, RE_COUNT };
+static const char *const re_names[RE_COUNT] = {"ref", "fast", "floor"};
+enum { RO_HASH, RO_FLOAT, RO_RR, RO_RETRY, RO_ADD, RO_REMOVE, RO_BUILD, RO_COUNT };
+static const char *const ro_names[RO_COUNT] = {"hash", "float", "rr", "retry",
+                                               "add", "remove", "build"};
+
+typedef struct ring_fx {
+    uint32_t slots, hosts;
+    bool down25;
+    bool built, failed;
+    wsel_ring *r;
+    wsel_ring_fast *f;
+    uint32_t *table;            /* floor: slot -> address index (0..hosts-1), [1..slots] */
+    uint64_t keys[RING_KEYS];
+    double ukeys[RING_KEYS];
+} ring_fx;
+
+typedef struct ring_case {
+    char name[96];
+    int engine, op;
+    ring_fx *fx;
+} ring_case;
+
+static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)ctx;
+    (void)name;
+    out->failed = true;
+    out->message = "benchmark rings hold IP literals only";
+    return 0;
+}
+
+static void host_name(uint32_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
+}
+
+/* A ring of `hosts` IP-literal hosts of weights 1..100, added in order. */
+static wsel_ring *ring_make(uint32_t slots, uint32_t hosts)
+{
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = no_resolve;
+    o.wheel_size = slots;
+    wsel_ring *r = NULL;
+    if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
+        return NULL;
+    uint64_t st = 17;
+    for (uint32_t i = 0; i < hosts; i++) {
+        char name[32];
+        host_name(i, name, sizeof name);
+        if (wsel_ring_add_host(r, name, 80, (uint32_t)wsel_kit_range(&st, 1, 100), NULL)) {
+            wsel_ring_free(r);
+            return NULL;
+        }
+    }
+    return r;
+}
+
+static bool fx_ensure(ring_fx *fx)
+{
+    if (fx->built)
+        return !fx->failed;
+    fx->built = true;
+    fx->failed = true;
+    if (!(fx->r = ring_make(fx->slots, fx->hosts)))
+        return false;
+    for (uint32_t i = 0; fx->down25 && i < fx->hosts; i += 4) {
+        char name[32];
+        host_name(i, name, sizeof name);
+        if (wsel_ring_set_host_status(fx->r, name, 80, false, NULL))
+            return false;
+    }
+    if (wsel_ring_fast_new(fx->r, &fx->f, NULL))
+        return false;
+    fx->table = calloc((size_t)fx->slots + 1, sizeof *fx->table);
+    if (!fx->table)
+        return false;
+    for (uint32_t s = 1; s <= fx->slots; s++) {
+        long o = wsel_ring_owner(fx->r, s);
+        fx->table[s] = o < 0 ? 0 : (uint32_t)o;
+    }
+    uint64_t st = 99;
+    for (uint32_t i = 0; i < RING_KEYS; i++) {
+        fx->keys[i] = wsel_kit_mix(&st);
+        fx->ukeys[i] = wsel_kit_unit(fx->keys[i]);
+    }
+    fx->failed = false;
+    return true;
+}
+
+/* One pick of operation op with key k: 0 or an error. */
+static int pick_one(const ring_case *c, uint32_t k, wsel_ring_peer *p)
+{
+    ring_fx *fx = c->fx;
+    wsel_ring_handle h = {.mode = c->op == RO_RR      ? WSEL_RING_RR
+                                  : c->op == RO_FLOAT ? WSEL_RING_FLOAT
+                                                      : WSEL_RING_HASH,
+                          .hash = fx->keys[k],
+                          .u = fx->ukeys[k],
+                          .retries = c->op == RO_RETRY};
+    if (c->engine == RE_FAST)
+        return wsel_ring_fast_pick(fx->f, &h, true, p, NULL);
+    return wsel_ring_pick(fx->r, &h, true, p, NULL);
+}
+
+static void bm_pick(wsel_bench_state *st, void *arg)
+{
+    ring_case *c = arg;
+    ring_fx *fx = c->fx;
+    if (!fx_ensure(fx)) {
+        wsel_bench_skip(st, "could not build the ring");
+        return;
+    }
+    uint32_t k = 0, n = fx->slots;
+    int rc = 0;
+    if (c->engine == RE_FLOOR) {
+        uint64_t acc = 0;
+        while (wsel_bench_keep_running_batch(st, RING_BATCH))
+            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1))
+                acc += fx->table[1 + fx->keys[k] % n];
+        wsel_bench_do_not_optimize(&acc);
+    } else {
+        wsel_ring_peer p;
+        if (pick_one(c, 0, &p) || p.outcome != WSEL_RING_PEER) {
+            wsel_bench_skip(st, "the case does not pick a peer");
+            return;
+        }
+        while (wsel_bench_keep_running_batch(st, RING_BATCH))
+            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
+                rc |= pick_one(c, k, &p);
+                wsel_bench_do_not_optimize(&p);
+            }
+    }
+    if (rc)
+        wsel_bench_skip(st, "a pick failed during the run");
+    else
+        wsel_bench_items(st, wsel_bench_iterations(st));
+}
+
+/* add: each iteration adds the extra host (removing it again untimed); remove: the
+ * reverse. fast: each change is synced and reclaimed. */
+static void bm_change(wsel_bench_state *st, void *arg)
+{
+    ring_case *c = arg;
+    ring_fx *fx = c->fx;
+    if (!fx_ensure(fx)) {
+        wsel_bench_skip(st, "could not build the ring");
+        return;
+    }
+    const char *extra = "10.250.0.1";
+    int rc = 0;
+    bool fast = c->engine == RE_FAST;
+    while (wsel_bench_keep_running(st)) {
+        wsel_bench_pause(st);
+        if (c->op == RO_REMOVE)
+            rc |= wsel_ring_add_host(fx->r, extra, 80, 30, NULL);
+        else
+            rc |= wsel_ring_remove_host(fx->r, extra, 80, NULL, NULL);
+        if (fast) {
+            rc |= wsel_ring_fast_sync(fx->f, NULL);
+            wsel_ring_fast_reclaim(fx->f);
+        }
+        wsel_bench_resume(st);
+        if (c->op == RO_ADD)
+            rc |= wsel_ring_add_host(fx->r, extra, 80, 30, NULL);
+        else
+            rc |= wsel_ring_remove_host(fx->r, extra, 80, NULL, NULL);
+        if (fast) {
+            rc |= wsel_ring_fast_sync(fx->f, NULL);
+            wsel_ring_fast_reclaim(fx->f);
+        }
+    }
+    if (rc)
+        wsel_bench_skip(st, "a change failed during the run");
+}
+
+static void bm_build(wsel_bench_state *st, void *arg)
+{
+    ring_case *c = arg;
+    int rc = 0;
+    while (wsel_bench_keep_running(st)) {
+        wsel_ring *r = ring_make(c->fx->slots, c->fx->hosts);
+        wsel_ring_fast *f = NULL;
+        rc |= !r || (c->engine == RE_FAST && wsel_ring_fast_new(r, &f, NULL));
+        wsel_bench_pause(st);
+        wsel_ring_fast_free(f);
+        wsel_ring_free(r);
+        wsel_bench_resume(st);
+    }
+    if (rc)
+        wsel_bench_skip(st, "building failed during the run");
+}
+
+static ring_fx *fx_new(uint32_t slots, uint32_t hosts, bool down25)
+{
+    ring_fx *fx = calloc(1, sizeof *fx);
+    if (fx) {
+        fx->slots = slots;
+        fx->hosts = hosts;
+        fx->down25 = down25;
+    }
+    return fx;
+}
+
+static size_t reg(int engine, int op, ring_fx *fx, wsel_bench_fn fn, wsel_bench_unit unit)
+{
+    ring_case *c = calloc(1, sizeof *c);
+    if (!c || !fx) {
+        free(c);
+        return 0;
+    }
+    c->engine = engine;
+    c->op = op;
+    c->fx = fx;
+    snprintf(c->name, sizeof c->name, "ring/%s/%s/%u/%s", re_names[engine], ro_names[op],
+             fx->slots, fx->down25 ? "down25" : "up");
+    wsel_bench_def *d = wsel_bench_register(c->name, fn, c);
+    return d && wsel_bench_unit_set(d, unit);
+}
+
+/* The cases and fixtures live as long as the process. */
+size_t wsel_bench_ring_register(void)
+{
+    static const uint32_t sizes[] = {1000, 10000, 65536};
+    size_t n = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int down = 0; down < 2; down++) {
+            ring_fx *fx = fx_new(sizes[s], 50, down);
+            for (int e = 0; e < RE_COUNT; e++)
+                for (int op = RO_HASH; op <= RO_RETRY; op++)
+                    if (e != RE_FLOOR || op == RO_HASH)
+                        n += reg(e, op, fx, bm_pick, WSEL_BENCH_NS);
+        }
+    ring_fx *fx = fx_new(10000, 50, false);
+    for (int e = RE_REF; e <= RE_FAST; e++) {
+        n += reg(e, RO_ADD, fx, bm_change, WSEL_BENCH_US);
+        n += reg(e, RO_REMOVE, fx, bm_change, WSEL_BENCH_US);
+    }
+    ring_fx *big = fx_new(65536, 1000, false);
+    for (int e = RE_REF; e <= RE_FAST; e++)
+        n += reg(e, RO_BUILD, big, bm_build, WSEL_BENCH_MS);
+    return n;
+}
