@@ -11,7 +11,7 @@
 # One property per target: the weighted_* targets share one data producer
 # (fuzz/weighted.c) and read their inputs the same way.
 FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odds weighted_generator
-FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine
+FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops
 FUZZ_SECONDS ?= 180
 # Per-target time of `make fuzz-ci`: 8 targets x 50 s stay within about 7 minutes.
 FUZZ_CI_SECONDS ?= 50
