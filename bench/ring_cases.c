@@ -166,6 +166,20 @@ static void bm_pick(wsel_bench_state *st, void *arg)
         wsel_bench_items(st, wsel_bench_iterations(st));
 }
 
+/* Adds (add) or removes the extra host; the fast engine syncs and reclaims. */
+static int toggle(const ring_case *c, bool add)
+{
+    ring_fx *fx = c->fx;
+    const char *extra = "10.250.0.1";
+    int rc = add ? wsel_ring_add_host(fx->r, extra, 80, 30, NULL)
+                 : wsel_ring_remove_host(fx->r, extra, 80, NULL, NULL);
+    if (c->engine == RE_FAST) {
+        rc |= wsel_ring_fast_sync(fx->f, NULL);
+        wsel_ring_fast_reclaim(fx->f);
+    }
+    return rc;
+}
+
 /* add: each iteration adds the extra host (removing it again untimed); remove: the
  * reverse. fast: each change is synced and reclaimed. */
 static void bm_change(wsel_bench_state *st, void *arg)
@@ -176,28 +190,12 @@ static void bm_change(wsel_bench_state *st, void *arg)
         wsel_bench_skip(st, "could not build the ring");
         return;
     }
-    const char *extra = "10.250.0.1";
     int rc = 0;
-    bool fast = c->engine == RE_FAST;
     while (wsel_bench_keep_running(st)) {
         wsel_bench_pause(st);
-        if (c->op == RO_REMOVE)
-            rc |= wsel_ring_add_host(fx->r, extra, 80, 30, NULL);
-        else
-            rc |= wsel_ring_remove_host(fx->r, extra, 80, NULL, NULL);
-        if (fast) {
-            rc |= wsel_ring_fast_sync(fx->f, NULL);
-            wsel_ring_fast_reclaim(fx->f);
-        }
+        rc |= toggle(c, c->op == RO_REMOVE); /* set up the opposite, untimed */
         wsel_bench_resume(st);
-        if (c->op == RO_ADD)
-            rc |= wsel_ring_add_host(fx->r, extra, 80, 30, NULL);
-        else
-            rc |= wsel_ring_remove_host(fx->r, extra, 80, NULL, NULL);
-        if (fast) {
-            rc |= wsel_ring_fast_sync(fx->f, NULL);
-            wsel_ring_fast_reclaim(fx->f);
-        }
+        rc |= toggle(c, c->op == RO_ADD);
     }
     if (rc)
         wsel_bench_skip(st, "a change failed during the run");
