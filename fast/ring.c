@@ -266,7 +266,8 @@ size_t wsel_ring_fast_reclaim(wsel_ring_fast *f)
         if (f->spare[k]->log_pos >= f->log_off && f->spare[k]->log_pos < keep)
             keep = f->spare[k]->log_pos;
     size_t drop = (size_t)(keep - f->log_off);
-    memmove(f->log, f->log + drop, (f->nlog - drop) * sizeof *f->log);
+    if (drop) /* (no log at all: f->log is NULL) */
+        memmove(f->log, f->log + drop, (f->nlog - drop) * sizeof *f->log);
     f->nlog -= drop;
     f->log_off = keep;
     return n;
