@@ -70,6 +70,12 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         return CLI_OK;
     char buf[2048];
     wsel_error_format(&err, buf, sizeof buf);
+    if (rc == WSEL_E_NOMEM) {
+        /* A resource failure, not a verdict on the config. */
+        fprintf(stderr, "wsel: %s%s%s (resource failure, not an invalid config)\n",
+                cmd ? cmd : "", cmd ? ": " : "", buf);
+        return CLI_RESOURCE;
+    }
     if (rc == WSEL_E_IO && err.line == 0) {
         /* The file itself is unreadable: a usage problem, not an invalid config. */
         cli_die(cmd, "%s", buf);
