@@ -5,6 +5,7 @@
  *   value   := '{' entries '}' | '[' { value [','] } ']' | STRING | include
  *   include := $include '{' STRING '}'
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,8 +243,9 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     ctx *c = fs->c;
     char *real = realpath(path, NULL);
     if (!real)
-        return wsel__fail(c->err, WSEL_E_IO, at->file, at->line, at->col, NULL, NULL, NULL,
-                          "cannot resolve included file '%s'", path);
+        return wsel__fail(c->err, errno == ENOMEM ? WSEL_E_NOMEM : WSEL_E_IO, at->file,
+                          at->line, at->col, NULL, NULL, NULL,
+                          "cannot resolve included file '%s': %s", path, strerror(errno));
     for (size_t i = 0; i < c->depth; i++) {
         if (c->stack[i].real && strcmp(c->stack[i].real, real) == 0) {
             free(real);

@@ -23,4 +23,69 @@ awk 'BEGIN { printf "r => { a => ["; for (i = 0; i < 1500000; i++) printf "1,"; 
 [ "$RC" -eq 3 ] && grep -q "out of memory" "$TMP/err"
 ok $? "item 5: out of memory while loading exits 3 (exit $RC: $(head -c 200 "$TMP/err"))"
 
+# Item 2: glob characters in the including file's directory match literally, and a file
+# whose exact name holds them is found.
+mkdir -p "$TMP/site[1]" "$TMP/site1"
+printf 'r => { $include{inc.conf} }\n' >"$TMP/site[1]/main.conf"
+printf 'a => [ 192.0.2.1, 1 ]\n' >"$TMP/site[1]/inc.conf"
+printf 'wrong => [ 192.0.2.99, 1 ]\n' >"$TMP/site1/inc.conf"
+run explain --stanza --json "$TMP/site[1]/main.conf" r
+is_rc 0 "item 2: include beside a config in site[1]/"
+jqok '[.. | objects | select(has("label")) | .label] | index("a") != null and index("wrong") == null' \
+    "item 2: site[1]/inc.conf is included, not site1/inc.conf"
+printf 'r => { $include{"lit[x].inc"} }\n' >"$TMP/lit.conf"
+printf 'a => [ 192.0.2.1, 1 ]\n' >"$TMP/lit[x].inc"
+run check --stanza "$TMP/lit.conf"
+is_rc 0 "item 2: \$include{lit[x].inc} finds the file of that exact name"
+
+# Item 3: a directory that cannot be read is an error naming it and why (as a non-root
+# user; root reads every directory, so the cases run as nobody when we are root).
+as_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        command -v setpriv >/dev/null || return 77
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+for mode in 311 000; do
+    d="$TMP/u$mode"
+    mkdir -p "$d/conf.d"
+    printf 'a => [ 192.0.2.1, 1 ]\n' >"$d/conf.d/a.conf"
+    printf 'r => { $include{conf.d} }\n' >"$d/main.conf"
+    chmod 755 "$TMP"; chmod 755 "$d"; chmod 644 "$d/main.conf" "$d/conf.d/a.conf"
+    chmod "$mode" "$d/conf.d"
+    as_user "$WSEL" check --stanza "$d/main.conf" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    chmod 755 "$d/conf.d"
+    [ "$RC" -eq 1 ] && grep -q "cannot read the directory '.*conf.d': Permission denied" "$TMP/err"
+    ok $? "item 3: \$include{} of a mode $mode directory fails naming it and why (exit $RC: $(head -c 200 "$TMP/err"))"
+done
+d="$TMP/uglob"; mkdir -p "$d/conf.d"; printf 'a => [ 192.0.2.1, 1 ]\n' >"$d/conf.d/a.conf"
+printf 'r => { $include{conf.d/*.conf} }\n' >"$d/main.conf"
+chmod 755 "$d"; chmod 644 "$d/main.conf"; chmod 311 "$d/conf.d"
+as_user "$WSEL" check --stanza "$d/main.conf" >"$TMP/out" 2>"$TMP/err"; RC=$?
+chmod 755 "$d/conf.d"
+[ "$RC" -eq 1 ] && grep -q "Permission denied" "$TMP/err"
+ok $? "item 3: a glob in an unreadable directory fails with the reason (exit $RC: $(head -c 200 "$TMP/err"))"
+
+# Item 4: a FIFO (config or include) is refused at once, not waited on.
+mkfifo "$TMP/fifo.conf" "$TMP/inc.fifo"
+timeout 5 "$WSEL" check "$TMP/fifo.conf" >"$TMP/out" 2>"$TMP/err"; RC=$?
+[ "$RC" -eq 2 ] && grep -q "FIFO" "$TMP/err"
+ok $? "item 4: a FIFO as the config is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+printf 'r => { $include{inc.fifo} }\n' >"$TMP/fifoinc.conf"
+timeout 5 "$WSEL" check --stanza "$TMP/fifoinc.conf" >"$TMP/out" 2>"$TMP/err"; RC=$?
+[ "$RC" -eq 1 ] && grep -q "FIFO" "$TMP/err"
+ok $? "item 4: a FIFO as an include is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+
+# Item 12: a dangling symlink or a symlink loop as an include says why.
+ln -s "$TMP/nowhere.conf" "$TMP/dangling.conf"
+ln -s "$TMP/loop2.conf" "$TMP/loop1.conf"; ln -s "$TMP/loop1.conf" "$TMP/loop2.conf"
+for t in dangling:"dangling symbolic link" loop1:"Too many levels of symbolic links"; do
+    printf 'r => { $include{%s.conf} }\n' "${t%%:*}" >"$TMP/sl.conf"
+    run check --stanza "$TMP/sl.conf"
+    [ "$RC" -eq 1 ] && grep -q "${t#*:}" "$TMP/err"
+    ok $? "item 12: include of a ${t%%:*} symlink says '${t#*:}' ($(head -c 200 "$TMP/err"))"
+done
+
 done_testing
