@@ -88,4 +88,18 @@ for t in dangling:"dangling symbolic link" loop1:"Too many levels of symbolic li
     ok $? "item 12: include of a ${t%%:*} symlink says '${t#*:}' ($(head -c 200 "$TMP/err"))"
 done
 
+# Item 6: a parenthesised record spanning lines is one record.
+printf 'www 300 DYNA (\n    weighted!pubwww )\nmail 300 DYNC ( weighted!corpwww ; comment\n )\n' \
+    >"$TMP/multi.zone"
+run check "$SYN" --zone "$TMP/multi.zone" example.com. --json
+is_rc 0 "item 6: a multi-line DYNA record is valid"
+jqok '.records == 2 and (.errors | length) == 0' "item 6: both multi-line records are checked"
+printf 'www 300 DYNA (\n    weighted!nosuch )\n' >"$TMP/multi-bad.zone"
+run check "$SYN" --zone "$TMP/multi-bad.zone" example.com.
+is_rc 1 "item 6: a multi-line record naming no resource is an error"
+has "$TMP/err" 'multi-bad.zone:2:14: .*nosuch' "item 6: ... at the line and column of the resource"
+printf 'www 300 DYNA ( weighted!pubwww\n' >"$TMP/open.zone"
+run check "$SYN" --zone "$TMP/open.zone" example.com.
+is_rc 1 "item 6: a '(' never closed is an error"
+
 done_testing
