@@ -22,7 +22,11 @@ enum {
 
 /* ---- util.c ---- */
 
-/* "wsel: CMD: message" on stderr; returns CLI_USAGE so callers can `return cli_die(...)`. */
+/* Writes s with control bytes (labels may hold any byte) as \DDD escapes, so that no
+ * config text reaches the terminal raw. */
+void cli_put_escaped(FILE *f, const char *s);
+
+/* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 
 /* Parses a whole unsigned decimal string into *out; false on junk or overflow. */

@@ -1,6 +1,7 @@
 /* bin/wsel: command dispatch over the systems of core/systems.def. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,8 +72,29 @@ static int finish_output(int rc)
     return rc == CLI_OK || rc == CLI_INVALID ? CLI_RESOURCE : rc;
 }
 
+/* WSEL_FAST_KERNEL names a fast variant without its "fast-" prefix; the library keeps
+ * its automatic choice when the name is unknown or cannot run here, so say so. */
+static void check_kernel_env(void)
+{
+    const char *env = getenv("WSEL_FAST_KERNEL");
+    if (!env)
+        return;
+    char name[64];
+    snprintf(name, sizeof name, "fast-%s", env);
+    bool known = false;
+    for (size_t i = 0; i < wsel_variant_count(); i++)
+        known = known || strcmp(wsel_variant_name(i), name) == 0;
+    if (known && wsel_variant_available(name))
+        return;
+    fputs("wsel: warning: WSEL_FAST_KERNEL='", stderr);
+    cli_put_escaped(stderr, env);
+    fprintf(stderr, "' %s; the widest variant this CPU runs is used\n",
+            known ? "cannot run on this CPU" : "names no fast variant (scalar, sse2, avx2)");
+}
+
 static int run(int argc, char **argv)
 {
+    check_kernel_env();
     if (argc < 2)
         return cli_die(NULL, "missing COMMAND (see wsel --help)");
     const char *c = argv[1];

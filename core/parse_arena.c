@@ -14,14 +14,20 @@ struct wsel__arena_block {
     max_align_t data[];
 };
 
-void *wsel__arena_alloc(wsel__arena *a, size_t n)
+/* Blocks and big requests always start ALIGN-aligned; smaller alignments let a parse
+ * tree's many short strings and small nodes pack without padding. */
+void *wsel__arena_alloc_aligned(wsel__arena *a, size_t n, size_t align)
 {
     if (n == 0)
         n = 1;
     if (n > SIZE_MAX - ALIGN - sizeof(wsel__arena_block))
         return NULL;
-    size_t need = (n + ALIGN - 1) / ALIGN * ALIGN;
+    size_t need = n;
     wsel__arena_block *b = a->head;
+    if (b && align > 1)
+        b->used = (b->used + align - 1) / align * align;
+    if (b && b->used > b->cap)
+        b->used = b->cap;
     if (!b || b->cap - b->used < need) {
         /* Big requests get a block of their own behind the current one, so the
          * remaining space of the current block is not wasted. */
@@ -46,6 +52,11 @@ void *wsel__arena_alloc(wsel__arena *a, size_t n)
     return p;
 }
 
+void *wsel__arena_alloc(wsel__arena *a, size_t n)
+{
+    return wsel__arena_alloc_aligned(a, n, ALIGN);
+}
+
 void *wsel__arena_array(wsel__arena *a, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
@@ -57,7 +68,7 @@ char *wsel__arena_strndup(wsel__arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         return NULL;
-    char *p = wsel__arena_alloc(a, n + 1);
+    char *p = wsel__arena_alloc_aligned(a, n + 1, 1);
     if (p) {
         if (n)
             memcpy(p, s, n);

@@ -12,6 +12,8 @@ typedef struct wsel__arena {
 
 /* Zeroed, suitably aligned memory, or NULL when out of memory (or n overflows). */
 void *wsel__arena_alloc(wsel__arena *a, size_t n);
+/* Zeroed memory aligned to `align` (a power of two up to alignof(max_align_t)). */
+void *wsel__arena_alloc_aligned(wsel__arena *a, size_t n, size_t align);
 /* Allocates count * size bytes, checking the product for overflow. */
 void *wsel__arena_array(wsel__arena *a, size_t count, size_t size);
 /* Copies n bytes of s and adds a terminating NUL. */
