@@ -255,17 +255,23 @@ static int too_deep(fstate *fs, unsigned line, unsigned col)
 static int cycle_error(fstate *fs, const wsel__pos *at, size_t from, const char *target)
 {
     ctx *c = fs->c;
-    char chain[900];
+    /* On the heap: compilers inline this into the recursion, where a local buffer would
+     * cost its size on every nested include (doc/weighted.md §2.9, stack). */
+    enum { CHAIN = 900 };
+    char *chain = malloc(CHAIN);
+    if (!chain)
+        return nomem(fs);
     size_t used = 0;
     chain[0] = '\0';
-    for (size_t i = from; i < c->depth && used < sizeof chain; i++)
-        used += (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ",
-                                 c->stack[i].name);
-    if (used < sizeof chain)
-        snprintf(chain + used, sizeof chain - used, "%s", target);
-    return wsel__fail(c->err, WSEL_E_INCLUDE_CYCLE, at->file, at->line, at->col, NULL, NULL,
-                      NULL, "include cycle: %s; expected files not to include themselves",
-                      chain);
+    for (size_t i = from; i < c->depth && used < CHAIN; i++)
+        used += (size_t)snprintf(chain + used, CHAIN - used, "%s -> ", c->stack[i].name);
+    if (used < CHAIN)
+        snprintf(chain + used, CHAIN - used, "%s", target);
+    int rc = wsel__fail(c->err, WSEL_E_INCLUDE_CYCLE, at->file, at->line, at->col, NULL,
+                        NULL, NULL, "include cycle: %s; expected files not to include "
+                        "themselves", chain);
+    free(chain);
+    return rc;
 }
 
 static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsigned level,
