@@ -6,9 +6,13 @@
  *     [NAME] [TTL] [IN] TYPE RDATA...
  * Only DYNA and DYNC records naming the `weighted` plugin are examined. */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -228,9 +232,31 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cli_die(cmd, "cannot open zone file '%s'", path);
+    /* O_NONBLOCK: a FIFO must be refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return cli_die(cmd, "cannot open zone file '%s': %s", path, strerror(errno));
+    struct stat st;
+    int fl;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        close(fd);
+        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cli_die(cmd, "zone file '%s' is %s; expected a regular file", path,
+                       S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                                              : "a device or socket");
+    }
+    if (!(f = fdopen(fd, "r"))) {
+        int e = errno;
+        close(fd);
+        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
+    }
     char *line = NULL;
     size_t cap = 0, len = 0;
     unsigned lineno = 0;
@@ -297,7 +323,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
         }
     }
     if (ferror(f))
-        rc = cli_die(cmd, "error reading zone file '%s'", path);
+        rc = cli_die(cmd, "error reading zone file '%s': %s", path, strerror(errno));
 out:
     free(line);
     free(rec.text);

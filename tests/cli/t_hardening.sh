@@ -17,7 +17,7 @@ done
 ok $? "item 1: wsel check with stdout closed exits 3 with the reason (exit $RC)"
 
 # Item 5: out of memory is exit 3, not "invalid config" (1).
-awk 'BEGIN { printf "r => { a => ["; for (i = 0; i < 1500000; i++) printf "1,"; print "] }" }' \
+awk 'BEGIN { printf "r => { a => ["; for (i = 0; i < 4000000; i++) printf "1,"; print "] }" }' \
     >"$TMP/big.conf"
 (ulimit -v 120000; "$WSEL" check --stanza "$TMP/big.conf" >"$TMP/out" 2>"$TMP/err"); RC=$?
 [ "$RC" -eq 3 ] && grep -q "out of memory" "$TMP/err"
@@ -101,5 +101,33 @@ has "$TMP/err" 'multi-bad.zone:2:14: .*nosuch' "item 6: ... at the line and colu
 printf 'www 300 DYNA ( weighted!pubwww\n' >"$TMP/open.zone"
 run check "$SYN" --zone "$TMP/open.zone" example.com.
 is_rc 1 "item 6: a '(' never closed is an error"
+
+# Item 4 / 11: a zone file that is a FIFO or a directory is refused with the reason.
+mkfifo "$TMP/z.fifo"
+timeout 5 "$WSEL" check "$SYN" --zone "$TMP/z.fifo" example.com. >"$TMP/out" 2>"$TMP/err"; RC=$?
+[ "$RC" -eq 2 ] && grep -q "FIFO" "$TMP/err"
+ok $? "item 4: a FIFO as the zone file is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+run check "$SYN" --zone "$TMP" example.com.
+one_line_error "item 11: a directory as the zone file"
+has "$TMP/err" "is a directory" "item 11: ... says it is a directory"
+run check "$SYN" --zone "$TMP/none.zone" example.com.
+has "$TMP/err" "No such file or directory" "item 11: a missing zone file says why"
+run check "$TMP"
+one_line_error "item 11: a directory as the config"
+has "$TMP/err" "is a directory" "item 11: ... says it is a directory"
+
+# Item 12: control bytes of labels never reach the terminal raw.
+printf 'r => { "a\\027[2Jb" => [192.0.2.1, 1], "a\\027[2Jb" => [192.0.2.2, 1] }\n' >"$TMP/ctl.conf"
+run check --stanza "$TMP/ctl.conf"
+is_rc 1 "item 12: a duplicate label holding ESC is an error"
+! grep -q "$(printf '\033')" "$TMP/err"; ok $? "item 12: no raw ESC byte on stderr"
+has "$TMP/err" 'a\\027\[2Jb' "item 12: ... it is shown as \\027"
+
+# Item 12: an unknown WSEL_FAST_KERNEL is reported, not silently ignored.
+WSEL_FAST_KERNEL=bogus "$WSEL" check "$SYN" >"$TMP/out" 2>"$TMP/err"; RC=$?
+[ "$RC" -eq 0 ] && grep -q "WSEL_FAST_KERNEL='bogus' names no fast variant" "$TMP/err"
+ok $? "item 12: WSEL_FAST_KERNEL=bogus warns (exit $RC)"
+WSEL_FAST_KERNEL=scalar "$WSEL" check "$SYN" >"$TMP/out" 2>"$TMP/err"
+! grep -q "WSEL_FAST_KERNEL" "$TMP/err"; ok $? "item 12: WSEL_FAST_KERNEL=scalar is accepted silently"
 
 done_testing
