@@ -243,13 +243,13 @@ static int list_dir(const char *path, const char *dir, const wsel__pos *at,
     return rc;
 }
 
-static int glob_errno, glob_failed_set;
-static char glob_failed[512];
+/* glob() has no context argument for its error callback: per thread, so that loads in
+ * several threads each learn their own failure. */
+static _Thread_local int glob_errno, glob_failed_set;
+static _Thread_local char glob_failed[512];
 
 static int on_glob_error(const char *epath, int eerrno)
 {
-    /* glob() has no context argument; loads in several threads only lose which
-     * directory failed, never the failure itself (GLOB_ABORTED). */
     glob_errno = eerrno;
     snprintf(glob_failed, sizeof glob_failed, "%s", epath);
     glob_failed_set = 1;
