@@ -147,7 +147,7 @@ static bool hb_push(hbuild *hb, const wsel__entry *e)
         return false;
     if (hb->n == hb->cap) {
         size_t cap = hb->cap ? hb->cap * 2 : 8;
-        wsel__entry *nv = realloc(hb->v, cap * sizeof *nv);
+        wsel__entry *nv = wsel__arena_vec_resize(hb->v, cap * sizeof *nv);
         if (!nv)
             return false;
         hb->v = nv;
@@ -174,7 +174,7 @@ static bool hb_push(hbuild *hb, const wsel__entry *e)
 
 static void hb_free(hbuild *hb)
 {
-    free(hb->v);
+    wsel__arena_vec_free(hb->v);
     free(hb->tab);
     memset(hb, 0, sizeof *hb);
 }
@@ -235,11 +235,11 @@ static int hb_finish(fstate *fs, hbuild *hb, wsel__node *node)
 {
     node->len = (uint32_t)hb->n; /* n <= max_nodes <= UINT32_MAX */
     if (hb->n) {
-        node->entries = wsel__arena_alloc_aligned(fs->c->arena, hb->n * sizeof *hb->v,
-                                                  _Alignof(wsel__entry));
+        node->entries = wsel__arena_vec_adopt(fs->c->arena, hb->v, hb->n * sizeof *hb->v);
         if (!node->entries)
             return nomem(fs);
-        memcpy(node->entries, hb->v, hb->n * sizeof *hb->v);
+        hb->v = NULL;
+        hb->cap = 0;
     }
     return WSEL_OK;
 }
@@ -475,7 +475,7 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
         }
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 4;
-            wsel__node **nv = realloc(v, ncap * sizeof *nv);
+            wsel__node **nv = wsel__arena_vec_resize(v, ncap * sizeof *nv);
             if (!nv) {
                 rc = nomem(fs);
                 break;
@@ -493,14 +493,13 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
             rc = next(fs);
     }
     if (!rc && n) {
-        node->elems = wsel__arena_alloc_aligned(fs->c->arena, n * sizeof *node->elems,
-                                                _Alignof(wsel__node *));
-        if (!node->elems)
-            rc = nomem(fs);
+        node->elems = wsel__arena_vec_adopt(fs->c->arena, v, n * sizeof *v);
+        if (node->elems)
+            v = NULL;
         else
-            memcpy(node->elems, v, n * sizeof *v);
+            rc = nomem(fs);
     }
-    free(v);
+    wsel__arena_vec_free(v);
     node->len = (uint32_t)n;
     if (!rc)
         rc = next(fs);

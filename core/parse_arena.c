@@ -1,4 +1,5 @@
 /* The bump allocator behind parse trees and loaded configs. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +92,55 @@ void wsel__arena_free(wsel__arena *a)
         b = next;
     }
     a->head = NULL;
+}
+
+static wsel__arena_block *vec_block(void *data)
+{
+    return (wsel__arena_block *)(void *)((char *)data - offsetof(wsel__arena_block, data));
+}
+
+void *wsel__arena_vec_resize(void *data, size_t bytes)
+{
+    if (bytes > SIZE_MAX - sizeof(wsel__arena_block))
+        return NULL;
+    wsel__arena_block *b = realloc(data ? vec_block(data) : NULL, sizeof *b + bytes);
+    if (!b)
+        return NULL;
+    b->next = NULL;
+    b->used = b->cap = bytes;
+    return b->data;
+}
+
+void *wsel__arena_vec_adopt(wsel__arena *a, void *data, size_t bytes)
+{
+    if (bytes < BLOCK_SIZE / 16) {
+        /* Small lists (most of them) are copied: a block of their own would cost more in
+         * headers than the copy does. */
+        void *p = wsel__arena_alloc_aligned(a, bytes, sizeof(void *));
+        if (p) {
+            memcpy(p, data, bytes);
+            wsel__arena_vec_free(data);
+        }
+        return p;
+    }
+    wsel__arena_block *b = vec_block(data);
+    wsel__arena_block *t = realloc(b, sizeof *b + bytes); /* a shrink: rarely moves */
+    if (t)
+        b = t;
+    b->used = b->cap = bytes; /* full: the bump allocator never uses it */
+    /* Behind the current block, whose free space stays in use. */
+    if (a->head) {
+        b->next = a->head->next;
+        a->head->next = b;
+    } else {
+        b->next = NULL;
+        a->head = b;
+    }
+    return b->data;
+}
+
+void wsel__arena_vec_free(void *data)
+{
+    if (data)
+        free(vec_block(data));
 }

@@ -21,4 +21,13 @@ char *wsel__arena_strndup(wsel__arena *a, const char *s, size_t n);
 char *wsel__arena_strdup(wsel__arena *a, const char *s);
 void wsel__arena_free(wsel__arena *a);
 
+/* A growable array (a parser's list of children) that an arena can later take over
+ * without copying it. resize: NULL data starts one; NULL return = out of memory, data
+ * still valid. adopt: makes its first `bytes` the arena's (a big one in place, a small
+ * one copied) and returns where they now live; NULL = out of memory, data still valid
+ * and still the caller's. free: drops one never adopted. */
+void *wsel__arena_vec_resize(void *data, size_t bytes);
+void *wsel__arena_vec_adopt(wsel__arena *a, void *data, size_t bytes);
+void wsel__arena_vec_free(void *data);
+
 #endif
