@@ -61,7 +61,7 @@ CHECK_UNIT  := $(TEST_BIN)
 CHECK_PROGS  = $(CHECK_UNIT)
 
 .PHONY: all lib check check-unit clean help deps demo install
-all: deps lib $(WSEL_BIN) ## build the library (static + shared), bin/wsel and wsel.pc
+all: deps lib $(WSEL_BIN) ## build the library (static + shared) and bin/wsel
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | sort | \
@@ -70,7 +70,7 @@ help: ## list the targets
 deps: ## install missing Debian packages (as root), or print the apt-get line
 	@sh scripts/deps.sh build
 
-lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/wsel.pc
+lib: $(STATIC_LIB) $(SHARED_LIB)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -87,10 +87,6 @@ $(STATIC_LIB): $(LIB_OBJ)
 $(SHARED_LIB): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libwsel.so.0 $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
 	ln -sf libwsel.so.0 $(BUILD)/libwsel.so
-
-$(BUILD)/wsel.pc: wsel.pc.in
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' $< > $@
 
 $(WSEL_BIN): $(CLI_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -122,7 +118,10 @@ install: all ## install library, headers, bin/wsel, man page and wsel.pc under P
 	install -m 644 include/wsel/*.h $(DESTDIR)$(PREFIX)/include/wsel/
 	install -m 755 $(WSEL_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/wsel.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(BUILD)/wsel.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	# wsel.pc is written here, not at build time, so it names the PREFIX installed into.
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' wsel.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsel.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsel.pc
 
 clean: ## remove build outputs
 	rm -rf build build-* bin
