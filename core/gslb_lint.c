@@ -35,14 +35,12 @@ static void add(L *l, unsigned code, unsigned group, size_t index, const char *o
     if (l->oom)
         return;
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        item *v = realloc(l->v, cap * sizeof *v);
+        item *v = wsel__gslb_grow(l->v, &l->cap, sizeof *v, 32);
         if (!v) {
             l->oom = 1;
             return;
         }
         l->v = v;
-        l->cap = cap;
     }
     item *it = &l->v[l->n];
     memset(it, 0, sizeof *it);

@@ -42,13 +42,10 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 {
     if (n < *cap)
         return 0;
-    size_t c = *cap ? *cap * 2 : 8;
-    void *a = realloc(*arr, c * sz);
+    void *a = wsel__gslb_grow(*arr, cap, sz, 8);
     if (!a)
         return -1;
-    memset((char *)a + *cap * sz, 0, (c - *cap) * sz);
     *arr = a;
-    *cap = c;
     return 0;
 }
 
