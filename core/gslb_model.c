@@ -130,24 +130,36 @@ const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
     return buf;
 }
 
-long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
+static const char *pool_name(const wsel_gslb_config *cfg, size_t i)
+{
+    return cfg->pools[i].name;
+}
+
+static const char *server_name(const wsel_gslb_config *cfg, size_t i)
+{
+    return cfg->servers[i].name;
+}
+
+/* The first of n objects whose name_of is `name` after /Common/ completion; -1. */
+static long find_named(const wsel_gslb_config *cfg, const char *name, size_t n,
+                       const char *(*name_of)(const wsel_gslb_config *, size_t))
 {
     char a[600];
     wsel__gslb_norm(name, a, sizeof a);
-    for (size_t i = 0; i < cfg->n_pools; i++)
-        if (strcmp(cfg->pools[i].name, a) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name_of(cfg, i), a) == 0)
             return (long)i;
     return -1;
 }
 
+long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
+{
+    return find_named(cfg, name, cfg->n_pools, pool_name);
+}
+
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name)
 {
-    char a[600];
-    wsel__gslb_norm(name, a, sizeof a);
-    for (size_t i = 0; i < cfg->n_servers; i++)
-        if (strcmp(cfg->servers[i].name, a) == 0)
-            return (long)i;
-    return -1;
+    return find_named(cfg, name, cfg->n_servers, server_name);
 }
 
 long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key)
