@@ -65,14 +65,16 @@ static int finish(wsel__arena *tree, int rc, const wsel__node *root, wsel_input 
     return rc;
 }
 
-int wsel_config_load_file(const char *path, const wsel_load_opts *opts, wsel_config **out,
-                          wsel_error *err)
+/* One load, from the file `path` or (path NULL) from data/len named `name`; `bad` names
+ * a missing argument of the caller, checked after `out`. */
+static int load(const char *path, const char *data, size_t len, const char *name,
+                const char *bad, const wsel_load_opts *opts, wsel_config **out, wsel_error *err)
 {
     if (!out)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "out is NULL");
     *out = NULL;
-    if (!path)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "path is NULL");
+    if (bad)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "%s", bad);
     wsel_input input;
     wsel__parse_opts po;
     resolve_opts(opts, &input, &po);
@@ -81,29 +83,24 @@ int wsel_config_load_file(const char *path, const wsel_load_opts *opts, wsel_con
         return rc;
     wsel__arena tree = { 0 };
     wsel__node *root = NULL;
-    rc = wsel__parse_file(&tree, &po, path, &root, err);
+    if (path)
+        rc = wsel__parse_file(&tree, &po, path, &root, err);
+    else
+        rc = wsel__parse_text(&tree, &po, data, len, name, NULL, &root, err);
     return finish(&tree, rc, root, input, out, err);
+}
+
+int wsel_config_load_file(const char *path, const wsel_load_opts *opts, wsel_config **out,
+                          wsel_error *err)
+{
+    return load(path, NULL, 0, NULL, path ? NULL : "path is NULL", opts, out, err);
 }
 
 int wsel_config_load_buffer(const char *data, size_t len, const char *name,
                             const wsel_load_opts *opts, wsel_config **out, wsel_error *err)
 {
-    if (!out)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "out is NULL");
-    *out = NULL;
-    if (!data && len)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "data is NULL");
-    wsel_input input;
-    wsel__parse_opts po;
-    resolve_opts(opts, &input, &po);
-    int rc = check_input(input, err);
-    if (rc)
-        return rc;
-    wsel__arena tree = { 0 };
-    wsel__node *root = NULL;
-    rc = wsel__parse_text(&tree, &po, data ? data : "", len, name ? name : "<buffer>", NULL,
-                          &root, err);
-    return finish(&tree, rc, root, input, out, err);
+    return load(NULL, data ? data : "", len, name ? name : "<buffer>",
+                !data && len ? "data is NULL" : NULL, opts, out, err);
 }
 
 void wsel_config_free(wsel_config *cfg)

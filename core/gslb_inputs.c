@@ -209,15 +209,6 @@ static int read_pools(R *r, json_t *ps)
     return 0;
 }
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static int read_geo(R *r, json_t *g)
 {
     static const char *const attrs[4] = {"continent", "country", "state", "isp"};
@@ -247,7 +238,7 @@ static int read_geo(R *r, json_t *g)
                 continue;
             if (!json_is_string(v))
                 return bad(r, k, a, "'%s' must be a string or null", a);
-            if (!(ge->attr[i] = dupstr(json_string_value(v))))
+            if (!(ge->attr[i] = wsel__gslb_strdup(json_string_value(v))))
                 return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
         }
     }
@@ -543,28 +534,10 @@ int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
 {
     if (out)
         *out = NULL;
-    if (!path || !out)
-        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "cannot open: %s",
-                          strerror(errno));
-    char *buf = malloc(WSEL_GSLB_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
-        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
-    }
-    size_t n = fread(buf, 1, WSEL_GSLB_MAX_FILE + 1, f);
-    int ioerr = ferror(f);
-    fclose(f);
-    int rc;
-    if (ioerr)
-        rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "read error");
-    else if (n > WSEL_GSLB_MAX_FILE)
-        rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
-                        "inputs larger than %u bytes", WSEL_GSLB_MAX_FILE);
-    else
-        rc = wsel_gslb_inputs_load_buffer(cfg, path, buf, n, out, err);
+    char *buf;
+    size_t n;
+    int rc = wsel__gslb_read_file(path, out != NULL, "inputs", &buf, &n, err);
+    rc = rc ? rc : wsel_gslb_inputs_load_buffer(cfg, path, buf, n, out, err);
     free(buf);
     return rc;
 }

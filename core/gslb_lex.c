@@ -10,12 +10,10 @@ static int push(wsel__gslb_lexer *lx, int type, char *text, unsigned line, unsig
     if (lx->n >= WSEL_GSLB_MAX_TOKENS)
         return WSEL_E_LIMIT;
     if (lx->n == lx->cap) {
-        size_t cap = lx->cap ? lx->cap * 2 : 256;
-        wsel__gslb_tok *t = realloc(lx->t, cap * sizeof *t);
+        wsel__gslb_tok *t = wsel__gslb_grow(lx->t, &lx->cap, sizeof *t, 256);
         if (!t)
             return WSEL_E_NOMEM;
         lx->t = t;
-        lx->cap = cap;
     }
     lx->t[lx->n++] = (wsel__gslb_tok){type, text, line, col};
     return 0;

@@ -35,14 +35,12 @@ static void add(L *l, unsigned code, unsigned group, size_t index, const char *o
     if (l->oom)
         return;
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        item *v = realloc(l->v, cap * sizeof *v);
+        item *v = wsel__gslb_grow(l->v, &l->cap, sizeof *v, 32);
         if (!v) {
             l->oom = 1;
             return;
         }
         l->v = v;
-        l->cap = cap;
     }
     item *it = &l->v[l->n];
     memset(it, 0, sizeof *it);
@@ -57,6 +55,25 @@ static void add(L *l, unsigned code, unsigned group, size_t index, const char *o
     it->group = group;
     it->index = index;
     it->seq = l->n++;
+}
+
+/* G017 over the n ratios at `first`, `stride` bytes apart (a pool's members, or a wide
+ * IP's pools; `whose` says which): all equal behaves like round robin, a 0 is never
+ * chosen. n >= 1. */
+static void lint_ratios(L *l, unsigned group, size_t index, const char *obj, wsel_gslb_pos at,
+                        const char *whose, const unsigned *first, size_t n, size_t stride)
+{
+    bool zero = false, equal = true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned r = *(const unsigned *)(const void *)((const char *)first + i * stride);
+        zero |= r == 0;
+        equal &= r == *first;
+    }
+    if (n > 1 && equal)
+        add(l, 17, group, index, obj, at, "ratio behaves like round robin (all %s ratios are %u)",
+            whose, *first);
+    if (zero)
+        add(l, 17, group, index, obj, at, "ratio-0 entry is never chosen by ratio");
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -275,18 +292,9 @@ static void lint_pool(L *l, size_t pi)
                 p->members[m].key);
     if (!p->n_members)
         add(l, 14, 1, pi, obj, at, "nothing to select: always falls through (pool has no members)");
-    if (pool_uses(p, WSEL_GSLB_RATIO)) {
-        bool zero = false, equal = true;
-        for (size_t m = 0; m < p->n_members; m++) {
-            zero |= p->members[m].ratio == 0;
-            equal &= p->members[m].ratio == p->members[0].ratio;
-        }
-        if (p->n_members > 1 && equal)
-            add(l, 17, 1, pi, obj, at, "ratio behaves like round robin (all member ratios are %u)",
-                p->members[0].ratio);
-        if (zero)
-            add(l, 17, 1, pi, obj, at, "ratio-0 entry is never chosen by ratio");
-    }
+    if (pool_uses(p, WSEL_GSLB_RATIO) && p->n_members)
+        lint_ratios(l, 1, pi, obj, at, "member", &p->members[0].ratio, p->n_members,
+                    sizeof p->members[0]);
     if (pool_uses(p, WSEL_GSLB_TOPOLOGY) && !topo_can_score(c, (long)pi, NULL))
         add(l, 18, 1, pi, obj, at, "Topology can never score > 0 here: it always fails");
     if (pool_uses(p, WSEL_GSLB_QOS)) {
@@ -344,18 +352,9 @@ static void lint_wideip(L *l, size_t wi)
             if (w->pools[i].pool == w->lrp)
                 add(l, 16, 2, wi, obj, w->lrp_pos, "last-resort pool is already in the pool list (%s)",
                     c->pools[w->lrp].name);
-    if (w->lb_mode == WSEL_GSLB_RATIO) {
-        bool zero = false, equal = true;
-        for (size_t i = 0; i < w->n_pools; i++) {
-            zero |= w->pools[i].ratio == 0;
-            equal &= w->pools[i].ratio == w->pools[0].ratio;
-        }
-        if (w->n_pools > 1 && equal)
-            add(l, 17, 2, wi, obj, at, "ratio behaves like round robin (all pool ratios are %u)",
-                w->pools[0].ratio);
-        if (zero)
-            add(l, 17, 2, wi, obj, at, "ratio-0 entry is never chosen by ratio");
-    }
+    if (w->lb_mode == WSEL_GSLB_RATIO && w->n_pools)
+        lint_ratios(l, 2, wi, obj, at, "pool", &w->pools[0].ratio, w->n_pools,
+                    sizeof w->pools[0]);
     if ((w->written & WSEL_GSLB_W_RCODE) && !w->rcode_response)
         add(l, 22, 2, wi, obj, at, "failure-rcode is ignored (failure-rcode-response disabled)");
     if (w->persistence && w->ttl_persistence == 0)

@@ -1,6 +1,7 @@
 /* GSLB model: the method table (spec 2.1), names, addresses, freeing. */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,6 +16,60 @@ void wsel__gslb_fmt(char *buf, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, len, fmt, ap);
     va_end(ap);
+}
+
+char *wsel__gslb_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first)
+{
+    size_t c = *cap ? *cap * 2 : first;
+    char *a = realloc(v, c * sz);
+    if (!a)
+        return NULL;
+    memset(a + *cap * sz, 0, (c - *cap) * sz);
+    *cap = c;
+    return a;
+}
+
+int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
+                         size_t *len, wsel_error *err)
+{
+    *buf = NULL;
+    *len = 0;
+    if (!path || !have_out)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "cannot open: %s",
+                          strerror(errno));
+    char *b = malloc(WSEL_GSLB_MAX_FILE + 1);
+    if (!b) {
+        fclose(f);
+        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
+    }
+    size_t n = fread(b, 1, WSEL_GSLB_MAX_FILE + 1, f);
+    int ioerr = ferror(f);
+    fclose(f);
+    int rc = 0;
+    if (ioerr)
+        rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "read error");
+    else if (n > WSEL_GSLB_MAX_FILE)
+        rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
+                        "%s larger than %u bytes", what, WSEL_GSLB_MAX_FILE);
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
 }
 
 #define S WSEL_GSLB_KIND_STATIC
@@ -75,24 +130,36 @@ const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
     return buf;
 }
 
-long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
+static const char *pool_name(const wsel_gslb_config *cfg, size_t i)
+{
+    return cfg->pools[i].name;
+}
+
+static const char *server_name(const wsel_gslb_config *cfg, size_t i)
+{
+    return cfg->servers[i].name;
+}
+
+/* The first of n objects whose name_of is `name` after /Common/ completion; -1. */
+static long find_named(const wsel_gslb_config *cfg, const char *name, size_t n,
+                       const char *(*name_of)(const wsel_gslb_config *, size_t))
 {
     char a[600];
     wsel__gslb_norm(name, a, sizeof a);
-    for (size_t i = 0; i < cfg->n_pools; i++)
-        if (strcmp(cfg->pools[i].name, a) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name_of(cfg, i), a) == 0)
             return (long)i;
     return -1;
 }
 
+long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
+{
+    return find_named(cfg, name, cfg->n_pools, pool_name);
+}
+
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name)
 {
-    char a[600];
-    wsel__gslb_norm(name, a, sizeof a);
-    for (size_t i = 0; i < cfg->n_servers; i++)
-        if (strcmp(cfg->servers[i].name, a) == 0)
-            return (long)i;
-    return -1;
+    return find_named(cfg, name, cfg->n_servers, server_name);
 }
 
 long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key)

@@ -24,15 +24,6 @@ typedef struct P {
     size_t cap_servers, cap_vs, cap_pools, cap_wideips, cap_regions, cap_topo, cap_unknown;
 } P;
 
-static char *dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static int fail(P *p, const tok *t, int code, const char *fmt, const char *a, const char *b)
 {
     char msg[800];
@@ -51,13 +42,10 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 {
     if (n < *cap)
         return 0;
-    size_t c = *cap ? *cap * 2 : 8;
-    void *a = realloc(*arr, c * sz);
+    void *a = wsel__gslb_grow(*arr, cap, sz, 8);
     if (!a)
         return -1;
-    memset((char *)a + *cap * sz, 0, (c - *cap) * sz);
     *arr = a;
-    *cap = c;
     return 0;
 }
 
@@ -119,8 +107,8 @@ static int add_unknown(P *p, const char *object, const char *what, const tok *at
     if (grow((void **)&c->unknown, &p->cap_unknown, c->n_unknown, sizeof *c->unknown))
         return nomem(p);
     wsel_gslb_unknown *u = &c->unknown[c->n_unknown];
-    u->object = dup(object);
-    u->what = dup(what);
+    u->object = wsel__gslb_strdup(object);
+    u->what = wsel__gslb_strdup(what);
     u->pos = (wsel_gslb_pos){at->line, at->col};
     c->n_unknown++;
     if (!u->object || !u->what)
@@ -370,7 +358,7 @@ static int depends_entry(P *p, tok *name, void *ctx)
     if (!t)
         return nomem(p);
     vs->depends_text = t;
-    if (!(t[vs->n_depends] = dup(name->text)))
+    if (!(t[vs->n_depends] = wsel__gslb_strdup(name->text)))
         return nomem(p);
     vs->n_depends++;
     return 0;
@@ -425,7 +413,7 @@ static int vs_entry(P *p, tok *name, void *ctx)
     vs->server = sc->server;
     vs->enabled = true;
     vs->pos = (wsel_gslb_pos){name->line, name->col};
-    if (!(vs->name = dup(name->text)))
+    if (!(vs->name = wsel__gslb_strdup(name->text)))
         return nomem(p);
     char saved[320];
     memcpy(saved, p->obj, sizeof saved);
@@ -467,7 +455,7 @@ static int server_body(P *p, size_t si)
             if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
                 return rc;
             char buf[600];
-            char *d = dup(k[0] == 'd' ? wsel__gslb_norm(v->text, buf, sizeof buf) : v->text);
+            char *d = wsel__gslb_strdup(k[0] == 'd' ? wsel__gslb_norm(v->text, buf, sizeof buf) : v->text);
             if (!d)
                 return nomem(p);
             if (k[0] == 'd')
@@ -549,7 +537,7 @@ static int member_entry(P *p, tok *name, void *ctx)
     m->text_index = pl->n_members;
     m->pos = (wsel_gslb_pos){name->line, name->col};
     pl->n_members++;
-    if (!(m->key = dup(name->text)))
+    if (!(m->key = wsel__gslb_strdup(name->text)))
         return nomem(p);
     if (peek(p)->type != WSEL__TOK_LBRACE)
         return 0;
@@ -710,7 +698,7 @@ static int wpool_entry(P *p, tok *name, void *ctx)
     w->text_index = wi->n_pools;
     w->pos = (wsel_gslb_pos){name->line, name->col};
     wi->n_pools++;
-    if (!(w->name = dup(name->text)))
+    if (!(w->name = wsel__gslb_strdup(name->text)))
         return nomem(p);
     if (peek(p)->type != WSEL__TOK_LBRACE)
         return 0;
@@ -809,7 +797,7 @@ static int wideip_body(P *p, wsel_gslb_wideip *w)
                 tok *n2;
                 if ((rc = value(p, key, &n2)))
                     return rc;
-                if (!(w->lrp_type = dup(v->text)) || !(w->lrp_name = dup(n2->text)))
+                if (!(w->lrp_type = wsel__gslb_strdup(v->text)) || !(w->lrp_name = wsel__gslb_strdup(n2->text)))
                     return nomem(p);
             }
         } else if (!strcmp(k, "failure-rcode-response")) {
@@ -892,7 +880,7 @@ static int cond(P *p, bool server_side, wsel_gslb_cond *c)
     if (c->type == WSEL_GSLB_T_REGION || c->type == WSEL_GSLB_T_POOL ||
         c->type == WSEL_GSLB_T_DATACENTER)
         val = wsel__gslb_norm(v->text, buf, sizeof buf);
-    if (!(c->value = dup(val)))
+    if (!(c->value = wsel__gslb_strdup(val)))
         return nomem(p);
     if (c->type == WSEL_GSLB_T_SUBNET && !wsel__gslb_parse_subnet(v->text, &c->net, &c->prefix))
         return fail(p, v, WSEL_E_ADDR, "subnet '%s' is not ADDRESS/LENGTH", v->text, NULL);
@@ -1045,7 +1033,7 @@ static int skipped(P *p, tok **head, size_t nh)
             unsigned long n = strtoul(u->what + 20, NULL, 10) + 1;
             char buf[64];
             wsel__gslb_fmt(buf, sizeof buf, "statements skipped: %lu", n);
-            char *d = dup(buf);
+            char *d = wsel__gslb_strdup(buf);
             if (!d)
                 return nomem(p);
             free(u->what);
@@ -1090,7 +1078,7 @@ static int statement(P *p)
         wsel_gslb_server *s = &c->servers[c->n_servers++];
         s->enabled = true;
         s->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(s->name = dup(norm)))
+        if (!(s->name = wsel__gslb_strdup(norm)))
             return nomem(p);
         return server_body(p, c->n_servers - 1);
     }
@@ -1118,7 +1106,7 @@ static int statement(P *p)
         pl->ttl = 30;
         memcpy(pl->qos, qos_defaults, sizeof pl->qos);
         pl->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(pl->name = dup(norm)))
+        if (!(pl->name = wsel__gslb_strdup(norm)))
             return nomem(p);
         return pool_body(p, pl);
     }
@@ -1138,7 +1126,7 @@ static int statement(P *p)
         w->enabled = true;
         w->lrp = -1;
         w->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(w->name = dup(norm)))
+        if (!(w->name = wsel__gslb_strdup(norm)))
             return nomem(p);
         return wideip_body(p, w);
     }
@@ -1151,7 +1139,7 @@ static int statement(P *p)
             return nomem(p);
         wsel_gslb_region *r = &c->regions[c->n_regions++];
         r->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(r->name = dup(norm)))
+        if (!(r->name = wsel__gslb_strdup(norm)))
             return nomem(p);
         return region_body(p, r);
     }
@@ -1374,7 +1362,7 @@ int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
         return wsel__fail(err, WSEL_E_LIMIT, name, 0, 0, NULL, NULL, NULL,
                           "config larger than %u bytes", WSEL_GSLB_MAX_FILE);
     wsel_gslb_config *c = calloc(1, sizeof *c);
-    if (!c || !(c->file = dup(name))) {
+    if (!c || !(c->file = wsel__gslb_strdup(name))) {
         free(c);
         return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
     }
@@ -1403,28 +1391,10 @@ int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out, wsel_er
 {
     if (out)
         *out = NULL;
-    if (!path || !out)
-        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "cannot open: %s",
-                          strerror(errno));
-    char *buf = malloc(WSEL_GSLB_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
-        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
-    }
-    size_t n = fread(buf, 1, WSEL_GSLB_MAX_FILE + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    int rc;
-    if (bad)
-        rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "read error");
-    else if (n > WSEL_GSLB_MAX_FILE)
-        rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
-                        "config larger than %u bytes", WSEL_GSLB_MAX_FILE);
-    else
-        rc = wsel_gslb_config_load_buffer(path, buf, n, out, err);
+    char *buf;
+    size_t n;
+    int rc = wsel__gslb_read_file(path, out != NULL, "config", &buf, &n, err);
+    rc = rc ? rc : wsel_gslb_config_load_buffer(path, buf, n, out, err);
     free(buf);
     return rc;
 }

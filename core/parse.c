@@ -341,30 +341,31 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     return rc;
 }
 
+/* Moves to the next token, which must be of `type` (else an error: expected `what`). */
+static int next_is(fstate *fs, wsel__tok_type type, const char *what)
+{
+    int rc = next(fs);
+    if (!rc && fs->tok.type != type)
+        rc = expected(fs, what);
+    return rc;
+}
+
 /* At $include: reads `{ PATH }`, then parses the files either as one value (merge NULL)
  * or as entries merged into the enclosing hash. */
 static int parse_include(fstate *fs, unsigned level, hbuild *merge, wsel__node **out)
 {
     wsel__pos at = { fs->name, fs->tok.line, fs->tok.col };
-    int rc = next(fs);
+    int rc = next_is(fs, WSEL__T_LBRACE, "'{' after $include");
+    if (!rc)
+        rc = next_is(fs, WSEL__T_STRING, "a path in $include{ PATH }");
     if (rc)
         return rc;
-    if (fs->tok.type != WSEL__T_LBRACE)
-        return expected(fs, "'{' after $include");
-    if ((rc = next(fs)))
-        return rc;
-    if (fs->tok.type != WSEL__T_STRING)
-        return expected(fs, "a path in $include{ PATH }");
     const char *path = fs->tok.str;
     if (strlen(path) != fs->tok.len)
         return wsel__fail(fs->c->err, WSEL_E_INCLUDE, fs->name, fs->tok.line, fs->tok.col,
                           NULL, NULL, NULL, "$include{} path holds a NUL byte; expected a "
                           "file name");
-    if ((rc = next(fs)))
-        return rc;
-    if (fs->tok.type != WSEL__T_RBRACE)
-        return expected(fs, "'}' closing $include{ PATH }");
-    if ((rc = next(fs)))
+    if ((rc = next_is(fs, WSEL__T_RBRACE, "'}' closing $include{ PATH }")) || (rc = next(fs)))
         return rc;
     if (fs->c->opts->flags & WSEL_LOAD_NO_INCLUDE)
         return wsel__fail(fs->c->err, WSEL_E_INCLUDE, at.file, at.line, at.col, NULL, NULL,
@@ -408,11 +409,7 @@ static int parse_entries(fstate *fs, unsigned level, wsel__tok_type end, hbuild 
             const wsel__entry *old = hb_find(hb, e.key, e.klen);
             if (old)
                 return hb_add(fs, hb, &e); /* reports the duplicate */
-            if ((rc = next(fs)))
-                return rc;
-            if (fs->tok.type != WSEL__T_ASSIGN)
-                return expected(fs, "'=>' or '=' after a key");
-            if ((rc = next(fs)))
+            if ((rc = next_is(fs, WSEL__T_ASSIGN, "'=>' or '=' after a key")) || (rc = next(fs)))
                 return rc;
             const char *outer = fs->key;
             fs->key = e.key;
@@ -432,16 +429,23 @@ static int parse_entries(fstate *fs, unsigned level, wsel__tok_type end, hbuild 
     }
 }
 
-static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
+/* Opens a hash or an array at the current token, one level below `level`: *out is the
+ * new node (untouched on error). */
+static int open_node(fstate *fs, unsigned level, wsel__ntype type, wsel__node **out)
 {
     unsigned line = fs->tok.line, col = fs->tok.col;
     if (level + 1 > fs->c->opts->max_depth)
         return too_deep(fs, line, col);
-    wsel__node *node;
-    int rc = new_node(fs, WSEL__N_HASH, line, col, &node);
+    return new_node(fs, type, line, col, out);
+}
+
+static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
+{
+    hbuild hb = { .owner = fs->key };
+    int rc = open_node(fs, level, WSEL__N_HASH, out);
     if (rc)
         return rc;
-    hbuild hb = { .owner = fs->key };
+    wsel__node *node = *out;
     rc = next(fs);
     if (!rc)
         rc = parse_entries(fs, level + 1, WSEL__T_RBRACE, &hb);
@@ -450,21 +454,18 @@ static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
     hb_free(&hb);
     if (!rc)
         rc = next(fs);
-    *out = node;
     return rc;
 }
 
 static int parse_array(fstate *fs, unsigned level, wsel__node **out)
 {
-    unsigned line = fs->tok.line, col = fs->tok.col;
-    if (level + 1 > fs->c->opts->max_depth)
-        return too_deep(fs, line, col);
-    wsel__node *node;
-    int rc = new_node(fs, WSEL__N_ARRAY, line, col, &node);
-    if (rc)
-        return rc;
     wsel__node **v = NULL;
     size_t n = 0, cap = 0;
+    int rc = open_node(fs, level, WSEL__N_ARRAY, out);
+    if (rc)
+        return rc;
+    wsel__node *node = *out;
+    unsigned line = node->pos.line, col = node->pos.col;
     rc = next(fs);
     while (!rc && fs->tok.type != WSEL__T_RBRACK) {
         if (fs->tok.type == WSEL__T_EOF) {
@@ -503,7 +504,6 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
     node->len = (uint32_t)n;
     if (!rc)
         rc = next(fs);
-    *out = node;
     return rc;
 }
 

@@ -288,12 +288,10 @@ static int prec_store(Q *q, const wsel_gslb_addr *net, unsigned prefix)
     wsel_gslb_state *st = q->st;
     if (i < 0) {
         if (st->n_prec == st->cap_prec) {
-            size_t cap = st->cap_prec ? st->cap_prec * 2 : 16;
-            wsel__gslb_prec *np = realloc(st->prec, cap * sizeof *np);
+            wsel__gslb_prec *np = wsel__gslb_grow(st->prec, &st->cap_prec, sizeof *np, 16);
             if (!np)
                 return WSEL_E_NOMEM;
             st->prec = np;
-            st->cap_prec = cap;
         }
         i = (long)st->n_prec++;
     }

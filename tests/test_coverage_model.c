@@ -88,6 +88,14 @@ static void expect_refused(fixture *f, const copy *c, const char *what)
     assert_null(o);
 }
 
+/* A fresh copy of `base`, one change, and both engines must refuse it. */
+#define REFUSED(base, change, what)                                                        \
+    do {                                                                                   \
+        make_copy(&c, base);                                                               \
+        change;                                                                            \
+        expect_refused(f, &c, what);                                                       \
+    } while (0)
+
 static void test_ref_refuses(void **state)
 {
     fixture *f = *state;
@@ -106,64 +114,30 @@ static void test_ref_refuses(void **state)
     c.res.n_sets = 3;
     expect_refused(f, &c, "three sets");
 
-    make_copy(&c, single);
-    c.sets[0].n_items = 0;
-    expect_refused(f, &c, "empty set");
-    make_copy(&c, single);
-    c.sets[0].items = NULL;
-    expect_refused(f, &c, "no items");
-    make_copy(&c, single);
-    c.sets[0].n_items = 65;
-    expect_refused(f, &c, "65 items ungrouped");
-    make_copy(&c, single);
-    c.sets[0].mode = (wsel_mode)99;
-    expect_refused(f, &c, "unknown mode");
+    REFUSED(single, c.sets[0].n_items = 0, "empty set");
+    REFUSED(single, c.sets[0].items = NULL, "no items");
+    REFUSED(single, c.sets[0].n_items = 65, "65 items ungrouped");
+    REFUSED(single, c.sets[0].mode = (wsel_mode)99, "unknown mode");
 
     make_copy(&c, grouped);
     assert_int_equal(wsel_ref_resolve(&c.res, f->st, &f->rng, &ans), WSEL_OK);
     c.sets[0].groups = NULL;
     expect_refused(f, &c, "no groups");
-    make_copy(&c, grouped);
-    c.sets[0].n_groups = 0;
-    expect_refused(f, &c, "zero groups");
-    make_copy(&c, grouped);
-    c.sets[0].n_groups = 65;
-    expect_refused(f, &c, "65 groups");
-    make_copy(&c, grouped);
-    c.groups[1].count = 0;
-    expect_refused(f, &c, "empty group");
-    make_copy(&c, grouped);
-    c.groups[1].first = 3;
-    expect_refused(f, &c, "group starting past the items");
-    make_copy(&c, grouped);
-    c.groups[1].count = 2;
-    expect_refused(f, &c, "group running past the items");
-    make_copy(&c, grouped);
-    c.sets[0].max_group = 1;
-    expect_refused(f, &c, "group larger than max_group");
-    make_copy(&c, grouped);
-    c.sets[0].max_group = 3;
-    expect_refused(f, &c, "max_group larger than the largest group");
-    make_copy(&c, grouped);
-    c.groups[1].total = 4;
-    expect_refused(f, &c, "group total not the sum of its weights");
+    REFUSED(grouped, c.sets[0].n_groups = 0, "zero groups");
+    REFUSED(grouped, c.sets[0].n_groups = 65, "65 groups");
+    REFUSED(grouped, c.groups[1].count = 0, "empty group");
+    REFUSED(grouped, c.groups[1].first = 3, "group starting past the items");
+    REFUSED(grouped, c.groups[1].count = 2, "group running past the items");
+    REFUSED(grouped, c.sets[0].max_group = 1, "group larger than max_group");
+    REFUSED(grouped, c.sets[0].max_group = 3, "max_group larger than the largest group");
+    REFUSED(grouped, c.groups[1].total = 4, "group total not the sum of its weights");
 
     /* weights, totals and the threshold: every engine must agree on them */
-    make_copy(&c, single);
-    c.items[1].weight = 0;
-    expect_refused(f, &c, "weight 0");
-    make_copy(&c, single);
-    c.items[0].weight = 1048576;
-    expect_refused(f, &c, "weight above 1048575");
-    make_copy(&c, single);
-    c.sets[0].total = 4;
-    expect_refused(f, &c, "total not the sum of the weights");
-    make_copy(&c, single);
-    c.sets[0].threshold += 1;
-    expect_refused(f, &c, "threshold not ceil(total * up_thresh)");
-    make_copy(&c, single);
-    c.sets[0].grouped = true;
-    expect_refused(f, &c, "grouped flag on an ungrouped mode");
+    REFUSED(single, c.items[1].weight = 0, "weight 0");
+    REFUSED(single, c.items[0].weight = 1048576, "weight above 1048575");
+    REFUSED(single, c.sets[0].total = 4, "total not the sum of the weights");
+    REFUSED(single, c.sets[0].threshold += 1, "threshold not ceil(total * up_thresh)");
+    REFUSED(single, c.sets[0].grouped = true, "grouped flag on an ungrouped mode");
     make_copy(&c, grouped);
     assert_int_equal(wsel_ref_resolve(&c.res, f->st, &f->rng, &ans), WSEL_OK);
     wsel_odds *o = NULL;
