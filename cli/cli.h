@@ -84,9 +84,9 @@ void cli_json_set_id(json_out *j, const wsel_set *set);
 /* ---- stateopt.c: --state / --down / --up ---- */
 
 typedef struct cli_stateop {
-    enum { STATEOP_FILE, STATEOP_DOWN, STATEOP_UP } kind;
+    enum { STATEOP_FILE, STATEOP_DOWN, STATEOP_UP, STATEOP_ADMIN } kind;
     const char *service; /* STATEOP_FILE: the service type (points into a copy) */
-    const char *arg;     /* file path, or the address/name */
+    const char *arg;     /* file path, or the address/name (a glob allowed) */
 } cli_stateop;
 
 typedef struct cli_stateopts {
@@ -97,8 +97,10 @@ typedef struct cli_stateopts {
 /* Consumes a state option at argv[*i] if there is one: returns 1 (consumed), 0 (not a
  * state option) or -1 (error already printed). */
 int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv, int *i);
-/* Builds the state: all UP, then every option in command-line order. Prints one line
- * and returns CLI_USAGE on error. */
+/* Builds the state: all UP, then every option in command-line order (--state sets
+ * monitored state; --admin-state, --down and --up force pairs). Prints one line and
+ * returns CLI_USAGE on error; lines of state files that change nothing are warnings on
+ * stderr. */
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
@@ -137,6 +139,7 @@ void cli_zone_report_free(zone_report *rep);
 int cli_check(int argc, char **argv);
 int cli_explain(int argc, char **argv);
 int cli_sample(int argc, char **argv);
+int cli_states(int argc, char **argv);
 
 /* ---- systems: the CLI side of the seam (core/systems.def, doc/architecture.md) ----
  * Each system defines `const cli_system cli_system_ID` in its own cli/ID.c. Its commands

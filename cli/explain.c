@@ -13,8 +13,11 @@ static const char explain_usage[] =
     "State options (applied in order; everything starts UP):\n"
     "  --state SERVICE=FILE  load gdnsd extfile lines (ADDR_OR_NAME => UP|DOWN[/TTL])\n"
     "                        for service type SERVICE (repeatable)\n"
-    "  --down ADDR_OR_NAME   mark DOWN for every non-built-in service type (repeatable)\n"
-    "  --up ADDR_OR_NAME     mark UP likewise (repeatable)\n"
+    "  --admin-state FILE    load gdnsd admin_state overrides\n"
+    "                        (\"THING/SERVICE_TYPE\" => UP|DOWN[/TTL], globs allowed)\n"
+    "  --down ADDR_OR_NAME   force DOWN for every service type, built-ins included:\n"
+    "                        ADDR_OR_NAME/* => DOWN (repeatable)\n"
+    "  --up ADDR_OR_NAME     force UP likewise (repeatable)\n"
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 

@@ -1,4 +1,4 @@
-/* bin/wsel: the monitoring-state options of explain and sample. */
+/* bin/wsel: the monitoring-state options of explain, sample and states. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +49,18 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
         }
         return 1;
     }
+    if (cli_opt_is(arg, "--admin-state")) {
+        const char *v = cli_optval(cmd, argc, argv, i, "--admin-state");
+        if (!v)
+            return -1;
+        if (!*v) {
+            cli_die(cmd, "--admin-state expects a file");
+            return -1;
+        }
+        op.kind = STATEOP_ADMIN;
+        op.arg = v;
+        return push(cmd, so, op);
+    }
     if (cli_opt_is(arg, "--down") || cli_opt_is(arg, "--up")) {
         int down = cli_opt_is(arg, "--down");
         const char *v = cli_optval(cmd, argc, argv, i, down ? "--down" : "--up");
@@ -65,6 +77,14 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
     return 0;
 }
 
+/* State files report lines that change nothing as warnings (man/wsel.1, STATE INPUT). */
+static void print_warning(void *ctx, const wsel_error *w)
+{
+    char buf[2048];
+    fprintf(stderr, "wsel: %s: warning: %s\n", (const char *)ctx,
+            wsel_error_format(w, buf, sizeof buf));
+}
+
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out)
 {
@@ -74,35 +94,50 @@ int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_conf
     wsel_state *st = NULL;
     if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
         return cli_die(cmd, "%s", wsel_error_format(&err, buf, sizeof buf));
+    wsel_state_set_warn(st, print_warning, (void *)cmd);
     for (size_t k = 0; k < so->n; k++) {
         const cli_stateop *op = &so->ops[k];
         int rc;
-        if (op->kind == STATEOP_FILE) {
-            rc = wsel_state_load_extfile(st, op->service, op->arg, &err);
+        if (op->kind == STATEOP_FILE || op->kind == STATEOP_ADMIN) {
+            rc = op->kind == STATEOP_FILE
+                     ? wsel_state_load_extfile(st, op->service, op->arg, &err)
+                     : wsel_state_load_admin(st, op->arg, &err);
             if (rc != WSEL_OK) {
                 wsel_error_format(&err, buf, sizeof buf);
                 wsel_state_free(st);
-                return cli_die(cmd, "--state %s=%s: %s", op->service, op->arg, buf);
+                if (op->kind == STATEOP_FILE)
+                    return cli_die(cmd, "--state %s=%s: %s", op->service, op->arg, buf);
+                return cli_die(cmd, "--admin-state %s: %s", op->arg, buf);
             }
             continue;
         }
+        /* --down X / --up X are the admin_state line X/<any service> => DOWN|UP: every
+         * service type of every item X names, built-ins included (doc/weighted.md §6.5). */
         size_t matched = 0;
         int up = op->kind == STATEOP_UP;
-        rc = wsel_state_set(st, NULL, op->arg, up, WSEL_MAX_TTL, &matched, &err);
+        size_t len = strlen(op->arg) + 3;
+        char *pattern = malloc(len);
+        if (!pattern) {
+            wsel_state_free(st);
+            return cli_die(cmd, "out of memory");
+        }
+        snprintf(pattern, len, "%s/*", op->arg);
+        rc = wsel_state_force(st, pattern, up, false, 0, &matched, &err);
+        free(pattern);
         if (rc != WSEL_OK) {
             wsel_error_format(&err, buf, sizeof buf);
             wsel_state_free(st);
             return cli_die(cmd, "%s %s: %s", up ? "--up" : "--down", op->arg, buf);
         }
         if (matched == 0) {
-            /* Probably a typo, or an item only the built-in `up` type monitors: the
-             * option changes nothing, which the user should hear about. */
+            /* A typo most likely: an option names things of this config, so one that
+             * names nothing is an error (a state file line is only a warning). */
             wsel_state_free(st);
-            return cli_die(cmd,
-                           "%s %s: no address or CNAME with a non-built-in service type "
-                           "matches", up ? "--up" : "--down", op->arg);
+            return cli_die(cmd, "%s %s: no address or CNAME of this config matches",
+                           up ? "--up" : "--down", op->arg);
         }
     }
+    wsel_state_set_warn(st, NULL, NULL);
     *out = st;
     return CLI_OK;
 }
