@@ -176,17 +176,25 @@ static int unquoted(wsel__lexer *lx, wsel__token *tok)
     }
 }
 
-static void skip_blanks(wsel__lexer *lx)
+static int skip_blanks(wsel__lexer *lx)
 {
     for (;;) {
         int c = peek(lx);
         if (is_space(c)) {
             advance(lx);
         } else if (c == '#' || c == ';') {
+            unsigned line = lx->line, col = lx->col;
             while (peek(lx) >= 0 && peek(lx) != '\n')
                 advance(lx);
+            /* gdnsd 3.8.1 refuses a file that ends inside a comment (doc/weighted.md
+             * §2.3, formerly D5) */
+            if (peek(lx) < 0)
+                return wsel__fail(lx->err, WSEL_E_SYNTAX, lx->file, line, col, NULL, NULL,
+                                  NULL, "the file ends inside this comment (no newline "
+                                  "after it), which gdnsd refuses; expected a newline at "
+                                  "the end of the file");
         } else {
-            return;
+            return WSEL_OK;
         }
     }
 }
@@ -195,8 +203,10 @@ static const char include_word[] = "$include";
 
 int wsel__lex_next(wsel__lexer *lx, wsel__token *tok)
 {
-    skip_blanks(lx);
     memset(tok, 0, sizeof *tok);
+    int rc = skip_blanks(lx);
+    if (rc)
+        return rc;
     tok->line = lx->line;
     tok->col = lx->col;
     int c = peek(lx);
