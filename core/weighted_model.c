@@ -378,6 +378,16 @@ static int check_value(builder *b, const setctx *sc, const wsel__node *a, const 
                          "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
                          "'.', labels of 1..63 octets, at most 255 octets in wire form",
                          a->str, why);
+        for (size_t i = 0; i < a->len; i++) {
+            unsigned char c = (unsigned char)a->str[i];
+            if (c <= ' ' || c >= 0x7f) {
+                if (!bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u at offset %zu "
+                           "(a space, control or non-ASCII byte): legal in DNS and accepted "
+                           "by gdnsd, but rarely meant", c, i))
+                    return nomem(b);
+                break;
+            }
+        }
         return WSEL_OK;
     }
     int want = sc->kind == WSEL_KIND_V4 ? 4 : sc->kind == WSEL_KIND_V6 ? 6 : 0;

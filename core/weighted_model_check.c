@@ -97,11 +97,8 @@ const char *wsel__cname_problem(const char *s, size_t len)
         return "is empty";
     if (has_nul(s, len))
         return "holds a NUL byte";
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= ' ' || c == 0x7f)
-            return "holds a space or control character";
-    }
+    /* A label may hold any other byte, as in gdnsd (a space or a control byte is legal
+     * in DNS; the loader warns about it, D6). */
     if (s[len - 1] != '.')
         return "is not fully qualified (does not end in '.')";
     if (len == 1)
