@@ -107,14 +107,18 @@ static int escape(wsel__lexer *lx, size_t *n, unsigned tline, unsigned tcol)
             c = peek(lx);
             if (c < '0' || c > '9')
                 return fail(lx, WSEL_E_ESCAPE, line, col,
-                            "bad escape: expected exactly three decimal digits 000-255 "
+                            "bad escape: expected exactly three decimal digits 000-199 "
                             "after the backslash%s", "");
             v = v * 10 + (unsigned)(c - '0');
             advance(lx);
         }
-        if (v > 255)
+        /* gdnsd 3.8.1's scanner takes \000-\199 only (measured: \200-\255 are syntax
+         * errors there), so a byte above 199 cannot be written as an escape
+         * (doc/weighted.md §2.4). */
+        if (v > 199)
             return wsel__fail(lx->err, WSEL_E_ESCAPE, lx->file, line, col, NULL, NULL, NULL,
-                              "bad escape \\%03u: expected a decimal byte value 000-255", v);
+                              "bad escape \\%03u: expected a decimal byte value 000-199 "
+                              "(gdnsd refuses \\200-\\255)", v);
         return put(lx, n, (char)v, tline, tcol);
     }
     /* Everything else, backslash-newline included, stands for itself. */

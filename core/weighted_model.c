@@ -783,6 +783,15 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                           w->val->pos.col, NULL, NULL, "weighted",
                           "the weighted stanza is %s; expected a hash",
                           wsel__ntype_name(w->val->type));
+    /* gdnsd 3.8.1 refuses any other top-level key */
+    for (size_t i = 0; i < root->len; i++) {
+        const wsel__entry *e = &root->entries[i];
+        if (!key_is(e, "options") && !key_is(e, "service_types") && !key_is(e, "plugins"))
+            return wsel__fail(b->err, WSEL_E_SYNTAX, e->kpos.file, e->kpos.line, e->kpos.col,
+                              NULL, NULL, e->key, "invalid top-level key '%.100s' (gdnsd "
+                              "refuses it); expected options, service_types or plugins",
+                              e->key);
+    }
     const wsel__entry *svc = wsel__hash_get(root, "service_types");
     if (svc) {
         if (svc->val->type != WSEL__N_HASH)
@@ -791,6 +800,25 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                               "top-level service_types is %s; expected a hash of service "
                               "type definitions", wsel__ntype_name(svc->val->type));
         b->svc_defs = svc->val;
+        /* what gdnsd requires of every definition; the monitoring plugins' own options
+         * are theirs to check (doc/weighted.md §6.1) */
+        for (size_t i = 0; i < svc->val->len; i++) {
+            const wsel__entry *d = &svc->val->entries[i];
+            const wsel__entry *pl = d->val->type == WSEL__N_HASH
+                                        ? wsel__hash_get(d->val, "plugin") : NULL;
+            const char *why = NULL;
+            if (key_is(d, "up") || key_is(d, "down"))
+                why = "is built in and cannot be defined";
+            else if (d->val->type != WSEL__N_HASH)
+                why = "is not defined by a hash";
+            else if (!pl || pl->val->type != WSEL__N_SIMPLE)
+                why = "has no 'plugin' (a monitoring plugin's name)";
+            if (why)
+                return wsel__fail(b->err, WSEL_E_SVCTYPE, d->kpos.file, d->kpos.line,
+                                  d->kpos.col, NULL, NULL, d->key, "service type '%.100s' %s, "
+                                  "which gdnsd refuses; expected NAME => { plugin => PLUGIN "
+                                  "... }", d->key, why);
+        }
     }
     *stanza = w->val;
     return WSEL_OK;

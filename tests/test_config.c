@@ -595,7 +595,9 @@ static void t_syntax_errors(void **state)
 {
     (void)state;
     expect_err_at("r => {\n  a => [ 1\\256, 1 ]\n}\n", STANZA, WSEL_E_ESCAPE, "\\256", 1,
-                  SUBS("000-255"), NULL);
+                  SUBS("000-199"), NULL);
+    expect_err_at("r => { a => [ x\\200y., 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\200", 1,
+                  SUBS("000-199", "gdnsd"), NULL);
     expect_err_at("r => { a => [ 1\\12x, 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\12x", 1,
                   SUBS("three decimal digits"), NULL);
     expect_err_at("r => { a => [ 1\\1", STANZA, WSEL_E_ESCAPE, "\\1", 1,
@@ -724,7 +726,7 @@ static void t_err_svctype(void **state)
     (void)state;
     wsel_error err;
     static const char text[] =
-        "service_types => { mon => { } }\n"
+        "service_types => { mon => { plugin => extfile, file => m } }\n"
         "plugins => { weighted => {\n"
         "  r => { service_types => [ mon, nomon ], a => [ 192.0.2.1, 1 ] }\n"
         "} }\n";
@@ -787,6 +789,23 @@ static void t_gdnsd_verdicts(void **state)
         "  r => { a => [ a.example., 1 ] }\n"
         "} }\n";
     expect_err_at(cn_http, WHOLE, WSEL_E_SVCTYPE, "h\n", 1, SUBS("http_status"), NULL);
+
+    /* ... a top-level key other than options, service_types and plugins, a service type
+     * definition without a plugin, and an escape above \\199 */
+    expect_err_at("opts => { }\nplugins => { weighted => { r => { a => [ 192.0.2.1, 1 ] } } }\n",
+                  WHOLE, WSEL_E_SYNTAX, "opts", 1, SUBS("top-level key 'opts'"), NULL);
+    expect_err_at("service_types => { w => { port => 80 } }\n"
+                  "plugins => { weighted => { r => { a => [ 192.0.2.1, 1 ] } } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "w =>", 1, SUBS("'w'", "plugin"), NULL);
+    expect_err_at("service_types => { w => x }\nplugins => { weighted => { } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "w =>", 1, SUBS("hash"), NULL);
+    expect_err_at("service_types => { up => { plugin => extfile } }\nplugins => { weighted => { } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "up =>", 1, SUBS("built in"), NULL);
+    expect_err_at("r => { \"a\\250\" => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\250", 1,
+                  SUBS("000-199"), NULL);
+    cfg = must_load("r => { \"a\\199\" => [ 192.0.2.1, 1 ] }\n", STANZA);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].label, "a\307");
+    wsel_config_free(cfg);
 
     /* accepted by gdnsd, so by wsel, with a warning: inet_aton spellings ... */
     cfg = must_load("r => { a => [ 127.1, 1 ], b => [ 3221225985, 1 ], c => [ 0x7f.0.0.1, 1 ]"
