@@ -104,6 +104,17 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
+/* The command line of a command that takes state options: the shared options
+ * (cli_common_opt), state options, and positional arguments, collected into pos[]
+ * (room for argc entries) in order; the first is CONFIG, which must be there. Returns
+ * CLI_OK, -1 (--help: usage printed) or CLI_USAGE (message printed). */
+int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
+                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
+                      size_t *npos);
+/* Loads CONFIG and builds its state from the options: CLI_OK, or the exit status
+ * (message printed). */
+int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
+                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st);
 
 /* ---- zone.c ---- */
 

@@ -142,6 +142,43 @@ int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_conf
     return CLI_OK;
 }
 
+int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
+                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
+                      size_t *npos)
+{
+    int opts_done = 0;
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1]) {
+            int k;
+            int common = cli_common_opt(a, &opts_done, json, input, usage);
+            if (common == CLI_OPT_HELP)
+                return -1;
+            if (common == CLI_OPT_TAKEN)
+                continue;
+            if ((k = cli_stateopt_parse(cmd, so, argc, argv, &i)) < 0)
+                return CLI_USAGE;
+            if (k == 0)
+                return cli_die(cmd, "unknown option '%s' (see wsel %s --help)", a, cmd);
+        } else {
+            pos[(*npos)++] = a;
+        }
+    }
+    if (*npos == 0)
+        return cli_die(cmd, "missing CONFIG (see wsel %s --help)", cmd);
+    return CLI_OK;
+}
+
+int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
+                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st)
+{
+    int rc = cli_load_config(cmd, config, input, cfg, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    return cli_stateopt_apply(cmd, so, *cfg, st);
+}
+
 void cli_stateopt_free(cli_stateopts *so)
 {
     for (size_t k = 0; k < so->n; k++)

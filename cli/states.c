@@ -102,48 +102,32 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
 int cli_states(int argc, char **argv)
 {
     const char *cmd = "states";
-    const char *config = NULL;
+    const char *pos[2] = { NULL, NULL };
     wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0, opts_done = 0;
+    int json = 0;
     int rc = CLI_USAGE;
     cli_stateopts so = {0};
     wsel_config *cfg = NULL;
     wsel_state *st = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!opts_done && a[0] == '-' && a[1]) {
-            int k;
-            int common = cli_common_opt(a, &opts_done, &json, &input, states_usage);
-            if (common == CLI_OPT_HELP) {
-                rc = CLI_OK;
-                goto out;
-            } else if (common == CLI_OPT_TAKEN) {
-                /* shared option, handled */
-            } else if ((k = cli_stateopt_parse(cmd, &so, argc, argv, &i)) != 0) {
-                if (k < 0)
-                    goto out;
-            } else {
-                cli_die(cmd, "unknown option '%s' (see wsel states --help)", a);
-                goto out;
-            }
-        } else if (!config) {
-            config = a;
-        } else {
-            cli_die(cmd, "unexpected argument '%s' (see wsel states --help)", a);
-            goto out;
-        }
+    size_t npos = 0;
+    const char **all = calloc((size_t)argc, sizeof *all);
+    if (!all)
+        return cli_die(cmd, "out of memory");
+    int k = cli_stateopt_args(cmd, states_usage, argc, argv, &so, &json, &input, all, &npos);
+    if (npos > 1 && k == CLI_OK) {
+        cli_die(cmd, "unexpected argument '%s' (see wsel states --help)", all[1]);
+        k = CLI_USAGE;
     }
-    if (!config) {
-        cli_die(cmd, "missing CONFIG (see wsel states --help)");
+    pos[0] = npos ? all[0] : NULL;
+    free(all);
+    if (k != CLI_OK) {
+        rc = k < 0 ? CLI_OK : CLI_USAGE;
         goto out;
     }
-    rc = cli_load_config(cmd, config, input, &cfg, NULL);
+    rc = cli_stateopt_load(cmd, pos[0], input, &so, &cfg, &st);
     if (rc != CLI_OK)
         goto out;
-    rc = CLI_USAGE;
-    if (cli_stateopt_apply(cmd, &so, cfg, &st) != CLI_OK)
-        goto out;
-    print_pairs(st, json, config);
+    print_pairs(st, json, pos[0]);
     rc = CLI_OK;
 out:
     wsel_state_free(st);

@@ -22,20 +22,6 @@ static const char *const cfg_text =
     "C => { service_types = svc_b\n  c = [ Foo.Example.NET., 1 ] }\n"
     "X => { service_types = down\n  a = [ 10.0.0.3, 1 ] }\n";
 
-#define ASSERT_MS(ms, u, t)                                                            \
-    do {                                                                               \
-        wsel_mstate m_ = (ms);                                                         \
-        assert_int_equal(m_.up, (u));                                                  \
-        assert_int_equal(m_.ttl, (t));                                                 \
-    } while (0)
-
-static wsel_mstate item(const wsel_state *st, const wsel_config *cfg, const char *res,
-                        unsigned i)
-{
-    const wsel_set *s = &wsel_config_find(cfg, res)->sets[0];
-    return wsel_state_item(st, s, &s->items[i]);
-}
-
 typedef struct warnings {
     unsigned n;
     unsigned line[8];
@@ -57,112 +43,118 @@ static int load(wsel_state *st, const char *text, wsel_error *err)
     return wsel_state_load_admin_buffer(st, text, strlen(text), "admin_state", err);
 }
 
-static void setup(wsel_config **cfg, wsel_state **st, warnings *ws)
-{
-    *cfg = wsel_test_load(cfg_text);
-    assert_int_equal(wsel_state_new(*cfg, st, NULL), WSEL_OK);
-    memset(ws, 0, sizeof *ws);
-    wsel_state_set_warn(*st, collect, ws);
-}
-
-static void test_builtin_types(void **unused)
-{
-    (void)unused;
+/* Each test gets the config, a fresh state and its warnings. */
+typedef struct fixture {
     wsel_config *cfg;
     wsel_state *st;
     warnings ws;
-    setup(&cfg, &st, &ws);
-    wsel_error err;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    f->cfg = wsel_test_load(cfg_text);
+    if (wsel_state_new(f->cfg, &f->st, NULL) != WSEL_OK)
+        return -1;
+    wsel_state_set_warn(f->st, collect, &f->ws);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    free(f);
+    return 0;
+}
+
+#define FIXTURE                                                                        \
+    fixture *f = *state;                                                               \
+    wsel_config *cfg = f->cfg;                                                         \
+    wsel_state *st = f->st;                                                            \
+    warnings *ws = &f->ws;                                                             \
+    wsel_error err;                                                                    \
+    (void)cfg;                                                                         \
+    (void)ws;                                                                          \
+    (void)err
+
+static void test_builtin_types(void **state)
+{
+    FIXTURE;
     /* the issue's example: an address only the built-in `up` type watches */
     assert_int_equal(load(st, "\"10.0.0.1/up\" => DOWN\n", &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "D", 0), false, WSEL_MAX_TTL);
-    ASSERT_MS(item(st, cfg, "D", 1), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 1), true, WSEL_MAX_TTL);
     /* R's 10.0.0.1 is watched by svc_a/svc_b, not `up`: untouched */
-    ASSERT_MS(item(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
     /* the built-in `down` type forced UP brings an item back */
-    ASSERT_MS(item(st, cfg, "X", 0), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "X", 0), false, WSEL_MAX_TTL);
     assert_int_equal(load(st, "10.0.0.3/down => UP/40\n", &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "X", 0), true, 40);
-    assert_int_equal(ws.n, 0);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "X", 0), true, 40);
+    assert_int_equal(ws->n, 0);
 }
 
-static void test_globs_and_order(void **unused)
+static void test_globs_and_order(void **state)
 {
-    (void)unused;
-    wsel_config *cfg;
-    wsel_state *st;
-    warnings ws;
-    setup(&cfg, &st, &ws);
-    wsel_error err;
+    FIXTURE;
     /* a glob, then an exception: the exception wins for its pair only */
     assert_int_equal(load(st,
                           "\"10.0.0.*/*\" => DOWN/30\n"
                           "\"10.0.0.2/svc_a\" => UP\n", &err), WSEL_OK);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.2"), true, WSEL_MAX_TTL);
-    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.2"), false, 30);
-    ASSERT_MS(item(st, cfg, "R", 1), false, 30);       /* svc_b still DOWN */
-    ASSERT_MS(item(st, cfg, "D", 0), false, 30);       /* the glob hit `up` too */
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.2"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.2"), false, 30);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 1), false, 30);       /* svc_b still DOWN */
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), false, 30);       /* the glob hit `up` too */
     /* the other order: the later glob overrides the exception */
     wsel_state_clear_forced(st);
-    ASSERT_MS(item(st, cfg, "D", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), true, WSEL_MAX_TTL);
     assert_int_equal(load(st,
                           "\"10.0.0.2/svc_a\" => UP\n"
                           "\"10.0.0.*/*\" => DOWN/30\n", &err), WSEL_OK);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.2"), false, 30);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.2"), false, 30);
     /* a service glob; CNAMEs match case-insensitively */
     wsel_state_clear_forced(st);
     assert_int_equal(load(st, "\"FOO.example.net./svc_*\" = down\n", &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "C", 0), false, WSEL_MAX_TTL);
-    assert_int_equal(ws.n, 0);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "C", 0), false, WSEL_MAX_TTL);
+    assert_int_equal(ws->n, 0);
 }
 
-static void test_ttls(void **unused)
+static void test_ttls(void **state)
 {
-    (void)unused;
-    wsel_config *cfg;
-    wsel_state *st;
-    warnings ws;
-    setup(&cfg, &st, &ws);
-    wsel_error err;
+    FIXTURE;
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 12, NULL, &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "R", 0), false, 12);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 12);
     /* forced state without TTL: the monitored TTL stays */
     size_t m = 0;
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, false, 0, &m, &err),
                      WSEL_OK);
     assert_int_equal(m, 1);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 12);
-    ASSERT_MS(item(st, cfg, "R", 0), true, 12);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 12);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 12);
     /* a forced TTL replaces it */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, true, 5, &m, &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "R", 0), true, 5);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 5);
     /* the monitor still changes the TTL under a force without TTL ... */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, false, 0, &m, &err),
                      WSEL_OK);
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 7, NULL, &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "R", 0), true, 7);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 7);
     /* ... and unforcing gives the monitor back its verdict */
     assert_int_equal(wsel_state_unforce(st, "10.0.0.1/*", &m, &err), WSEL_OK);
     assert_int_equal(m, 3); /* svc_a, svc_b (R) and up (D) */
-    ASSERT_MS(item(st, cfg, "R", 0), false, 7);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 7);
     /* forced TTL out of range */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, true, WSEL_MAX_TTL + 1, &m,
                                       &err), WSEL_E_STATE);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
-static void test_versions_and_pairs(void **unused)
+static void test_versions_and_pairs(void **state)
 {
-    (void)unused;
-    wsel_config *cfg;
-    wsel_state *st;
-    warnings ws;
-    setup(&cfg, &st, &ws);
+    FIXTURE;
     const wsel_set *d = &wsel_config_find(cfg, "D")->sets[0];
     const wsel_set *r = &wsel_config_find(cfg, "R")->sets[0];
     uint64_t vd = wsel_state_set_version(st, d), vr = wsel_state_set_version(st, r);
@@ -193,20 +185,13 @@ static void test_versions_and_pairs(void **unused)
     assert_true(wsel_state_pair(st, 6, &p));
     assert_true(p.forced && p.forced_up && p.forced_ttl);
     assert_int_equal(p.ttl_forced, 9);
-    ASSERT_MS(p.monitored, false, WSEL_MAX_TTL);
-    ASSERT_MS(p.effective, true, 9);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
+    WSEL_ASSERT_MS(p.monitored, false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(p.effective, true, 9);
 }
 
-static void test_errors_atomic_and_warnings(void **unused)
+static void test_errors_atomic_and_warnings(void **state)
 {
-    (void)unused;
-    wsel_config *cfg;
-    wsel_state *st;
-    warnings ws;
-    setup(&cfg, &st, &ws);
-    wsel_error err;
+    FIXTURE;
     static const struct {
         const char *text;
         int code;
@@ -234,18 +219,18 @@ static void test_errors_atomic_and_warnings(void **unused)
         if (!strstr(err.message, bad[i].needle))
             fail_msg("case %zu: message '%s' lacks '%s'", i, err.message, bad[i].needle);
         /* nothing applied: the valid first line of a bad file left no trace */
-        ASSERT_MS(item(st, cfg, "D", 0), true, WSEL_MAX_TTL);
+        WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), true, WSEL_MAX_TTL);
     }
-    assert_int_equal(ws.n, 0);
+    assert_int_equal(ws->n, 0);
 
     /* a line that matches nothing is a warning naming its line; the rest applies */
     assert_int_equal(load(st, "\"10.0.0.1/up\" => DOWN\n\"10.9.9.9/*\" => DOWN\n"
                               "\"10.0.0.1/nosuch\" => DOWN\n", &err), WSEL_OK);
-    assert_int_equal(ws.n, 2);
-    assert_int_equal(ws.line[0], 2);
-    assert_int_equal(ws.line[1], 3);
-    assert_non_null(strstr(ws.msg[0], "matches no"));
-    ASSERT_MS(item(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+    assert_int_equal(ws->n, 2);
+    assert_int_equal(ws->line[0], 2);
+    assert_int_equal(ws->line[1], 3);
+    assert_non_null(strstr(ws->msg[0], "matches no"));
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
 
     /* from a file; a missing file is an I/O error */
     char path[] = "/tmp/wsel_test_adminXXXXXX";
@@ -255,22 +240,15 @@ static void test_errors_atomic_and_warnings(void **unused)
     assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
     close(fd);
     assert_int_equal(wsel_state_load_admin(st, path, &err), WSEL_OK);
-    ASSERT_MS(item(st, cfg, "R", 1), false, 60);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 1), false, 60);
     unlink(path);
     assert_int_equal(wsel_state_load_admin(st, path, &err), WSEL_E_IO);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 /* Issue 14 item 7: extfile lines that change nothing are reported, each with its line. */
-static void test_extfile_warnings(void **unused)
+static void test_extfile_warnings(void **state)
 {
-    (void)unused;
-    wsel_config *cfg;
-    wsel_state *st;
-    warnings ws;
-    setup(&cfg, &st, &ws);
-    wsel_error err;
+    FIXTURE;
     const char *text = "10.0.0.1 => DOWN\n"
                        "192.0.2.77 => DOWN\n"
                        "192.0.2.999 => DOWN\n"
@@ -279,14 +257,14 @@ static void test_extfile_warnings(void **unused)
     assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_b", text, strlen(text), "ext",
                                                     &err), WSEL_OK);
     /* line 5: 10.0.0.3 exists, but svc_b does not watch it */
-    assert_int_equal(ws.n, 4);
-    assert_int_equal(ws.line[0], 2);
-    assert_int_equal(ws.line[1], 3);
-    assert_non_null(strstr(ws.msg[1], "not a valid IPv4 address"));
-    assert_int_equal(ws.line[2], 4);
-    assert_non_null(strstr(ws.msg[2], "final dot"));
-    assert_int_equal(ws.line[3], 5);
-    ASSERT_MS(item(st, cfg, "R", 0), false, WSEL_MAX_TTL);
+    assert_int_equal(ws->n, 4);
+    assert_int_equal(ws->line[0], 2);
+    assert_int_equal(ws->line[1], 3);
+    assert_non_null(strstr(ws->msg[1], "not a valid IPv4 address"));
+    assert_int_equal(ws->line[2], 4);
+    assert_non_null(strstr(ws->msg[2], "final dot"));
+    assert_int_equal(ws->line[3], 5);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, WSEL_MAX_TTL);
 
     /* a byte-order mark is refused, not read as part of the first key */
     const char *bom = "\xEF\xBB\xBF" "10.0.0.2 => DOWN\n";
@@ -294,19 +272,17 @@ static void test_extfile_warnings(void **unused)
                      WSEL_E_STATE);
     assert_int_equal(err.line, 1);
     assert_non_null(strstr(err.message, "byte-order mark"));
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_builtin_types),
-        cmocka_unit_test(test_globs_and_order),
-        cmocka_unit_test(test_ttls),
-        cmocka_unit_test(test_versions_and_pairs),
-        cmocka_unit_test(test_errors_atomic_and_warnings),
-        cmocka_unit_test(test_extfile_warnings),
+        cmocka_unit_test_setup_teardown(test_builtin_types, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_globs_and_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ttls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_versions_and_pairs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors_atomic_and_warnings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_extfile_warnings, setup, teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("admin_state", tests, NULL, NULL);

@@ -445,3 +445,13 @@ void wsel_test_format_answer(const wsel_resource *res, const wsel_answer *ans, c
     PUT(" %c %u", ans->failed ? 'F' : '-', (unsigned)ans->ttl);
 #undef PUT
 }
+
+wsel_mstate wsel_test_item_state(const wsel_state *st, const wsel_config *cfg,
+                                 const char *name, unsigned i)
+{
+    const wsel_resource *r = wsel_config_find(cfg, name);
+    assert_non_null(r);
+    const wsel_set *s = &r->sets[0];
+    assert_true(i < s->n_items);
+    return wsel_state_item(st, s, &s->items[i]);
+}

@@ -98,6 +98,20 @@ char *wsel_test_gen_config(uint64_t seed, const wsel_test_gen_opts *opts);
 void wsel_test_random_state(wsel_state *st, const wsel_config *cfg, uint64_t seed,
                             double p_down, bool random_ttl);
 
+/* ---- monitoring state ------------------------------------------------------------- */
+
+/* The combined state of item i of the first set of resource `name` (fails the current
+ * test when there is no such item). */
+wsel_mstate wsel_test_item_state(const wsel_state *st, const wsel_config *cfg,
+                                 const char *name, unsigned i);
+/* Asserts a state: UP-ness and TTL. */
+#define WSEL_ASSERT_MS(ms, u, t)                                                       \
+    do {                                                                               \
+        wsel_mstate m_ = (ms);                                                         \
+        assert_int_equal(m_.up, (u));                                                  \
+        assert_int_equal(m_.ttl, (t));                                                 \
+    } while (0)
+
 /* Writes an answer as text: "a,b,c|d,e F ttl" -- item labels per set joined by ',',
  * sets separated by '|', then 'F' if failed else '-', then the TTL. */
 void wsel_test_format_answer(const wsel_resource *res, const wsel_answer *ans, char *buf,
