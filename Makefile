@@ -49,6 +49,8 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 STATIC_LIB := $(BUILD)/libwsel.a
 SHARED_LIB := $(BUILD)/libwsel.so.0
+# The verification kit (tests/kit/, built by mk/kit.mk).
+KIT_LIB    := $(BUILD)/libwsel-kit.a
 # `make` leaves the tool at bin/wsel; other BUILD folders keep their own copy.
 WSEL_BIN   := $(if $(filter build,$(BUILD)),bin/wsel,$(BUILD)/bin/wsel)
 export WSEL := $(WSEL_BIN)
@@ -59,7 +61,7 @@ CHECK_UNIT  := $(TEST_BIN)
 CHECK_PROGS  = $(CHECK_UNIT)
 
 .PHONY: all lib check check-unit clean help deps demo install
-all: deps lib $(WSEL_BIN) ## build the library (static + shared), bin/wsel and wsel.pc
+all: deps lib $(WSEL_BIN) ## build the library (static + shared) and bin/wsel
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | sort | \
@@ -68,7 +70,7 @@ help: ## list the targets
 deps: ## install missing Debian packages (as root), or print the apt-get line
 	@sh scripts/deps.sh build
 
-lib: $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/wsel.pc
+lib: $(STATIC_LIB) $(SHARED_LIB)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -86,17 +88,13 @@ $(SHARED_LIB): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libwsel.so.0 $(LDFLAGS) -o $@ $^ $(GSL_LIBS) $(LDLIBS)
 	ln -sf libwsel.so.0 $(BUILD)/libwsel.so
 
-$(BUILD)/wsel.pc: wsel.pc.in
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' $< > $@
-
 $(WSEL_BIN): $(CLI_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(KIT_LIB) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
 
 check: deps-check lib $(WSEL_BIN) check-build ## run every test (unit, conformance statistics, CLI, corpus replay); last line "N passed, N failed"
 	@sh scripts/run-tests.sh $(CHECK_PROGS)
@@ -120,7 +118,10 @@ install: all ## install library, headers, bin/wsel, man page and wsel.pc under P
 	install -m 644 include/wsel/*.h $(DESTDIR)$(PREFIX)/include/wsel/
 	install -m 755 $(WSEL_BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/wsel.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(BUILD)/wsel.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	# wsel.pc is written here, not at build time, so it names the PREFIX installed into.
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' wsel.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsel.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsel.pc
 
 clean: ## remove build outputs
 	rm -rf build build-* bin

@@ -8,12 +8,16 @@
  *   load/mixed/<N>[/+resolver]              load (and bind) a config of N resources
  *   mt/fast/<case>/<size>/<flip>            queries from 1 or 2 threads while a third
  *                                           thread changes monitoring state
+ *   gen/<system>/<engine>                   one query per iteration over the targets of
+ *                                           a generated case of every system in the kit's
+ *                                           table (tests/kit/kit_system.h), every variant
  *
  * Fixtures are built on first use, so registering the whole matrix costs nothing and a
  * --benchmark_filter run builds only what it runs. */
 #include "cases.h"
 #include "shim.h"
-#include "../tests/support/sbuf.h"
+#include "kit/kit.h"
+#include "kit/kit_system.h"
 
 #include <wsel.h>
 
@@ -34,19 +38,24 @@ static const char *const kind_names[K_COUNT] = {
 enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
 static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
 
-/* Engine slots of the select matrix: variant i of wsel_variant_name(i) (ref first), then
- * "fast" (ENGINE_FAST: the dispatched variant), then FLOOR, which draws the words and
- * does nothing else. */
+/* Engine slots of the select matrix: an index into the variant names the kit lists
+ * (wsel_kit_variants: ref, fast and each fast variant this CPU runs), or FLOOR, which
+ * draws the words and does nothing else. */
 #define ENGINE_FLOOR (-1)
-#define ENGINE_SLOTS 16
-#define ENGINE_FAST ((int)wsel_variant_count())
+static const char *variants[WSEL_KIT_MAX_VARIANTS];
+static size_t n_variants;
 
-static const char *engine_label(int engine)
+/* The slot of variant `name` ("fast": the library's own choice). */
+static int variant_slot(const char *name)
 {
-    if (engine == ENGINE_FLOOR)
-        return "floor";
-    return engine == ENGINE_FAST ? "fast" : wsel_variant_name((size_t)engine);
+    if (!n_variants)
+        n_variants = wsel_kit_variants(variants, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t i = 0; i < n_variants; i++)
+        if (strcmp(variants[i], name) == 0)
+            return (int)i;
+    return ENGINE_FLOOR;
 }
+#define ENGINE_FAST variant_slot("fast")
 
 /* Items per ungrouped set; groups x addresses for grouped sets. */
 static const unsigned flat_sizes[] = {1, 4, 16, 64};
@@ -59,8 +68,8 @@ static const unsigned grid_sizes[] = {2, 8, 64};
 
 /* ---- config text ------------------------------------------------------------------ */
 
-typedef wsel_test_sbuf sbuf;
-#define sb_printf wsel_test_sb_printf
+typedef wsel_kit_sbuf sbuf;
+#define sb_printf wsel_kit_sb_printf
 
 /* Varied weights (1..1000), so single layers are not uniform and multi layers really
  * draw: only the heaviest items of a layer are included for sure. */
@@ -128,8 +137,8 @@ typedef struct fixture {
     wsel_state *st;
     const wsel_resource *res;
     size_t words;
-    wsel_resolver *rv[ENGINE_SLOTS];
-    bool rv_tried[ENGINE_SLOTS];
+    wsel_resolver *rv[WSEL_KIT_MAX_VARIANTS];
+    bool rv_tried[WSEL_KIT_MAX_VARIANTS];
     struct fixture *next;
 } fixture;
 
@@ -227,7 +236,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
     if (!fx->rv_tried[engine]) {
         wsel_error err;
         fx->rv_tried[engine] = true;
-        if (wsel_resolver_new_variant(fx->cfg, fx->st, engine_label(engine), &fx->rv[engine], &err) !=
+        if (wsel_kit_resolver_new(fx->cfg, fx->st, variants[engine], &fx->rv[engine], &err) !=
             WSEL_OK) {
             fx->rv[engine] = NULL;
             fixture_fail(fx, "resolver", &err);
@@ -240,7 +249,7 @@ static wsel_resolver *fixture_resolver(fixture *fx, int engine)
 
 static void fixture_free(fixture *fx)
 {
-    for (int e = 0; e < ENGINE_SLOTS; e++)
+    for (int e = 0; e < WSEL_KIT_MAX_VARIANTS; e++)
         wsel_resolver_free(fx->rv[e]);
     wsel_state_free(fx->st);
     wsel_config_free(fx->cfg);
@@ -342,19 +351,22 @@ static void bm_select(wsel_bench_state *st, void *arg)
     wsel_bench_counter(st, "words", (double)c->fx->words, 0);
     wsel_bench_label(st, c->engine == ENGINE_FLOOR
                              ? "floor"
-                             : wsel_resolver_variant(rv));
+                             : wsel_kit_resolver_variant(rv));
 }
 
+static const char *engine_label(int engine)
+{
+    return engine == ENGINE_FLOOR ? "floor" : variants[engine];
+}
 
 static size_t register_select(fixture *fx)
 {
     size_t n = 0;
     char sz[32];
     size_name(fx, sz, sizeof sz);
-    for (int e = 0; e <= ENGINE_FAST + 1 && e < ENGINE_SLOTS; e++) {
-        int eng = e == ENGINE_FAST + 1 ? ENGINE_FLOOR : e;
-        if (eng != ENGINE_FLOOR && !wsel_variant_available(engine_label(eng)))
-            continue;
+    variant_slot("fast");
+    for (size_t e = 0; e <= n_variants; e++) {
+        int eng = e < n_variants ? (int)e : ENGINE_FLOOR;
         sel_case *c = calloc(1, sizeof *c);
         if (!c)
             return n;
@@ -491,7 +503,7 @@ static void bm_load(wsel_bench_state *st, void *arg)
         if (rc == WSEL_OK && c->bind) {
             rc = wsel_state_new(cfg, &s, &err);
             if (rc == WSEL_OK)
-                rc = wsel_resolver_new(cfg, s, WSEL_ENGINE_FAST, &rv, &err);
+                rc = wsel_kit_resolver_new(cfg, s, "fast", &rv, &err);
         }
         if (cfg)
             sets = wsel_config_set_count(cfg);
@@ -636,6 +648,70 @@ static void bm_mt(wsel_bench_state *st, void *arg)
     wsel_bench_items(st, wsel_bench_iterations(st));
 }
 
+/* ---- gen/... : every system of the kit's table, every variant ------------------------ */
+
+#define GEN_SEED 1
+
+typedef struct gen_case {
+    const wsel_kit_system *sys;
+    const char *variant;
+    void *c;                 /* the system's generated case, built on first use */
+    char name[128];
+    struct gen_case *next;
+} gen_case;
+
+static gen_case *all_gen;
+
+static void bm_gen(wsel_bench_state *st, void *arg)
+{
+    gen_case *g = arg;
+    char why[512];
+    if (!g->c && !(g->c = g->sys->case_new(GEN_SEED, why, sizeof why))) {
+        wsel_bench_skip(st, why);
+        return;
+    }
+    size_t nq = g->sys->queries(g->c), q = 0;
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED);
+    wsel_rng rng = wsel_prng_rng(&p);
+    int rc = 0;
+    while (wsel_bench_keep_running_batch(st, BATCH)) {
+        for (size_t i = 0; i < BATCH; i++, q = q + 1 < nq ? q + 1 : 0)
+            rc |= g->sys->query(g->c, g->variant, q, &rng);
+    }
+    if (rc) {
+        wsel_bench_skip(st, "query failed during the run");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+    wsel_bench_label(st, g->variant ? g->variant : "reference");
+}
+
+static size_t register_systems(void)
+{
+    size_t n = 0, nsys;
+    const wsel_kit_system *const *sys = wsel_kit_systems(&nsys);
+    variant_slot("fast");
+    for (size_t si = 0; si < nsys; si++) {
+        /* slot n_variants: the system's reference function itself */
+        for (size_t v = 0; v <= n_variants; v++) {
+            if (v < n_variants && !sys[si]->has_variant(variants[v]))
+                continue;
+            gen_case *g = calloc(1, sizeof *g);
+            if (!g)
+                return n;
+            g->sys = sys[si];
+            g->variant = v < n_variants ? variants[v] : NULL;
+            snprintf(g->name, sizeof g->name, "gen/%s/%s", sys[si]->name,
+                     g->variant ? g->variant : "reference");
+            g->next = all_gen;
+            all_gen = g;
+            n += wsel_bench_register(g->name, bm_gen, g) != NULL;
+        }
+    }
+    return n;
+}
+
 /* ---- registration ----------------------------------------------------------------- */
 
 static size_t register_fixture_set(int kind, unsigned groups, unsigned per)
@@ -718,6 +794,7 @@ size_t wsel_bench_cases_register(void)
     n += register_mt(K_UNG_SINGLE, 0, 16);
     n += register_mt(K_UNG_MULTI, 0, 64);
     n += register_mt(K_GRP_MULTI, 8, 8);
+    n += register_systems();
     return n;
 }
 
@@ -767,6 +844,13 @@ void wsel_bench_cases_free(void)
         mt_case *m = all_mt->next;
         free(all_mt);
         all_mt = m;
+    }
+    while (all_gen) {
+        gen_case *g = all_gen->next;
+        if (all_gen->c)
+            all_gen->sys->case_free(all_gen->c);
+        free(all_gen);
+        all_gen = g;
     }
     while (all_fixtures) {
         fixture *f = all_fixtures->next;

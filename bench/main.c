@@ -8,6 +8,7 @@
 #include "shim.h"
 
 #include <wsel.h>
+#include "kit/kit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -60,14 +61,14 @@ int main(int argc, char **argv)
                 rc = 1;
             } else {
                 printf("%s %llu fast=%s\n", argv[2], n,
-                       wsel_fast_selected());
+                       wsel_kit_auto_variant());
             }
         }
     } else {
         char model[256];
         cpu_model(model, sizeof model);
         wsel_bench_context("cpu_model", model);
-        wsel_bench_context("wsel_fast_kernel", wsel_fast_selected());
+        wsel_bench_context("wsel_fast_kernel", wsel_kit_auto_variant());
         wsel_bench_context("wsel_version", WSEL_VERSION);
         rc = wsel_bench_run(argc, argv);
     }

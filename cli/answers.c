@@ -4,15 +4,11 @@
 #include <string.h>
 
 #include "answers.h"
+#include "kit/kit.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
+    return b ? gcd64(b, a % b) : a;
 }
 
 /* Exact product of two fractions when it fits in 64 bits (after reducing). */
@@ -153,23 +149,13 @@ void cli_json_exact(json_out *j, const char *key, bool exact, uint64_t num, uint
     json_str(j, buf);
 }
 
-/* Lexicographic order of item lists, the order wsel_odds answers are sorted in. */
-static int cmp_items(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb)
-{
-    uint32_t n = na < nb ? na : nb;
-    for (uint32_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return (na > nb) - (na < nb);
-}
-
 long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
 {
     size_t lo = 0, hi = so->n_answers;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const wsel_odds_answer *m = &so->answers[mid];
-        int c = cmp_items(m->items, m->count, items, count);
+        int c = wsel_kit_items_cmp(m->items, m->count, items, count);
         if (c == 0)
             return (long)mid;
         if (c < 0)
@@ -179,7 +165,7 @@ long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t co
     }
     /* Fall back to a linear scan in case the order differs from what we assume. */
     for (size_t k = 0; k < so->n_answers; k++)
-        if (cmp_items(so->answers[k].items, so->answers[k].count, items, count) == 0)
+        if (wsel_kit_items_cmp(so->answers[k].items, so->answers[k].count, items, count) == 0)
             return (long)k;
     return -1;
 }

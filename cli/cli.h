@@ -16,12 +16,17 @@
 enum {
     CLI_OK = 0,       /* success; check: the config is valid (warnings allowed) */
     CLI_INVALID = 1,  /* the config or a zone record is invalid */
-    CLI_USAGE = 2     /* bad command line or other bad input; one line on stderr */
+    CLI_USAGE = 2,    /* bad command line or other bad input; one line on stderr */
+    CLI_RESOURCE = 3  /* out of memory, or the output could not be written */
 };
 
 /* ---- util.c ---- */
 
-/* "wsel: CMD: message" on stderr; returns CLI_USAGE so callers can `return cli_die(...)`. */
+/* Writes s with control bytes (labels may hold any byte) as \DDD escapes, so that no
+ * config text reaches the terminal raw. */
+void cli_put_escaped(FILE *f, const char *s);
+
+/* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 
 /* Parses a whole unsigned decimal string into *out; false on junk or overflow. */
@@ -75,8 +80,10 @@ void json_num(json_out *j, double v);      /* %.17g; null when not finite */
 void json_u64(json_out *j, unsigned long long v);
 void json_bool(json_out *j, int v);
 void json_null(json_out *j);
-/* Ends the document with a newline. */
+/* Ends the document with a newline and flushes; a failed flush leaves its errno in
+ * cli_write_errno for main's final check of stdout. */
 void json_finish(json_out *j);
+extern int cli_write_errno;
 /* The keys that identify a set: "stanza" (null for an automatic resource), "family",
  * "mode". */
 void cli_json_set_id(json_out *j, const wsel_set *set);

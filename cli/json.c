@@ -1,4 +1,5 @@
 /* bin/wsel: a small streaming JSON writer (RFC 8259), compact output. */
+#include <errno.h>
 #include <math.h>
 
 #include "cli.h"
@@ -146,10 +147,13 @@ void json_null(json_out *j)
     fputs("null", j->f);
 }
 
+int cli_write_errno;
+
 void json_finish(json_out *j)
 {
     fputc('\n', j->f);
-    fflush(j->f);
+    if (fflush(j->f) != 0)
+        cli_write_errno = errno; /* main reports it after the command */
 }
 
 void cli_json_set_id(json_out *j, const wsel_set *set)

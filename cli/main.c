@@ -1,5 +1,9 @@
 /* bin/wsel: command dispatch over the systems of core/systems.def. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -33,7 +37,8 @@ static void usage(FILE *f)
     fputs("\nCommon options: --json, --stanza, --whole; explain and sample also take\n"
           "--state SERVICE=FILE, --down ADDR_OR_NAME, --up ADDR_OR_NAME.\n"
           "`wsel COMMAND --help` for details; man wsel for the JSON output contract.\n"
-          "Exit status: 0 ok, 1 invalid config or zone record, 2 usage or input error.\n",
+          "Exit status: 0 ok, 1 invalid config or zone record, 2 usage or input error,\n"
+          "3 out of memory or output not written.\n",
           f);
 }
 
@@ -45,8 +50,51 @@ static const cli_command *find_command(const cli_system *sys, const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* Every command writes its result to stdout; a result that did not reach it (disk full,
+ * closed descriptor, broken pipe) must not end in a success status. Checked once here,
+ * after the command, including the final flush and close. */
+static int finish_output(int rc)
 {
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = bad ? errno : 0;
+    if (bad && !e)
+        e = cli_write_errno; /* the stream's error came at an earlier flush */
+    if (bad && !e && fcntl(STDOUT_FILENO, F_GETFD) == -1)
+        e = errno;           /* or from a closed descriptor */
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad)
+        return rc;
+    fprintf(stderr, "wsel: cannot write the output: %s\n", e ? strerror(e) : "write error");
+    return rc == CLI_OK || rc == CLI_INVALID ? CLI_RESOURCE : rc;
+}
+
+/* WSEL_FAST_KERNEL names a fast variant without its "fast-" prefix; the library keeps
+ * its automatic choice when the name is unknown or cannot run here, so say so. */
+static void check_kernel_env(void)
+{
+    const char *env = getenv("WSEL_FAST_KERNEL");
+    if (!env)
+        return;
+    char name[64];
+    snprintf(name, sizeof name, "fast-%s", env);
+    bool known = false;
+    for (size_t i = 0; i < wsel_variant_count(); i++)
+        known = known || strcmp(wsel_variant_name(i), name) == 0;
+    if (known && wsel_variant_available(name))
+        return;
+    fputs("wsel: warning: WSEL_FAST_KERNEL='", stderr);
+    cli_put_escaped(stderr, env);
+    fprintf(stderr, "' %s; the widest variant this CPU runs is used\n",
+            known ? "cannot run on this CPU" : "names no fast variant (scalar, sse2, avx2)");
+}
+
+static int run(int argc, char **argv)
+{
+    check_kernel_env();
     if (argc < 2)
         return cli_die(NULL, "missing COMMAND (see wsel --help)");
     const char *c = argv[1];
@@ -75,4 +123,9 @@ int main(int argc, char **argv)
             return cmd->run(argc - 1, argv + 1);
     }
     return cli_die(NULL, "unknown command '%s' (see wsel --help)", c);
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(run(argc, argv));
 }

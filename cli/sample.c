@@ -1,20 +1,23 @@
 /* bin/wsel: `wsel sample` -- draw answers with a resolver and hold the counts against
- * the exact odds with a chi-squared test. */
+ * the exact odds with a chi-squared test (the verification kit's statistics module).
+ *
+ * One function per job: reading the command line (sample_args), setting up config,
+ * state, odds and resolver (sample_setup), drawing and counting (sample_draw), the
+ * goodness of fit (sample_fit), and the two outputs (sample_json, sample_text). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "amap.h"
 #include "answers.h"
+#include "kit/kit.h"
+#include "kit/kit_stat.h"
 
 #define SAMPLE_MAX_N 10000000000ULL /* 10^10 */
 #define SAMPLE_DEFAULT_SEED 1ULL
 #define PROGRESS_MIN_N 1000000ULL
 #define MAX_UNEXPECTED 1024
-#define MIN_EXPECTED 5.0
 #define MAX_DISTINCT (1u << 20) /* distinct answers listed when not enumerable */
 #define TEXT_TOP 20             /* most frequent answers shown in text, not enumerable */
 
@@ -32,55 +35,254 @@ static const char sample_usage[] =
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 
+static const char *const cmd = "sample";
+
+/* ---- the command line ---- */
+
+typedef struct sample_args {
+    const char *config, *resname, *engine;
+    unsigned long long n, seed;
+    int json;
+    wsel_input input;
+    cli_stateopts so;
+} sample_args;
+
+/* Fills `a`; returns CLI_OK to go on, CLI_USAGE on error, or -1 after --help. */
+static int sample_args_parse(int argc, char **argv, sample_args *a)
+{
+    int have_n = 0, opts_done = 0;
+    a->engine = "fast";
+    a->seed = SAMPLE_DEFAULT_SEED;
+    a->input = WSEL_INPUT_AUTO;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!opts_done && arg[0] == '-' && arg[1]) {
+            int k;
+            const char *v;
+            int common = cli_common_opt(arg, &opts_done, &a->json, &a->input, sample_usage);
+            if (common == CLI_OPT_HELP) {
+                return -1;
+            } else if (common == CLI_OPT_TAKEN) {
+                /* shared option, handled */
+            } else if (cli_opt_is(arg, "-n") || cli_opt_is(arg, "--n")) {
+                if (!(v = cli_optval(cmd, argc, argv, &i, arg[1] == 'n' ? "-n" : "--n")))
+                    return CLI_USAGE;
+                if (!cli_parse_u64(v, &a->n) || a->n < 1 || a->n > SAMPLE_MAX_N)
+                    return cli_die(cmd, "-n expects an integer from 1 to 10000000000, got '%s'", v);
+                have_n = 1;
+            } else if (cli_opt_is(arg, "--seed")) {
+                if (!(v = cli_optval(cmd, argc, argv, &i, "--seed")))
+                    return CLI_USAGE;
+                if (!cli_parse_u64(v, &a->seed))
+                    return cli_die(cmd, "--seed expects an integer from 0 to 2^64-1, got '%s'", v);
+            } else if (cli_opt_is(arg, "--engine")) {
+                if (!(v = cli_optval(cmd, argc, argv, &i, "--engine")))
+                    return CLI_USAGE;
+                a->engine = v;
+            } else if ((k = cli_stateopt_parse(cmd, &a->so, argc, argv, &i)) != 0) {
+                if (k < 0)
+                    return CLI_USAGE;
+            } else {
+                return cli_die(cmd, "unknown option '%s' (see wsel sample --help)", arg);
+            }
+        } else if (!a->config) {
+            a->config = arg;
+        } else if (!a->resname) {
+            a->resname = arg;
+        } else {
+            return cli_die(cmd, "unexpected argument '%s' (see wsel sample --help)", arg);
+        }
+    }
+    if (!a->config || !a->resname)
+        return cli_die(cmd, "missing %s (see wsel sample --help)",
+                       a->config ? "RESOURCE" : "CONFIG");
+    if (!have_n)
+        return cli_die(cmd, "missing -n N (see wsel sample --help)");
+    int vc = wsel_kit_variant_check(a->engine);
+    if (vc == WSEL_E_ARG)
+        return cli_die(cmd, "unknown engine '%s' (expected ref, fast, fast-scalar, fast-sse2 or "
+                            "fast-avx2)", a->engine);
+    if (vc != WSEL_OK)
+        return cli_die(cmd, "engine '%s' is not available on this CPU or build", a->engine);
+    return CLI_OK;
+}
+
+/* ---- what a run holds ---- */
+
 typedef struct unexpected {
     uint32_t count[2];
     uint16_t items[2][WSEL_ANSWER_MAX];
     unsigned long long n;
 } unexpected;
 
-typedef struct bin {
-    double expected;
-    unsigned long long observed;
-} bin;
+typedef struct sample_run {
+    wsel_config *cfg;
+    wsel_state *st;
+    wsel_resolver *r;
+    wsel_odds *o;
+    const wsel_resource *res;
+    /* Enumerable: every possible answer (combo) with its count, and answers the odds
+     * call impossible. Otherwise: every distinct answer drawn (am). */
+    int en;
+    cli_combo *combo;
+    size_t ncombo;
+    unsigned long long *ccount;
+    unexpected *unx;
+    size_t nunx;
+    unsigned long long unx_other;
+    amap am;
+    unsigned long long *icount[2]; /* per-item inclusion counts */
+} sample_run;
 
-static int cmp_bin(const void *a, const void *b)
+typedef struct sample_fit {
+    const char *test;  /* "answer-sets" or "items" */
+    double chi2, p;
+    size_t df;
+    int impossible;
+} sample_fit;
+
+static void sample_run_free(sample_run *s)
 {
-    double x = ((const bin *)a)->expected, y = ((const bin *)b)->expected;
-    return (x > y) - (x < y);
+    amap_free(&s->am);
+    free(s->unx);
+    free(s->ccount);
+    free(s->icount[0]);
+    free(s->icount[1]);
+    free(s->combo);
+    if (s->o)
+        wsel_odds_free(s->o);
+    if (s->r)
+        wsel_resolver_free(s->r);
+    if (s->st)
+        wsel_state_free(s->st);
+    if (s->cfg)
+        wsel_config_free(s->cfg);
 }
 
-/* Pearson's statistic over bins, after pooling the smallest bins until each pooled bin
- * expects at least MIN_EXPECTED draws. Sorts `b`. Returns the number of bins used. */
-static size_t chi2_pooled(bin *b, size_t n, double *chi2)
+/* ---- setting up ---- */
+
+static int sample_setup(sample_args *a, sample_run *s)
 {
-    qsort(b, n, sizeof *b, cmp_bin);
-    size_t out = 0;
-    bin pool = {0, 0};
-    for (size_t k = 0; k < n; k++) {
-        pool.expected += b[k].expected;
-        pool.observed += b[k].observed;
-        if (pool.expected >= MIN_EXPECTED) {
-            b[out++] = pool;
-            pool.expected = 0;
-            pool.observed = 0;
-        }
-    }
-    if (pool.expected > 0 || pool.observed > 0) {
-        if (out > 0) {
-            b[out - 1].expected += pool.expected;
-            b[out - 1].observed += pool.observed;
-        } else {
-            b[out++] = pool;
-        }
-    }
-    double s = 0;
-    for (size_t k = 0; k < out; k++) {
-        double d = (double)b[k].observed - b[k].expected;
-        s += d * d / b[k].expected;
-    }
-    *chi2 = s;
-    return out;
+    int rc = cli_load_config(cmd, a->config, a->input, &s->cfg, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    s->res = wsel_config_find(s->cfg, a->resname);
+    if (!s->res)
+        return cli_die(cmd, "no resource '%s' in %s", a->resname, a->config);
+    if (cli_stateopt_apply(cmd, &a->so, s->cfg, &s->st) != CLI_OK)
+        return CLI_USAGE;
+    wsel_error err;
+    wsel_error_clear(&err);
+    char ebuf[2048];
+    if (wsel_odds_compute(s->res, s->st, &s->o, &err) != WSEL_OK)
+        return cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
+    if (wsel_kit_resolver_new(s->cfg, s->st, a->engine, &s->r, &err) != WSEL_OK)
+        return cli_die(cmd, "engine '%s': %s", a->engine,
+                       wsel_error_format(&err, ebuf, sizeof ebuf));
+    s->en = cli_combine(s->o, &s->combo, &s->ncombo);
+    if (s->en < 0)
+        return cli_die(cmd, "out of memory");
+    if (s->en && (!(s->ccount = calloc(s->ncombo, sizeof *s->ccount)) ||
+                  !(s->unx = calloc(MAX_UNEXPECTED, sizeof *s->unx))))
+        return cli_die(cmd, "out of memory");
+    for (uint32_t k = 0; k < s->res->n_sets; k++)
+        if (!(s->icount[k] = calloc(s->res->sets[k].n_items, sizeof *s->icount[k])))
+            return cli_die(cmd, "out of memory");
+    return CLI_OK;
 }
+
+/* ---- drawing and counting ---- */
+
+static void progress(unsigned long long done, unsigned long long n)
+{
+    int pct = (int)((double)done * 100.0 / (double)n);
+    int bar = pct / 2;
+    fprintf(stderr, "\r[");
+    for (int k = 0; k < 50; k++)
+        fputc(k < bar ? '#' : ' ', stderr);
+    fprintf(stderr, "] %3d%%", pct);
+    fflush(stderr);
+}
+
+/* Counts one answer the odds enumerate, or keeps it among the impossible ones. */
+static void count_enumerated(sample_run *s, const wsel_answer *ans)
+{
+    const wsel_odds *o = s->o;
+    size_t idx = 0;
+    int found = 1;
+    for (uint32_t k = 0; k < o->n_sets; k++) {
+        long x = cli_find_answer(&o->sets[k], ans->set[k].items, ans->set[k].count);
+        if (x < 0) {
+            found = 0;
+            break;
+        }
+        idx = idx * o->sets[k].n_answers + (size_t)x;
+    }
+    if (found) {
+        s->ccount[idx]++;
+        return;
+    }
+    size_t u = 0;
+    for (; u < s->nunx; u++) {
+        int same = 1;
+        for (uint32_t k = 0; k < o->n_sets && same; k++)
+            same = s->unx[u].count[k] == ans->set[k].count &&
+                   memcmp(s->unx[u].items[k], ans->set[k].items,
+                          ans->set[k].count * sizeof(uint16_t)) == 0;
+        if (same)
+            break;
+    }
+    if (u == s->nunx) {
+        if (s->nunx == MAX_UNEXPECTED) {
+            s->unx_other++;
+            return;
+        }
+        for (uint32_t k = 0; k < o->n_sets; k++) {
+            s->unx[u].count[k] = ans->set[k].count;
+            memcpy(s->unx[u].items[k], ans->set[k].items, ans->set[k].count * sizeof(uint16_t));
+        }
+        s->nunx++;
+    }
+    s->unx[u].n++;
+}
+
+static int sample_draw(const sample_args *a, sample_run *s)
+{
+    wsel_prng prng;
+    wsel_prng_seed(&prng, a->seed);
+    wsel_rng rng = wsel_prng_rng(&prng);
+    int show = isatty(STDERR_FILENO) && a->n >= PROGRESS_MIN_N;
+    unsigned long long step = a->n / 100 ? a->n / 100 : 1;
+    const wsel_resource *res = s->res;
+    wsel_answer ans;
+    int rc = CLI_OK;
+    for (unsigned long long d = 0; d < a->n; d++) {
+        if (show && d % step == 0)
+            progress(d, a->n);
+        int qrc = wsel_resolve(s->r, res, &rng, &ans);
+        if (qrc != WSEL_OK) {
+            if (show)
+                fputc('\n', stderr);
+            return cli_die(cmd, "resolve failed: %s", wsel_strerror(qrc));
+        }
+        for (uint32_t k = 0; k < ans.n_sets && k < res->n_sets; k++)
+            for (uint32_t i = 0; i < ans.set[k].count; i++)
+                if (ans.set[k].items[i] < res->sets[k].n_items)
+                    s->icount[k][ans.set[k].items[i]]++;
+        if (s->en) {
+            count_enumerated(s, &ans);
+        } else if (amap_add(&s->am, &ans) < 0) {
+            rc = cli_die(cmd, "out of memory");
+            break;
+        }
+    }
+    if (show)
+        fputs(rc == CLI_OK ? "\r\033[K" : "\n", stderr);
+    amap_sort(&s->am);
+    return rc;
+}
+
+/* ---- the goodness of fit ---- */
 
 static void am_ans(const amap *m, size_t k, cli_ans *a)
 {
@@ -89,6 +291,166 @@ static void am_ans(const amap *m, size_t k, cli_ans *a)
         a->count[s] = m->e[k].count[s];
         a->items[s] = amap_items(m, k, s);
     }
+}
+
+/* Enumerable: chi-squared over answer sets (the kit's pooling rule). Otherwise: the
+ * kit's summed binomial terms over per-item inclusion counts. An answer the odds call
+ * impossible makes p 0. */
+static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit *f)
+{
+    f->test = s->en ? "answer-sets" : "items";
+    f->chi2 = 0;
+    f->p = NAN;
+    f->df = 0;
+    f->impossible = 0;
+    wsel_kit_stat r;
+    double N = (double)a->n;
+    if (s->en) {
+        double *obs = malloc((s->ncombo ? s->ncombo : 1) * sizeof *obs);
+        double *exp = malloc((s->ncombo ? s->ncombo : 1) * sizeof *exp);
+        if (!obs || !exp) {
+            free(obs);
+            free(exp);
+            return cli_die(cmd, "out of memory");
+        }
+        for (size_t k = 0; k < s->ncombo; k++) {
+            exp[k] = (double)((long double)a->n * s->combo[k].p);
+            obs[k] = (double)s->ccount[k];
+        }
+        r = wsel_kit_chisq_gof(obs, exp, s->ncombo);
+        free(obs);
+        free(exp);
+        f->impossible = s->nunx > 0 || s->unx_other > 0 || r.impossible > 0;
+    } else {
+        size_t n = 0;
+        for (uint32_t k = 0; k < s->o->n_sets; k++)
+            n += s->res->sets[k].n_items;
+        double *obs = malloc((n ? n : 1) * sizeof *obs);
+        double *p = malloc((n ? n : 1) * sizeof *p);
+        if (!obs || !p) {
+            free(obs);
+            free(p);
+            return cli_die(cmd, "out of memory");
+        }
+        size_t j = 0;
+        for (uint32_t k = 0; k < s->o->n_sets; k++)
+            for (uint32_t i = 0; i < s->res->sets[k].n_items; i++, j++) {
+                obs[j] = (double)s->icount[k][i];
+                p[j] = (double)s->o->sets[k].item_p[i].p;
+            }
+        r = wsel_kit_chisq_binoms(obs, p, n, N);
+        free(obs);
+        free(p);
+        f->impossible = r.impossible > 0;
+        for (size_t k = 0; k < s->am.n && !f->impossible; k++) {
+            cli_ans ca;
+            am_ans(&s->am, k, &ca);
+            f->impossible = cli_answer_p(s->o, &ca) <= 0;
+        }
+    }
+    f->chi2 = r.stat;
+    f->df = r.df;
+    if (f->impossible) {
+        f->chi2 = INFINITY;
+        f->p = 0;
+    } else if (f->df > 0) {
+        f->p = r.p;
+    }
+    return CLI_OK;
+}
+
+/* ---- output ---- */
+
+static void unexpected_ans(const sample_run *s, size_t u, cli_ans *a)
+{
+    a->n_sets = s->o->n_sets;
+    for (uint32_t k = 0; k < s->o->n_sets; k++) {
+        a->count[k] = s->unx[u].count[k];
+        a->items[k] = s->unx[u].items[k];
+    }
+}
+
+static void json_answer(json_out *j, const wsel_resource *res, const cli_ans *a,
+                        unsigned long long count, double expected)
+{
+    json_obj_begin(j);
+    cli_json_ans(j, res, a);
+    json_key(j, "count");
+    json_u64(j, count);
+    json_key(j, "expected");
+    json_num(j, expected);
+    json_obj_end(j);
+}
+
+static void sample_json(const sample_args *a, const sample_run *s, const sample_fit *f)
+{
+    const wsel_resource *res = s->res;
+    const wsel_odds *o = s->o;
+    unsigned long long n = a->n;
+    json_out j;
+    json_init(&j, stdout);
+    json_obj_begin(&j);
+    json_key(&j, "resource");
+    json_str(&j, res->name);
+    json_key(&j, "n");
+    json_u64(&j, n);
+    json_key(&j, "seed");
+    json_u64(&j, a->seed);
+    json_key(&j, "engine");
+    json_str(&j, wsel_kit_resolver_variant(s->r));
+    json_key(&j, "test");
+    json_str(&j, f->test);
+    json_key(&j, "answers");
+    json_arr_begin(&j);
+    cli_ans ca;
+    for (size_t k = 0; s->en && k < s->ncombo; k++) {
+        cli_combo_ans(o, &s->combo[k], &ca);
+        json_answer(&j, res, &ca, s->ccount[k], (double)((long double)n * s->combo[k].p));
+    }
+    for (size_t u = 0; u < s->nunx; u++) {
+        unexpected_ans(s, u, &ca);
+        json_answer(&j, res, &ca, s->unx[u].n, 0);
+    }
+    for (size_t k = 0; k < s->am.n; k++) {
+        am_ans(&s->am, k, &ca);
+        json_answer(&j, res, &ca, s->am.e[k].n, (double)((long double)n * cli_answer_p(o, &ca)));
+    }
+    json_arr_end(&j);
+    if (!s->en) {
+        json_key(&j, "distinct_answers");
+        json_u64(&j, s->am.n);
+        json_key(&j, "unlisted_draws");
+        json_u64(&j, s->am.other);
+    }
+    json_key(&j, "items");
+    json_arr_begin(&j);
+    char path[600];
+    for (uint32_t k = 0; k < res->n_sets; k++) {
+        const wsel_set *set = &res->sets[k];
+        for (uint32_t i = 0; i < set->n_items; i++) {
+            json_obj_begin(&j);
+            json_key(&j, "label");
+            json_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
+            json_key(&j, "address");
+            json_str(&j, set->items[i].value);
+            json_key(&j, "count");
+            json_u64(&j, s->icount[k][i]);
+            json_key(&j, "expected");
+            json_num(&j, (double)((long double)n * o->sets[k].item_p[i].p));
+            json_obj_end(&j);
+        }
+    }
+    json_arr_end(&j);
+    json_key(&j, "impossible");
+    json_bool(&j, f->impossible);
+    json_key(&j, "chi2");
+    json_num(&j, f->chi2);
+    json_key(&j, "df");
+    json_u64(&j, f->df);
+    json_key(&j, "p");
+    json_num(&j, f->p);
+    json_obj_end(&j);
+    json_finish(&j);
 }
 
 static const amap *count_map; /* qsort has no context argument */
@@ -102,439 +464,104 @@ static int cmp_count(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void sort_by_count(const amap *m, size_t *order)
+static void text_enumerated(const sample_args *a, const sample_run *s)
 {
-    if (m->n < 2)
-        return;
-    count_map = m;
-    qsort(order, m->n, sizeof *order, cmp_count);
-    count_map = NULL;
+    cli_ans ca;
+    printf("  %12s  %20s  answer\n", "count", "expected");
+    for (size_t k = 0; k < s->ncombo; k++) {
+        cli_combo_ans(s->o, &s->combo[k], &ca);
+        printf("  %12llu  %20.6f  ", s->ccount[k], (double)((long double)a->n * s->combo[k].p));
+        cli_print_ans(stdout, s->res, &ca);
+        putchar('\n');
+    }
+    for (size_t u = 0; u < s->nunx; u++) {
+        unexpected_ans(s, u, &ca);
+        printf("  %12llu  %20s  ", s->unx[u].n, "IMPOSSIBLE");
+        cli_print_ans(stdout, s->res, &ca);
+        putchar('\n');
+    }
+    if (s->unx_other)
+        printf("  %12llu  %20s  (other impossible answers)\n", s->unx_other, "IMPOSSIBLE");
 }
 
-static void progress(unsigned long long done, unsigned long long n)
+static int text_items(const sample_args *a, const sample_run *s)
 {
-    int pct = (int)((double)done * 100.0 / (double)n);
-    int bar = pct / 2;
-    fprintf(stderr, "\r[");
-    for (int k = 0; k < 50; k++)
-        fputc(k < bar ? '#' : ' ', stderr);
-    fprintf(stderr, "] %3d%%", pct);
-    fflush(stderr);
+    const amap *am = &s->am;
+    char path[600];
+    printf("  more than %u possible answers: per-item inclusion counts\n", WSEL_ODDS_MAX_ANSWERS);
+    printf("  %zu distinct answers drawn, most frequent first%s:\n", am->n,
+           am->n > TEXT_TOP ? " (top 20)" : "");
+    size_t *order = malloc((am->n ? am->n : 1) * sizeof *order);
+    if (!order)
+        return cli_die(cmd, "out of memory");
+    for (size_t k = 0; k < am->n; k++)
+        order[k] = k;
+    if (am->n > 1) {
+        count_map = am;
+        qsort(order, am->n, sizeof *order, cmp_count);
+        count_map = NULL;
+    }
+    printf("  %12s  %20s  answer\n", "count", "expected");
+    for (size_t k = 0; k < am->n && k < TEXT_TOP; k++) {
+        cli_ans ca;
+        am_ans(am, order[k], &ca);
+        printf("  %12llu  %20.6f  ", am->e[order[k]].n,
+               (double)((long double)a->n * cli_answer_p(s->o, &ca)));
+        cli_print_ans(stdout, s->res, &ca);
+        putchar('\n');
+    }
+    free(order);
+    printf("  %12s  %20s  item\n", "count", "expected");
+    for (uint32_t k = 0; k < s->res->n_sets; k++) {
+        const wsel_set *set = &s->res->sets[k];
+        for (uint32_t i = 0; i < set->n_items; i++)
+            printf("  %12llu  %20.6f  %s  [%s]\n", s->icount[k][i],
+                   (double)((long double)a->n * s->o->sets[k].item_p[i].p),
+                   cli_item_path(set, &set->items[i], path, sizeof path), set->items[i].value);
+    }
+    return CLI_OK;
 }
+
+static int sample_text(const sample_args *a, const sample_run *s, const sample_fit *f)
+{
+    printf("resource %s: %llu draws, seed %llu, engine %s\n", s->res->name, a->n, a->seed,
+           wsel_kit_resolver_variant(s->r));
+    if (s->en)
+        text_enumerated(a, s);
+    else if (text_items(a, s) != CLI_OK)
+        return CLI_USAGE;
+    if (s->en)
+        printf("chi-squared over answer sets (bins expecting < %g merged): ",
+               WSEL_KIT_MIN_EXPECTED);
+    else
+        printf("chi-squared over per-item inclusion counts (binomial terms summed as if "
+               "independent; items expecting < %g skipped): ", WSEL_KIT_MIN_EXPECTED);
+    if (f->impossible)
+        printf("an impossible answer was drawn: p = 0\n");
+    else if (f->df == 0)
+        printf("chi2 %.6g, df 0: nothing to test (only one possible outcome)\n", f->chi2);
+    else
+        printf("chi2 %.6g, df %zu, p %.6g\n", f->chi2, f->df, f->p);
+    return CLI_OK;
+}
+
+/* ---- the command ---- */
 
 int cli_sample(int argc, char **argv)
 {
-    const char *cmd = "sample";
-    const char *config = NULL, *resname = NULL, *engine_name = "fast";
-    unsigned long long n = 0, seed = SAMPLE_DEFAULT_SEED;
-    int have_n = 0, json = 0, opts_done = 0;
-    wsel_input input = WSEL_INPUT_AUTO;
-    cli_stateopts so = {0};
-    wsel_config *cfg = NULL;
-    wsel_state *st = NULL;
-    wsel_resolver *r = NULL;
-    wsel_odds *o = NULL;
-    cli_combo *combo = NULL;
-    size_t ncombo = 0;
-    unsigned long long *ccount = NULL, *icount[2] = {NULL, NULL};
-    unexpected *unx = NULL;
-    size_t nunx = 0;
-    unsigned long long unx_other = 0;
-    bin *bins = NULL;
-    size_t *order = NULL;
-    amap am;
-    amap_init(&am, MAX_DISTINCT);
-    int rc = CLI_USAGE;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!opts_done && a[0] == '-' && a[1]) {
-            int k;
-            const char *v;
-            int common = cli_common_opt(a, &opts_done, &json, &input, sample_usage);
-            if (common == CLI_OPT_HELP) {
-                rc = CLI_OK;
-                goto out;
-            } else if (common == CLI_OPT_TAKEN) {
-                /* shared option, handled */
-            } else if (cli_opt_is(a, "-n") || cli_opt_is(a, "--n")) {
-                if (!(v = cli_optval(cmd, argc, argv, &i, a[1] == 'n' ? "-n" : "--n")))
-                    goto out;
-                if (!cli_parse_u64(v, &n) || n < 1 || n > SAMPLE_MAX_N) {
-                    cli_die(cmd, "-n expects an integer from 1 to 10000000000, got '%s'", v);
-                    goto out;
-                }
-                have_n = 1;
-            } else if (cli_opt_is(a, "--seed")) {
-                if (!(v = cli_optval(cmd, argc, argv, &i, "--seed")))
-                    goto out;
-                if (!cli_parse_u64(v, &seed)) {
-                    cli_die(cmd, "--seed expects an integer from 0 to 2^64-1, got '%s'", v);
-                    goto out;
-                }
-            } else if (cli_opt_is(a, "--engine")) {
-                if (!(v = cli_optval(cmd, argc, argv, &i, "--engine")))
-                    goto out;
-                engine_name = v;
-            } else if ((k = cli_stateopt_parse(cmd, &so, argc, argv, &i)) != 0) {
-                if (k < 0)
-                    goto out;
-            } else {
-                cli_die(cmd, "unknown option '%s' (see wsel sample --help)", a);
-                goto out;
-            }
-        } else if (!config) {
-            config = a;
-        } else if (!resname) {
-            resname = a;
-        } else {
-            cli_die(cmd, "unexpected argument '%s' (see wsel sample --help)", a);
-            goto out;
-        }
-    }
-    if (!config || !resname) {
-        cli_die(cmd, "missing %s (see wsel sample --help)", config ? "RESOURCE" : "CONFIG");
-        goto out;
-    }
-    if (!have_n) {
-        cli_die(cmd, "missing -n N (see wsel sample --help)");
-        goto out;
-    }
-    bool known = strcmp(engine_name, "fast") == 0;
-    for (size_t i = 0; !known && i < wsel_variant_count(); i++)
-        known = strcmp(engine_name, wsel_variant_name(i)) == 0;
-    if (!known) {
-        cli_die(cmd, "unknown engine '%s' (expected ref, fast, fast-scalar, fast-sse2 or "
-                     "fast-avx2)", engine_name);
-        goto out;
-    }
-    if (!wsel_variant_available(engine_name)) {
-        cli_die(cmd, "engine '%s' is not available on this CPU or build", engine_name);
-        goto out;
-    }
-    rc = cli_load_config(cmd, config, input, &cfg, NULL);
-    if (rc != CLI_OK)
-        goto out;
-    rc = CLI_USAGE;
-    const wsel_resource *res = wsel_config_find(cfg, resname);
-    if (!res) {
-        cli_die(cmd, "no resource '%s' in %s", resname, config);
-        goto out;
-    }
-    if (cli_stateopt_apply(cmd, &so, cfg, &st) != CLI_OK)
-        goto out;
-    wsel_error err;
-    wsel_error_clear(&err);
-    char ebuf[2048];
-    if (wsel_odds_compute(res, st, &o, &err) != WSEL_OK) {
-        cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
-        goto out;
-    }
-    if (wsel_resolver_new_variant(cfg, st, engine_name, &r, &err) != WSEL_OK) {
-        cli_die(cmd, "engine '%s': %s", engine_name, wsel_error_format(&err, ebuf, sizeof ebuf));
-        goto out;
-    }
-    int en = cli_combine(o, &combo, &ncombo);
-    if (en < 0)
-        goto nomem;
-    if (en) {
-        if (!(ccount = calloc(ncombo, sizeof *ccount)) ||
-            !(unx = calloc(MAX_UNEXPECTED, sizeof *unx)))
-            goto nomem;
-    }
-    for (uint32_t s = 0; s < res->n_sets; s++)
-        if (!(icount[s] = calloc(res->sets[s].n_items, sizeof *icount[s])))
-            goto nomem;
-
-    wsel_prng prng;
-    wsel_prng_seed(&prng, seed);
-    wsel_rng rng = wsel_prng_rng(&prng);
-    int show = isatty(STDERR_FILENO) && n >= PROGRESS_MIN_N;
-    unsigned long long step = n / 100 ? n / 100 : 1;
-    wsel_answer ans;
-    for (unsigned long long d = 0; d < n; d++) {
-        if (show && d % step == 0)
-            progress(d, n);
-        int qrc = wsel_resolve(r, res, &rng, &ans);
-        if (qrc != WSEL_OK) {
-            if (show)
-                fputc('\n', stderr);
-            cli_die(cmd, "resolve failed: %s", wsel_strerror(qrc));
-            goto out;
-        }
-        for (uint32_t s = 0; s < ans.n_sets && s < res->n_sets; s++)
-            for (uint32_t i = 0; i < ans.set[s].count; i++)
-                if (ans.set[s].items[i] < res->sets[s].n_items)
-                    icount[s][ans.set[s].items[i]]++;
-        if (!en) {
-            if (amap_add(&am, &ans) < 0) {
-                if (show)
-                    fputc('\n', stderr);
-                goto nomem;
-            }
-            continue;
-        }
-        size_t idx = 0;
-        int found = 1;
-        for (uint32_t s = 0; s < o->n_sets; s++) {
-            long k = cli_find_answer(&o->sets[s], ans.set[s].items, ans.set[s].count);
-            if (k < 0) {
-                found = 0;
-                break;
-            }
-            idx = idx * o->sets[s].n_answers + (size_t)k;
-        }
-        if (found) {
-            ccount[idx]++;
-            continue;
-        }
-        size_t u = 0;
-        for (; u < nunx; u++) {
-            int same = 1;
-            for (uint32_t s = 0; s < o->n_sets && same; s++)
-                same = unx[u].count[s] == ans.set[s].count &&
-                       memcmp(unx[u].items[s], ans.set[s].items,
-                              ans.set[s].count * sizeof(uint16_t)) == 0;
-            if (same)
-                break;
-        }
-        if (u == nunx) {
-            if (nunx == MAX_UNEXPECTED) {
-                unx_other++;
-                continue;
-            }
-            for (uint32_t s = 0; s < o->n_sets; s++) {
-                unx[u].count[s] = ans.set[s].count;
-                memcpy(unx[u].items[s], ans.set[s].items, ans.set[s].count * sizeof(uint16_t));
-            }
-            nunx++;
-        }
-        unx[u].n++;
-    }
-    if (show)
-        fputs("\r\033[K", stderr);
-    amap_sort(&am);
-
-    /* Goodness of fit. */
-    double chi2 = 0, pval = NAN;
-    size_t df = 0;
-    int impossible = 0;
-    if (en) {
-        if (!(bins = calloc(ncombo, sizeof *bins)))
-            goto nomem;
-        for (size_t k = 0; k < ncombo; k++) {
-            bins[k].expected = (double)((long double)n * combo[k].p);
-            bins[k].observed = ccount[k];
-        }
-        size_t nb = chi2_pooled(bins, ncombo, &chi2);
-        df = nb > 0 ? nb - 1 : 0;
-        impossible = nunx > 0 || unx_other > 0;
-    } else {
-        for (uint32_t s = 0; s < o->n_sets; s++) {
-            for (uint32_t i = 0; i < res->sets[s].n_items; i++) {
-                long double p = o->sets[s].item_p[i].p;
-                double o_ = (double)icount[s][i];
-                double e = (double)((long double)n * p);
-                if (p <= 0) {
-                    impossible |= icount[s][i] > 0;
-                } else if (p >= 1) {
-                    impossible |= icount[s][i] != n;
-                } else if (e >= MIN_EXPECTED && (double)n - e >= MIN_EXPECTED) {
-                    chi2 += (o_ - e) * (o_ - e) / (e * (double)(1 - p));
-                    df++;
-                }
-            }
-        }
-        for (size_t k = 0; k < am.n && !impossible; k++) {
-            cli_ans a;
-            am_ans(&am, k, &a);
-            impossible = cli_answer_p(o, &a) <= 0;
-        }
-    }
-    if (impossible) {
-        chi2 = INFINITY;
-        pval = 0;
-    } else if (df > 0) {
-        pval = gsl_cdf_chisq_Q(chi2, (double)df);
-    }
-    const char *test = en ? "answer-sets" : "items";
-    const char *used = wsel_resolver_variant(r);
-
-    if (json) {
-        json_out j;
-        json_init(&j, stdout);
-        json_obj_begin(&j);
-        json_key(&j, "resource");
-        json_str(&j, res->name);
-        json_key(&j, "n");
-        json_u64(&j, n);
-        json_key(&j, "seed");
-        json_u64(&j, seed);
-        json_key(&j, "engine");
-        json_str(&j, used);
-        json_key(&j, "test");
-        json_str(&j, test);
-        json_key(&j, "answers");
-        json_arr_begin(&j);
-        for (size_t k = 0; en && k < ncombo; k++) {
-            cli_ans a;
-            cli_combo_ans(o, &combo[k], &a);
-            json_obj_begin(&j);
-            cli_json_ans(&j, res, &a);
-            json_key(&j, "count");
-            json_u64(&j, ccount[k]);
-            json_key(&j, "expected");
-            json_num(&j, (double)((long double)n * combo[k].p));
-            json_obj_end(&j);
-        }
-        for (size_t u = 0; u < nunx; u++) {
-            cli_ans a = {.n_sets = o->n_sets};
-            for (uint32_t s = 0; s < o->n_sets; s++) {
-                a.count[s] = unx[u].count[s];
-                a.items[s] = unx[u].items[s];
-            }
-            json_obj_begin(&j);
-            cli_json_ans(&j, res, &a);
-            json_key(&j, "count");
-            json_u64(&j, unx[u].n);
-            json_key(&j, "expected");
-            json_num(&j, 0);
-            json_obj_end(&j);
-        }
-        for (size_t k = 0; k < am.n; k++) {
-            cli_ans a;
-            am_ans(&am, k, &a);
-            json_obj_begin(&j);
-            cli_json_ans(&j, res, &a);
-            json_key(&j, "count");
-            json_u64(&j, am.e[k].n);
-            json_key(&j, "expected");
-            json_num(&j, (double)((long double)n * cli_answer_p(o, &a)));
-            json_obj_end(&j);
-        }
-        json_arr_end(&j);
-        if (!en) {
-            json_key(&j, "distinct_answers");
-            json_u64(&j, am.n);
-            json_key(&j, "unlisted_draws");
-            json_u64(&j, am.other);
-        }
-        json_key(&j, "items");
-        json_arr_begin(&j);
-        char path[600];
-        for (uint32_t s = 0; s < res->n_sets; s++) {
-            const wsel_set *set = &res->sets[s];
-            for (uint32_t i = 0; i < set->n_items; i++) {
-                json_obj_begin(&j);
-                json_key(&j, "label");
-                json_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
-                json_key(&j, "address");
-                json_str(&j, set->items[i].value);
-                json_key(&j, "count");
-                json_u64(&j, icount[s][i]);
-                json_key(&j, "expected");
-                json_num(&j, (double)((long double)n * o->sets[s].item_p[i].p));
-                json_obj_end(&j);
-            }
-        }
-        json_arr_end(&j);
-        json_key(&j, "impossible");
-        json_bool(&j, impossible);
-        json_key(&j, "chi2");
-        json_num(&j, chi2);
-        json_key(&j, "df");
-        json_u64(&j, df);
-        json_key(&j, "p");
-        json_num(&j, pval);
-        json_obj_end(&j);
-        json_finish(&j);
-    } else {
-        printf("resource %s: %llu draws, seed %llu, engine %s\n", res->name, n, seed, used);
-        if (en) {
-            printf("  %12s  %20s  answer\n", "count", "expected");
-            for (size_t k = 0; k < ncombo; k++) {
-                cli_ans a;
-                cli_combo_ans(o, &combo[k], &a);
-                printf("  %12llu  %20.6f  ", ccount[k], (double)((long double)n * combo[k].p));
-                cli_print_ans(stdout, res, &a);
-                putchar('\n');
-            }
-            for (size_t u = 0; u < nunx; u++) {
-                cli_ans a = {.n_sets = o->n_sets};
-                for (uint32_t s = 0; s < o->n_sets; s++) {
-                    a.count[s] = unx[u].count[s];
-                    a.items[s] = unx[u].items[s];
-                }
-                printf("  %12llu  %20s  ", unx[u].n, "IMPOSSIBLE");
-                cli_print_ans(stdout, res, &a);
-                putchar('\n');
-            }
-            if (unx_other)
-                printf("  %12llu  %20s  (other impossible answers)\n", unx_other, "IMPOSSIBLE");
-        } else {
-            char path[600];
-            printf("  more than %u possible answers: per-item inclusion counts\n",
-                   WSEL_ODDS_MAX_ANSWERS);
-            printf("  %zu distinct answers drawn, most frequent first%s:\n", am.n,
-                   am.n > TEXT_TOP ? " (top 20)" : "");
-            if (!(order = malloc((am.n ? am.n : 1) * sizeof *order)))
-                goto nomem;
-            for (size_t k = 0; k < am.n; k++)
-                order[k] = k;
-            sort_by_count(&am, order);
-            printf("  %12s  %20s  answer\n", "count", "expected");
-            for (size_t k = 0; k < am.n && k < TEXT_TOP; k++) {
-                cli_ans a;
-                am_ans(&am, order[k], &a);
-                printf("  %12llu  %20.6f  ", am.e[order[k]].n,
-                       (double)((long double)n * cli_answer_p(o, &a)));
-                cli_print_ans(stdout, res, &a);
-                putchar('\n');
-            }
-            printf("  %12s  %20s  item\n", "count", "expected");
-            for (uint32_t s = 0; s < res->n_sets; s++) {
-                const wsel_set *set = &res->sets[s];
-                for (uint32_t i = 0; i < set->n_items; i++)
-                    printf("  %12llu  %20.6f  %s  [%s]\n", icount[s][i],
-                           (double)((long double)n * o->sets[s].item_p[i].p),
-                           cli_item_path(set, &set->items[i], path, sizeof path),
-                           set->items[i].value);
-            }
-        }
-        if (en)
-            printf("chi-squared over answer sets (bins expecting < %g merged): ", MIN_EXPECTED);
-        else
-            printf("chi-squared over per-item inclusion counts (binomial terms summed as if "
-                   "independent; items expecting < %g skipped): ", MIN_EXPECTED);
-        if (impossible)
-            printf("an impossible answer was drawn: p = 0\n");
-        else if (df == 0)
-            printf("chi2 %.6g, df 0: nothing to test (only one possible outcome)\n", chi2);
-        else
-            printf("chi2 %.6g, df %zu, p %.6g\n", chi2, df, pval);
-    }
-    rc = CLI_OK;
-    goto out;
-nomem:
-    cli_die(cmd, "out of memory");
-    rc = CLI_USAGE;
-out:
-    amap_free(&am);
-    free(order);
-    free(bins);
-    free(unx);
-    free(ccount);
-    free(icount[0]);
-    free(icount[1]);
-    free(combo);
-    if (o)
-        wsel_odds_free(o);
-    if (r)
-        wsel_resolver_free(r);
-    if (st)
-        wsel_state_free(st);
-    if (cfg)
-        wsel_config_free(cfg);
-    cli_stateopt_free(&so);
+    sample_args a;
+    memset(&a, 0, sizeof a);
+    sample_run s;
+    memset(&s, 0, sizeof s);
+    amap_init(&s.am, MAX_DISTINCT);
+    sample_fit f;
+    int rc = sample_args_parse(argc, argv, &a);
+    if (rc < 0)
+        rc = CLI_OK; /* --help */
+    else if (rc == CLI_OK && (rc = sample_setup(&a, &s)) == CLI_OK &&
+             (rc = sample_draw(&a, &s)) == CLI_OK && (rc = sample_fit_run(&a, &s, &f)) == CLI_OK)
+        rc = a.json ? (sample_json(&a, &s, &f), CLI_OK) : sample_text(&a, &s, &f);
+    sample_run_free(&s);
+    cli_stateopt_free(&a.so);
     return rc;
 }

@@ -7,15 +7,28 @@
 
 #include "cli.h"
 
+void cli_put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\%03u", c); /* the config language's own escape */
+        else
+            fputc(c, f);
+    }
+}
+
 int cli_die(const char *cmd, const char *fmt, ...)
 {
+    char msg[4096];
     va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     fputs("wsel: ", stderr);
     if (cmd)
         fprintf(stderr, "%s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
+    cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
     return CLI_USAGE;
 }
@@ -70,16 +83,23 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         return CLI_OK;
     char buf[2048];
     wsel_error_format(&err, buf, sizeof buf);
+    if (rc == WSEL_E_NOMEM) {
+        /* A resource failure, not a verdict on the config. */
+        fprintf(stderr, "wsel: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+        cli_put_escaped(stderr, buf);
+        fputs(" (resource failure, not an invalid config)\n", stderr);
+        return CLI_RESOURCE;
+    }
     if (rc == WSEL_E_IO && err.line == 0) {
         /* The file itself is unreadable: a usage problem, not an invalid config. */
         cli_die(cmd, "%s", buf);
         return CLI_USAGE;
     }
     const char *hint = wsel_config_key_hint(err.item);
+    cli_put_escaped(stderr, buf);
     if (hint && !strstr(buf, "did you mean"))
-        fprintf(stderr, "%s (did you mean '%s'?)\n", buf, hint);
-    else
-        fprintf(stderr, "%s\n", buf);
+        fprintf(stderr, " (did you mean '%s'?)", hint);
+    fputc('\n', stderr);
     return CLI_INVALID;
 }
 

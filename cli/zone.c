@@ -1,13 +1,18 @@
 /* bin/wsel: checking the DYNA / DYNC weighted!RES records of a zone file.
  *
- * Only what check needs of the zone format: one record per line, `;` comments (outside
- * quotes), `$` directives and parenthesised multi-line records skipped, a record being
+ * Only what check needs of the zone format: one record per line, or several lines
+ * joined by parentheses (`www 300 DYNA (` / `    weighted!pubwww )` is one record),
+ * `;` comments (outside quotes), `$` directives skipped, a record being
  *     [NAME] [TTL] [IN] TYPE RDATA...
  * Only DYNA and DYNC records naming the `weighted` plugin are examined. */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -16,8 +21,21 @@
 typedef struct token {
     const char *s;
     size_t len;
-    unsigned col;
+    unsigned line, col;
 } token;
+
+/* A record's tokens, gathered over the lines its parentheses span; text[] holds copies of
+ * the tokens (the lines themselves are not kept). */
+typedef struct record {
+    token tok[MAX_TOKENS];
+    size_t off[MAX_TOKENS];
+    size_t n;
+    char *text;
+    size_t len, cap;
+    unsigned line;     /* where the record starts */
+    int has_name;      /* its first line does not start with blank space */
+    int directive;     /* a $ line */
+} record;
 
 static char *dupn(const char *s, size_t n)
 {
@@ -65,11 +83,10 @@ int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned co
     return 0;
 }
 
-/* Splits one line into tokens; a quoted string is one token; `;` outside quotes ends the
- * line. Tracks parentheses across lines in *paren. */
-static size_t tokenize(const char *line, token *tok, int *paren)
+/* Adds one line's tokens to the record; a quoted string is one token; `;` outside quotes
+ * ends the line. Tracks parentheses across lines in *paren. -1 when out of memory. */
+static int tokenize(const char *line, unsigned lineno, record *r, int *paren)
 {
-    size_t n = 0;
     const char *p = line;
     while (*p) {
         if (*p == ';')
@@ -100,14 +117,29 @@ static size_t tokenize(const char *line, token *tok, int *paren)
                 p++;
             }
         }
-        if (n < MAX_TOKENS) {
-            tok[n].s = start;
-            tok[n].len = (size_t)(p - start);
-            tok[n].col = (unsigned)(start - line) + 1;
-            n++;
+        if (r->n < MAX_TOKENS) {
+            size_t tl = (size_t)(p - start);
+            if (r->len + tl + 1 > r->cap) {
+                size_t cap = r->cap ? r->cap : 256;
+                while (r->len + tl + 1 > cap)
+                    cap *= 2;
+                char *nt = realloc(r->text, cap);
+                if (!nt)
+                    return -1;
+                r->text = nt;
+                r->cap = cap;
+            }
+            memcpy(r->text + r->len, start, tl);
+            r->off[r->n] = r->len;
+            r->len += tl;
+            r->text[r->len++] = '\0';
+            r->tok[r->n].len = tl;
+            r->tok[r->n].line = lineno;
+            r->tok[r->n].col = (unsigned)(start - line) + 1;
+            r->n++;
         }
     }
-    return n;
+    return 0;
 }
 
 static int tok_eq(const token *t, const char *s)
@@ -132,12 +164,14 @@ static int is_ttl(const token *t)
     return 1;
 }
 
-static int check_line(const wsel_config *cfg, const char *path, const char *origin,
-                      unsigned lineno, const char *line, token *tok, size_t n,
-                      zone_report *rep)
+static int check_record(const wsel_config *cfg, const char *path, const char *origin,
+                        record *r, zone_report *rep)
 {
     char msg[2048];
-    size_t ti = 0;
+    token *tok = r->tok;
+    size_t n = r->n, ti = 0;
+    for (size_t k = 0; k < n; k++)
+        tok[k].s = r->text + r->off[k];
     for (; ti < n; ti++)
         if (tok_eq(&tok[ti], "DYNA") || tok_eq(&tok[ti], "DYNC"))
             break;
@@ -145,8 +179,8 @@ static int check_line(const wsel_config *cfg, const char *path, const char *orig
         return 0;
     int rrtype = tok_eq(&tok[ti], "DYNA") ? WSEL_RR_DYNA : WSEL_RR_DYNC;
     const char *tname = rrtype == WSEL_RR_DYNA ? "DYNA" : "DYNC";
-    /* The owner name is present unless the line starts with blank space. */
-    int has_name = !isspace((unsigned char)line[0]);
+    /* The owner name is present unless the record's line starts with blank space. */
+    int has_name = r->has_name;
     char name[512] = "";
     if (has_name && ti > 0)
         snprintf(name, sizeof name, "%.*s", (int)tok[0].len, tok[0].s);
@@ -154,12 +188,14 @@ static int check_line(const wsel_config *cfg, const char *path, const char *orig
         if (!is_ttl(&tok[k]) && !tok_eq(&tok[k], "IN")) {
             snprintf(msg, sizeof msg, "expected a TTL or class IN before %s, got '%.*s'",
                      tname, (int)tok[k].len, tok[k].s);
-            return cli_issue_add(rep, path, lineno, tok[k].col, 1, msg, name, "", rrtype);
+            return cli_issue_add(rep, path, tok[k].line, tok[k].col, 1, msg, name, "",
+                                 rrtype);
         }
     }
     if (ti + 1 >= n) {
         snprintf(msg, sizeof msg, "%s record without PLUGIN!RESOURCE", tname);
-        return cli_issue_add(rep, path, lineno, tok[ti].col, 1, msg, name, "", rrtype);
+        return cli_issue_add(rep, path, tok[ti].line, tok[ti].col, 1, msg, name, "",
+                             rrtype);
     }
     const token *rd = &tok[ti + 1];
     const char *bang = memchr(rd->s, '!', rd->len);
@@ -169,7 +205,7 @@ static int check_line(const wsel_config *cfg, const char *path, const char *orig
     if (!bang || bang + 1 == rd->s + rd->len) {
         snprintf(msg, sizeof msg, "%s record: expected weighted!RESOURCE, got '%.*s'", tname,
                  (int)rd->len, rd->s);
-        return cli_issue_add(rep, path, lineno, rd->col, 1, msg, name, "", rrtype);
+        return cli_issue_add(rep, path, rd->line, rd->col, 1, msg, name, "", rrtype);
     }
     rep->records++;
     char res[512];
@@ -182,13 +218,13 @@ static int check_line(const wsel_config *cfg, const char *path, const char *orig
     if (rc != WSEL_OK) {
         snprintf(msg, sizeof msg, "%s weighted!%s: %s", tname, res,
                  err.message[0] ? err.message : wsel_strerror(rc));
-        return cli_issue_add(rep, path, lineno, col, 1, msg, name, res, rrtype);
+        return cli_issue_add(rep, path, rd->line, col, 1, msg, name, res, rrtype);
     }
     if (deprecated) {
         snprintf(msg, sizeof msg,
                  "DYNC weighted!%s names an address resource: accepted (it answers "
                  "addresses) but deprecated; use DYNA", res);
-        return cli_issue_add(rep, path, lineno, col, 0, msg, name, res, rrtype);
+        return cli_issue_add(rep, path, rd->line, col, 0, msg, name, res, rrtype);
     }
     return 0;
 }
@@ -196,14 +232,38 @@ static int check_line(const wsel_config *cfg, const char *path, const char *orig
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cli_die(cmd, "cannot open zone file '%s'", path);
+    /* O_NONBLOCK: a FIFO must be refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return cli_die(cmd, "cannot open zone file '%s': %s", path, strerror(errno));
+    struct stat st;
+    int fl;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        close(fd);
+        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cli_die(cmd, "zone file '%s' is %s; expected a regular file", path,
+                       S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                                              : "a device or socket");
+    }
+    if (!(f = fdopen(fd, "r"))) {
+        int e = errno;
+        close(fd);
+        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
+    }
     char *line = NULL;
     size_t cap = 0, len = 0;
     unsigned lineno = 0;
     int paren = 0, rc = 0;
     int c;
+    record rec;
+    memset(&rec, 0, sizeof rec);
     for (;;) {
         len = 0;
         while ((c = fgetc(f)) != EOF && c != '\n') {
@@ -234,24 +294,39 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
             rc = cli_die(cmd, "%s:%u: NUL byte in zone file", path, lineno);
             goto out;
         }
-        token tok[MAX_TOKENS];
-        int was_in_paren = paren > 0;
-        size_t n = tokenize(line, tok, &paren);
+        if (paren == 0) { /* a new record starts on this line */
+            rec.n = rec.len = 0;
+            rec.line = lineno;
+            rec.has_name = !isspace((unsigned char)line[0]);
+            rec.directive = line[0] == '$';
+        }
+        if (tokenize(line, lineno, &rec, &paren) < 0) {
+            rc = cli_die(cmd, "out of memory");
+            goto out;
+        }
         if (paren < 0)
             paren = 0;
-        if (was_in_paren || n == 0 || line[0] == '$')
-            continue;
-        if (check_line(cfg, path, origin, lineno, line, tok, n, rep) < 0) {
+        if (paren == 0 && !rec.directive && check_record(cfg, path, origin, &rec, rep) < 0) {
             rc = cli_die(cmd, "out of memory");
             goto out;
         }
         if (c == EOF)
             break;
     }
+    if (paren > 0 && !ferror(f)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "'(' of the record at line %u is never closed", rec.line);
+        if (cli_issue_add(rep, path, lineno, 1, 1, msg, "", "", -1) < 0 ||
+            (!rec.directive && check_record(cfg, path, origin, &rec, rep) < 0)) {
+            rc = cli_die(cmd, "out of memory");
+            goto out;
+        }
+    }
     if (ferror(f))
-        rc = cli_die(cmd, "error reading zone file '%s'", path);
+        rc = cli_die(cmd, "error reading zone file '%s': %s", path, strerror(errno));
 out:
     free(line);
+    free(rec.text);
     fclose(f);
     return rc;
 }

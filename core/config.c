@@ -1,12 +1,15 @@
 /* Loading entry points and read-only accessors of a wsel_config. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 
-/* Recursion depth is bounded by max_depth; this cap keeps the parser's stack use small
- * whatever the caller asks for. */
-#define DEPTH_CAP 1024u
+/* The parser recurses once per nesting level and once per nested include. With these
+ * caps (values 256 deep, includes 128 deep: core/parse.c) a load fits in the stack budget
+ * of doc/weighted.md §2.9 (256 KiB), tested on a thread of that size
+ * (tests/test_hardening.c). */
+#define DEPTH_CAP 256u
 
 static void resolve_opts(const wsel_load_opts *in, wsel_input *input, wsel__parse_opts *po)
 {
@@ -21,6 +24,13 @@ static void resolve_opts(const wsel_load_opts *in, wsel_input *input, wsel__pars
     if (po->max_depth > DEPTH_CAP)
         po->max_depth = DEPTH_CAP;
     po->max_includes = o.max_includes ? o.max_includes : 1024;
+    po->max_total_size = o.max_total_size ? o.max_total_size : (size_t)64 << 20;
+    po->max_nodes = o.max_nodes ? o.max_nodes : (size_t)8 << 20;
+    /* Node lengths are 32-bit (core/parse_tree.h). */
+    if (po->max_nodes > UINT32_MAX - 1)
+        po->max_nodes = UINT32_MAX - 1;
+    if (po->max_string > UINT32_MAX - 1)
+        po->max_string = UINT32_MAX - 1;
 }
 
 static int check_input(wsel_input input, wsel_error *err)

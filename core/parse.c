@@ -5,6 +5,7 @@
  *   value   := '{' entries '}' | '[' { value [','] } ']' | STRING | include
  *   include := $include '{' STRING '}'
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 typedef struct frame {
     const char *name; /* as shown in positions */
     char *real;       /* canonical path (malloc'd), NULL for a buffer */
+    wsel__pos at;     /* the $include{} that brought it in (file NULL for the top) */
 } frame;
 
 typedef struct ctx {
@@ -27,6 +29,8 @@ typedef struct ctx {
     const wsel__parse_opts *opts;
     wsel_error *err;
     unsigned n_includes;
+    size_t n_nodes;     /* values created so far, across all files */
+    size_t total_bytes; /* bytes of input read so far, across all files */
     frame *stack;     /* files being parsed, outermost first */
     size_t depth, cap;
 } ctx;
@@ -93,8 +97,11 @@ static int expected(fstate *fs, const char *what)
     if (t->type == WSEL__T_STRING)
         return wsel__fail(fs->c->err, WSEL_E_SYNTAX, fs->name, t->line, t->col, NULL, NULL,
                           NULL, "unexpected string '%.200s'; expected %s", t->str, what);
+    const char *name = wsel__tok_name(t->type);
+    if (t->type == WSEL__T_ASSIGN) /* written '=' or '=>': the lexer stops right after it */
+        name = fs->lx.p[-1] == '>' ? "'=>'" : "'='";
     return wsel__fail(fs->c->err, WSEL_E_SYNTAX, fs->name, t->line, t->col, NULL, NULL, NULL,
-                      "unexpected %s; expected %s", wsel__tok_name(t->type), what);
+                      "unexpected %s; expected %s", name, what);
 }
 
 /* ---- hash builder ---- */
@@ -140,7 +147,7 @@ static bool hb_push(hbuild *hb, const wsel__entry *e)
         return false;
     if (hb->n == hb->cap) {
         size_t cap = hb->cap ? hb->cap * 2 : 8;
-        wsel__entry *nv = realloc(hb->v, cap * sizeof *nv);
+        wsel__entry *nv = wsel__arena_vec_resize(hb->v, cap * sizeof *nv);
         if (!nv)
             return false;
         hb->v = nv;
@@ -167,14 +174,30 @@ static bool hb_push(hbuild *hb, const wsel__entry *e)
 
 static void hb_free(hbuild *hb)
 {
-    free(hb->v);
+    wsel__arena_vec_free(hb->v);
     free(hb->tab);
     memset(hb, 0, sizeof *hb);
+}
+
+static bool same_pos(const wsel__pos *a, const wsel__pos *b)
+{
+    return a->line == b->line && a->col == b->col && strcmp(a->file, b->file) == 0;
 }
 
 static int hb_add(fstate *fs, hbuild *hb, const wsel__entry *e)
 {
     const wsel__entry *old = hb_find(hb, e->key, e->klen);
+    const frame *top = &fs->c->stack[fs->c->depth - 1];
+    if (old && same_pos(&old->kpos, &e->kpos) && top->at.file)
+        /* The same text twice: one file included twice into this hash. */
+        return wsel__fail(fs->c->err, WSEL_E_DUPKEY, top->at.file, top->at.line,
+                          top->at.col, NULL, NULL, e->key,
+                          "'%.200s' is included a second time into %s%.200s%s here: its key "
+                          "'%.200s' (%.200s:%u:%u) is already there; expected each file "
+                          "included once per hash", e->kpos.file,
+                          hb->owner ? "the hash of '" : "the top-level hash",
+                          hb->owner ? hb->owner : "", hb->owner ? "'" : "", e->key,
+                          e->kpos.file, e->kpos.line, e->kpos.col);
     if (old)
         return wsel__fail(fs->c->err, WSEL_E_DUPKEY, e->kpos.file, e->kpos.line, e->kpos.col,
                           NULL, NULL, e->key,
@@ -188,26 +211,35 @@ static int hb_add(fstate *fs, hbuild *hb, const wsel__entry *e)
     return WSEL_OK;
 }
 
-static wsel__node *new_node(fstate *fs, wsel__ntype type, unsigned line, unsigned col)
+/* A new node in *out, counted against the whole load's limit on values. */
+static int new_node(fstate *fs, wsel__ntype type, unsigned line, unsigned col,
+                    wsel__node **out)
 {
-    wsel__node *n = wsel__arena_alloc(fs->c->arena, sizeof *n);
-    if (n) {
-        n->type = type;
-        n->pos.file = fs->name;
-        n->pos.line = line;
-        n->pos.col = col;
-    }
-    return n;
+    ctx *c = fs->c;
+    if (++c->n_nodes > c->opts->max_nodes)
+        return wsel__fail(c->err, WSEL_E_LIMIT, fs->name, line, col, NULL, NULL, NULL,
+                          "more than the limit of %zu values (strings, arrays and hashes) "
+                          "in the whole load, includes counted", c->opts->max_nodes);
+    wsel__node *n = wsel__arena_alloc_aligned(c->arena, sizeof *n, _Alignof(wsel__node));
+    if (!n)
+        return nomem(fs);
+    n->type = (unsigned char)type;
+    n->pos.file = fs->name;
+    n->pos.line = line;
+    n->pos.col = col;
+    *out = n;
+    return WSEL_OK;
 }
 
 static int hb_finish(fstate *fs, hbuild *hb, wsel__node *node)
 {
-    node->len = hb->n;
+    node->len = (uint32_t)hb->n; /* n <= max_nodes <= UINT32_MAX */
     if (hb->n) {
-        node->entries = wsel__arena_array(fs->c->arena, hb->n, sizeof *node->entries);
+        node->entries = wsel__arena_vec_adopt(fs->c->arena, hb->v, hb->n * sizeof *hb->v);
         if (!node->entries)
             return nomem(fs);
-        memcpy(node->entries, hb->v, hb->n * sizeof *hb->v);
+        hb->v = NULL;
+        hb->cap = 0;
     }
     return WSEL_OK;
 }
@@ -223,17 +255,23 @@ static int too_deep(fstate *fs, unsigned line, unsigned col)
 static int cycle_error(fstate *fs, const wsel__pos *at, size_t from, const char *target)
 {
     ctx *c = fs->c;
-    char chain[900];
+    /* On the heap: compilers inline this into the recursion, where a local buffer would
+     * cost its size on every nested include (doc/weighted.md §2.9, stack). */
+    enum { CHAIN = 900 };
+    char *chain = malloc(CHAIN);
+    if (!chain)
+        return nomem(fs);
     size_t used = 0;
     chain[0] = '\0';
-    for (size_t i = from; i < c->depth && used < sizeof chain; i++)
-        used += (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ",
-                                 c->stack[i].name);
-    if (used < sizeof chain)
-        snprintf(chain + used, sizeof chain - used, "%s", target);
-    return wsel__fail(c->err, WSEL_E_INCLUDE_CYCLE, at->file, at->line, at->col, NULL, NULL,
-                      NULL, "include cycle: %s; expected files not to include themselves",
-                      chain);
+    for (size_t i = from; i < c->depth && used < CHAIN; i++)
+        used += (size_t)snprintf(chain + used, CHAIN - used, "%s -> ", c->stack[i].name);
+    if (used < CHAIN)
+        snprintf(chain + used, CHAIN - used, "%s", target);
+    int rc = wsel__fail(c->err, WSEL_E_INCLUDE_CYCLE, at->file, at->line, at->col, NULL,
+                        NULL, NULL, "include cycle: %s; expected files not to include "
+                        "themselves", chain);
+    free(chain);
+    return rc;
 }
 
 static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsigned level,
@@ -242,8 +280,9 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     ctx *c = fs->c;
     char *real = realpath(path, NULL);
     if (!real)
-        return wsel__fail(c->err, WSEL_E_IO, at->file, at->line, at->col, NULL, NULL, NULL,
-                          "cannot resolve included file '%s'", path);
+        return wsel__fail(c->err, errno == ENOMEM ? WSEL_E_NOMEM : WSEL_E_IO, at->file,
+                          at->line, at->col, NULL, NULL, NULL,
+                          "cannot resolve included file '%s': %s", path, strerror(errno));
     for (size_t i = 0; i < c->depth; i++) {
         if (c->stack[i].real && strcmp(c->stack[i].real, real) == 0) {
             free(real);
@@ -270,6 +309,12 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     char *data;
     size_t len;
     int rc = wsel__read_file(path, c->opts->max_file_size, at, &data, &len, c->err);
+    if (!rc && (c->total_bytes += len) > c->opts->max_total_size) {
+        free(data);
+        rc = wsel__fail(c->err, WSEL_E_LIMIT, at->file, at->line, at->col, NULL, NULL, NULL,
+                        "including '%s' makes the load larger than the limit of %zu bytes "
+                        "in total", path, c->opts->max_total_size);
+    }
     if (rc) {
         free(real);
         return rc;
@@ -287,6 +332,7 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     }
     c->stack[c->depth].name = name;
     c->stack[c->depth].real = real;
+    c->stack[c->depth].at = *at;
     c->depth++;
     rc = parse_text(c, data, len, name, level, merge, fs->key, out);
     c->depth--;
@@ -391,11 +437,12 @@ static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
     unsigned line = fs->tok.line, col = fs->tok.col;
     if (level + 1 > fs->c->opts->max_depth)
         return too_deep(fs, line, col);
-    wsel__node *node = new_node(fs, WSEL__N_HASH, line, col);
-    if (!node)
-        return nomem(fs);
+    wsel__node *node;
+    int rc = new_node(fs, WSEL__N_HASH, line, col, &node);
+    if (rc)
+        return rc;
     hbuild hb = { .owner = fs->key };
-    int rc = next(fs);
+    rc = next(fs);
     if (!rc)
         rc = parse_entries(fs, level + 1, WSEL__T_RBRACE, &hb);
     if (!rc)
@@ -412,12 +459,13 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
     unsigned line = fs->tok.line, col = fs->tok.col;
     if (level + 1 > fs->c->opts->max_depth)
         return too_deep(fs, line, col);
-    wsel__node *node = new_node(fs, WSEL__N_ARRAY, line, col);
-    if (!node)
-        return nomem(fs);
+    wsel__node *node;
+    int rc = new_node(fs, WSEL__N_ARRAY, line, col, &node);
+    if (rc)
+        return rc;
     wsel__node **v = NULL;
     size_t n = 0, cap = 0;
-    int rc = next(fs);
+    rc = next(fs);
     while (!rc && fs->tok.type != WSEL__T_RBRACK) {
         if (fs->tok.type == WSEL__T_EOF) {
             rc = wsel__fail(fs->c->err, WSEL_E_SYNTAX, fs->name, fs->tok.line, fs->tok.col,
@@ -427,7 +475,7 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
         }
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 4;
-            wsel__node **nv = realloc(v, ncap * sizeof *nv);
+            wsel__node **nv = wsel__arena_vec_resize(v, ncap * sizeof *nv);
             if (!nv) {
                 rc = nomem(fs);
                 break;
@@ -445,14 +493,14 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
             rc = next(fs);
     }
     if (!rc && n) {
-        node->elems = wsel__arena_array(fs->c->arena, n, sizeof *node->elems);
-        if (!node->elems)
-            rc = nomem(fs);
+        node->elems = wsel__arena_vec_adopt(fs->c->arena, v, n * sizeof *v);
+        if (node->elems)
+            v = NULL;
         else
-            memcpy(node->elems, v, n * sizeof *v);
+            rc = nomem(fs);
     }
-    free(v);
-    node->len = n;
+    wsel__arena_vec_free(v);
+    node->len = (uint32_t)n;
     if (!rc)
         rc = next(fs);
     *out = node;
@@ -462,6 +510,7 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
 static int parse_value(fstate *fs, unsigned level, wsel__node **out)
 {
     wsel__node *n;
+    int rc;
     switch (fs->tok.type) {
     case WSEL__T_LBRACE:
         return parse_hash(fs, level, out);
@@ -470,11 +519,10 @@ static int parse_value(fstate *fs, unsigned level, wsel__node **out)
     case WSEL__T_INCLUDE:
         return parse_include(fs, level, NULL, out);
     case WSEL__T_STRING:
-        n = new_node(fs, WSEL__N_SIMPLE, fs->tok.line, fs->tok.col);
-        if (!n)
-            return nomem(fs);
+        if ((rc = new_node(fs, WSEL__N_SIMPLE, fs->tok.line, fs->tok.col, &n)))
+            return rc;
         n->str = fs->tok.str;
-        n->len = fs->tok.len;
+        n->len = (uint32_t)fs->tok.len; /* len <= max_string <= UINT32_MAX */
         *out = n;
         return next(fs);
     default:
@@ -487,6 +535,11 @@ static int parse_text(ctx *c, const char *data, size_t len, const char *name,
                       unsigned level, hbuild *merge, const char *owner, wsel__node **out)
 {
     fstate fs = { .c = c, .name = name, .key = owner };
+    /* A UTF-8 byte-order mark (as some editors write) is not part of the first key. */
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        len -= 3;
+    }
     wsel__lex_init(&fs.lx, data, len, name, c->opts->max_string, c->arena, c->err);
     int rc = next(&fs);
     if (rc)
@@ -512,11 +565,9 @@ static int parse_text(ctx *c, const char *data, size_t len, const char *name,
         rc = too_deep(&fs, 1, 1);
         goto done;
     }
-    wsel__node *node = new_node(&fs, WSEL__N_HASH, 1, 1);
-    if (!node) {
-        rc = nomem(&fs);
+    wsel__node *node;
+    if ((rc = new_node(&fs, WSEL__N_HASH, 1, 1, &node)))
         goto done;
-    }
     hbuild hb = { .owner = owner };
     rc = parse_entries(&fs, level + 1, WSEL__T_EOF, &hb);
     if (!rc)
@@ -532,7 +583,7 @@ static int parse_top(wsel__arena *arena, const wsel__parse_opts *opts, const cha
                      size_t len, const char *name, char *real, wsel__node **out,
                      wsel_error *err)
 {
-    ctx c = { .arena = arena, .opts = opts, .err = err };
+    ctx c = { .arena = arena, .opts = opts, .err = err, .total_bytes = len };
     *out = NULL;
     if (len > opts->max_file_size) {
         free(real);
@@ -548,6 +599,7 @@ static int parse_top(wsel__arena *arena, const wsel__parse_opts *opts, const cha
     c.cap = 8;
     c.stack[0].name = name;
     c.stack[0].real = real;
+    c.stack[0].at = (wsel__pos){ NULL, 0, 0 };
     c.depth = 1;
     wsel__node *root = NULL;
     int rc = parse_text(&c, data, len, name, 0, NULL, NULL, &root);

@@ -1,4 +1,5 @@
 /* The bump allocator behind parse trees and loaded configs. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +15,20 @@ struct wsel__arena_block {
     max_align_t data[];
 };
 
-void *wsel__arena_alloc(wsel__arena *a, size_t n)
+/* Blocks and big requests always start ALIGN-aligned; smaller alignments let a parse
+ * tree's many short strings and small nodes pack without padding. */
+void *wsel__arena_alloc_aligned(wsel__arena *a, size_t n, size_t align)
 {
     if (n == 0)
         n = 1;
     if (n > SIZE_MAX - ALIGN - sizeof(wsel__arena_block))
         return NULL;
-    size_t need = (n + ALIGN - 1) / ALIGN * ALIGN;
+    size_t need = n;
     wsel__arena_block *b = a->head;
+    if (b && align > 1)
+        b->used = (b->used + align - 1) / align * align;
+    if (b && b->used > b->cap)
+        b->used = b->cap;
     if (!b || b->cap - b->used < need) {
         /* Big requests get a block of their own behind the current one, so the
          * remaining space of the current block is not wasted. */
@@ -46,6 +53,11 @@ void *wsel__arena_alloc(wsel__arena *a, size_t n)
     return p;
 }
 
+void *wsel__arena_alloc(wsel__arena *a, size_t n)
+{
+    return wsel__arena_alloc_aligned(a, n, ALIGN);
+}
+
 void *wsel__arena_array(wsel__arena *a, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
@@ -57,7 +69,7 @@ char *wsel__arena_strndup(wsel__arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         return NULL;
-    char *p = wsel__arena_alloc(a, n + 1);
+    char *p = wsel__arena_alloc_aligned(a, n + 1, 1);
     if (p) {
         if (n)
             memcpy(p, s, n);
@@ -80,4 +92,55 @@ void wsel__arena_free(wsel__arena *a)
         b = next;
     }
     a->head = NULL;
+}
+
+static wsel__arena_block *vec_block(void *data)
+{
+    return (wsel__arena_block *)(void *)((char *)data - offsetof(wsel__arena_block, data));
+}
+
+void *wsel__arena_vec_resize(void *data, size_t bytes)
+{
+    if (bytes > SIZE_MAX - sizeof(wsel__arena_block))
+        return NULL;
+    wsel__arena_block *b = realloc(data ? vec_block(data) : NULL, sizeof *b + bytes);
+    if (!b)
+        return NULL;
+    b->next = NULL;
+    b->used = b->cap = bytes;
+    return b->data;
+}
+
+void *wsel__arena_vec_adopt(wsel__arena *a, void *data, size_t bytes)
+{
+    if (bytes < BLOCK_SIZE / 16) {
+        /* Small lists (most of them) are copied: a block of their own would cost more in
+         * headers than the copy does. */
+        void *p = wsel__arena_alloc_aligned(a, bytes, sizeof(void *));
+        if (p) {
+            memcpy(p, data, bytes);
+            wsel__arena_vec_free(data);
+        }
+        return p;
+    }
+    wsel__arena_block *b = vec_block(data);
+    wsel__arena_block *t = realloc(b, sizeof *b + bytes); /* a shrink: rarely moves */
+    if (t)
+        b = t;
+    b->used = b->cap = bytes; /* full: the bump allocator never uses it */
+    /* Behind the current block, whose free space stays in use. */
+    if (a->head) {
+        b->next = a->head->next;
+        a->head->next = b;
+    } else {
+        b->next = NULL;
+        a->head = b;
+    }
+    return b->data;
+}
+
+void wsel__arena_vec_free(void *data)
+{
+    if (data)
+        free(vec_block(data));
 }

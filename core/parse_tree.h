@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "internal.h"
 #include "parse_arena.h"
@@ -29,18 +30,21 @@ typedef struct wsel__entry {
     wsel__node *val;
 } wsel__entry;
 
+/* Kept small: a load may hold millions of nodes (doc/weighted.md §2.9 bounds them). */
 struct wsel__node {
-    wsel__ntype type;
     wsel__pos pos;
-    size_t len;           /* simple: bytes; array: elements; hash: entries */
-    const char *str;      /* simple: NUL-terminated value */
-    wsel__node **elems;   /* array */
-    wsel__entry *entries; /* hash, in config order (includes merged in place) */
+    union {
+        const char *str;      /* simple: NUL-terminated value */
+        wsel__node **elems;   /* array */
+        wsel__entry *entries; /* hash, in config order (includes merged in place) */
+    };
+    uint32_t len;             /* simple: bytes; array: elements; hash: entries */
+    unsigned char type;       /* wsel__ntype */
 };
 
 typedef struct wsel__parse_opts {
     unsigned flags;
-    size_t max_file_size, max_string;
+    size_t max_file_size, max_string, max_total_size, max_nodes;
     unsigned max_depth, max_includes;
 } wsel__parse_opts;
 

@@ -17,6 +17,11 @@ typedef struct wsel__system {
     const char *name;              /* the id of core/systems.def: "weighted" */
     const char *doc;               /* its semantics, in the repo: "doc/weighted.md" */
 
+    /* The operations below belong to the random-word family (doc/random-words.md):
+     * a system whose engines are keyed otherwise (the ring by hashes, the GSLB chain by
+     * config, inputs and carried state) leaves them NULL and offers its engines through
+     * its own public header (include/wsel/<id>.h). */
+
     /* Its variants, in wsel__variant_at() order: "ref" first, then the fast ones from
      * narrowest to widest; names are shared by every system. */
     const wsel__variant *variants;

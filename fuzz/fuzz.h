@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/kit.h"
+
 #if defined(__GNUC__)
 #define FUZZ_NORETURN __attribute__((noreturn))
 #define FUZZ_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -74,11 +76,9 @@ static inline int fuzz_bool(fuzz_producer *fp)
     return (int)(fuzz_bits(fp, 1) & 1);
 }
 
-/* A growing text buffer (config text written by the targets). */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-} sbuf;
+/* A growing text buffer (config text written by the targets): the kit's, with running
+ * out of memory a failure. */
+typedef wsel_kit_sbuf sbuf;
 
 void sb_printf(sbuf *b, const char *fmt, ...) FUZZ_PRINTF(2, 3);
 

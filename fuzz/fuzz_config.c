@@ -294,7 +294,7 @@ static void same_set(const wsel_set *a, const wsel_set *b)
 
 static void round_trip(const wsel_config *cfg)
 {
-    sbuf b = { NULL, 0, 0 };
+    sbuf b = { 0 };
     sb_printf(&b, "# printed from a loaded model\n");
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
@@ -317,10 +317,10 @@ static void round_trip(const wsel_config *cfg)
     opts.flags = WSEL_LOAD_NO_INCLUDE;
     wsel_config *again = NULL;
     wsel_error err;
-    int rc = wsel_config_load_buffer(b.p, b.n, "roundtrip.conf", &opts, &again, &err);
+    int rc = wsel_config_load_buffer(b.s, b.len, "roundtrip.conf", &opts, &again, &err);
     if (rc != WSEL_OK) {
         char msg[2048];
-        fprintf(stderr, "printed model:\n%.*s\n", (int)b.n, b.p);
+        fprintf(stderr, "printed model:\n%.*s\n", (int)b.len, b.s);
         FUZZ_ASSERT_MSG(0, "the printed model does not load: %s",
                         wsel_error_format(&err, msg, sizeof msg));
     }
@@ -335,7 +335,7 @@ static void round_trip(const wsel_config *cfg)
             same_set(&x->sets[s], &y->sets[s]);
     }
     wsel_config_free(again);
-    free(b.p);
+    free(b.s);
 }
 
 /* Loads in one mode; returns the status and, on success, the resource count. */

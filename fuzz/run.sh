@@ -18,7 +18,8 @@ mkdir -p "$build/artifacts"
 opts_for() {
     case "$1" in
     config)       echo "-dict=corpus/config.dict -max_len=8192" ;;
-    differential) echo "-max_len=16384" ;;
+    weighted_*)   echo "-max_len=16384" ;;
+    systems_*)    echo "-max_len=4096" ;;
     statefile)    echo "-max_len=2048" ;;
     *)            echo "" ;;
     esac

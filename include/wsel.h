@@ -6,6 +6,7 @@
  *   resolve.h  the random-word contract, answers, engines (ref, fast) and resolvers
  *   odds.h     exact odds, computed independently of the engines
  *   ring.h     the ring balancer (lua-resty-dns-client's consistent-hashing wheel)
+ *   gslb.h     the BIG-IP DNS GSLB chain: wide IP -> pool -> member (doc/gslb.md)
  *
  * Every exported name starts with wsel_. The library never prints and never exits:
  * every failure is a status code plus a filled wsel_error. */
@@ -19,6 +20,7 @@
 #include "wsel/resolve.h"
 #include "wsel/odds.h"
 #include "wsel/ring.h"
+#include "wsel/gslb.h"
 
 #define WSEL_VERSION "0.1.0"
 

@@ -25,8 +25,7 @@ BENCH_ARGS     ?=
 BENCH_FILES    ?= $(sort $(wildcard bench/results/*.json))
 BENCH_PNG      ?= $(BUILD)/bench/compare.png
 BENCH_OWN_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/*.c)))
-# tests/support/sbuf.c: the string builder the generated configs are written with.
-BENCH_C_OBJ    := $(BENCH_OWN_OBJ) $(BUILD)/obj/tests/support/sbuf.o
+BENCH_C_OBJ    := $(BENCH_OWN_OBJ)
 BENCH_CXXFLAGS := -std=c++17 -Wall -Wextra -Wpedantic $(OPT) -g
 ifeq ($(WERROR),1)
 BENCH_CXXFLAGS += -Werror
@@ -40,14 +39,16 @@ bench-deps:
 bench-build: $(BENCH_BIN)
 
 $(BENCH_OWN_OBJ): | bench-deps
+# The verification kit (tests/kit/): the string builder and the engine-variant list.
+$(BENCH_OWN_OBJ): CPPFLAGS += -Itests
 
 $(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(BENCH_CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(BENCH_BIN): $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(STATIC_LIB) | bench-deps
+$(BENCH_BIN): $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(KIT_LIB) $(STATIC_LIB) | bench-deps
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(STATIC_LIB) -lbenchmark -lpthread -lm
+	$(CXX) $(LDFLAGS) -o $@ $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(KIT_LIB) $(STATIC_LIB) -lbenchmark $(GSL_LIBS) -lpthread -lm
 
 bench: $(BENCH_BIN) ## run the benchmark matrix, write Google Benchmark JSON to BENCH_OUT (default bench/results/<cpu>.json); BENCH_FILTER=<regex>
 	@mkdir -p $(dir $(BENCH_OUT))

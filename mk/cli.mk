@@ -11,3 +11,9 @@ demo: all ## build and run check, explain and a 100000-draw sample on the bundle
 	$(WSEL_BIN) check examples/synopsis.conf --zone examples/synopsis.zone example.com.
 	$(WSEL_BIN) explain examples/synopsis.conf corpwww cdnwww
 	$(WSEL_BIN) sample examples/synopsis.conf cdnwww -n 100000 --seed 1
+	$(WSEL_BIN) gslb check examples/gslb/bigip_gtm.conf || test $$? -eq 1 # G001 is an error finding (exit 1), by design of the example
+	$(WSEL_BIN) gslb explain examples/gslb/bigip_gtm.conf
+	$(WSEL_BIN) gslb resolve examples/gslb/bigip_gtm.conf www.example.com --inputs examples/gslb/inputs.json -n 4 --log all
+
+# `wsel sample` tests its counts with the verification kit's statistics (tests/kit/).
+$(CLI_OBJ): CPPFLAGS += -Itests

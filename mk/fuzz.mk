@@ -2,21 +2,27 @@
 #
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
-#   make fuzz-ci                                                    60 s each, fails on any finding
+#   make fuzz-ci    [FUZZ_CI_SECONDS=50]                            each target briefly, fails on any finding
 #   make coverage                                                   gcov/lcov report in report/coverage/
 #
 # `make check` replays every file of corpus/<target>/ (and its regress/ reproducers)
 # through $(BUILD)/fuzz/replay_<target>, a plain build of the same target code.
 
-FUZZ_TARGETS ?= config differential statefile
+# One property per target: the weighted_* targets share one data producer
+# (fuzz/weighted.c) and read their inputs the same way.
+FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odds weighted_generator
+FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine
 FUZZ_SECONDS ?= 180
+# Per-target time of `make fuzz-ci`: 8 targets x 50 s stay within about 7 minutes.
+FUZZ_CI_SECONDS ?= 50
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
 FUZZ_AFL     := build-fuzz-afl
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_COMMON  := fuzz/fuzz_util.c
-FUZZ_HDRS    := fuzz/fuzz.h $(wildcard include/*.h include/wsel/*.h)
+FUZZ_COMMON  := fuzz/fuzz_util.c fuzz/weighted.c
+FUZZ_HDRS    := fuzz/fuzz.h fuzz/weighted.h $(wildcard include/*.h include/wsel/*.h tests/kit/*.h)
+FUZZ_CPPFLAGS = $(CPPFLAGS) -Itests
 
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 CHECK_PROGS += $(FUZZ_REPLAY_BIN)
@@ -26,11 +32,11 @@ check-build: $(FUZZ_REPLAY_BIN)
 
 # ---- replay programs (ordinary build, part of `make check`) ----
 
-$(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(STATIC_LIB)
+$(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(KIT_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) \
+	$(CC) $(FUZZ_CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) \
 	  -DFUZZ_DEFAULT_DIRS='"$(CURDIR)/corpus/$*"' \
-	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(STATIC_LIB) $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 fuzz-replay: $(FUZZ_REPLAY_BIN) ## replay every corpus file and reproducer through the fuzz targets (TAP)
 	@sh scripts/run-tests.sh $(FUZZ_REPLAY_BIN)
@@ -47,20 +53,20 @@ ifneq ($(BUILD),$(FUZZ_LF))
 .PHONY: $(FUZZ_LF)/libwsel.a
 $(FUZZ_LF)/libwsel.a: | fuzz-deps
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LF) CC=$(FUZZ_CC) OPT= \
-	  CFLAGS='$(FUZZ_LIB_CFLAGS)' $(FUZZ_LF)/libwsel.a
+	  CFLAGS='$(FUZZ_LIB_CFLAGS)' $(FUZZ_LF)/libwsel.a $(FUZZ_LF)/libwsel-kit.a
 endif
 
 $(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel.a $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 
 fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (default 180) and merge new coverage into corpus/
 	@sh fuzz/run.sh libfuzzer $(FUZZ_LF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz-ci: fuzz-build ## CI gate: each fuzz target 60 s under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
-	@sh fuzz/run.sh ci $(FUZZ_LF) 60 $(FUZZ_TARGETS)
+fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (50) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
+	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
 
@@ -68,12 +74,12 @@ ifneq ($(BUILD),$(FUZZ_AFL))
 .PHONY: $(FUZZ_AFL)/libwsel.a
 $(FUZZ_AFL)/libwsel.a: | fuzz-deps
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_AFL) CC=afl-clang-fast OPT= \
-	  CFLAGS='-O1 -g' $(FUZZ_AFL)/libwsel.a
+	  CFLAGS='-O1 -g' $(FUZZ_AFL)/libwsel.a $(FUZZ_AFL)/libwsel-kit.a
 endif
 
 $(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a
-	AFL_QUIET=1 afl-clang-fast $(CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel.a $(LDLIBS)
+	AFL_QUIET=1 afl-clang-fast $(FUZZ_CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-afl-build: $(FUZZ_TARGETS:%=$(FUZZ_AFL)/fuzz_%)
 

@@ -6,13 +6,13 @@ STATS_BIN := $(BUILD)/stats/wsel-stats
 CHECK_PROGS += $(STATS_BIN)
 check-build: $(STATS_BIN)
 
-# tests/support provides the shared random config generator (it links cmocka).
+# The verification kit (tests/kit/, mk/kit.mk) provides the generators, random sources
+# and the statistics module; no test framework is linked.
 $(STATS_OBJ): CPPFLAGS += -Itests
 
-$(STATS_BIN): $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
+$(STATS_BIN): $(STATS_OBJ) $(KIT_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(TEST_SUPPORT_OBJ) $(STATIC_LIB) -lcmocka $(GSL_LIBS) $(LDLIBS)
-
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 .PHONY: stats stats-quick mutants stats-deps
 stats-deps:
 	@sh scripts/deps.sh build stats

@@ -8,7 +8,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "stat.h"
+#include "kit/kit_stat.h"
 
 int power_check(double level, unsigned draws, unsigned reps);
 
@@ -17,7 +17,7 @@ static double sim_gof(gsl_rng *r, const double *p, size_t n, size_t k, unsigned 
                       double power, unsigned reps, double *e_out)
 {
     unsigned df = (unsigned)n - 1;
-    double e = stat_detect_gof(p[k], N, df, level, power);
+    double e = wsel_kit_detect_gof(p[k], N, df, level, power);
     double q[64], exp[64], obs[64];
     unsigned cnt[64];
     for (size_t i = 0; i < n; i++) {
@@ -29,7 +29,7 @@ static double sim_gof(gsl_rng *r, const double *p, size_t n, size_t k, unsigned 
         gsl_ran_multinomial(r, n, N, q, cnt);
         for (size_t i = 0; i < n; i++)
             obs[i] = cnt[i];
-        if (stat_chisq_gof(obs, exp, n).p < level)
+        if (wsel_kit_chisq_gof(obs, exp, n).p < level)
             rej++;
     }
     *e_out = e;
@@ -39,11 +39,11 @@ static double sim_gof(gsl_rng *r, const double *p, size_t n, size_t k, unsigned 
 static double sim_binom(gsl_rng *r, double p, unsigned N, double level, double power,
                         unsigned reps, double *e_out)
 {
-    double e = stat_detect_binom(p, N, level, power);
+    double e = wsel_kit_detect_binom(p, N, level, power);
     unsigned rej = 0;
     for (unsigned t = 0; t < reps; t++) {
         unsigned k = gsl_ran_binomial(r, p * (1 + e), N);
-        if (stat_binom(k, N, p).p < level)
+        if (wsel_kit_binom(k, N, p).p < level)
             rej++;
     }
     *e_out = e;

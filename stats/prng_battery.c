@@ -1,13 +1,13 @@
 /* A modest battery on the default generator: byte uniformity at three bit positions,
+ * the first 65536 words as doubles against the uniform law (Kolmogorov-Smirnov),
  * every bit's balance, serial pairs at lag 1 (neighbouring lanes) and lag 4 (one lane),
  * the lag-1 correlation coefficient, and the bulk fill giving the word-by-word stream. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "run.h"
+#include "kit/kit.h"
 
 static void uniform_bytes(test *t, const uint64_t *w, size_t n, unsigned shift, const char *what)
 {
@@ -16,7 +16,7 @@ static void uniform_bytes(test *t, const uint64_t *w, size_t n, unsigned shift, 
         obs[(w[i] >> shift) & 255]++;
     for (int b = 0; b < 256; b++)
         exp[b] = (double)n / 256;
-    stat_result r = stat_chisq_gof(obs, exp, 256);
+    wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, 256);
     test_comp(t, what, r, 1.0 / 256, (double)n);
     test_row(t, "%s | chi2=%.2f | df=%u | p=%.3g", what, r.stat, r.df, r.p);
 }
@@ -31,7 +31,7 @@ static void serial_pairs(test *t, const uint64_t *w, size_t n, size_t lag, const
             obs[(w[i] >> 60) << 4 | (w[i + lag] >> 60)]++;
     for (int b = 0; b < 256; b++)
         exp[b] = (double)pairs / 256;
-    stat_result r = stat_chisq_gof(obs, exp, 256);
+    wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, 256);
     test_comp(t, what, r, 1.0 / 256, (double)pairs);
     test_row(t, "%s | chi2=%.2f | df=%u | p=%.3g", what, r.stat, r.df, r.p);
 }
@@ -74,6 +74,20 @@ void run_prng_battery(uint64_t words, uint64_t seed)
         uniform_bytes(t, w, (size_t)words, 28, "bits 35..28");
         uniform_bytes(t, w, (size_t)words, 0, "bits 7..0");
 
+        t = test_new(F_PRNG, "prng seed=%#llx uniform doubles (KS)", (unsigned long long)s);
+        size_t nks = words < 65536 ? (size_t)words : 65536;
+        double *u = malloc(nks * sizeof *u);
+        if (!u) {
+            test_violation(t, "out of memory");
+        } else {
+            for (size_t i = 0; i < nks; i++)
+                u[i] = wsel_kit_unit(w[i]);
+            wsel_kit_stat r = wsel_kit_ks_uniform(u, nks);
+            free(u);
+            test_comp(t, "KS", r, -1, (double)nks);
+            test_row(t, "first %zu words as doubles | D=%.5f | p=%.3g", nks, r.stat, r.p);
+        }
+
         t = test_new(F_PRNG, "prng seed=%#llx bit balance", (unsigned long long)s);
         uint64_t ones[64] = { 0 };
         for (size_t i = 0; i < words; i++)
@@ -82,7 +96,7 @@ void run_prng_battery(uint64_t words, uint64_t seed)
         for (int b = 0; b < 64; b++) {
             char lb[16];
             snprintf(lb, sizeof lb, "bit %d", b);
-            stat_result r = stat_binom(ones[b], words, 0.5);
+            wsel_kit_stat r = wsel_kit_binom(ones[b], words, 0.5);
             test_comp(t, lb, r, 0.5, (double)words);
             test_row(t, "%s | %llu | %.1f | z=%.3f | p=%.3g", lb, (unsigned long long)ones[b],
                      (double)words / 2, r.stat, r.p);
@@ -96,7 +110,7 @@ void run_prng_battery(uint64_t words, uint64_t seed)
             sum += ((double)(w[i] >> 11) * 0x1p-53 - 0.5) * ((double)(w[i + 1] >> 11) * 0x1p-53 - 0.5);
         /* under H0 each product has mean 0 and variance 1/144 */
         double z = sum / sqrt((double)(words - 1) / 144.0);
-        stat_result r = { z, 1, 2 * gsl_cdf_ugaussian_Q(fabs(z)), 0 };
+        wsel_kit_stat r = wsel_kit_ztest(z);
         test_comp(t, "lag 1 correlation", r, 0, (double)words);
         test_row(t, "lag 1 correlation | z=%.3f | p=%.3g", z, r.p);
     }

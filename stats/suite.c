@@ -40,7 +40,7 @@ test *test_new(int family, const char *fmt, ...)
     return t;
 }
 
-void test_comp(test *t, const char *label, stat_result r, double pref, double draws)
+void test_comp(test *t, const char *label, wsel_kit_stat r, double pref, double draws)
 {
     if (t->nc == t->capc) {
         t->capc = t->capc ? 2 * t->capc : 8;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stat.h"
+#include "kit/kit_stat.h"
 
 enum family {
     F_STRUCT,   /* deterministic: answer shape, flags, TTL, impossible/certain items */
@@ -28,7 +28,7 @@ extern const char *const family_name[F_COUNT];
 
 typedef struct comp {
     char label[96];
-    stat_result r;
+    wsel_kit_stat r;
     double pref;     /* odds of the outcome the power figure is about (GOF, binomial) */
     double draws;
 } comp;
@@ -46,7 +46,7 @@ typedef struct test {
 } test;
 
 test *test_new(int family, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void test_comp(test *t, const char *label, stat_result r, double pref, double draws);
+void test_comp(test *t, const char *label, wsel_kit_stat r, double pref, double draws);
 void test_violation(test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void test_row(test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -350,14 +350,14 @@ static void t_synopsis_auto_and_stanza(void **state)
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_load_opts o = { .input = WSEL_INPUT_AUTO };
-    assert_int_equal(wsel_config_load_file(wsel_test_srcpath("examples/synopsis.conf"), &o,
+    assert_int_equal(wsel_config_load_file(wsel_kit_srcpath("examples/synopsis.conf"), &o,
                                            &cfg, &err), WSEL_OK);
     assert_true(wsel_config_is_whole(cfg));
     wsel_config_free(cfg);
     /* As a stanza, the whole config's top-level keys are parameters and resources: the
      * top-level service_types hash is then a bad parameter value (line 8, column 18). */
     o.input = STANZA;
-    int rc = wsel_config_load_file(wsel_test_srcpath("examples/synopsis.conf"), &o, &cfg,
+    int rc = wsel_config_load_file(wsel_kit_srcpath("examples/synopsis.conf"), &o, &cfg,
                                    &err);
     check_error(&err, rc, WSEL_E_PARAM, 8, 18, SUBS("service_types"));
     assert_null(cfg);
@@ -400,14 +400,14 @@ static void t_synopsis_stanza_form(void **state)
     wsel_config *whole = wsel_test_load_synopsis();
     wsel_config *cfg = NULL;
     wsel_error err;
-    assert_int_equal(wsel_config_load_file(wsel_test_srcpath("examples/synopsis_stanza.conf"),
+    assert_int_equal(wsel_config_load_file(wsel_kit_srcpath("examples/synopsis_stanza.conf"),
                                            NULL, &cfg, &err), WSEL_OK);
     assert_false(wsel_config_is_whole(cfg));
     assert_same_model(whole, cfg);
     wsel_config_free(cfg);
     /* Forced to whole, the stanza file has no plugins key. */
     wsel_load_opts o = { .input = WHOLE };
-    int rc = wsel_config_load_file(wsel_test_srcpath("examples/synopsis_stanza.conf"), &o,
+    int rc = wsel_config_load_file(wsel_kit_srcpath("examples/synopsis_stanza.conf"), &o,
                                    &cfg, &err);
     check_error(&err, rc, WSEL_E_NOSTANZA, 0, 0, SUBS("plugins"));
     wsel_config_free(whole);

@@ -257,7 +257,7 @@ int main(void)
     static gcase cases[MAX_CASES];
     static struct CMUnitTest tests[MAX_CASES];
     char dir[512];
-    snprintf(dir, sizeof dir, "%s", wsel_test_srcpath("tests/data/config"));
+    snprintf(dir, sizeof dir, "%s", wsel_kit_srcpath("tests/data/config"));
     DIR *d = opendir(dir);
     size_t n = 0;
     for (struct dirent *e; d && (e = readdir(d));) {

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 static const char text[] =
     "single => { a => [ 192.0.2.1, 1 ], b => [ 192.0.2.2, 2 ] }\n"
@@ -175,13 +176,12 @@ static void test_resolver_refuses(void **state)
     fixture *f = *state;
     wsel_error err;
     const wsel_resource *single = wsel_config_find(f->cfg, "single");
-    for (size_t e = 0; e <= wsel_variant_count(); e++) {
-        const char *name = e < wsel_variant_count() ? wsel_variant_name(e) : "fast";
-        if (!wsel_variant_available(name))
-            continue;
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t e = 0; e < nv; e++) {
+        bool is_ref = strcmp(names[e], "ref") == 0;
         wsel_resolver *rv = NULL;
-        assert_int_equal(wsel_resolver_new_variant(f->cfg, f->st, name, &rv, &err), WSEL_OK);
-        bool is_ref = wsel_resolver_engine(rv) == WSEL_ENGINE_REF;
+        assert_int_equal(wsel_kit_resolver_new(f->cfg, f->st, names[e], &rv, &err), WSEL_OK);
         wsel_answer ans;
         copy c;
         make_copy(&c, single);

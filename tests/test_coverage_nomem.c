@@ -20,98 +20,11 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NOMEM_SKIP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer) || __has_feature(leak_sanitizer)
-#define NOMEM_SKIP 1
-#endif
-#endif
-#if !defined(__GLIBC__)
-#define NOMEM_SKIP 1
-#endif
+#include "support/nomem.h"
 
 #ifndef NOMEM_SKIP
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-
-/* -1: never fail. n >= 0: let n more allocations succeed, fail the next one. */
-static long countdown = -1;
-static int hit;
-
-static int fail_now(void)
-{
-    if (countdown < 0)
-        return 0;
-    if (countdown == 0) {
-        countdown = -1;
-        hit = 1;
-        return 1;
-    }
-    countdown--;
-    return 0;
-}
-
-/* Blocks currently allocated: a call that fails must leave this where it found it. */
-static long live;
-
-static void *counted(void *p)
-{
-    if (p)
-        live++;
-    return p;
-}
-
-void *malloc(size_t n)
-{
-    return fail_now() ? NULL : counted(__libc_malloc(n));
-}
-
-void *calloc(size_t n, size_t m)
-{
-    return fail_now() ? NULL : counted(__libc_calloc(n, m));
-}
-
-void *realloc(void *p, size_t n)
-{
-    if (!p)
-        return malloc(n);
-    if (n == 0) {
-        live--;
-        return __libc_realloc(p, 0);
-    }
-    return fail_now() ? NULL : __libc_realloc(p, n);
-}
-
-void *aligned_alloc(size_t align, size_t n)
-{
-    return fail_now() ? NULL : counted(__libc_memalign(align, n));
-}
-
-void free(void *p)
-{
-    if (p)
-        live--;
-    __libc_free(p);
-}
-
-static void arm(long n)
-{
-    hit = 0;
-    countdown = n;
-}
-
-static int disarm(void)
-{
-    countdown = -1;
-    return hit;
-}
-
 /* Runs op(ctx) with allocation k failing, k = 0, 1, ... until op completes without
  * meeting the failure. op returns a status; undo(ctx) releases what a success built. */
 typedef int (*op_fn)(void *ctx);
@@ -219,7 +132,7 @@ typedef struct world {
     wsel_state *st;
     wsel_resolver *rv;
     wsel_odds *odds;
-    const char *engine;        /* a variant name */
+    const char *engine;          /* a variant name (wsel_kit_variants) */
     const wsel_resource *res;
     wsel_error err;
 } world;
@@ -347,7 +260,7 @@ static int op_resolver(void *p)
 {
     world *w = p;
     wsel_resolver *rv = NULL;
-    int rc = wsel_resolver_new_variant(w->cfg, w->st, w->engine, &rv, &w->err);
+    int rc = wsel_kit_resolver_new(w->cfg, w->st, w->engine, &rv, &w->err);
     if (rc != WSEL_OK) {
         if (rv != NULL)
             fail_msg("failed resolver_new left *out set");
@@ -403,10 +316,10 @@ static void test_resolvers(void **state)
     world w;
     world_setup(&w);
     down_some(&w);
-    for (size_t e = 0; e < wsel_variant_count(); e++) {
-        if (!wsel_variant_available(wsel_variant_name(e)))
-            continue;
-        w.engine = wsel_variant_name(e);
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
+    for (size_t e = 0; e < nv; e++) {
+        w.engine = names[e];
         unsigned n = sweep(w.engine, op_resolver, NULL, &w);
         print_message("# resolver %s: %u allocation failures survived\n", w.engine, n);
     }

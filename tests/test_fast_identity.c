@@ -24,12 +24,6 @@
 
 __extension__ typedef unsigned __int128 u128;
 
-static uint64_t edge(uint64_t c, uint64_t D)
-{
-    u128 e = (((u128)c << 64) + D - 1) / D;
-    return e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
-}
-
 /* ---- bit-position table --------------------------------------------------------- */
 
 extern const uint8_t wsel__bit_pos[256][8];
@@ -190,18 +184,17 @@ static void test_engine_api(void **unused)
 
 /* ---- identity sweep --------------------------------------------------------------- */
 
-/* Every fast variant, "fast" (the dispatched one), then ref: from the variant table. */
-#define N_ENGINES 16
+/* Every engine variant this build and CPU run, by the kit's list (ref, fast and each
+ * fast variant); slots past the list stay unused. */
+#define N_ENGINES WSEL_KIT_MAX_VARIANTS
 static const char *engines[N_ENGINES];
-static int n_engines;
 
-static void engines_init(void)
+static bool engine_slot(int e)
 {
-    for (size_t i = 0; i < wsel_variant_count() && n_engines < N_ENGINES - 2; i++)
-        if (strcmp(wsel_variant_name(i), "ref") != 0)
-            engines[n_engines++] = wsel_variant_name(i);
-    engines[n_engines++] = "fast";
-    engines[n_engines++] = "ref";
+    static size_t n;
+    if (!n)
+        n = wsel_kit_variants(engines, N_ENGINES, true);
+    return (size_t)e < n;
 }
 
 /* A source with its own take op: the fast engine must use it (not fill), read only the
@@ -237,11 +230,11 @@ static void test_source_take_op(void **unused)
     wsel_prng p;
     wsel_prng_seed(&p, 99);
     wsel_prng_fill(&p, src.w, 4096);
-    for (int e = 0; e < n_engines; e++) {
-        if (!wsel_variant_available(engines[e]) || strcmp(engines[e], "ref") == 0)
+    for (int e = 0; e < N_ENGINES; e++) {
+        if (!engine_slot(e) || strcmp(engines[e], "ref") == 0)
             continue;
         wsel_resolver *r;
-        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
         src.pos = 0;
         src.takes = 0;
         plain = src;
@@ -274,66 +267,10 @@ typedef struct pool {
     size_t n;
 } pool;
 
-static void pool_add(pool *p, uint64_t e)
-{
-    const uint64_t around[3] = { e - 1, e, e + 1 };
-    for (int k = 0; k < 3 && p->n < sizeof p->w / sizeof p->w[0]; k++)
-        p->w[p->n++] = around[k];
-}
-
-/* Edge words of every layer of `set` under `st`: CHOOSE prefix edges and INCLUDE edges,
- * for items over the whole set, within each group, and for groups. */
+/* Edge words of every layer of `set` under `st` (the kit's boundary words). */
 static void edges_of(const wsel_set *set, const wsel_state *st, pool *p)
 {
-    static uint64_t d[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < set->n_items; i++) {
-        wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
-        d[i] = ms.up ? set->items[i].weight : 0;
-        sum += d[i];
-    }
-    if (sum < set->threshold)
-        for (uint32_t i = 0; i < set->n_items; i++)
-            d[i] = set->items[i].weight;
-    p->w[p->n++] = 0;
-    p->w[p->n++] = UINT64_MAX;
-    if (!set->grouped) {
-        uint64_t D = 0, M = 0;
-        for (uint32_t i = 0; i < set->n_items; i++) {
-            D += d[i];
-            M = d[i] > M ? d[i] : M;
-        }
-        uint64_t c = 0;
-        for (uint32_t i = 0; i < set->n_items; i++) {
-            c += d[i];
-            pool_add(p, edge(c, D));
-            pool_add(p, edge(d[i], M));
-        }
-        return;
-    }
-    uint64_t G[WSEL_MAX_ITEMS], D = 0, GM = 0;
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        const wsel_group *grp = &set->groups[g];
-        uint64_t s = 0, m = 0, c = 0;
-        for (uint32_t j = 0; j < grp->count; j++) {
-            s += d[grp->first + j];
-            m = d[grp->first + j] > m ? d[grp->first + j] : m;
-        }
-        for (uint32_t j = 0; j < grp->count && s; j++) {
-            c += d[grp->first + j];
-            pool_add(p, edge(c, s));
-            pool_add(p, edge(d[grp->first + j], m));
-        }
-        G[g] = s;
-        D += s;
-        GM = s > GM ? s : GM;
-    }
-    uint64_t c = 0;
-    for (uint32_t g = 0; g < set->n_groups; g++) {
-        c += G[g];
-        pool_add(p, edge(c, D));
-        pool_add(p, edge(G[g], GM));
-    }
+    wsel_kit_weighted_edges(set, st, p->w, &p->n, sizeof p->w / sizeof p->w[0]);
 }
 
 typedef struct sweep_stats {
@@ -345,11 +282,11 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
                         unsigned q, sweep_stats *stats)
 {
     wsel_resolver *r[N_ENGINES] = { 0 };
-    for (int e = 0; e < n_engines; e++) {
-        if (!wsel_variant_available(engines[e]))
+    for (int e = 0; e < N_ENGINES; e++) {
+        if (!engine_slot(e))
             continue;
         wsel_error err;
-        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r[e], &err), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], &err), WSEL_OK);
     }
     static pool p;
     uint64_t w[WSEL_WORDS_MAX];
@@ -362,15 +299,15 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
             edges_of(&res->sets[s], st, &p);
         for (unsigned k = 0; k < q; k++) {
             /* query 0: all edges of one kind; others: a mix of edges and uniform words */
-            unsigned style = (unsigned)wsel_test_range(rs, 0, 3);
+            unsigned style = (unsigned)wsel_kit_range(rs, 0, 3);
             for (size_t i = 0; i < n; i++) {
-                if (style == 0 || (style == 1 && wsel_test_range(rs, 0, 1)))
-                    w[i] = wsel_test_mix(rs);
+                if (style == 0 || (style == 1 && wsel_kit_range(rs, 0, 1)))
+                    w[i] = wsel_kit_mix(rs);
                 else
-                    w[i] = p.w[wsel_test_range(rs, 0, p.n - 1)];
+                    w[i] = p.w[wsel_kit_range(rs, 0, p.n - 1)];
             }
-            wsel_test_replay rp;
-            wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+            wsel_kit_replay rp;
+            wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
             wsel_answer want, got;
             assert_int_equal(wsel_ref_resolve(res, st, &rng, &want), WSEL_OK);
             stats->queries++;
@@ -378,27 +315,27 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
                 stats->failed_sets += want.set[s].failed;
                 stats->multi_items += want.set[s].count > 1;
             }
-            for (int e = 0; e < n_engines; e++) {
+            for (int e = 0; e < N_ENGINES; e++) {
                 if (!r[e])
                     continue;
-                rng = wsel_test_replay_rng(&rp, w, n);
+                rng = wsel_kit_replay_rng(&rp, w, n);
                 memset(&got, 0xa5, sizeof got);
                 assert_int_equal(wsel_resolve(r[e], res, &rng, &got), WSEL_OK);
                 assert_int_equal(rp.pos, n);
                 assert_int_equal(rp.overrun, 0);
                 if (!wsel_answer_equal(&want, &got)) {
                     char a[4096], b[4096];
-                    wsel_test_format_answer(res, &want, a, sizeof a);
-                    wsel_test_format_answer(res, &got, b, sizeof b);
+                    wsel_kit_format_answer(res, &want, a, sizeof a);
+                    wsel_kit_format_answer(res, &got, b, sizeof b);
                     fail_msg("%s differs from ref on resource %s (%s): want %s, got %s",
-                             wsel_resolver_variant(r[e]), res->name,
+                             wsel_kit_resolver_variant(r[e]), res->name,
                              wsel_mode_name(res->sets[0].mode), a, b);
                 }
                 stats->compared++;
             }
         }
         /* the default generator, through the direct bulk path, keeps the same stream */
-        for (int e = 0; e < n_engines; e++) {
+        for (int e = 0; e < N_ENGINES; e++) {
             if (!r[e])
                 continue;
             wsel_prng pa, pb;
@@ -414,7 +351,7 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
             assert_true(wsel_prng_next(&pa) == wsel_prng_next(&pb));
         }
     }
-    for (int e = 0; e < n_engines; e++)
+    for (int e = 0; e < N_ENGINES; e++)
         wsel_resolver_free(r[e]);
 }
 
@@ -425,7 +362,7 @@ static void test_identity_sweep(void **unused)
     sweep_stats stats = { 0 };
     uint64_t rs = 0x5eed;
     for (uint64_t seed = 0; seed < 160; seed++) {
-        char *text = wsel_test_gen_config(seed, NULL);
+        char *text = wsel_kit_weighted_gen_config(seed, NULL);
         assert_non_null(text);
         wsel_config *cfg = wsel_test_load(text);
         wsel_state *st;
@@ -523,11 +460,11 @@ static void test_prng_direct_paths(void **unused)
             assert_int_equal(wsel_state_set(st, "mon", key, false, 20, NULL, NULL), WSEL_OK);
     }
     size_t n_res = wsel_config_resource_count(cfg);
-    for (int e = 0; e < n_engines; e++) {
-        if (!wsel_variant_available(engines[e]))
+    for (int e = 0; e < N_ENGINES; e++) {
+        if (!engine_slot(e))
             continue;
         wsel_resolver *r;
-        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r, NULL), WSEL_OK);
+        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r, NULL), WSEL_OK);
         for (size_t ri = 0; ri < n_res; ri++) {
             const wsel_resource *res = wsel_config_resource(cfg, ri);
             const wsel_resource *one = wsel_config_find(cfg, "one");
@@ -543,7 +480,7 @@ static void test_prng_direct_paths(void **unused)
                 assert_int_equal(wsel_resolve(r, x, &rb, &got), WSEL_OK);
                 if (!wsel_answer_equal(&want, &got))
                     fail_msg("%s: %s query %d differs from ref",
-                             wsel_resolver_variant(r), x->name, q);
+                             wsel_kit_resolver_variant(r), x->name, q);
                 assert_int_equal(pa.pos, pb.pos);
             }
             assert_true(wsel_prng_next(&pa) == wsel_prng_next(&pb));
@@ -585,10 +522,10 @@ static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
     for (uint32_t i = 0; i < n; i++) {
         if (!d[i])
             continue;
-        uint64_t e0 = edge(d[i], M);
+        uint64_t e0 = wsel_kit_edge_sat(d[i], M);
         for (uint64_t w = e0 - 1; w != e0 + 2 && w != 0; w++) {
             wsel_prng p;
-            wsel_test_prng_plant(&p, rs, (unsigned)wsel_test_range(rs, 0, 3), base + i, w);
+            wsel_kit_prng_plant(&p, rs, (unsigned)wsel_kit_range(rs, 0, 3), base + i, w);
             wsel_prng check = p;
             uint64_t words[WSEL_WORDS_MAX];
             wsel_prng_fill(&check, words, nw);
@@ -604,7 +541,7 @@ static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
             assert_int_equal(in, (u128)w * M < (u128)d[i] << 64);
             t->included += in;
             t->planted++;
-            for (int e = 0; e < n_engines; e++) {
+            for (int e = 0; e < N_ENGINES; e++) {
                 if (!r[e])
                     continue;
                 wsel_prng pe = p;
@@ -613,7 +550,7 @@ static void plant_set_edges(const wsel_resource *res, const wsel_state *st,
                 assert_int_equal(wsel_resolve(r[e], res, &re, &got), WSEL_OK);
                 if (!wsel_answer_equal(&want, &got))
                     fail_msg("%s differs from ref on %s: set %u of %u items, word %u planted "
-                             "at %s edge", wsel_resolver_variant(r[e]),
+                             "at %s edge", wsel_kit_resolver_variant(r[e]),
                              res->name, k, n, i, in ? "an included" : "an excluded");
                 assert_memory_equal(pe.s, pr.s, sizeof pe.s);
                 assert_int_equal(pe.pos, pr.pos);
@@ -657,15 +594,15 @@ static void test_planted_edges(void **unused)
         assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
         assert_int_equal(wsel_state_set(st, "mon", "10.7.0.2", false, 30, NULL, NULL), WSEL_OK);
         wsel_resolver *r[N_ENGINES] = { 0 };
-        for (int e = 0; e < n_engines; e++)
-            if (wsel_variant_available(engines[e]))
-                assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
+        for (int e = 0; e < N_ENGINES; e++)
+            if (engine_slot(e))
+                assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], NULL), WSEL_OK);
         size_t base = 0;
         for (uint32_t k = 0; k < res->n_sets; k++) {
             plant_set_edges(res, st, r, k, base, &rs, &t);
             base += wsel_set_words(&res->sets[k]);
         }
-        for (int e = 0; e < n_engines; e++)
+        for (int e = 0; e < N_ENGINES; e++)
             wsel_resolver_free(r[e]);
         wsel_state_free(st);
         wsel_config_free(cfg);
@@ -682,12 +619,12 @@ static void test_identity_modes(void **unused)
     uint64_t rs = 0xabc;
     for (int mode = WSEL_MODE_UNGROUPED_SINGLE; mode <= WSEL_MODE_CNAME; mode++) {
         for (uint64_t seed = 0; seed < 12; seed++) {
-            wsel_test_gen_opts o = { 0 };
+            wsel_kit_weighted_opts o = { 0 };
             o.mode = mode;
             o.resources = 3;
             o.max_items = seed % 3 == 0 ? 64 : 0;
             o.max_group = seed % 3 == 1 ? 64 : 0;
-            char *text = wsel_test_gen_config(seed + 1000 * (uint64_t)mode, &o);
+            char *text = wsel_kit_weighted_gen_config(seed + 1000 * (uint64_t)mode, &o);
             assert_non_null(text);
             wsel_config *cfg = wsel_test_load(text);
             wsel_state *st;
@@ -723,7 +660,7 @@ static void test_identity_group_shapes(void **unused)
                 for (unsigned a = 0; a < per; a++)
                     len += (size_t)snprintf(text + len, sizeof text - len, " a%u => [ 10.%u.%u.%u, %u ]",
                                             a, 50 + G, g * 4 + shape, a + 1,
-                                            (unsigned)wsel_test_range(&rs, 1, 1000));
+                                            (unsigned)wsel_kit_range(&rs, 1, 1000));
                 len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
             }
             snprintf(text + len, sizeof text - len, "}\n");
@@ -924,14 +861,14 @@ static char *slurp(const char *path)
 static void kat_regen(int idx)
 {
     char path[512];
-    wsel_test_gen_opts o = { 0 };
+    wsel_kit_weighted_opts o = { 0 };
     o.mode = idx < 5 ? idx : -1;   /* one file per mode, then a mixed one */
     o.resources = 4;
     o.max_items = idx % 2 ? 64 : 0;
     o.max_group = idx % 2 ? 0 : 64;
-    char *text = wsel_test_gen_config(0xca7 + (uint64_t)idx, &o);
+    char *text = wsel_kit_weighted_gen_config(0xca7 + (uint64_t)idx, &o);
     assert_non_null(text);
-    snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+    snprintf(path, sizeof path, "%s/%02d.conf", wsel_kit_srcpath("tests/data/kat"), idx);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
@@ -941,7 +878,7 @@ static void kat_regen(int idx)
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
     wsel_test_random_state(st, cfg, (uint64_t)idx, idx == 3 ? 0.8 : 0.3, true);
-    snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+    snprintf(path, sizeof path, "%s/%02d.kat", wsel_kit_srcpath("tests/data/kat"), idx);
     f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "# written by the reference engine (WSEL_KAT_REGEN=1 test_fast_identity)\n");
@@ -971,9 +908,9 @@ static void kat_regen(int idx)
             edges_of(&res->sets[si], st, &p);
         for (int q = 0; q < 25; q++) {
             for (size_t i = 0; i < n; i++)
-                w[i] = q % 2 ? wsel_test_mix(&rs) : p.w[wsel_test_range(&rs, 0, p.n - 1)];
-            wsel_test_replay rp;
-            wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+                w[i] = q % 2 ? wsel_kit_mix(&rs) : p.w[wsel_kit_range(&rs, 0, p.n - 1)];
+            wsel_kit_replay rp;
+            wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
             wsel_answer a;
             assert_int_equal(wsel_ref_resolve(res, st, &rng, &a), WSEL_OK);
             kat_format(&a, ans_text, sizeof ans_text);
@@ -998,11 +935,11 @@ static void test_known_answers(void **unused)
         if (regen && !strcmp(regen, "1"))
             kat_regen(idx);
         char path[512];
-        snprintf(path, sizeof path, "%s/%02d.conf", wsel_test_srcpath("tests/data/kat"), idx);
+        snprintf(path, sizeof path, "%s/%02d.conf", wsel_kit_srcpath("tests/data/kat"), idx);
         char *text = slurp(path);
         if (!text)
             fail_msg("cannot read %s", path);
-        snprintf(path, sizeof path, "%s/%02d.kat", wsel_test_srcpath("tests/data/kat"), idx);
+        snprintf(path, sizeof path, "%s/%02d.kat", wsel_kit_srcpath("tests/data/kat"), idx);
         char *kat = slurp(path);
         if (!kat)
             fail_msg("cannot read %s", path);
@@ -1025,9 +962,9 @@ static void test_known_answers(void **unused)
                 continue;
             }
             if (!synced) {
-                for (int e = 0; e < n_engines; e++)
-                    if (wsel_variant_available(engines[e]))
-                        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &r[e], NULL),
+                for (int e = 0; e < N_ENGINES; e++)
+                    if (engine_slot(e))
+                        assert_int_equal(wsel_kit_resolver_new(cfg, st, engines[e], &r[e], NULL),
                                          WSEL_OK);
                 synced = true;
             }
@@ -1050,11 +987,11 @@ static void test_known_answers(void **unused)
             const char *want = strstr(pos, "=> ");
             assert_non_null(want);
             want += 3;
-            for (int e = 0; e < n_engines; e++) {
+            for (int e = 0; e < N_ENGINES; e++) {
                 if (!r[e])
                     continue;
-                wsel_test_replay rp;
-                wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+                wsel_kit_replay rp;
+                wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
                 wsel_answer a;
                 char got[4096];
                 assert_int_equal(wsel_resolve(r[e], res, &rng, &a), WSEL_OK);
@@ -1062,11 +999,11 @@ static void test_known_answers(void **unused)
                 kat_format(&a, got, sizeof got);
                 if (strcmp(got, want) != 0)
                     fail_msg("%s:%u: %s answered '%s', expected '%s'", path, line_no,
-                             wsel_resolver_variant(r[e]), got, want);
+                             wsel_kit_resolver_variant(r[e]), got, want);
                 checked++;
             }
         }
-        for (int e = 0; e < n_engines; e++)
+        for (int e = 0; e < N_ENGINES; e++)
             wsel_resolver_free(r[e]);
         wsel_state_free(st);
         wsel_config_free(cfg);
@@ -1093,7 +1030,6 @@ int main(void)
         cmocka_unit_test(test_identity_sweep),
         cmocka_unit_test(test_known_answers),
     };
-    engines_init();
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("fast_identity", tests, NULL, NULL);
 }

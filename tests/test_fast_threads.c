@@ -87,12 +87,12 @@ static void *reader_main(void *arg)
     uint64_t rs = rd->seed;
     uint64_t w[WSEL_WORDS_MAX];
     for (unsigned long q = 0; q < MIN_QUERIES || !atomic_load(&rd->sh->stop); q++) {
-        const wsel_resource *res = wsel_config_resource(cfg, (size_t)wsel_test_range(&rs, 0, n_res - 1));
+        const wsel_resource *res = wsel_config_resource(cfg, (size_t)wsel_kit_range(&rs, 0, n_res - 1));
         size_t n = wsel_resource_words(res);
         for (size_t i = 0; i < n; i++)
-            w[i] = wsel_test_mix(&rs);
-        wsel_test_replay rp;
-        wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+            w[i] = wsel_kit_mix(&rs);
+        wsel_kit_replay rp;
+        wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
         wsel_answer got, want;
         if (wsel_resolve(rd->sh->r, res, &rng, &got) != WSEL_OK || rp.pos != n) {
             rd->errors++;
@@ -105,7 +105,7 @@ static void *reader_main(void *arg)
         }
         int k = (int)(got.ttl - TTL_BASE);
         rd->seen[k]++;
-        rng = wsel_test_replay_rng(&rp, w, n);
+        rng = wsel_kit_replay_rng(&rp, w, n);
         if (wsel_ref_resolve(res, rd->sh->frozen[k], &rng, &want) != WSEL_OK ||
             !wsel_answer_equal(&want, &got))
             rd->mismatches++;
@@ -127,7 +127,7 @@ static void test_readers_and_writer(void **unused)
     wsel_state *live;
     assert_int_equal(wsel_state_new(cfg, &live, NULL), WSEL_OK);
     apply_pattern(live, cfg, 0);
-    assert_int_equal(wsel_resolver_new(cfg, live, WSEL_ENGINE_FAST, &sh.r, NULL), WSEL_OK);
+    assert_int_equal(wsel_kit_resolver_new(cfg, live, "fast", &sh.r, NULL), WSEL_OK);
 
     /* pattern 3 must make some set fail over, or the failed flag goes untested */
     bool some_failed = false;
@@ -157,7 +157,7 @@ static void test_readers_and_writer(void **unused)
     unsigned long syncs = 0;
     /* valgrind runs one thread at a time, so spinning readers starve the writer: a few
      * rounds of the K patterns are enough there. */
-    unsigned long target = wsel_test_under_valgrind() ? 3 * K : SYNCS;
+    unsigned long target = wsel_kit_under_valgrind() ? 3 * K : SYNCS;
     int k = 0;
     while (syncs < target) {
         k = (k + 1) % K;
@@ -203,14 +203,15 @@ static void test_readers_and_writer(void **unused)
 static void test_each_variant(void **unused)
 {
     (void)unused;
-    for (size_t i = 0; i < wsel_variant_count(); i++) {
-        const char *v = wsel_variant_name(i);
-        if (strcmp(v, "ref") == 0 || !wsel_variant_available(v))
-            continue;
-        assert_int_equal(wsel_fast_force(v), WSEL_OK);
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, false);
+    for (size_t v = 0; v < nv; v++) {
+        if (strcmp(names[v], "ref") == 0)
+            continue; /* the reference reads live state: not for concurrent writers */
+        assert_int_equal(wsel_kit_force_variant(names[v]), WSEL_OK);
         test_readers_and_writer(NULL);
     }
-    assert_int_equal(wsel_fast_force(NULL), WSEL_OK);
+    assert_int_equal(wsel_kit_force_variant(NULL), WSEL_OK);
 }
 
 int main(void)

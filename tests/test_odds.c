@@ -251,7 +251,7 @@ static void test_consistency_generated(void **unused)
 {
     (void)unused;
     for (unsigned seed = 1; seed <= 120; seed++) {
-        char *text = wsel_test_gen_config(seed, NULL);
+        char *text = wsel_kit_weighted_gen_config(seed, NULL);
         wsel_config *cfg = wsel_test_load(text);
         wsel_state *st = NULL;
         assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
@@ -335,7 +335,7 @@ static unsigned long draws(void)
 {
     const char *e = getenv("WSEL_ODDS_N");
     unsigned long n = e ? strtoul(e, NULL, 10) : 0;
-    return n ? n : wsel_test_under_valgrind() ? 20000ul : 1000000ul;
+    return n ? n : wsel_kit_under_valgrind() ? 20000ul : 1000000ul;
 }
 
 /* Whether `hits` of `n` is consistent with probability p: exact for p = 0 or 1, otherwise
@@ -433,10 +433,10 @@ static void test_ref_agrees(void **unused)
 static void test_ref_agrees_generated(void **unused)
 {
     (void)unused;
-    const unsigned long n = wsel_test_under_valgrind() ? 2000 : 20000;
+    const unsigned long n = wsel_kit_under_valgrind() ? 2000 : 20000;
     bool ok = true;
     for (unsigned seed = 1; seed <= 30; seed++) {
-        char *text = wsel_test_gen_config(seed + 5000, NULL);
+        char *text = wsel_kit_weighted_gen_config(seed + 5000, NULL);
         wsel_config *cfg = wsel_test_load(text);
         wsel_state *st = NULL;
         assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);

@@ -1,8 +1,8 @@
 /* The reference engine against the page's rules and the random-word contract (resolve.h).
  * Expected answers are worked out by hand from the contract's formulas: the word at which
  * a CHOOSE moves from item i to i+1 is the smallest w with w * D >= c * 2^64, i.e.
- * ceil(c * 2^64 / D), computed here by division rather than by the engine's
- * multiplication. */
+ * ceil(c * 2^64 / D), computed by the kit's wsel_kit_edge_sat() by division rather than
+ * by the engine's multiplication. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,15 +14,6 @@
 #include <cmocka.h>
 
 #include "support/support.h"
-
-__extension__ typedef unsigned __int128 u128;
-
-/* ceil(c * 2^64 / D): first word of CHOOSE bucket starting at cumulative weight c, and
- * the first word at which INCLUDE of weight c under max D says no. */
-static uint64_t edge(uint64_t c, uint64_t D)
-{
-    return (uint64_t)((((u128)c << 64) + D - 1) / D);
-}
 
 typedef struct fixture {
     wsel_config *cfg;
@@ -48,8 +39,8 @@ static wsel_answer run(const fixture *f, const char *name, const uint64_t *w, si
     const wsel_resource *res = wsel_config_find(f->cfg, name);
     assert_non_null(res);
     assert_int_equal(wsel_resource_words(res), n);
-    wsel_test_replay rp;
-    wsel_rng rng = wsel_test_replay_rng(&rp, w, n);
+    wsel_kit_replay rp;
+    wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
     wsel_answer ans;
     assert_int_equal(wsel_ref_resolve(res, f->st, &rng, &ans), WSEL_OK);
     assert_int_equal(rp.pos, n);
@@ -79,7 +70,7 @@ static void test_single_boundaries(void **unused)
     fixture f = setup_text("X => {\n lb01 => [ 192.0.2.1, 45 ]\n lb02 => [ 192.0.2.1, 60 ]\n"
                            " lb03 => [ 192.0.2.1, 75 ]\n}\n");
     /* buckets: [0,45) -> lb01, [45,105) -> lb02, [105,180) -> lb03 */
-    uint64_t b1 = edge(45, 180), b2 = edge(105, 180);
+    uint64_t b1 = wsel_kit_edge_sat(45, 180), b2 = wsel_kit_edge_sat(105, 180);
     assert_true(b1 == (uint64_t)1 << 62); /* 45/180 = 1/4 exactly */
     struct { uint64_t w; unsigned item; } cases[] = {
         { 0, 0 }, { b1 - 1, 0 }, { b1, 1 }, { b2 - 1, 1 }, { b2, 2 }, { UINT64_MAX, 2 },
@@ -100,7 +91,7 @@ static void test_multi_boundaries(void **unused)
     (void)unused;
     fixture f = setup_text("X => {\n multi => true\n lb01 => [ 192.0.2.1, 45 ]\n"
                            " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 60 ]\n}\n");
-    uint64_t b = edge(45, 60); /* 3/4 of 2^64 */
+    uint64_t b = wsel_kit_edge_sat(45, 60); /* 3/4 of 2^64 */
     assert_true(b == (uint64_t)3 << 62);
     uint64_t w[3] = { b - 1, UINT64_MAX, UINT64_MAX };
     wsel_answer a = run(&f, "X", w, 3);
@@ -143,7 +134,7 @@ static void test_threshold(void **unused)
     assert_true(a.failed);
     assert_true(a.set[0].failed);
     expect_items(&a.set[0], 1, 1);
-    uint64_t w = edge(6, 14) - 1;
+    uint64_t w = wsel_kit_edge_sat(6, 14) - 1;
     a = run(&f, "lt", &w, 1);
     expect_items(&a.set[0], 1, 0);
     w++;
@@ -182,7 +173,7 @@ static void test_ttl(void **unused)
     /* DOWN in one service only makes b DOWN: with weights 10,0,1 (sum 11 >= 6) the
      * word just past a's bucket goes to c, not b */
     set_down(&f, "svc_a", "10.0.0.2", 100);
-    uint64_t w = edge(10, 11);
+    uint64_t w = wsel_kit_edge_sat(10, 11);
     a = run(&f, "R", &w, 1);
     expect_items(&a.set[0], 1, 2);
     assert_false(a.failed);
@@ -202,26 +193,26 @@ static void test_grouped_single(void **unused)
                            " dc2 => { l1 = [ 127.0.0.3, 2 ]\n l2 = [ 127.0.0.4, 2 ]\n"
                            "          l3 = [ 127.0.0.5, 1 ] }\n}\n");
     /* words: 1 + A = 1 + 3; groups 4 and 5 of D = 9 */
-    uint64_t g = edge(4, 9);
+    uint64_t g = wsel_kit_edge_sat(4, 9);
     uint64_t w[4] = { g - 1, UINT64_MAX, UINT64_MAX, 0 };
     wsel_answer a = run(&f, "cdn", w, 4);
     expect_items(&a.set[0], 2, 0, 1); /* w[3] unused: dc1 has two addresses */
     w[0] = g;
-    w[3] = edge(1, 2) - 1; /* l3 (weight 1, group max 2) included */
+    w[3] = wsel_kit_edge_sat(1, 2) - 1; /* l3 (weight 1, group max 2) included */
     a = run(&f, "cdn", w, 4);
     expect_items(&a.set[0], 3, 2, 3, 4);
-    w[3] = edge(1, 2);
+    w[3] = wsel_kit_edge_sat(1, 2);
     a = run(&f, "cdn", w, 4);
     expect_items(&a.set[0], 2, 2, 3);
 
     /* one address of dc2 DOWN: dc2 weighs 3, its max is still 2 (sum 7 >= ceil(4.5)) */
     set_down(&f, "svc_a", "127.0.0.4", 5);
-    uint64_t w2[4] = { edge(4, 7), 0, 0, 0 };
+    uint64_t w2[4] = { wsel_kit_edge_sat(4, 7), 0, 0, 0 };
     a = run(&f, "cdn", w2, 4);
     assert_false(a.failed);
     expect_items(&a.set[0], 2, 2, 4);
     assert_int_equal(a.ttl, 5);
-    w2[0] = edge(4, 7) - 1;
+    w2[0] = wsel_kit_edge_sat(4, 7) - 1;
     a = run(&f, "cdn", w2, 4);
     expect_items(&a.set[0], 2, 0, 1);
     teardown_fx(&f);
@@ -239,27 +230,27 @@ static void test_grouped_multi(void **unused)
                            "  s1 = { lb01 => [ 2001:db8::123, 4 ]\n lb02 => [ 2001:db8::456, 1 ] }\n"
                            "  s2 = { lb01 => [ 2001:db8::789, 4 ]\n lb02 => [ 2001:db8::ABC, 1 ] }\n }\n}\n");
     /* gm: G = (4, 2), M = 4. w[0] include g0 (always), w[1] include g1 iff w < 2^63,
-     * w[2] choose in g0 (a iff w < edge(3,4)), w[3] choose in g1 */
-    uint64_t w[4] = { UINT64_MAX, edge(2, 4) - 1, edge(3, 4) - 1, UINT64_MAX };
+     * w[2] choose in g0 (a iff w < wsel_kit_edge_sat(3,4)), w[3] choose in g1 */
+    uint64_t w[4] = { UINT64_MAX, wsel_kit_edge_sat(2, 4) - 1, wsel_kit_edge_sat(3, 4) - 1, UINT64_MAX };
     wsel_answer a = run(&f, "gm", w, 4);
     expect_items(&a.set[0], 2, 0, 2);
-    w[1] = edge(2, 4);
-    w[2] = edge(3, 4);
+    w[1] = wsel_kit_edge_sat(2, 4);
+    w[2] = wsel_kit_edge_sat(3, 4);
     a = run(&f, "gm", w, 4);
     expect_items(&a.set[0], 1, 1);
     /* a DOWN: G = (1, 2), M = 2 (sum 3 >= ceil(3)); g0 now included iff w[0] < 2^63,
      * and g0's only choice is b */
     set_down(&f, "svc_a", "10.0.0.1", 9);
-    uint64_t w2[4] = { edge(1, 2) - 1, UINT64_MAX, 0, 0 };
+    uint64_t w2[4] = { wsel_kit_edge_sat(1, 2) - 1, UINT64_MAX, 0, 0 };
     a = run(&f, "gm", w2, 4);
     assert_false(a.failed);
     expect_items(&a.set[0], 2, 1, 2);
-    w2[0] = edge(1, 2);
+    w2[0] = wsel_kit_edge_sat(1, 2);
     a = run(&f, "gm", w2, 4);
     expect_items(&a.set[0], 1, 2);
 
     /* mixed: 1 word for addrs_v4 (single), then 2G = 4 for addrs_v6 */
-    uint64_t m[5] = { edge(2, 4), UINT64_MAX, UINT64_MAX, edge(4, 5) - 1, edge(4, 5) };
+    uint64_t m[5] = { wsel_kit_edge_sat(2, 4), UINT64_MAX, UINT64_MAX, wsel_kit_edge_sat(4, 5) - 1, wsel_kit_edge_sat(4, 5) };
     a = run(&f, "mixed", m, 5);
     assert_int_equal(a.n_sets, 2);
     expect_items(&a.set[0], 1, 1);
@@ -273,7 +264,7 @@ static void test_cname(void **unused)
     (void)unused;
     fixture f = setup_text("corp => {\n multi = true\n lb01 = [ lb01.example.org., 99 ]\n"
                            " lb02 = [ lb02.example.org., 15 ]\n lb03 = [ lb03.example.org., 1 ]\n}\n");
-    uint64_t w = edge(114, 115);
+    uint64_t w = wsel_kit_edge_sat(114, 115);
     wsel_answer a = run(&f, "corp", &w, 1);
     expect_items(&a.set[0], 1, 2);
     w--;
@@ -374,9 +365,9 @@ static void check_invariants(const wsel_resource *res, const wsel_state *st,
 static void test_invariants_generated(void **unused)
 {
     (void)unused;
-    unsigned configs = getenv("WSEL_TEST_QUICK") || wsel_test_under_valgrind() ? 30 : 200;
+    unsigned configs = getenv("WSEL_TEST_QUICK") || wsel_kit_under_valgrind() ? 30 : 200;
     for (unsigned seed = 1; seed <= configs; seed++) {
-        char *text = wsel_test_gen_config(seed, NULL);
+        char *text = wsel_kit_weighted_gen_config(seed, NULL);
         assert_non_null(text);
         wsel_config *cfg = wsel_test_load(text);
         wsel_state *st = NULL;
@@ -386,9 +377,9 @@ static void test_invariants_generated(void **unused)
             double p_down = pattern == 0 ? 0.0 : pattern == 3 ? 0.95 : 0.3 * pattern;
             wsel_test_random_state(st, cfg, seed * 7 + pattern, p_down, pattern & 1);
             wsel_prng prng;
-            wsel_prng_seed(&prng, wsel_test_mix(&rs));
-            wsel_test_counter cnt;
-            wsel_rng rng = wsel_test_counting_rng(&cnt, wsel_prng_rng(&prng));
+            wsel_prng_seed(&prng, wsel_kit_mix(&rs));
+            wsel_kit_counter cnt;
+            wsel_rng rng = wsel_kit_counting_rng(&cnt, wsel_prng_rng(&prng));
             for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
                 const wsel_resource *res = wsel_config_resource(cfg, r);
                 for (unsigned q = 0; q < 50; q++) {
@@ -430,7 +421,7 @@ static void test_builtin_down(void **unused)
     (void)unused;
     fixture f = setup_text("D => { service_types = down\n multi = true\n"
                            " a = [ 10.0.0.1, 1 ]\n b = [ 10.0.0.2, 2 ] }\n");
-    uint64_t w[2] = { edge(1, 2) - 1, UINT64_MAX };
+    uint64_t w[2] = { wsel_kit_edge_sat(1, 2) - 1, UINT64_MAX };
     wsel_answer a = run(&f, "D", w, 2);
     assert_true(a.failed);
     expect_items(&a.set[0], 2, 0, 1);

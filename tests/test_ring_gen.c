@@ -197,8 +197,8 @@ static void check_picks(wsel_ring *r, const view *v)
 
 static void gen_answer(mock *m, const char *name, uint64_t *st)
 {
-    uint64_t kind = wsel_test_range(st, 0, 9);
-    uint32_t ttl = wsel_test_range(st, 0, 4) == 0 ? 0 : (uint32_t)wsel_test_range(st, 1, 20);
+    uint64_t kind = wsel_kit_range(st, 0, 9);
+    uint32_t ttl = wsel_kit_range(st, 0, 4) == 0 ? 0 : (uint32_t)wsel_kit_range(st, 1, 20);
     if (kind == 0) {
         mock_fail(m, name);
         return;
@@ -206,8 +206,8 @@ static void gen_answer(mock *m, const char *name, uint64_t *st)
     if (kind <= 5 || kind == 9) {
         char addrs[6][64];
         const char *list[7];
-        size_t n = wsel_test_range(st, kind == 9 ? 0 : 1, 5);
-        uint64_t base = wsel_test_range(st, 0, 3);
+        size_t n = wsel_kit_range(st, kind == 9 ? 0 : 1, 5);
+        uint64_t base = wsel_kit_range(st, 0, 3);
         for (size_t i = 0; i < n; i++) {
             if (kind == 5)
                 snprintf(addrs[i], sizeof addrs[i], "2001:db8::%llx",
@@ -221,15 +221,15 @@ static void gen_answer(mock *m, const char *name, uint64_t *st)
         return;
     }
     mock_srv_clear(m, name);
-    size_t n = wsel_test_range(st, 1, 5);
+    size_t n = wsel_kit_range(st, 1, 5);
     for (size_t i = 0; i < n; i++) {
         char t[64];
-        if (wsel_test_range(st, 0, 2) == 0)
-            snprintf(t, sizeof t, "n%llu.test", (unsigned long long)wsel_test_range(st, 0, NAMES - 1));
+        if (wsel_kit_range(st, 0, 2) == 0)
+            snprintf(t, sizeof t, "n%llu.test", (unsigned long long)wsel_kit_range(st, 0, NAMES - 1));
         else
             snprintf(t, sizeof t, "10.8.0.%zu", i + 1);
         mock_srv(m, name, t, (uint32_t)(i == 0 ? 0 : 8000 + i),
-                 (uint32_t)wsel_test_range(st, 0, 30), (uint32_t)wsel_test_range(st, 1, 2),
+                 (uint32_t)wsel_kit_range(st, 0, 30), (uint32_t)wsel_kit_range(st, 1, 2),
                  i == 0 ? ttl : 30);
     }
 }
@@ -245,19 +245,19 @@ static void run_seed(uint64_t seed, size_t steps)
         snprintf(name, sizeof name, "n%d.test", i);
         gen_answer(&m1, name, &st);
     }
-    uint32_t n = sizes[wsel_test_range(&st, 0, sizeof sizes / sizeof sizes[0] - 1)];
+    uint32_t n = sizes[wsel_kit_range(&st, 0, sizeof sizes / sizeof sizes[0] - 1)];
     wsel_ring_opts o = mock_opts(&m1, n);
     double *order = NULL;
-    if (wsel_test_range(&st, 0, 3) == 0) {
+    if (wsel_kit_range(&st, 0, 3) == 0) {
         order = malloc(n * sizeof *order);
         assert_non_null(order);
         for (uint32_t i = 0; i < n; i++)
-            order[i] = (double)wsel_test_mix(&st) / 1e6 + i * 1e-3; /* distinct */
+            order[i] = (double)wsel_kit_mix(&st) / 1e6 + i * 1e-3; /* distinct */
         o.order = order;
         o.order_len = n;
     }
-    o.health_threshold = (double)wsel_test_range(&st, 0, 2) * 25;
-    bool equal = wsel_test_range(&st, 0, 2) == 0;
+    o.health_threshold = (double)wsel_kit_range(&st, 0, 2) * 25;
+    bool equal = wsel_kit_range(&st, 0, 2) == 0;
     wsel_ring *a = NULL, *b = NULL;
     assert_int_equal(wsel_ring_new(&o, &a, NULL), WSEL_OK);
     m2 = m1;
@@ -270,17 +270,17 @@ static void run_seed(uint64_t seed, size_t steps)
     view before, after, twin;
     view_take(a, &before);
     for (size_t step = 0; step < steps; step++) {
-        uint64_t op = wsel_test_range(&st, 0, 12);
+        uint64_t op = wsel_kit_range(&st, 0, 12);
         bool moves_nothing = false;
         char name[32];
-        uint32_t port = (uint32_t)wsel_test_range(&st, 80, 81);
+        uint32_t port = (uint32_t)wsel_kit_range(&st, 80, 81);
         uint32_t w = equal ? 10
-                     : wsel_test_range(&st, 0, 5) == 0 ? (uint32_t)wsel_test_range(&st, 1, 65535)
-                                                       : (uint32_t)wsel_test_range(&st, 1, 100);
-        if (wsel_test_range(&st, 0, 1))
-            snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_test_range(&st, 1, 12));
+                     : wsel_kit_range(&st, 0, 5) == 0 ? (uint32_t)wsel_kit_range(&st, 1, 65535)
+                                                       : (uint32_t)wsel_kit_range(&st, 1, 100);
+        if (wsel_kit_range(&st, 0, 1))
+            snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_kit_range(&st, 1, 12));
         else
-            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_test_range(&st, 0, NAMES - 1));
+            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
         if (op <= 4) {
             assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
@@ -288,31 +288,31 @@ static void run_seed(uint64_t seed, size_t steps)
             assert_int_equal(wsel_ring_remove_host(a, name, port, NULL, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_remove_host(b, name, port, NULL, NULL), WSEL_OK);
         } else if (op == 7) {
-            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_test_range(&st, 0, NAMES - 1));
+            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
             uint64_t s2 = st;
             gen_answer(&m1, name, &st);
             gen_answer(&m2, name, &s2);
             assert_int_equal(wsel_ring_refresh(a, name, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_refresh(b, name, NULL), WSEL_OK);
         } else if (op == 8 && before.na) {
-            size_t i = wsel_test_range(&st, 0, before.na - 1);
+            size_t i = wsel_kit_range(&st, 0, before.na - 1);
             wsel_ring_address ad;
             wsel_ring_address_get(a, i, &ad);
-            bool up = wsel_test_range(&st, 0, 1);
+            bool up = wsel_kit_range(&st, 0, 1);
             assert_int_equal(wsel_ring_set_host_status(a, ad.host, ad.host_port, up, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_set_host_status(b, ad.host, ad.host_port, up, NULL), WSEL_OK);
             moves_nothing = true;
         } else if (op == 9) {
-            now += (double)wsel_test_range(&st, 0, 40) / 4;
+            now += (double)wsel_kit_range(&st, 0, 40) / 4;
             assert_int_equal(wsel_ring_tick(a, now, NULL), WSEL_OK);
             assert_int_equal(wsel_ring_tick(b, now, NULL), WSEL_OK);
         } else {
             /* picks, with retries: identical outcomes on the twins */
-            wsel_ring_handle ha = {.mode = (wsel_ring_mode)wsel_test_range(&st, 0, 2),
-                                   .hash = wsel_test_mix(&st) >> 11,
-                                   .u = (double)(wsel_test_mix(&st) >> 11) / 9007199254740992.0};
+            wsel_ring_handle ha = {.mode = (wsel_ring_mode)wsel_kit_range(&st, 0, 2),
+                                   .hash = wsel_kit_mix(&st) >> 11,
+                                   .u = (double)(wsel_kit_mix(&st) >> 11) / 9007199254740992.0};
             wsel_ring_handle hb = ha;
-            bool cache_only = wsel_test_range(&st, 0, 3) == 0;
+            bool cache_only = wsel_kit_range(&st, 0, 3) == 0;
             for (int k = 0; k < 3; k++) {
                 wsel_ring_peer pa, pb;
                 assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(a, &ha, cache_only, &pa, NULL), WSEL_OK);
@@ -349,7 +349,7 @@ static void run_seed(uint64_t seed, size_t steps)
 static void test_generated(void **u)
 {
     (void)u;
-    unsigned seeds = wsel_test_under_valgrind() ? 20 : 300;
+    unsigned seeds = wsel_kit_under_valgrind() ? 20 : 300;
     for (uint64_t seed = 1; seed <= seeds; seed++)
         run_seed(seed * 0x9E3779B97F4A7C15ull, 60);
 }
@@ -362,8 +362,8 @@ static void test_equal_weights_promise(void **u)
     uint64_t st = 77;
     for (int trial = 0; trial < 200; trial++) {
         mock m = {0};
-        uint32_t n = (uint32_t)wsel_test_range(&st, 1, 1200);
-        size_t k = wsel_test_range(&st, 1, 24);
+        uint32_t n = (uint32_t)wsel_kit_range(&st, 1, 1200);
+        size_t k = wsel_kit_range(&st, 1, 24);
         wsel_ring_opts o = mock_opts(&m, n);
         wsel_ring *r = NULL;
         assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
@@ -382,7 +382,7 @@ static void test_equal_weights_promise(void **u)
             view_free(&a);
         }
         /* remove one anywhere: its slots go elsewhere, nothing else moves */
-        size_t victim = wsel_test_range(&st, 0, k - 1);
+        size_t victim = wsel_kit_range(&st, 0, k - 1);
         char name[32];
         snprintf(name, sizeof name, "10.1.%zu.%zu", victim / 200, victim % 200 + 1);
         char prefix[48];

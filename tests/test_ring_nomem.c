@@ -15,66 +15,9 @@
 
 #include "ring_mock.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NOMEM_SKIP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer) || __has_feature(leak_sanitizer)
-#define NOMEM_SKIP 1
-#endif
-#endif
-#if !defined(__GLIBC__)
-#define NOMEM_SKIP 1
-#endif
+#include "support/nomem.h"
 
 #ifndef NOMEM_SKIP
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
-static long countdown = -1, live;
-static int hit;
-
-static int fail_now(void)
-{
-    if (countdown < 0)
-        return 0;
-    if (countdown-- == 0) {
-        hit = 1;
-        countdown = -1;
-        return 1;
-    }
-    return 0;
-}
-
-void *malloc(size_t n)
-{
-    void *p = fail_now() ? NULL : __libc_malloc(n);
-    live += p != NULL;
-    return p;
-}
-
-void *calloc(size_t n, size_t m)
-{
-    void *p = fail_now() ? NULL : __libc_calloc(n, m);
-    live += p != NULL;
-    return p;
-}
-
-void *realloc(void *p, size_t n)
-{
-    if (!p)
-        return malloc(n);
-    return fail_now() ? NULL : __libc_realloc(p, n);
-}
-
-void free(void *p)
-{
-    live -= p != NULL;
-    __libc_free(p);
-}
-
 /* "owner of each slot | address count" */
 static char *picture(const wsel_ring *r)
 {

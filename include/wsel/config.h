@@ -116,9 +116,15 @@ typedef struct wsel_load_opts {
     size_t max_file_size;    /* per file, default 16 MiB */
     size_t max_string;       /* per string, default 64 KiB */
     unsigned max_depth;      /* value nesting, default 64 (the top-level hash is depth 1);
-                                values above 1024 count as 1024 */
+                                values above 256 count as 256, so that a load
+                                fits in 256 KiB of stack (doc/weighted.md §2.9) */
     unsigned max_includes;   /* files included in total, default 1024; independently,
                                 includes nest at most 128 files deep */
+    size_t max_total_size;   /* bytes of all files of one load together (the top file and
+                                every include), default 64 MiB */
+    size_t max_nodes;        /* values (strings, arrays, hashes) of one load together,
+                                default 8 Mi (8388608); with max_total_size this bounds
+                                the memory of a load (doc/weighted.md §2.9) */
 } wsel_load_opts;
 
 /* Load a config from a file, or from memory. `name` names the buffer in errors and

@@ -1,0 +1,23 @@
+/* bin/wsel gslb: the GSLB system's command table (core/systems.def). */
+#include "cli.h"
+#include "gslb.h"
+
+_Static_assert(CLI_GSLB_OK == 0 && CLI_GSLB_INVALID == 1 && CLI_GSLB_USAGE == 2,
+               "cli/gslb.h repeats cli.h's exit codes");
+
+static const cli_command commands[] = {
+    {"check", cli_gslb_check, "CONFIG [--json]", "read a bigip_gtm.conf subset, run the lint checks G001-G030"},
+    {"explain", cli_gslb_explain, "CONFIG [WIDEIP...] [--json]",
+     "the resolved chain per wide IP, defaults labelled, lint in place"},
+    {"resolve", cli_gslb_resolve,
+     "CONFIG WIDEIP --inputs FILE [--ldns ADDR] [-n N] [--log FLAGS] [--json]",
+     "N queries in sequence: answers, counts, decision log, next state"},
+};
+
+const cli_system cli_system_gslb = {
+    .name = "gslb",
+    .summary = "BIG-IP DNS (GTM) GSLB chain: wide IP -> pool -> member",
+    .top_level = 0,
+    .n_commands = sizeof commands / sizeof commands[0],
+    .commands = commands,
+};

@@ -1,0 +1,428 @@
+/* GSLB lint: the deterministic checks G001-G030 of spec 6.2 (doc/gslb.md, "Lint"). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gslb_internal.h"
+
+typedef struct item {
+    wsel_gslb_finding f;
+    unsigned group;   /* 0 servers, 1 pools, 2 wide IPs, 3 other */
+    size_t index, seq;
+} item;
+
+typedef struct L {
+    const wsel_gslb_config *cfg;
+    item *v;
+    size_t n, cap;
+    int oom;
+} L;
+
+static const wsel_gslb_severity sev[31] = {
+    0,
+    WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
+    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,   WSEL_GSLB_ERROR,   WSEL_GSLB_ERROR,
+    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
+    WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
+};
+
+WSEL_PRINTF(7, 8)
+static void add(L *l, unsigned code, unsigned group, size_t index, const char *object,
+                wsel_gslb_pos pos, const char *fmt, ...)
+{
+    if (l->oom)
+        return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 32;
+        item *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->oom = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    item *it = &l->v[l->n];
+    memset(it, 0, sizeof *it);
+    it->f.code = code;
+    it->f.severity = sev[code];
+    wsel__gslb_fmt(it->f.object, sizeof it->f.object, "%s", object);
+    it->f.pos = pos;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->f.message, sizeof it->f.message, fmt, ap);
+    va_end(ap);
+    it->group = group;
+    it->index = index;
+    it->seq = l->n++;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    if (x->f.code != y->f.code)
+        return x->f.code < y->f.code ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static const char *tok(wsel_gslb_method m) { return wsel__gslb_methods[m].token; }
+
+static bool is_bigip(const char *product)
+{
+    return product && (!strcmp(product, "bigip") || !strcmp(product, "redundant-bigip"));
+}
+
+static bool selects_members(wsel_gslb_method m)
+{
+    return m != WSEL_GSLB_NONE && m != WSEL_GSLB_DROP_PACKET && m != WSEL_GSLB_RETURN_TO_DNS &&
+           m != WSEL_GSLB_FALLBACK_IP;
+}
+
+static bool pool_uses(const wsel_gslb_pool *p, wsel_gslb_method m)
+{
+    return p->mode[0] == m || p->mode[1] == m || p->mode[2] == m;
+}
+
+/* Could a condition match some candidate? pool >= 0: members of that pool; pool < 0 with
+ * wpools: the pools of a wide IP. Conservative (true) where inputs decide (geo). */
+static bool can_match(const wsel_gslb_config *c, const wsel_gslb_cond *x, long pool,
+                      const wsel_gslb_wideip *w, unsigned depth)
+{
+    if (x->negate)
+        return true;
+    switch (x->type) {
+    case WSEL_GSLB_T_POOL:
+        if (x->ref < 0)
+            return false;
+        if (w) {
+            for (size_t i = 0; i < w->n_pools; i++)
+                if (w->pools[i].pool == x->ref)
+                    return true;
+            return false;
+        }
+        return x->ref == pool;
+    case WSEL_GSLB_T_REGION:
+        if (x->ref < 0 || depth > 32)
+            return false;
+        for (size_t e = 0; e < c->regions[x->ref].n_entries; e++)
+            if (can_match(c, &c->regions[x->ref].entries[e], pool, w, depth + 1))
+                return true;
+        return false;
+    default:
+        break;
+    }
+    if (w) /* nothing else applies at wide-IP level */
+        return false;
+    const wsel_gslb_pool *p = &c->pools[pool];
+    for (size_t m = 0; m < p->n_members; m++) {
+        if (p->members[m].vs < 0)
+            continue;
+        const wsel_gslb_vs *vs = &c->vs[p->members[m].vs];
+        const char *dc = c->servers[vs->server].datacenter;
+        if (x->type == WSEL_GSLB_T_DATACENTER && dc && !strcmp(dc, x->value))
+            return true;
+        if (x->type == WSEL_GSLB_T_SUBNET && wsel__gslb_in_subnet(&vs->addr, &x->net, x->prefix))
+            return true;
+        if (x->type >= WSEL_GSLB_T_CONTINENT && x->type <= WSEL_GSLB_T_GEOIP_ISP)
+            return true;
+    }
+    return false;
+}
+
+static bool topo_can_score(const wsel_gslb_config *c, long pool, const wsel_gslb_wideip *w)
+{
+    for (size_t t = 0; t < c->n_topo; t++)
+        if (can_match(c, &c->topo[t].server, pool, w, 0))
+            return true;
+    return false;
+}
+
+static int dfs_cycle(const wsel_gslb_config *c, size_t v, uint8_t *mark, uint8_t *oncycle,
+                     size_t *stack, size_t depth)
+{
+    mark[v] = 1;
+    stack[depth] = v;
+    for (size_t d = 0; d < c->vs[v].n_depends; d++) {
+        long t = c->vs[v].depends[d];
+        if (t < 0)
+            continue;
+        if (mark[t] == 1) {
+            for (size_t k = depth + 1; k-- > 0;) {
+                oncycle[stack[k]] = 1;
+                if (stack[k] == (size_t)t)
+                    break;
+            }
+        } else if (mark[t] == 0)
+            dfs_cycle(c, (size_t)t, mark, oncycle, stack, depth + 1);
+    }
+    mark[v] = 2;
+    return 0;
+}
+
+static void lint_servers(L *l)
+{
+    const wsel_gslb_config *c = l->cfg;
+    char obj[400];
+    for (size_t v = 0; v < c->n_vs; v++) {
+        const wsel_gslb_vs *vs = &c->vs[v];
+        wsel__gslb_fmt(obj, sizeof obj, "gtm server %s virtual-server %s", c->servers[vs->server].name,
+                       vs->name);
+        for (size_t d = 0; d < vs->n_depends; d++)
+            if (vs->depends[d] < 0)
+                add(l, 13, 0, vs->server, obj, vs->pos,
+                    "unresolved reference: depends-on '%s' names no configured virtual server",
+                    vs->depends_text[d]);
+    }
+    if (!c->n_vs)
+        return;
+    uint8_t *mark = calloc(c->n_vs, 1), *oncycle = calloc(c->n_vs, 1);
+    size_t *stack = calloc(c->n_vs + 1, sizeof *stack);
+    if (!mark || !oncycle || !stack) {
+        l->oom = 1;
+    } else {
+        for (size_t v = 0; v < c->n_vs; v++)
+            if (!mark[v])
+                dfs_cycle(c, v, mark, oncycle, stack, 0);
+        for (size_t v = 0; v < c->n_vs; v++)
+            if (oncycle[v]) {
+                const wsel_gslb_vs *vs = &c->vs[v];
+                wsel__gslb_fmt(obj, sizeof obj, "gtm server %s virtual-server %s",
+                               c->servers[vs->server].name, vs->name);
+                add(l, 21, 0, vs->server, obj, vs->pos,
+                    "dependency cycle makes these members unavailable (%s is on a depends-on cycle)",
+                    vs->name);
+            }
+    }
+    free(mark);
+    free(oncycle);
+    free(stack);
+}
+
+static void lint_pool(L *l, size_t pi)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_pool *p = &c->pools[pi];
+    char obj[400];
+    wsel__gslb_obj_pool(c, pi, obj, sizeof obj);
+    wsel_gslb_method pre = p->mode[0], alt = p->mode[1], fb = p->mode[2];
+    wsel_gslb_pos at = p->pos;
+    if (pool_uses(p, WSEL_GSLB_FALLBACK_IP) && p->fallback_ip.family == 0)
+        add(l, 1, 1, pi, obj, at, "fallback-ip method selected but fallback-ip is unset: this step answers empty");
+    if (p->dynamic_ratio && !wsel__gslb_methods[pre].dynamic_ratio &&
+        !wsel__gslb_methods[fb].dynamic_ratio)
+        add(l, 2, 1, pi, obj, at, "dynamic-ratio has no documented effect with method %s", tok(pre));
+    if (pre == WSEL_GSLB_GLOBAL_AVAILABILITY && fb != WSEL_GSLB_NONE)
+        add(l, 3, 1, pi, obj, at,
+            "GA will not move to the next pool: fallback %s intercepts member exhaustion", tok(fb));
+    if (!wsel__gslb_methods[alt].at_alternate)
+        add(l, 5, 1, pi, obj, at,
+            "alternate must be static; %s needs metrics that are missing whenever the preferred failed",
+            tok(alt));
+    /* G006 */
+    const wsel_gslb_method_info *pm = &wsel__gslb_methods[pre];
+    if (pm->kind == WSEL_GSLB_KIND_PATH || pm->kind == WSEL_GSLB_KIND_SRV) {
+        size_t bad = 0;
+        const char *first = NULL;
+        for (size_t m = 0; m < p->n_members; m++) {
+            if (p->members[m].vs < 0)
+                continue;
+            const wsel_gslb_server *s = &c->servers[c->vs[p->members[m].vs].server];
+            bool ok;
+            if (pm->kind == WSEL_GSLB_KIND_SRV)
+                ok = is_bigip(s->product); /* unknown product = generic */
+            else {
+                ok = false;
+                for (size_t k = 0; k < c->n_servers; k++)
+                    if (is_bigip(c->servers[k].product) && s->datacenter && c->servers[k].datacenter &&
+                        !strcmp(s->datacenter, c->servers[k].datacenter))
+                        ok = true;
+            }
+            if (!ok) {
+                if (!first)
+                    first = p->members[m].key;
+                bad++;
+            }
+        }
+        if (bad)
+            add(l, 6, 1, pi, obj, at,
+                "preferred %s has no metrics source for member %s%s: it will always fail, alternate %s decides",
+                tok(pre), first, bad > 1 ? " (and the other members alike)" : "", tok(alt));
+    }
+    if (!p->verify && selects_members(fb))
+        add(l, 8, 1, pi, obj, at,
+            "fallback ignores availability: it may answer with a member that monitors mark down");
+    if (pre == WSEL_GSLB_FALLBACK_IP || alt == WSEL_GSLB_FALLBACK_IP)
+        add(l, 9, 1, pi, obj, at, "manual lists Fallback IP only as a fallback method");
+    if (pre == WSEL_GSLB_NONE)
+        add(l, 10, 1, pi, obj, at, "none is not a preferred method");
+    if (pre == WSEL_GSLB_RETURN_TO_DNS || pre == WSEL_GSLB_DROP_PACKET)
+        add(l, 11, 1, pi, obj, at,
+            "pool never answers from its members (manual: Return to DNS takes a pool out of service)");
+    /* only when the operator wrote one of them: RR -> RR is the vendor's default pair */
+    if (alt == pre && wsel__gslb_methods[pre].kind == WSEL_GSLB_KIND_STATIC &&
+        (p->written & (WSEL_GSLB_P_PREFERRED | WSEL_GSLB_P_ALTERNATE)))
+        add(l, 12, 1, pi, obj, at, "alternate repeats the preferred and fails in the same cases");
+    for (size_t m = 0; m < p->n_members; m++)
+        if (p->members[m].vs < 0)
+            add(l, 13, 1, pi, obj, p->members[m].pos,
+                "unresolved reference: member '%s' names no configured server virtual server",
+                p->members[m].key);
+    if (!p->n_members)
+        add(l, 14, 1, pi, obj, at, "nothing to select: always falls through (pool has no members)");
+    if (pool_uses(p, WSEL_GSLB_RATIO)) {
+        bool zero = false, equal = true;
+        for (size_t m = 0; m < p->n_members; m++) {
+            zero |= p->members[m].ratio == 0;
+            equal &= p->members[m].ratio == p->members[0].ratio;
+        }
+        if (p->n_members > 1 && equal)
+            add(l, 17, 1, pi, obj, at, "ratio behaves like round robin (all member ratios are %u)",
+                p->members[0].ratio);
+        if (zero)
+            add(l, 17, 1, pi, obj, at, "ratio-0 entry is never chosen by ratio");
+    }
+    if (pool_uses(p, WSEL_GSLB_TOPOLOGY) && !topo_can_score(c, (long)pi, NULL))
+        add(l, 18, 1, pi, obj, at, "Topology can never score > 0 here: it always fails");
+    if (pool_uses(p, WSEL_GSLB_QOS)) {
+        bool any = false;
+        for (int f = 0; f < WSEL_GSLB_QOS_COUNT_; f++)
+            any |= p->qos[f] != 0;
+        if (!any)
+            add(l, 19, 1, pi, obj, at, "QoS scores are all zero: reduces to round robin");
+    }
+    if (p->fallback_ip.family == 6)
+        add(l, 20, 1, pi, obj, at, "fallback-ip family mismatch (IPv6 address in pool a)");
+    if (p->max_answers > p->n_members && (p->written & WSEL_GSLB_P_MAXANS))
+        add(l, 23, 1, pi, obj, at, "max-answers-returned %u cannot be reached (%zu members)",
+            p->max_answers, p->n_members);
+    if (p->manual_resume)
+        add(l, 25, 1, pi, obj, at, "a failed pool stays down until an operator resumes it");
+    if (pool_uses(p, WSEL_GSLB_STATIC_PERSISTENCE) && (c->sp_cidr4 == 0 || c->sp_cidr6 == 0))
+        add(l, 28, 1, pi, obj, at, "every LDNS hashes alike: all traffic to one member (static-persist-cidr /%u, /%u)",
+            c->sp_cidr4, c->sp_cidr6);
+}
+
+static void lint_wideip(L *l, size_t wi)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_wideip *w = &c->wideips[wi];
+    char obj[400];
+    wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
+    wsel_gslb_pos at = w->pos;
+    if (w->lb_mode == WSEL_GSLB_TOPOLOGY) {
+        for (size_t i = 0; i < w->n_pools; i++) {
+            long pi = w->pools[i].pool;
+            if (pi < 0)
+                continue;
+            const wsel_gslb_pool *p = &c->pools[pi];
+            if (p->mode[0] == WSEL_GSLB_TOPOLOGY && p->mode[2] != WSEL_GSLB_NONE)
+                add(l, 4, 2, wi, obj, w->pools[i].pos,
+                    "Topology on both levels: set this pool's fallback to none so a non-matching pool passes to the next (%s)",
+                    p->name);
+        }
+        if (w->n_pools && !topo_can_score(c, -1, w))
+            add(l, 18, 2, wi, obj, at, "Topology can never score > 0 here: it always fails");
+    }
+    if (w->n_pools == 1 && (w->written & WSEL_GSLB_W_LBMODE))
+        add(l, 7, 2, wi, obj, at, "pool-lb-mode is irrelevant with a single pool");
+    for (size_t i = 0; i < w->n_pools; i++)
+        if (w->pools[i].pool < 0)
+            add(l, 13, 2, wi, obj, w->pools[i].pos, "unresolved reference: pool '%s' names no gtm pool a",
+                w->pools[i].name);
+    if (!w->n_pools)
+        add(l, 14, 2, wi, obj, at, "nothing to select: always falls through (wide IP has no pools)");
+    if (w->lrp_name && (strcmp(w->lrp_type, "a") || w->lrp < 0))
+        add(l, 15, 2, wi, obj, w->lrp_pos, "last-resort pool unresolved (%s %s)", w->lrp_type, w->lrp_name);
+    if (w->lrp >= 0)
+        for (size_t i = 0; i < w->n_pools; i++)
+            if (w->pools[i].pool == w->lrp)
+                add(l, 16, 2, wi, obj, w->lrp_pos, "last-resort pool is already in the pool list (%s)",
+                    c->pools[w->lrp].name);
+    if (w->lb_mode == WSEL_GSLB_RATIO) {
+        bool zero = false, equal = true;
+        for (size_t i = 0; i < w->n_pools; i++) {
+            zero |= w->pools[i].ratio == 0;
+            equal &= w->pools[i].ratio == w->pools[0].ratio;
+        }
+        if (w->n_pools > 1 && equal)
+            add(l, 17, 2, wi, obj, at, "ratio behaves like round robin (all pool ratios are %u)",
+                w->pools[0].ratio);
+        if (zero)
+            add(l, 17, 2, wi, obj, at, "ratio-0 entry is never chosen by ratio");
+    }
+    if ((w->written & WSEL_GSLB_W_RCODE) && !w->rcode_response)
+        add(l, 22, 2, wi, obj, at, "failure-rcode is ignored (failure-rcode-response disabled)");
+    if (w->persistence && w->ttl_persistence == 0)
+        add(l, 24, 2, wi, obj, at, "persistence records expire immediately (ttl-persistence 0)");
+    if (w->lb_mode == WSEL_GSLB_RANDOM)
+        add(l, 26, 2, wi, obj, at, "random is version-dependent: verify on your release");
+    if (w->has_rules)
+        add(l, 27, 2, wi, obj, at, "iRules are not evaluated by this tool");
+}
+
+static void lint_other(L *l)
+{
+    const wsel_gslb_config *c = l->cfg;
+    char obj[400];
+    bool dc_records = false, member_topo = false, wide_topo = false;
+    for (size_t t = 0; t < c->n_topo; t++) {
+        const wsel_gslb_topo *r = &c->topo[t];
+        wsel__gslb_fmt(obj, sizeof obj, "gtm topology (line %u)", r->pos.line);
+        if (r->server.type == WSEL_GSLB_T_POOL && r->server.ref < 0)
+            add(l, 13, 3, t, obj, r->pos, "unresolved reference: topology record names pool '%s'",
+                r->server.value);
+        dc_records |= r->server.type == WSEL_GSLB_T_DATACENTER;
+    }
+    for (size_t p = 0; p < c->n_pools; p++)
+        member_topo |= pool_uses(&c->pools[p], WSEL_GSLB_TOPOLOGY) ||
+                       (pool_uses(&c->pools[p], WSEL_GSLB_QOS) && c->pools[p].qos[WSEL_GSLB_QOS_TOPOLOGY]);
+    for (size_t w = 0; w < c->n_wideips; w++)
+        wide_topo |= c->wideips[w].lb_mode == WSEL_GSLB_TOPOLOGY;
+    if (dc_records && wide_topo && !member_topo)
+        add(l, 29, 3, 0, "gtm topology", c->n_topo ? c->topo[0].pos : (wsel_gslb_pos){0, 0},
+            "datacenter destinations apply only when choosing members (topology is used only at wide-IP level)");
+    for (size_t u = 0; u < c->n_unknown; u++)
+        add(l, 30, 3, c->n_topo + u, c->unknown[u].object, c->unknown[u].pos,
+            "ignored by this tool: %s", c->unknown[u].what);
+}
+
+int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,
+                   wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (n)
+        *n = 0;
+    if (!cfg || !out || !n)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "lint: bad arguments");
+    L l = {.cfg = cfg};
+    lint_servers(&l);
+    for (size_t p = 0; p < cfg->n_pools; p++)
+        lint_pool(&l, p);
+    for (size_t w = 0; w < cfg->n_wideips; w++)
+        lint_wideip(&l, w);
+    lint_other(&l);
+    if (l.oom) {
+        free(l.v);
+        return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
+    }
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, cmp_item);
+    wsel_gslb_finding *f = calloc(l.n ? l.n : 1, sizeof *f);
+    if (!f) {
+        free(l.v);
+        return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
+    }
+    for (size_t i = 0; i < l.n; i++)
+        f[i] = l.v[i].f;
+    free(l.v);
+    *out = f;
+    *n = l.n;
+    return 0;
+}

@@ -1,0 +1,1430 @@
+/* GSLB config reader (spec section 1): schema-driven parse of the bigip_gtm.conf subset
+ * into the model of include/wsel/gslb.h, then name resolution and ordering.
+ * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
+ * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gslb_parse.h"
+
+typedef wsel__gslb_tok tok;
+
+typedef struct P {
+    const char *file;
+    tok *t;
+    size_t i;
+    unsigned depth;
+    wsel_gslb_config *cfg;
+    wsel_error *err;
+    char obj[320];                 /* current object: "gtm pool a /Common/p" */
+    const char *seen[128];         /* keys seen in the current (sub)object */
+    size_t n_seen;
+    size_t cap_servers, cap_vs, cap_pools, cap_wideips, cap_regions, cap_topo, cap_unknown;
+} P;
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int fail(P *p, const tok *t, int code, const char *fmt, const char *a, const char *b)
+{
+    char msg[800];
+    wsel__gslb_fmt(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+    return wsel__fail(p->err, code, p->file, t ? t->line : 0, t ? t->col : 0, p->obj, NULL,
+                      t ? t->text : NULL, "%s%s%s", p->obj, p->obj[0] ? ": " : "", msg);
+}
+
+static int nomem(P *p)
+{
+    return wsel__fail(p->err, WSEL_E_NOMEM, p->file, 0, 0, p->obj, NULL, NULL, "out of memory");
+}
+
+/* Grows *arr (of element size sz) so that index n fits. */
+static int grow(void **arr, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 8;
+    void *a = realloc(*arr, c * sz);
+    if (!a)
+        return -1;
+    memset((char *)a + *cap * sz, 0, (c - *cap) * sz);
+    *arr = a;
+    *cap = c;
+    return 0;
+}
+
+static tok *peek(P *p) { return &p->t[p->i]; }
+static tok *next(P *p)
+{
+    tok *t = &p->t[p->i];
+    if (t->type != WSEL__TOK_EOF)
+        p->i++;
+    return t;
+}
+static int is_val(const tok *t) { return t->type == WSEL__TOK_WORD || t->type == WSEL__TOK_STRING; }
+
+static int expect_lbrace(P *p)
+{
+    tok *t = next(p);
+    if (t->type != WSEL__TOK_LBRACE)
+        return fail(p, t, WSEL_E_SYNTAX, "expected '{', found '%s'", t->text, NULL);
+    if (++p->depth > WSEL_GSLB_MAX_DEPTH)
+        return fail(p, t, WSEL_E_LIMIT, "braces nested deeper than 16", NULL, NULL);
+    return 0;
+}
+
+/* After '{' has been consumed: skips to the matching '}'. */
+static int skip_block(P *p, const tok *open)
+{
+    unsigned d = 1;
+    for (;;) {
+        tok *t = next(p);
+        if (t->type == WSEL__TOK_EOF)
+            return fail(p, open, WSEL_E_SYNTAX, "unterminated '{' (no matching '}')", NULL, NULL);
+        if (t->type == WSEL__TOK_LBRACE && ++d > WSEL_GSLB_MAX_DEPTH + 1)
+            return fail(p, t, WSEL_E_LIMIT, "braces nested deeper than 16", NULL, NULL);
+        if (t->type == WSEL__TOK_RBRACE && --d == 0)
+            return 0;
+    }
+}
+
+/* An ignored or unknown key: swallow the rest of its line and a block it opens. */
+static int skip_rest(P *p, const tok *key)
+{
+    for (;;) {
+        tok *t = peek(p);
+        if (t->type == WSEL__TOK_EOF || t->type == WSEL__TOK_RBRACE)
+            return 0;
+        if (t->type == WSEL__TOK_LBRACE) {
+            next(p);
+            return skip_block(p, t);
+        }
+        if (t->line != key->line)
+            return 0;
+        next(p);
+    }
+}
+
+static int add_unknown(P *p, const char *object, const char *what, const tok *at)
+{
+    wsel_gslb_config *c = p->cfg;
+    if (grow((void **)&c->unknown, &p->cap_unknown, c->n_unknown, sizeof *c->unknown))
+        return nomem(p);
+    wsel_gslb_unknown *u = &c->unknown[c->n_unknown];
+    u->object = dup(object);
+    u->what = dup(what);
+    u->pos = (wsel_gslb_pos){at->line, at->col};
+    c->n_unknown++;
+    if (!u->object || !u->what)
+        return nomem(p);
+    return 0;
+}
+
+static int unknown_key(P *p, const tok *key)
+{
+    int rc = add_unknown(p, p->obj, key->text, key);
+    return rc ? rc : skip_rest(p, key);
+}
+
+/* Records `key` as seen in the current object; error on a repeat. */
+static int seen(P *p, const tok *key, const char *name)
+{
+    for (size_t i = 0; i < p->n_seen; i++)
+        if (strcmp(p->seen[i], name) == 0)
+            return fail(p, key, WSEL_E_DUPKEY, "attribute '%s' given twice", name, NULL);
+    if (p->n_seen < sizeof p->seen / sizeof p->seen[0])
+        p->seen[p->n_seen++] = name;
+    return 0;
+}
+
+static int value(P *p, const tok *key, tok **v)
+{
+    *v = next(p);
+    if (!is_val(*v))
+        return fail(p, *v, WSEL_E_SYNTAX, "'%s' needs a value, found '%s'", key->text, (*v)->text);
+    return 0;
+}
+
+static int uint_value(P *p, const tok *key, unsigned long lo, unsigned long hi, unsigned *out)
+{
+    tok *v;
+    int rc = value(p, key, &v);
+    if (rc)
+        return rc;
+    const char *s = v->text;
+    unsigned long long x = 0;
+    if (!*s)
+        goto bad;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            goto bad;
+        x = x * 10 + (unsigned)(*s - '0');
+        if (x > 0xffffffffull)
+            goto bad;
+    }
+    if (x < lo || x > hi)
+        goto bad;
+    *out = (unsigned)x;
+    return 0;
+bad:;
+    char range[64];
+    wsel__gslb_fmt(range, sizeof range, "%lu..%lu", lo, hi);
+    return fail(p, v, WSEL_E_PARAM, "'%s' must be an integer in %s", key->text, range);
+}
+
+static int enum_value(P *p, const tok *key, const char *const *names, size_t n, unsigned *out)
+{
+    tok *v;
+    int rc = value(p, key, &v);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], v->text) == 0) {
+            *out = (unsigned)i;
+            return 0;
+        }
+    char list[400] = "";
+    for (size_t i = 0; i < n; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    char msg[200];
+    wsel__gslb_fmt(msg, sizeof msg, "'%s' cannot be '%s'", key->text, v->text);
+    return fail(p, v, WSEL_E_PARAM, "%s (expected one of: %s)", msg, list);
+}
+
+static int bool_value(P *p, const tok *key, bool *out)
+{
+    static const char *const names[] = {"disabled", "enabled"};
+    unsigned x;
+    int rc = enum_value(p, key, names, 2, &x);
+    if (!rc)
+        *out = x == 1;
+    return rc;
+}
+
+static int method_value(P *p, const tok *key, int step, wsel_gslb_method *out)
+{
+    tok *v;
+    int rc = value(p, key, &v);
+    if (rc)
+        return rc;
+    int m = wsel_gslb_method_find(v->text);
+    if (m < 0)
+        return fail(p, v, WSEL_E_PARAM, "'%s': unknown load-balancing method '%s'", key->text,
+                    v->text);
+    const wsel_gslb_method_info *mi = &wsel__gslb_methods[m];
+    /* step 0..2 = preferred/alternate/fallback, 3 = wide IP. Known tokens the step's
+     * grammar excludes are kept for lint where a check names them (G005, G010);
+     * the others are errors. */
+    if (step == 3 && !mi->at_wideip)
+        return fail(p, v, WSEL_E_PARAM,
+                    "pool-lb-mode cannot be '%s' (expected round-robin, ratio, topology, "
+                    "global-availability; random is version-dependent)%s", v->text, NULL);
+    if (step < 3 && m == WSEL_GSLB_RANDOM)
+        return fail(p, v, WSEL_E_PARAM, "'%s': random is a wide-IP pool-lb-mode only%s",
+                    key->text, NULL);
+    *out = (wsel_gslb_method)m;
+    return 0;
+}
+
+static int addr_port(P *p, tok *v, wsel_gslb_addr *a, unsigned *port)
+{
+    char buf[128];
+    wsel__gslb_fmt(buf, sizeof buf, "%s", v->text);
+    /* IPv4:port, or IPv6.port (v6 separates the port with '.') */
+    char *sep = NULL;
+    if (strchr(buf, ':') && strchr(buf, ':') == strrchr(buf, ':') && strchr(buf, '.'))
+        sep = strrchr(buf, ':');
+    else
+        sep = strrchr(buf, '.');
+    if (!sep)
+        return fail(p, v, WSEL_E_ADDR, "destination '%s' is not ADDRESS:PORT (IPv4) or ADDRESS.PORT (IPv6)",
+                    v->text, NULL);
+    *sep = '\0';
+    const char *ps = sep + 1;
+    unsigned long pv = 0;
+    if (strcmp(ps, "any") == 0)
+        pv = 0;
+    else if (strcmp(ps, "http") == 0)
+        pv = 80;
+    else if (strcmp(ps, "https") == 0)
+        pv = 443;
+    else {
+        if (!*ps || strlen(ps) > 5)
+            goto bad;
+        for (const char *s = ps; *s; s++) {
+            if (*s < '0' || *s > '9')
+                goto bad;
+            pv = pv * 10 + (unsigned)(*s - '0');
+        }
+        if (pv > 65535)
+            goto bad;
+    }
+    if (!wsel__gslb_parse_addr(buf, a))
+        goto bad;
+    *port = (unsigned)pv;
+    return 0;
+bad:
+    return fail(p, v, WSEL_E_ADDR, "destination '%s' is not ADDRESS:PORT (IPv4) or ADDRESS.PORT (IPv6)",
+                v->text, NULL);
+}
+
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Body keys of the form `key` followed by `{ ENTRY [{...}] ... }`: calls entry() for each
+ * entry name with the parser positioned after it. */
+typedef int (*entry_fn)(P *p, tok *name, void *ctx);
+
+static int list_block(P *p, entry_fn fn, void *ctx)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    for (;;) {
+        tok *t = next(p);
+        if (t->type == WSEL__TOK_RBRACE)
+            break;
+        if (t->type == WSEL__TOK_EOF)
+            return fail(p, t, WSEL_E_SYNTAX, "unterminated list (no matching '}')", NULL, NULL);
+        if (!is_val(t))
+            return fail(p, t, WSEL_E_SYNTAX, "expected a list entry, found '%s'", t->text, NULL);
+        if ((rc = fn(p, t, ctx)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+/* An entry's optional `{ attrs }`: calls attr() per key. */
+typedef int (*attr_fn)(P *p, tok *key, void *ctx);
+
+static int attr_block(P *p, attr_fn fn, void *ctx)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    const char *saved[128];
+    size_t n_saved = p->n_seen;
+    memcpy(saved, p->seen, sizeof saved);
+    p->n_seen = 0;
+    for (;;) {
+        tok *t = next(p);
+        if (t->type == WSEL__TOK_RBRACE)
+            break;
+        if (t->type == WSEL__TOK_EOF)
+            return fail(p, t, WSEL_E_SYNTAX, "unterminated block (no matching '}')", NULL, NULL);
+        if (t->type == WSEL__TOK_LBRACE)
+            return fail(p, t, WSEL_E_SYNTAX, "unexpected '{'", NULL, NULL);
+        if ((rc = fn(p, t, ctx)))
+            return rc;
+    }
+    p->depth--;
+    memcpy(p->seen, saved, sizeof saved);
+    p->n_seen = n_saved;
+    return 0;
+}
+
+static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned bit)
+{
+    if (strcmp(key->text, "enabled") && strcmp(key->text, "disabled"))
+        return 1;
+    int rc = seen(p, key, "enabled");
+    if (rc)
+        return rc;
+    *enabled = key->text[0] == 'e';
+    if (written)
+        *written |= bit;
+    return 0;
+}
+
+/* ---- depends-on lists (server VS and pool member) ---- */
+
+static int depends_entry(P *p, tok *name, void *ctx)
+{
+    wsel_gslb_vs *vs = ctx;
+    if (vs && vs->n_depends >= WSEL_GSLB_MAX_DEPENDS)
+        return fail(p, name, WSEL_E_LIMIT, "more than 64 depends-on entries%s", NULL, NULL);
+    if (peek(p)->type == WSEL__TOK_LBRACE) {
+        tok *o = next(p);
+        int rc = skip_block(p, o);
+        if (rc)
+            return rc;
+    }
+    if (!vs)
+        return 0;
+    if (!strchr(name->text, ':') || name->text[0] == ':')
+        return fail(p, name, WSEL_E_PARAM, "depends-on entry '%s' is not SERVER:VS", name->text, NULL);
+    char **t = realloc(vs->depends_text, (vs->n_depends + 1) * sizeof *t);
+    if (!t)
+        return nomem(p);
+    vs->depends_text = t;
+    if (!(t[vs->n_depends] = dup(name->text)))
+        return nomem(p);
+    vs->n_depends++;
+    return 0;
+}
+
+/* ---- gtm server ---- */
+
+static int vs_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_vs *vs = ctx;
+    int rc = flag_attr(p, key, &vs->enabled, NULL, 0);
+    if (rc <= 0)
+        return rc;
+    const char *k = key->text;
+    if (strcmp(k, "destination") == 0) {
+        tok *v;
+        if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+            return rc;
+        return addr_port(p, v, &vs->addr, &vs->port);
+    }
+    if (strcmp(k, "depends-on") == 0) {
+        if ((rc = seen(p, key, k)))
+            return rc;
+        return list_block(p, depends_entry, vs);
+    }
+    if (starts(k, "translation-") || starts(k, "limit-") || !strcmp(k, "monitor") ||
+        !strcmp(k, "description") || !strcmp(k, "metadata") || !strcmp(k, "explicit-link-name") ||
+        !strcmp(k, "link") || !strcmp(k, "ltm-name"))
+        return skip_rest(p, key);
+    return unknown_key(p, key);
+}
+
+typedef struct srvctx {
+    size_t server;
+    char name_obj[320];
+} srvctx;
+
+static int vs_entry(P *p, tok *name, void *ctx)
+{
+    srvctx *sc = ctx;
+    wsel_gslb_config *c = p->cfg;
+    wsel_gslb_server *s = &c->servers[sc->server];
+    for (size_t i = 0; i < s->n_vs; i++)
+        if (strcmp(c->vs[s->first_vs + i].name, name->text) == 0)
+            return fail(p, name, WSEL_E_DUPKEY, "virtual server '%s' listed twice", name->text, NULL);
+    if (c->n_vs >= WSEL_GSLB_MAX_VS)
+        return fail(p, name, WSEL_E_LIMIT, "more than 4096 virtual servers in all%s", NULL, NULL);
+    if (grow((void **)&c->vs, &p->cap_vs, c->n_vs, sizeof *c->vs))
+        return nomem(p);
+    wsel_gslb_vs *vs = &c->vs[c->n_vs++];
+    s->n_vs++;
+    vs->server = sc->server;
+    vs->enabled = true;
+    vs->pos = (wsel_gslb_pos){name->line, name->col};
+    if (!(vs->name = dup(name->text)))
+        return nomem(p);
+    char saved[320];
+    memcpy(saved, p->obj, sizeof saved);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s virtual-server %s", sc->name_obj, name->text);
+    int rc = 0;
+    if (peek(p)->type == WSEL__TOK_LBRACE)
+        rc = attr_block(p, vs_attr, vs);
+    if (!rc && vs->addr.family == 0)
+        rc = fail(p, name, WSEL_E_PARAM, "virtual server '%s' has no destination", name->text, NULL);
+    memcpy(p->obj, saved, sizeof saved);
+    return rc;
+}
+
+static int server_body(P *p, size_t si)
+{
+    wsel_gslb_config *c = p->cfg;
+    srvctx sc = {.server = si};
+    wsel__gslb_fmt(sc.name_obj, sizeof sc.name_obj, "%s", p->obj);
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    c->servers[si].first_vs = c->n_vs;
+    for (;;) {
+        tok *key = next(p);
+        wsel_gslb_server *s = &c->servers[si];
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        rc = flag_attr(p, key, &s->enabled, NULL, 0);
+        if (rc < 0 || rc > 1)
+            return rc;
+        if (rc == 0)
+            continue;
+        const char *k = key->text;
+        tok *v;
+        if (!strcmp(k, "datacenter") || !strcmp(k, "product")) {
+            if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+                return rc;
+            char buf[600];
+            char *d = dup(k[0] == 'd' ? wsel__gslb_norm(v->text, buf, sizeof buf) : v->text);
+            if (!d)
+                return nomem(p);
+            if (k[0] == 'd')
+                s->datacenter = d;
+            else
+                s->product = d;
+        } else if (!strcmp(k, "virtual-servers")) {
+            if ((rc = seen(p, key, k)))
+                return rc;
+            if (s->n_vs)
+                return fail(p, key, WSEL_E_DUPKEY, "attribute '%s' given twice", k, NULL);
+            if ((rc = list_block(p, vs_entry, &sc)))
+                return rc;
+        } else if (!strcmp(k, "addresses") || !strcmp(k, "monitor") || starts(k, "limit-") ||
+                   starts(k, "translation-") || !strcmp(k, "virtual-server-discovery") ||
+                   starts(k, "prober-") || starts(k, "iq-allow-") || !strcmp(k, "description") ||
+                   !strcmp(k, "metadata") || !strcmp(k, "link-discovery") ||
+                   !strcmp(k, "expose-route-domains")) {
+            if ((rc = skip_rest(p, key)))
+                return rc;
+        } else if ((rc = unknown_key(p, key)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+/* ---- gtm pool a ---- */
+
+static int member_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_member *m = ctx;
+    int rc = flag_attr(p, key, &m->enabled, NULL, 0);
+    if (rc <= 0)
+        return rc;
+    const char *k = key->text;
+    if (!strcmp(k, "member-order") || !strcmp(k, "order")) { /* v11 spelling */
+        if ((rc = seen(p, key, "member-order")))
+            return rc;
+        m->order_written = true;
+        return uint_value(p, key, 0, 65535, &m->order);
+    }
+    if (!strcmp(k, "ratio")) {
+        if ((rc = seen(p, key, k)))
+            return rc;
+        m->ratio_written = true;
+        return uint_value(p, key, 0, 65535, &m->ratio);
+    }
+    if (!strcmp(k, "depends-on")) {
+        if ((rc = seen(p, key, k)))
+            return rc;
+        return list_block(p, depends_entry, NULL);
+    }
+    if (!strcmp(k, "monitor") || starts(k, "limit-") || !strcmp(k, "description") ||
+        !strcmp(k, "metadata"))
+        return skip_rest(p, key);
+    return unknown_key(p, key);
+}
+
+static int member_entry(P *p, tok *name, void *ctx)
+{
+    wsel_gslb_pool *pl = ctx;
+    for (size_t i = 0; i < pl->n_members; i++)
+        if (strcmp(pl->members[i].key, name->text) == 0)
+            return fail(p, name, WSEL_E_DUPKEY, "member '%s' listed twice", name->text, NULL);
+    if (pl->n_members >= WSEL_GSLB_MAX_MEMBERS)
+        return fail(p, name, WSEL_E_LIMIT, "more than 256 members%s", NULL, NULL);
+    if (!strchr(name->text, ':') || name->text[0] == ':')
+        return fail(p, name, WSEL_E_PARAM, "member '%s' is not SERVER:VS", name->text, NULL);
+    wsel_gslb_member *nm = realloc(pl->members, (pl->n_members + 1) * sizeof *nm);
+    if (!nm)
+        return nomem(p);
+    pl->members = nm;
+    wsel_gslb_member *m = &nm[pl->n_members];
+    memset(m, 0, sizeof *m);
+    m->ratio = 1;
+    m->enabled = true;
+    m->vs = -1;
+    m->text_index = pl->n_members;
+    m->pos = (wsel_gslb_pos){name->line, name->col};
+    pl->n_members++;
+    if (!(m->key = dup(name->text)))
+        return nomem(p);
+    if (peek(p)->type != WSEL__TOK_LBRACE)
+        return 0;
+    char saved[320];
+    memcpy(saved, p->obj, sizeof saved);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s member %s", saved, name->text);
+    int rc = attr_block(p, member_attr, m);
+    memcpy(p->obj, saved, sizeof saved);
+    return rc;
+}
+
+static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
+    "qos-rtt", "qos-lcs", "qos-hit-ratio", "qos-kilobytes-second", "qos-packet-rate",
+    "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
+static const unsigned qos_defaults[WSEL_GSLB_QOS_COUNT_] = {50, 30, 5, 3, 1, 0, 0, 0, 0};
+
+static int pool_body(P *p, wsel_gslb_pool *pl)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    for (;;) {
+        tok *key = next(p);
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        rc = flag_attr(p, key, &pl->enabled, &pl->written, WSEL_GSLB_P_ENABLED);
+        if (rc < 0 || rc > 1)
+            return rc;
+        if (rc == 0)
+            continue;
+        const char *k = key->text;
+        tok *v;
+        int q = -1;
+        for (int i = 0; i < WSEL_GSLB_QOS_COUNT_; i++)
+            if (!strcmp(k, qos_keys[i]))
+                q = i;
+        if (!strcmp(k, "qos-kbps")) /* A-5 alias */
+            q = WSEL_GSLB_QOS_KBPS;
+        if (q >= 0) {
+            if ((rc = seen(p, key, qos_keys[q])) ||
+                (rc = uint_value(p, key, 0, 0xffffffffu, &pl->qos[q])))
+                return rc;
+            pl->written |= WSEL_GSLB_P_QOS;
+            pl->qos_written |= 1u << q;
+            continue;
+        }
+        static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
+        int st = -1;
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(k, steps[i]))
+                st = i;
+        if (st >= 0) {
+            if ((rc = seen(p, key, k)) || (rc = method_value(p, key, st, &pl->mode[st])))
+                return rc;
+            pl->written |= (unsigned)WSEL_GSLB_P_PREFERRED << st;
+        } else if (!strcmp(k, "fallback-ip")) {
+            if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_FALLBACK_IP;
+            if (!strcmp(v->text, "any") || !strcmp(v->text, "any6"))
+                memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
+            else if (!wsel__gslb_parse_addr(v->text, &pl->fallback_ip))
+                return fail(p, v, WSEL_E_ADDR, "fallback-ip '%s' is not an IPv4/IPv6 address, any or any6",
+                            v->text, NULL);
+            else {
+                static const uint8_t zero[16];
+                if (memcmp(pl->fallback_ip.bytes, zero, 16) == 0) /* :: or 0.0.0.0: unset, A-4 */
+                    memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
+            }
+        } else if (!strcmp(k, "verify-member-availability")) {
+            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->verify)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_VERIFY;
+        } else if (!strcmp(k, "dynamic-ratio")) {
+            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->dynamic_ratio)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_DYNRATIO;
+        } else if (!strcmp(k, "manual-resume")) {
+            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->manual_resume)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_MANUAL;
+        } else if (!strcmp(k, "max-answers-returned")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 1, 500, &pl->max_answers)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_MAXANS;
+        } else if (!strcmp(k, "ttl")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &pl->ttl)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_TTL;
+        } else if (!strcmp(k, "min-members-up-mode")) {
+            static const char *const modes[] = {"off", "at-least", "percent", "number"};
+            unsigned x;
+            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, modes, 4, &x)))
+                return rc;
+            pl->min_up_mode = x == 3 ? WSEL_GSLB_MINUP_AT_LEAST : (wsel_gslb_minup)x; /* */
+            pl->written |= WSEL_GSLB_P_MINUP;
+        } else if (!strcmp(k, "min-members-up-value")) {
+            if ((rc = seen(p, key, k)) ||
+                (rc = uint_value(p, key, 0, 0xffffffffu, &pl->min_up_value)))
+                return rc;
+            pl->written |= WSEL_GSLB_P_MINUPV;
+        } else if (!strcmp(k, "members")) {
+            if ((rc = seen(p, key, k)) || (rc = list_block(p, member_entry, pl)))
+                return rc;
+        } else if (starts(k, "limit-") || !strcmp(k, "monitor") || !strcmp(k, "description") ||
+                   !strcmp(k, "metadata") || !strcmp(k, "app-service")) {
+            if ((rc = skip_rest(p, key)))
+                return rc;
+        } else if ((rc = unknown_key(p, key)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+/* ---- gtm wideip a ---- */
+
+static int wpool_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_wpool *w = ctx;
+    int rc;
+    if (!strcmp(key->text, "order")) {
+        w->order_written = true;
+        if ((rc = seen(p, key, "order")))
+            return rc;
+        return uint_value(p, key, 0, 65535, &w->order);
+    }
+    if (!strcmp(key->text, "ratio")) {
+        w->ratio_written = true;
+        if ((rc = seen(p, key, "ratio")))
+            return rc;
+        return uint_value(p, key, 0, 0xffffffffu, &w->ratio);
+    }
+    return unknown_key(p, key);
+}
+
+static int wpool_entry(P *p, tok *name, void *ctx)
+{
+    wsel_gslb_wideip *wi = ctx;
+    char a[600], b[600];
+    wsel__gslb_norm(name->text, a, sizeof a);
+    for (size_t i = 0; i < wi->n_pools; i++)
+        if (!strcmp(wsel__gslb_norm(wi->pools[i].name, b, sizeof b), a))
+            return fail(p, name, WSEL_E_DUPKEY, "pool '%s' listed twice", name->text, NULL);
+    if (wi->n_pools >= WSEL_GSLB_MAX_POOLS)
+        return fail(p, name, WSEL_E_LIMIT, "more than 64 pools%s", NULL, NULL);
+    wsel_gslb_wpool *np = realloc(wi->pools, (wi->n_pools + 1) * sizeof *np);
+    if (!np)
+        return nomem(p);
+    wi->pools = np;
+    wsel_gslb_wpool *w = &np[wi->n_pools];
+    memset(w, 0, sizeof *w);
+    w->ratio = 1;
+    w->pool = -1;
+    w->text_index = wi->n_pools;
+    w->pos = (wsel_gslb_pos){name->line, name->col};
+    wi->n_pools++;
+    if (!(w->name = dup(name->text)))
+        return nomem(p);
+    if (peek(p)->type != WSEL__TOK_LBRACE)
+        return 0;
+    char saved[320];
+    memcpy(saved, p->obj, sizeof saved);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s pool %s", saved, name->text);
+    int rc = attr_block(p, wpool_attr, w);
+    memcpy(p->obj, saved, sizeof saved);
+    return rc;
+}
+
+static int log_entry(P *p, tok *name, void *ctx)
+{
+    unsigned *flags = ctx;
+    static const char *const names[] = {"pool-selection", "pool-traversal",
+                                        "pool-member-selection", "pool-member-traversal"};
+    if (peek(p)->type == WSEL__TOK_LBRACE) {
+        tok *o = next(p);
+        int rc = skip_block(p, o);
+        if (rc)
+            return rc;
+    }
+    if (!strcmp(name->text, "none"))
+        return 0;
+    for (unsigned i = 0; i < 4; i++)
+        if (!strcmp(name->text, names[i])) {
+            *flags |= 1u << i;
+            return 0;
+        }
+    return fail(p, name, WSEL_E_PARAM,
+                "load-balancing-decision-log-verbosity: unknown flag '%s' (expected pool-selection, "
+                "pool-traversal, pool-member-selection, pool-member-traversal or none)%s",
+                name->text, NULL);
+}
+
+static int rules_entry(P *p, tok *name, void *ctx)
+{
+    (void)name;
+    *(bool *)ctx = true;
+    if (peek(p)->type == WSEL__TOK_LBRACE) {
+        tok *o = next(p);
+        return skip_block(p, o);
+    }
+    return 0;
+}
+
+static int wideip_body(P *p, wsel_gslb_wideip *w)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    for (;;) {
+        tok *key = next(p);
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        rc = flag_attr(p, key, &w->enabled, &w->written, WSEL_GSLB_W_ENABLED);
+        if (rc < 0 || rc > 1)
+            return rc;
+        if (rc == 0)
+            continue;
+        const char *k = key->text;
+        tok *v;
+        if (!strcmp(k, "pool-lb-mode")) {
+            if ((rc = seen(p, key, k)) || (rc = method_value(p, key, 3, &w->lb_mode)))
+                return rc;
+            w->written |= WSEL_GSLB_W_LBMODE;
+        } else if (!strcmp(k, "pools")) {
+            if ((rc = seen(p, key, k)) || (rc = list_block(p, wpool_entry, w)))
+                return rc;
+        } else if (!strcmp(k, "persistence")) {
+            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->persistence)))
+                return rc;
+            w->written |= WSEL_GSLB_W_PERSIST;
+        } else if (!strcmp(k, "ttl-persistence")) {
+            if ((rc = seen(p, key, k)) ||
+                (rc = uint_value(p, key, 0, 0xffffffffu, &w->ttl_persistence)))
+                return rc;
+            w->written |= WSEL_GSLB_W_TTLP;
+        } else if (!strcmp(k, "persist-cidr-ipv4")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 32, &w->cidr4)))
+                return rc;
+            w->written |= WSEL_GSLB_W_CIDR4;
+        } else if (!strcmp(k, "persist-cidr-ipv6")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 128, &w->cidr6)))
+                return rc;
+            w->written |= WSEL_GSLB_W_CIDR6;
+        } else if (!strcmp(k, "last-resort-pool")) {
+            if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+                return rc;
+            w->written |= WSEL_GSLB_W_LRP;
+            w->lrp_pos = (wsel_gslb_pos){v->line, v->col};
+            if (strcmp(v->text, "none") != 0) {
+                tok *n2;
+                if ((rc = value(p, key, &n2)))
+                    return rc;
+                if (!(w->lrp_type = dup(v->text)) || !(w->lrp_name = dup(n2->text)))
+                    return nomem(p);
+            }
+        } else if (!strcmp(k, "failure-rcode-response")) {
+            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->rcode_response)))
+                return rc;
+            w->written |= WSEL_GSLB_W_RCODE_ON;
+        } else if (!strcmp(k, "failure-rcode")) {
+            static const char *const rc_names[] = {"noerror", "formerr", "servfail", "nxdomain",
+                                                   "notimpl", "refused", "yxdomain", "yxrrset",
+                                                   "nxrrset", "notauth", "notzone"}; /* */
+            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, rc_names, 11, &w->rcode)))
+                return rc;
+            w->written |= WSEL_GSLB_W_RCODE;
+        } else if (!strcmp(k, "failure-rcode-ttl")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &w->rcode_ttl)))
+                return rc;
+            w->written |= WSEL_GSLB_W_RCODE_TTL;
+        } else if (!strcmp(k, "load-balancing-decision-log-verbosity")) {
+            if ((rc = seen(p, key, k)) || (rc = list_block(p, log_entry, &w->log_flags)))
+                return rc;
+            w->written |= WSEL_GSLB_W_LOG;
+        } else if (!strcmp(k, "topology-prefer-edns0-client-subnet")) {
+            if ((rc = seen(p, key, k)))
+                return rc;
+            w->ecs = true;
+            tok *n2 = peek(p);
+            if (is_val(n2) && n2->line == key->line &&
+                (!strcmp(n2->text, "enabled") || !strcmp(n2->text, "disabled"))) {
+                next(p);
+                w->ecs = n2->text[0] == 'e';
+            }
+            w->written |= WSEL_GSLB_W_ECS;
+        } else if (!strcmp(k, "rules")) {
+            if ((rc = seen(p, key, k)) || (rc = list_block(p, rules_entry, &w->has_rules)))
+                return rc;
+        } else if (!strcmp(k, "aliases") || !strcmp(k, "minimal-response") ||
+                   !strcmp(k, "metadata") || !strcmp(k, "description") ||
+                   !strcmp(k, "pools-cname") || !strcmp(k, "app-service")) {
+            if (!strcmp(k, "pools-cname") && (rc = add_unknown(p, p->obj, "pools-cname (CNAME pools are out of scope)", key)))
+                return rc;
+            if ((rc = skip_rest(p, key)))
+                return rc;
+        } else if ((rc = unknown_key(p, key)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+/* ---- topology conditions, regions, global settings ---- */
+
+static const char *const topo_types[WSEL_GSLB_T_COUNT_] = {
+    "subnet", "region", "continent", "country", "state", "isp", "geoip-isp", "pool", "datacenter"};
+
+/* [not] TYPE VALUE from the token stream; server side allows pool and datacenter. */
+static int cond(P *p, bool server_side, wsel_gslb_cond *c)
+{
+    tok *t = next(p);
+    if (is_val(t) && !strcmp(t->text, "not")) {
+        c->negate = true;
+        t = next(p);
+    }
+    if (!is_val(t))
+        return fail(p, t, WSEL_E_SYNTAX, "expected a condition type, found '%s'", t->text, NULL);
+    int type = -1;
+    for (int i = 0; i < WSEL_GSLB_T_COUNT_; i++)
+        if (!strcmp(t->text, topo_types[i]))
+            type = i;
+    if (type < 0 || (!server_side && type >= WSEL_GSLB_T_POOL))
+        return fail(p, t, WSEL_E_PARAM, "unknown %s condition type '%s'",
+                    server_side ? "server-side" : "LDNS-side", t->text);
+    c->type = (wsel_gslb_topo_type)type;
+    c->ref = -1;
+    tok *v;
+    int rc = value(p, t, &v);
+    if (rc)
+        return rc;
+    char buf[600];
+    const char *val = v->text;
+    if (c->type == WSEL_GSLB_T_REGION || c->type == WSEL_GSLB_T_POOL ||
+        c->type == WSEL_GSLB_T_DATACENTER)
+        val = wsel__gslb_norm(v->text, buf, sizeof buf);
+    if (!(c->value = dup(val)))
+        return nomem(p);
+    if (c->type == WSEL_GSLB_T_SUBNET && !wsel__gslb_parse_subnet(v->text, &c->net, &c->prefix))
+        return fail(p, v, WSEL_E_ADDR, "subnet '%s' is not ADDRESS/LENGTH", v->text, NULL);
+    return 0;
+}
+
+static int region_entry_list(P *p, wsel_gslb_region *r)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    for (;;) {
+        tok *t = peek(p);
+        if (t->type == WSEL__TOK_RBRACE) {
+            next(p);
+            break;
+        }
+        if (t->type == WSEL__TOK_EOF)
+            return fail(p, t, WSEL_E_SYNTAX, "unterminated region-members%s", NULL, NULL);
+        wsel_gslb_cond *ne = realloc(r->entries, (r->n_entries + 1) * sizeof *ne);
+        if (!ne)
+            return nomem(p);
+        r->entries = ne;
+        memset(&ne[r->n_entries], 0, sizeof *ne);
+        r->n_entries++;
+        if ((rc = cond(p, true, &ne[r->n_entries - 1])))
+            return rc;
+        if (peek(p)->type == WSEL__TOK_LBRACE) {
+            tok *o = next(p);
+            if ((rc = skip_block(p, o)))
+                return rc;
+        }
+    }
+    p->depth--;
+    return 0;
+}
+
+static int region_body(P *p, wsel_gslb_region *r)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    for (;;) {
+        tok *key = next(p);
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        if (!strcmp(key->text, "region-members")) {
+            if ((rc = seen(p, key, key->text)) || (rc = region_entry_list(p, r)))
+                return rc;
+        } else if (!strcmp(key->text, "description") || !strcmp(key->text, "metadata")) {
+            if ((rc = skip_rest(p, key)))
+                return rc;
+        } else if ((rc = unknown_key(p, key)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+static int topo_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_topo *t = ctx;
+    int rc;
+    if (!strcmp(key->text, "order")) {
+        if ((rc = seen(p, key, "order")))
+            return rc;
+        return uint_value(p, key, 0, 0xffffffffu, &t->order);
+    }
+    if (!strcmp(key->text, "score") || !strcmp(key->text, "weight")) {
+        if ((rc = seen(p, key, "score")))
+            return rc;
+        return uint_value(p, key, 0, 0xffffffffu, &t->score);
+    }
+    return unknown_key(p, key);
+}
+
+static int global_body(P *p)
+{
+    wsel_gslb_config *c = p->cfg;
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    for (;;) {
+        tok *key = next(p);
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        const char *k = key->text;
+        if (!strcmp(k, "topology-longest-match")) {
+            static const char *const yn[] = {"no", "yes"};
+            unsigned x;
+            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, yn, 2, &x)))
+                return rc;
+            c->longest_match = x == 1;
+            c->global_written |= 1;
+        } else if (!strcmp(k, "static-persist-cidr-ipv4")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 32, &c->sp_cidr4)))
+                return rc;
+            c->global_written |= 2;
+        } else if (!strcmp(k, "static-persist-cidr-ipv6")) {
+            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 128, &c->sp_cidr6)))
+                return rc;
+            c->global_written |= 4;
+        } else if ((rc = unknown_key(p, key)))
+            return rc;
+    }
+    p->depth--;
+    return 0;
+}
+
+/* ---- top level ---- */
+
+static int check_dup_name(P *p, const tok *name, const char *norm, int kind)
+{
+    const wsel_gslb_config *c = p->cfg;
+    static const char *const kinds[] = {"gtm server", "gtm pool a", "gtm region"};
+    size_t n = kind == 0 ? c->n_servers : kind == 1 ? c->n_pools : c->n_regions;
+    for (size_t i = 0; i < n; i++) {
+        const char *other = kind == 0 ? c->servers[i].name
+                            : kind == 1 ? c->pools[i].name : c->regions[i].name;
+        if (!strcmp(other, norm))
+            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", kinds[kind], norm);
+    }
+    return 0;
+}
+
+/* Counts a skipped statement under its head words (without the name). */
+static int skipped(P *p, tok **head, size_t nh)
+{
+    char kind[200] = "";
+    size_t words = nh > 1 ? nh - 1 : nh;
+    if (words > 3)
+        words = 3;
+    for (size_t i = 0; i < words; i++) {
+        strncat(kind, i ? " " : "", sizeof kind - strlen(kind) - 1);
+        strncat(kind, head[i]->text, sizeof kind - strlen(kind) - 1);
+    }
+    if (!kind[0]) /* a head of empty quoted strings */
+        wsel__gslb_fmt(kind, sizeof kind, "\"\"");
+    wsel_gslb_config *c = p->cfg;
+    c->skipped_statements++;
+    for (size_t i = 0; i < c->n_unknown; i++) {
+        wsel_gslb_unknown *u = &c->unknown[i];
+        if (!strcmp(u->object, kind) && starts(u->what, "statements skipped: ")) {
+            unsigned long n = strtoul(u->what + 20, NULL, 10) + 1;
+            char buf[64];
+            wsel__gslb_fmt(buf, sizeof buf, "statements skipped: %lu", n);
+            char *d = dup(buf);
+            if (!d)
+                return nomem(p);
+            free(u->what);
+            u->what = d;
+            return 0;
+        }
+    }
+    return add_unknown(p, kind, "statements skipped: 1", head[0]);
+}
+
+static int statement(P *p)
+{
+    tok *head[16];
+    size_t nh = 0;
+    tok *first = peek(p);
+    for (;;) {
+        tok *t = peek(p);
+        if (t->type == WSEL__TOK_LBRACE)
+            break;
+        if (!is_val(t))
+            return fail(p, t, WSEL_E_SYNTAX, "expected a statement (HEAD... NAME { ... }), found '%s'",
+                        t->text, NULL);
+        if (nh == 16)
+            return fail(p, t, WSEL_E_LIMIT, "statement head longer than 16 words%s", NULL, NULL);
+        head[nh++] = next(p);
+    }
+    if (nh == 0)
+        return fail(p, first, WSEL_E_SYNTAX, "expected a statement (HEAD... NAME { ... }), found '%s'",
+                    first->text, NULL);
+    wsel_gslb_config *c = p->cfg;
+    char norm[600];
+    int rc;
+#define HEAD(i, s) (nh > (i) && !strcmp(head[i]->text, s))
+    p->obj[0] = '\0';
+    if (HEAD(0, "gtm") && HEAD(1, "server") && nh == 3) {
+        wsel__gslb_norm(head[2]->text, norm, sizeof norm);
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm server %s", norm);
+        if ((rc = check_dup_name(p, head[2], norm, 0)))
+            return rc;
+        if (grow((void **)&c->servers, &p->cap_servers, c->n_servers, sizeof *c->servers))
+            return nomem(p);
+        wsel_gslb_server *s = &c->servers[c->n_servers++];
+        s->enabled = true;
+        s->pos = (wsel_gslb_pos){first->line, first->col};
+        if (!(s->name = dup(norm)))
+            return nomem(p);
+        return server_body(p, c->n_servers - 1);
+    }
+    if (HEAD(0, "gtm") && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a")) {
+        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (spec 1.6) */
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text, head[3]->text);
+        if ((rc = add_unknown(p, p->obj, "type not supported (A only)", first)))
+            return rc;
+        tok *o = next(p);
+        return skip_block(p, o);
+    }
+    if (HEAD(0, "gtm") && HEAD(1, "pool") && HEAD(2, "a") && nh == 4) {
+        wsel__gslb_norm(head[3]->text, norm, sizeof norm);
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm pool a %s", norm);
+        if ((rc = check_dup_name(p, head[3], norm, 1)))
+            return rc;
+        if (grow((void **)&c->pools, &p->cap_pools, c->n_pools, sizeof *c->pools))
+            return nomem(p);
+        wsel_gslb_pool *pl = &c->pools[c->n_pools++];
+        pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
+        pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
+        pl->verify = true;
+        pl->enabled = true;
+        pl->max_answers = 1;
+        pl->ttl = 30;
+        memcpy(pl->qos, qos_defaults, sizeof pl->qos);
+        pl->pos = (wsel_gslb_pos){first->line, first->col};
+        if (!(pl->name = dup(norm)))
+            return nomem(p);
+        return pool_body(p, pl);
+    }
+    if (HEAD(0, "gtm") && HEAD(1, "wideip") && HEAD(2, "a") && nh == 4) {
+        wsel__gslb_norm(head[3]->text, norm, sizeof norm);
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm wideip a %s", norm);
+        for (size_t i = 0; i < c->n_wideips; i++)
+            if (!strcasecmp(c->wideips[i].name, norm))
+                return fail(p, head[3], WSEL_E_DUPKEY, "duplicate %s '%s'", "gtm wideip a", norm);
+        if (grow((void **)&c->wideips, &p->cap_wideips, c->n_wideips, sizeof *c->wideips))
+            return nomem(p);
+        wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
+        w->lb_mode = WSEL_GSLB_ROUND_ROBIN;
+        w->ttl_persistence = 3600;
+        w->cidr4 = 32;
+        w->cidr6 = 128;
+        w->enabled = true;
+        w->lrp = -1;
+        w->pos = (wsel_gslb_pos){first->line, first->col};
+        if (!(w->name = dup(norm)))
+            return nomem(p);
+        return wideip_body(p, w);
+    }
+    if (HEAD(0, "gtm") && HEAD(1, "region") && nh == 3) {
+        wsel__gslb_norm(head[2]->text, norm, sizeof norm);
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm region %s", norm);
+        if ((rc = check_dup_name(p, head[2], norm, 2)))
+            return rc;
+        if (grow((void **)&c->regions, &p->cap_regions, c->n_regions, sizeof *c->regions))
+            return nomem(p);
+        wsel_gslb_region *r = &c->regions[c->n_regions++];
+        r->pos = (wsel_gslb_pos){first->line, first->col};
+        if (!(r->name = dup(norm)))
+            return nomem(p);
+        return region_body(p, r);
+    }
+    if (HEAD(0, "gtm") && HEAD(1, "global-settings") && HEAD(2, "load-balancing") && nh == 3) {
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm global-settings load-balancing");
+        return global_body(p);
+    }
+    if (HEAD(0, "gtm") && HEAD(1, "topology")) {
+        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm topology (line %u)", first->line);
+        if (grow((void **)&c->topo, &p->cap_topo, c->n_topo, sizeof *c->topo))
+            return nomem(p);
+        wsel_gslb_topo *t = &c->topo[c->n_topo++];
+        t->score = 1;
+        t->text_index = c->n_topo - 1;
+        t->pos = (wsel_gslb_pos){first->line, first->col};
+        /* re-read the head: ldns: COND server: COND */
+        size_t end = p->i;
+        p->i -= nh - 2;
+        tok *l = next(p);
+        if (strcmp(l->text, "ldns:"))
+            return fail(p, l, WSEL_E_SYNTAX, "expected 'ldns:' in a topology record, found '%s'", l->text, NULL);
+        if ((rc = cond(p, false, &t->ldns)))
+            return rc;
+        tok *s = next(p);
+        if (strcmp(s->text, "server:"))
+            return fail(p, s, WSEL_E_SYNTAX, "expected 'server:' in a topology record, found '%s'", s->text, NULL);
+        if ((rc = cond(p, true, &t->server)))
+            return rc;
+        if (p->i != end)
+            return fail(p, peek(p), WSEL_E_SYNTAX, "unexpected '%s' before '{' in a topology record",
+                        peek(p)->text, NULL);
+        p->n_seen = 0;
+        return attr_block(p, topo_attr, t);
+    }
+#undef HEAD
+    if ((rc = skipped(p, head, nh)))
+        return rc;
+    tok *o = next(p);
+    return skip_block(p, o);
+}
+
+/* ---- after the parse: references, ordering ---- */
+
+static int cmp_member(const void *a, const void *b)
+{
+    const wsel_gslb_member *x = a, *y = b;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return x->text_index < y->text_index ? -1 : x->text_index > y->text_index;
+}
+
+static int cmp_wpool(const void *a, const void *b)
+{
+    const wsel_gslb_wpool *x = a, *y = b;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return x->text_index < y->text_index ? -1 : x->text_index > y->text_index;
+}
+
+/* specificity of one side for longest-match ordering (larger = more specific). */
+static unsigned specificity(const wsel_gslb_cond *c)
+{
+    switch (c->type) {
+    case WSEL_GSLB_T_SUBNET: return 1000 + c->prefix;
+    case WSEL_GSLB_T_POOL: return 950;
+    case WSEL_GSLB_T_DATACENTER: return 940;
+    case WSEL_GSLB_T_REGION: return 900;
+    case WSEL_GSLB_T_ISP:
+    case WSEL_GSLB_T_GEOIP_ISP: return 800;
+    case WSEL_GSLB_T_STATE: return 700;
+    case WSEL_GSLB_T_COUNTRY: return 600;
+    case WSEL_GSLB_T_CONTINENT: return 500;
+    default: return 0;
+    }
+}
+
+static int cmp_topo_order(const wsel_gslb_topo *x, const wsel_gslb_topo *y)
+{
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return x->text_index < y->text_index ? -1 : x->text_index > y->text_index;
+}
+
+static int cmp_topo_plain(const void *a, const void *b)
+{
+    return cmp_topo_order(a, b);
+}
+
+static int cmp_topo_longest(const void *a, const void *b)
+{
+    const wsel_gslb_topo *x = a, *y = b;
+    {
+        unsigned sx = specificity(&x->ldns), sy = specificity(&y->ldns);
+        if (sx != sy)
+            return sx > sy ? -1 : 1;
+        sx = specificity(&x->server);
+        sy = specificity(&y->server);
+        if (sx != sy)
+            return sx > sy ? -1 : 1;
+    }
+    return cmp_topo_order(x, y);
+}
+
+static long find_region(const wsel_gslb_config *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_regions; i++)
+        if (!strcmp(c->regions[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+static int region_cycle(const wsel_gslb_config *c, size_t r, uint8_t *mark)
+{
+    if (mark[r] == 1)
+        return 1;
+    if (mark[r] == 2)
+        return 0;
+    mark[r] = 1;
+    for (size_t e = 0; e < c->regions[r].n_entries; e++) {
+        const wsel_gslb_cond *x = &c->regions[r].entries[e];
+        if (x->type == WSEL_GSLB_T_REGION && x->ref >= 0 && region_cycle(c, (size_t)x->ref, mark))
+            return 1;
+    }
+    mark[r] = 2;
+    return 0;
+}
+
+static int resolve_cond(P *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *obj)
+{
+    wsel_gslb_config *c = p->cfg;
+    if (x->type == WSEL_GSLB_T_REGION) {
+        x->ref = find_region(c, x->value);
+        if (x->ref < 0)
+            return wsel__fail(p->err, WSEL_E_PARAM, p->file, pos.line, pos.col, obj, NULL, x->value,
+                              "%s: unknown region '%s'", obj, x->value);
+    } else if (x->type == WSEL_GSLB_T_POOL)
+        x->ref = wsel__gslb_find_pool(c, x->value); /* unresolved: lint G013 */
+    return 0;
+}
+
+static int finish(P *p)
+{
+    wsel_gslb_config *c = p->cfg;
+    int rc;
+    for (size_t i = 0; i < c->n_vs; i++) {
+        wsel_gslb_vs *vs = &c->vs[i];
+        if (vs->n_depends && !(vs->depends = malloc(vs->n_depends * sizeof *vs->depends)))
+            return nomem(p);
+        for (size_t d = 0; d < vs->n_depends; d++)
+            vs->depends[d] = wsel__gslb_find_vs(c, vs->depends_text[d]);
+    }
+    for (size_t i = 0; i < c->n_pools; i++) {
+        wsel_gslb_pool *pl = &c->pools[i];
+        for (size_t m = 0; m < pl->n_members; m++)
+            pl->members[m].vs = wsel__gslb_find_vs(c, pl->members[m].key);
+        if (pl->n_members)
+            qsort(pl->members, pl->n_members, sizeof *pl->members, cmp_member);
+    }
+    for (size_t i = 0; i < c->n_wideips; i++) {
+        wsel_gslb_wideip *w = &c->wideips[i];
+        for (size_t k = 0; k < w->n_pools; k++)
+            w->pools[k].pool = wsel__gslb_find_pool(c, w->pools[k].name);
+        if (w->n_pools)
+            qsort(w->pools, w->n_pools, sizeof *w->pools, cmp_wpool);
+        if (w->lrp_name && !strcmp(w->lrp_type, "a"))
+            w->lrp = wsel__gslb_find_pool(c, w->lrp_name);
+        /* BIND aggregate and answers must fit one outcome */
+        size_t total = 0;
+        for (size_t k = 0; k < w->n_pools; k++)
+            if (w->pools[k].pool >= 0)
+                total += c->pools[w->pools[k].pool].n_members;
+        if (total > WSEL_GSLB_MAX_ADDRS)
+            return wsel__fail(p->err, WSEL_E_LIMIT, p->file, w->pos.line, w->pos.col, w->name, NULL,
+                              NULL, "gtm wideip a %s: its pools hold more than %u members in all",
+                              w->name, WSEL_GSLB_MAX_ADDRS);
+    }
+    for (size_t r = 0; r < c->n_regions; r++)
+        for (size_t e = 0; e < c->regions[r].n_entries; e++) {
+            char obj[320];
+            wsel__gslb_fmt(obj, sizeof obj, "gtm region %s", c->regions[r].name);
+            if ((rc = resolve_cond(p, &c->regions[r].entries[e], c->regions[r].pos, obj)))
+                return rc;
+        }
+    if (c->n_regions) {
+        uint8_t *mark = calloc(c->n_regions, 1);
+        if (!mark)
+            return nomem(p);
+        for (size_t r = 0; r < c->n_regions; r++)
+            if (region_cycle(c, r, mark)) {
+                free(mark);
+                return wsel__fail(p->err, WSEL_E_PARAM, p->file, c->regions[r].pos.line,
+                                  c->regions[r].pos.col, c->regions[r].name, NULL, NULL,
+                                  "gtm region %s: region-members nest in a cycle", c->regions[r].name);
+            }
+        free(mark);
+    }
+    for (size_t t = 0; t < c->n_topo; t++) {
+        char obj[320];
+        wsel__gslb_fmt(obj, sizeof obj, "gtm topology (line %u)", c->topo[t].pos.line);
+        if ((rc = resolve_cond(p, &c->topo[t].ldns, c->topo[t].pos, obj)) ||
+            (rc = resolve_cond(p, &c->topo[t].server, c->topo[t].pos, obj)))
+            return rc;
+    }
+    if (c->n_topo)
+        qsort(c->topo, c->n_topo, sizeof *c->topo,
+              c->longest_match ? cmp_topo_longest : cmp_topo_plain);
+    return 0;
+}
+
+int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+                                 wsel_gslb_config **out, wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out || (!text && len))
+        return wsel__fail(err, WSEL_E_ARG, name, 0, 0, NULL, NULL, NULL, "no config given");
+    if (!name)
+        name = "(buffer)";
+    if (len > WSEL_GSLB_MAX_FILE)
+        return wsel__fail(err, WSEL_E_LIMIT, name, 0, 0, NULL, NULL, NULL,
+                          "config larger than %u bytes", WSEL_GSLB_MAX_FILE);
+    wsel_gslb_config *c = calloc(1, sizeof *c);
+    if (!c || !(c->file = dup(name))) {
+        free(c);
+        return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
+    }
+    c->longest_match = true; /* [AS3]; A-13 for the CIDR defaults */
+    c->sp_cidr4 = 32;
+    c->sp_cidr6 = 128;
+    wsel__gslb_lexer lx;
+    int rc = wsel__gslb_lex(&lx, name, text ? text : "", len, &c->version, err);
+    P p = {.file = name, .t = lx.t, .cfg = c, .err = err};
+    while (!rc && peek(&p)->type != WSEL__TOK_EOF) {
+        p.depth = 0;
+        rc = statement(&p);
+    }
+    if (!rc)
+        rc = finish(&p);
+    wsel__gslb_lex_free(&lx);
+    if (rc) {
+        wsel_gslb_config_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out, wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "cannot open: %s",
+                          strerror(errno));
+    char *buf = malloc(WSEL_GSLB_MAX_FILE + 1);
+    if (!buf) {
+        fclose(f);
+        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
+    }
+    size_t n = fread(buf, 1, WSEL_GSLB_MAX_FILE + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    int rc;
+    if (bad)
+        rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "read error");
+    else if (n > WSEL_GSLB_MAX_FILE)
+        rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
+                        "config larger than %u bytes", WSEL_GSLB_MAX_FILE);
+    else
+        rc = wsel_gslb_config_load_buffer(path, buf, n, out, err);
+    free(buf);
+    return rc;
+}

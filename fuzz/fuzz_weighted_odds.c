@@ -1,0 +1,102 @@
+/* fuzz_weighted_odds: the exact-odds calculator agrees with the answers.
+ *
+ * Property: for every resource of weighted.h's producer, under each state,
+ * wsel_odds_compute() -- written apart from both engines -- reports the failed flag,
+ * TTL, UP flags and dynamic weights the case's state gives, probabilities in [0, 1];
+ * and every oracle answer has probability above 0 for each item it holds, holds every
+ * item the calculator calls certain, and is among the answers it lists when it
+ * enumerates them. */
+#include "weighted.h"
+
+typedef struct odds_run {
+    wsel_odds *odds[3];
+} odds_run;
+
+static void check_odds_state(const wsel_odds *o, const exp_set *es, const set_truth *t,
+                             uint32_t k)
+{
+    const wsel_set_odds *so = &o->sets[k];
+    FUZZ_ASSERT_MSG(so->failed == t->failed && so->ttl == t->ttl,
+                    "odds: failed %d ttl %u, expected %d %u", so->failed, so->ttl, t->failed, t->ttl);
+    for (uint32_t i = 0; i < es->n_items; i++) {
+        FUZZ_ASSERT_MSG(so->dyn_weight[i] == t->dyn[i] && so->up[i] == t->up[i],
+                        "odds: item %u dyn %u up %d, expected %llu %d", i, so->dyn_weight[i],
+                        so->up[i], (unsigned long long)t->dyn[i], t->up[i]);
+        FUZZ_ASSERT(so->item_p[i].p >= 0 && so->item_p[i].p <= 1.0L);
+    }
+}
+
+static void check_odds_answer(const wsel_odds *o, const wsel_set_answer *a, uint32_t k,
+                              uint32_t n_items)
+{
+    const wsel_set_odds *so = &o->sets[k];
+    bool in[4096] = { false };
+    for (uint32_t j = 0; j < a->count; j++)
+        in[a->items[j]] = true;
+    for (uint32_t i = 0; i < n_items; i++) {
+        const wsel_prob *p = &so->item_p[i];
+        if (in[i])
+            FUZZ_ASSERT_MSG(p->p > 0, "answer holds item %u, odds give it probability 0", i);
+        else if (p->exact)
+            FUZZ_ASSERT_MSG(p->num != p->den, "answer lacks item %u, odds say it is certain", i);
+    }
+    if (!so->enumerable)
+        return;
+    for (uint32_t j = 0; j < so->n_answers; j++) {
+        const wsel_odds_answer *oa = &so->answers[j];
+        if (oa->count == a->count && memcmp(oa->items, a->items, a->count * sizeof *a->items) == 0) {
+            FUZZ_ASSERT(oa->p.p > 0);
+            return;
+        }
+    }
+    FUZZ_ASSERT_MSG(0, "answer of %u items is not among the %u answers the odds list", a->count,
+                    so->n_answers);
+}
+
+static void phase_begin(wfz *w)
+{
+    odds_run *o = w->user;
+    for (uint32_t r = 0; r < w->c.n_res; r++) {
+        const wsel_resource *res = wsel_config_resource(w->cfg, r);
+        wsel_error err;
+        int rc = wsel_odds_compute(res, w->st, &o->odds[r], &err);
+        FUZZ_ASSERT_MSG(rc == WSEL_OK, "odds_compute(%s): %d %s", res->name, rc, err.message);
+        FUZZ_ASSERT(o->odds[r]->resource == res && o->odds[r]->n_sets == res->n_sets);
+        for (uint32_t k = 0; k < res->n_sets; k++)
+            check_odds_state(o->odds[r], &w->c.sets[res->sets[k].id],
+                             &w->truth[res->sets[k].id], k);
+    }
+}
+
+static void query(wfz *w, const wfz_query *qu)
+{
+    odds_run *o = w->user;
+    uint32_t s0 = qu->res->sets[0].id;
+    for (uint32_t k = 0; k < qu->res->n_sets; k++)
+        check_odds_answer(o->odds[qu->r], &qu->want.set[k], k, w->c.sets[s0 + k].n_items);
+}
+
+static void phase_end(wfz *w)
+{
+    odds_run *o = w->user;
+    for (uint32_t r = 0; r < 3; r++) {
+        wsel_odds_free(o->odds[r]);
+        o->odds[r] = NULL;
+    }
+}
+
+static void loaded(wfz *w)
+{
+    static odds_run o;
+    memset(&o, 0, sizeof o);
+    w->user = &o;
+}
+
+static const wfz_target target = {
+    .loaded = loaded, .phase_begin = phase_begin, .query = query, .phase_end = phase_end
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return wfz_run(data, size, &target);
+}

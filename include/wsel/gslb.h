@@ -1,0 +1,388 @@
+/* wsel: the GSLB chain of BIG-IP DNS (wide IP -> pool -> member), doc/gslb.md.
+ *
+ *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
+ *           gtm topology, gtm global-settings load-balancing), read into a read-only model
+ *   lint    the deterministic checks G001-G030
+ *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON, jansson)
+ *   resolve the decision of doc/gslb.md section 3: one query -> one outcome, the next
+ *           method state and a decision log
+ *
+ * The model structs are read-only for callers; every name follows spec section 1. */
+#ifndef WSEL_GSLB_H
+#define WSEL_GSLB_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits (the reader rejects larger inputs with WSEL_E_LIMIT). */
+#define WSEL_GSLB_MAX_FILE     (16u << 20) /* config or inputs file size, bytes */
+#define WSEL_GSLB_MAX_DEPTH    16u         /* brace nesting */
+#define WSEL_GSLB_MAX_MEMBERS  256u        /* members per pool */
+#define WSEL_GSLB_MAX_POOLS    64u         /* pools per wide IP */
+#define WSEL_GSLB_MAX_DEPENDS  64u         /* depends-on entries per virtual server */
+#define WSEL_GSLB_MAX_VS       4096u       /* virtual servers in all */
+#define WSEL_GSLB_MAX_TOKENS   (1u << 21)  /* tokens in one config */
+
+/* Load-balancing methods (spec 2.1), in the order of its table. */
+typedef enum wsel_gslb_method {
+    WSEL_GSLB_ROUND_ROBIN = 0,
+    WSEL_GSLB_RATIO,
+    WSEL_GSLB_GLOBAL_AVAILABILITY,
+    WSEL_GSLB_TOPOLOGY,
+    WSEL_GSLB_STATIC_PERSISTENCE,
+    WSEL_GSLB_RANDOM,
+    WSEL_GSLB_DROP_PACKET,
+    WSEL_GSLB_RETURN_TO_DNS,
+    WSEL_GSLB_FALLBACK_IP,
+    WSEL_GSLB_NONE,
+    WSEL_GSLB_PACKET_RATE,
+    WSEL_GSLB_VS_CAPACITY,
+    WSEL_GSLB_VS_SCORE,
+    WSEL_GSLB_CPU,
+    WSEL_GSLB_KBPS,
+    WSEL_GSLB_LEAST_CONNECTIONS,
+    WSEL_GSLB_RTT,
+    WSEL_GSLB_COMPLETION_RATE,
+    WSEL_GSLB_HOPS,
+    WSEL_GSLB_QOS,
+    WSEL_GSLB_METHOD_COUNT_
+} wsel_gslb_method;
+
+/* Metric inputs (spec 4), in a fixed order. */
+typedef enum wsel_gslb_metric {
+    WSEL_GSLB_M_RTT = 0,       /* rtt_us          lower is better (path) */
+    WSEL_GSLB_M_COMPLETION,    /* completion_rate higher (path) */
+    WSEL_GSLB_M_HOPS,          /* hops            lower (path) */
+    WSEL_GSLB_M_CPU,           /* cpu_pct         lower (srv) */
+    WSEL_GSLB_M_KBPS,          /* kbps            lower (srv) */
+    WSEL_GSLB_M_CONNECTIONS,   /* connections     lower (srv) */
+    WSEL_GSLB_M_PPS,           /* pps             lower (srv) */
+    WSEL_GSLB_M_VS_CAPACITY,   /* vs_capacity     higher (srv) */
+    WSEL_GSLB_M_VS_SCORE,      /* vs_score        higher (srv) */
+    WSEL_GSLB_M_LINK_CAPACITY, /* link_capacity   higher (link) */
+    WSEL_GSLB_METRIC_COUNT_
+} wsel_gslb_metric;
+
+typedef enum wsel_gslb_kind {
+    WSEL_GSLB_KIND_STATIC,   /* no measurements */
+    WSEL_GSLB_KIND_TERMINAL, /* drop-packet, return-to-dns, fallback-ip */
+    WSEL_GSLB_KIND_ROUTING,  /* none */
+    WSEL_GSLB_KIND_SRV,      /* server-side statistics */
+    WSEL_GSLB_KIND_PATH      /* path probes to the LDNS (QoS: path + srv + link) */
+} wsel_gslb_kind;
+
+/* Method facts (spec 2.1). `token` is the tmsh spelling. */
+typedef struct wsel_gslb_method_info {
+    const char *token, *name;
+    wsel_gslb_kind kind;
+    bool at_wideip, at_preferred, at_alternate, at_fallback;
+    bool dynamic_ratio;      /* one of the 8 modes dynamic-ratio applies to */
+    int metric;              /* wsel_gslb_metric the method ranks by, -1 if none (QoS: -1) */
+    bool higher_better;
+    const char *fails;       /* when it fails, one line */
+} wsel_gslb_method_info;
+
+WSEL_API const wsel_gslb_method_info *wsel_gslb_method_get(wsel_gslb_method m);
+/* The method whose token is `token`; -1 if none. */
+WSEL_API int wsel_gslb_method_find(const char *token);
+
+typedef struct wsel_gslb_pos {
+    unsigned line, col;
+} wsel_gslb_pos;
+
+typedef struct wsel_gslb_addr {
+    uint8_t family;  /* 0 unset, 4, 6 */
+    uint8_t bytes[16];
+} wsel_gslb_addr;
+
+/* Parses an IPv4/IPv6 address; false if it is neither. */
+WSEL_API bool wsel_gslb_addr_parse(const char *text, wsel_gslb_addr *out);
+/* Formats an address (inet_ntop form); "" when unset. */
+WSEL_API const char *wsel_gslb_addr_str(const wsel_gslb_addr *a, char *buf, size_t len);
+
+/* ---- model ---------------------------------------------------------------------- */
+
+typedef struct wsel_gslb_vs {
+    char *name;            /* as written in virtual-servers */
+    size_t server;         /* index into cfg->servers */
+    wsel_gslb_addr addr;   /* destination address: the answer */
+    unsigned port;
+    bool enabled;
+    size_t n_depends;
+    char **depends_text;   /* SERVER:VS as written */
+    long *depends;         /* vs index, -1 unresolved (lint G013) */
+    wsel_gslb_pos pos;
+} wsel_gslb_vs;
+
+typedef struct wsel_gslb_server {
+    char *name;            /* full path */
+    char *datacenter;      /* NULL if unset */
+    char *product;         /* NULL if unset */
+    bool enabled;
+    size_t first_vs, n_vs; /* range in cfg->vs */
+    wsel_gslb_pos pos;
+} wsel_gslb_server;
+
+typedef struct wsel_gslb_member {
+    char *key;             /* SERVER:VS as written */
+    long vs;               /* index into cfg->vs, -1 unresolved (lint G013) */
+    unsigned order, ratio;
+    bool enabled;
+    bool order_written, ratio_written;
+    size_t text_index;     /* position in the members block */
+    wsel_gslb_pos pos;
+} wsel_gslb_member;
+
+/* Which attributes a pool or wide IP wrote (bit = attribute id); the others hold
+ * their defaults and the explainer tags them "(default)". */
+enum {
+    WSEL_GSLB_P_PREFERRED = 1u << 0, WSEL_GSLB_P_ALTERNATE = 1u << 1,
+    WSEL_GSLB_P_FALLBACK = 1u << 2, WSEL_GSLB_P_FALLBACK_IP = 1u << 3,
+    WSEL_GSLB_P_VERIFY = 1u << 4, WSEL_GSLB_P_DYNRATIO = 1u << 5,
+    WSEL_GSLB_P_MAXANS = 1u << 6, WSEL_GSLB_P_TTL = 1u << 7, WSEL_GSLB_P_QOS = 1u << 8,
+    WSEL_GSLB_P_ENABLED = 1u << 9, WSEL_GSLB_P_MANUAL = 1u << 10,
+    WSEL_GSLB_P_MINUP = 1u << 11, WSEL_GSLB_P_MINUPV = 1u << 12
+};
+enum {
+    WSEL_GSLB_W_LBMODE = 1u << 0, WSEL_GSLB_W_PERSIST = 1u << 1, WSEL_GSLB_W_TTLP = 1u << 2,
+    WSEL_GSLB_W_CIDR4 = 1u << 3, WSEL_GSLB_W_CIDR6 = 1u << 4, WSEL_GSLB_W_LRP = 1u << 5,
+    WSEL_GSLB_W_RCODE_ON = 1u << 6, WSEL_GSLB_W_RCODE = 1u << 7, WSEL_GSLB_W_RCODE_TTL = 1u << 8,
+    WSEL_GSLB_W_LOG = 1u << 9, WSEL_GSLB_W_ECS = 1u << 10, WSEL_GSLB_W_ENABLED = 1u << 11
+};
+
+typedef enum wsel_gslb_minup { WSEL_GSLB_MINUP_OFF, WSEL_GSLB_MINUP_AT_LEAST, WSEL_GSLB_MINUP_PERCENT } wsel_gslb_minup;
+
+/* QoS coefficients in spec 2.3's factor order. */
+enum { WSEL_GSLB_QOS_RTT, WSEL_GSLB_QOS_LCS, WSEL_GSLB_QOS_HIT, WSEL_GSLB_QOS_KBPS,
+       WSEL_GSLB_QOS_PPS, WSEL_GSLB_QOS_HOPS, WSEL_GSLB_QOS_TOPOLOGY, WSEL_GSLB_QOS_VSCAP,
+       WSEL_GSLB_QOS_VSSCORE, WSEL_GSLB_QOS_COUNT_ };
+
+typedef struct wsel_gslb_pool {
+    char *name;
+    wsel_gslb_method mode[3];     /* preferred, alternate, fallback */
+    wsel_gslb_addr fallback_ip;   /* family 0 = unset (::, any, any6, 0.0.0.0: A-4) */
+    bool verify, dynamic_ratio, enabled, manual_resume;
+    unsigned max_answers, ttl;
+    unsigned qos[WSEL_GSLB_QOS_COUNT_];
+    wsel_gslb_minup min_up_mode;
+    unsigned min_up_value;
+    size_t n_members;
+    wsel_gslb_member *members;    /* sorted: member-order, then text order */
+    unsigned written;             /* WSEL_GSLB_P_* */
+    unsigned qos_written;         /* bit i: qos coefficient i written */
+    wsel_gslb_pos pos;
+} wsel_gslb_pool;
+
+typedef struct wsel_gslb_wpool {
+    char *name;
+    long pool;                    /* index into cfg->pools, -1 unresolved */
+    unsigned order, ratio;
+    bool ratio_written, order_written;
+    size_t text_index;
+    wsel_gslb_pos pos;
+} wsel_gslb_wpool;
+
+/* Decision-log flags (spec 5). RESULT is always on. */
+enum {
+    WSEL_GSLB_LOG_POOL_SELECTION = 1u << 0,
+    WSEL_GSLB_LOG_POOL_TRAVERSAL = 1u << 1,
+    WSEL_GSLB_LOG_MEMBER_SELECTION = 1u << 2,
+    WSEL_GSLB_LOG_MEMBER_TRAVERSAL = 1u << 3,
+    WSEL_GSLB_LOG_RESULT = 1u << 4,
+    WSEL_GSLB_LOG_ALL = 0x1f
+};
+
+typedef struct wsel_gslb_wideip {
+    char *name;
+    wsel_gslb_method lb_mode;     /* round-robin, ratio, topology, global-availability, random */
+    size_t n_pools;
+    wsel_gslb_wpool *pools;       /* sorted: order, then text order */
+    bool persistence, rcode_response, ecs, enabled, has_rules;
+    unsigned ttl_persistence, cidr4, cidr6;
+    char *lrp_type, *lrp_name;    /* NULL when none */
+    long lrp;                     /* index into cfg->pools, -1 when none or unresolved */
+    wsel_gslb_pos lrp_pos;
+    unsigned rcode;               /* DNS rcode number */
+    unsigned rcode_ttl;
+    unsigned log_flags;           /* WSEL_GSLB_LOG_* configured (without RESULT); none by default */
+    unsigned written;             /* WSEL_GSLB_W_* */
+    wsel_gslb_pos pos;
+} wsel_gslb_wideip;
+
+/* Topology record sides and region entries: [not] TYPE VALUE. */
+typedef enum wsel_gslb_topo_type {
+    WSEL_GSLB_T_SUBNET, WSEL_GSLB_T_REGION, WSEL_GSLB_T_CONTINENT, WSEL_GSLB_T_COUNTRY,
+    WSEL_GSLB_T_STATE, WSEL_GSLB_T_ISP, WSEL_GSLB_T_GEOIP_ISP, WSEL_GSLB_T_POOL,
+    WSEL_GSLB_T_DATACENTER, WSEL_GSLB_T_COUNT_
+} wsel_gslb_topo_type;
+
+typedef struct wsel_gslb_cond {
+    bool negate;
+    wsel_gslb_topo_type type;
+    char *value;
+    wsel_gslb_addr net;            /* subnet: network */
+    unsigned prefix;               /* subnet: prefix length */
+    long ref;                      /* region: index into cfg->regions; pool: into pools; -1 */
+} wsel_gslb_cond;
+
+typedef struct wsel_gslb_region {
+    char *name;
+    size_t n_entries;
+    wsel_gslb_cond *entries;
+    wsel_gslb_pos pos;
+} wsel_gslb_region;
+
+typedef struct wsel_gslb_topo {
+    wsel_gslb_cond ldns, server;
+    unsigned order, score;
+    size_t text_index;
+    wsel_gslb_pos pos;
+} wsel_gslb_topo;
+
+/* Something the reader kept but does not interpret: lint G030. */
+typedef struct wsel_gslb_unknown {
+    char *object;   /* "gtm pool a /Common/p" or the statement head */
+    char *what;     /* the attribute, or "statement" */
+    wsel_gslb_pos pos;
+} wsel_gslb_unknown;
+
+typedef struct wsel_gslb_config {
+    char *file;
+    char *version;                 /* from "#TMSH-VERSION: x", or NULL */
+    size_t n_servers, n_vs, n_pools, n_wideips, n_regions, n_topo, n_unknown;
+    wsel_gslb_server *servers;
+    wsel_gslb_vs *vs;
+    wsel_gslb_pool *pools;
+    wsel_gslb_wideip *wideips;
+    wsel_gslb_region *regions;
+    wsel_gslb_topo *topo;          /* evaluation order */
+    wsel_gslb_unknown *unknown;
+    bool longest_match;
+    unsigned sp_cidr4, sp_cidr6;
+    unsigned global_written;       /* 1: longest-match, 2: cidr4, 4: cidr6 */
+    size_t skipped_statements;     /* unknown top-level statements (counted only) */
+} wsel_gslb_config;
+
+/* Reads a config from a file or a buffer (`name` labels errors). On failure fills err
+ * (file, line, column, object in err->resource, token in err->item) and sets *out NULL. */
+WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out,
+                                        wsel_error *err);
+WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+                                          wsel_gslb_config **out, wsel_error *err);
+WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
+/* Index of the wide IP named `name` (full path, or a query name: case-insensitive, the
+ * trailing dot ignored, /Common/ assumed); -1 if none. */
+WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name);
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
+
+typedef struct wsel_gslb_finding {
+    unsigned code;                 /* 1..30 for G001..G030 */
+    wsel_gslb_severity severity;
+    char object[300];              /* "gtm pool a /Common/p_dc2" */
+    wsel_gslb_pos pos;
+    char message[400];
+} wsel_gslb_finding;
+
+/* Runs every check; *out is a malloc'd array the caller frees with free(). Findings are
+ * ordered by object (servers, pools, wide IPs, other) then code. */
+WSEL_API int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,
+                            wsel_error *err);
+
+/* ---- inputs, state, resolve -------------------------------------------------------- */
+
+typedef struct wsel_gslb_inputs wsel_gslb_inputs;
+typedef struct wsel_gslb_state wsel_gslb_state;
+
+/* Reads the inputs JSON of spec section 4 against a config (member and pool names must
+ * name configured objects). Errors give file, line, column and the offending key. */
+WSEL_API int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
+                                        wsel_gslb_inputs **out, wsel_error *err);
+WSEL_API int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
+                                          const char *text, size_t len,
+                                          wsel_gslb_inputs **out, wsel_error *err);
+/* Empty inputs: every member down, no metrics, LDNS unset (for tests and callers). */
+WSEL_API int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out,
+                                  wsel_error *err);
+WSEL_API void wsel_gslb_inputs_free(wsel_gslb_inputs *in);
+
+/* Programmatic setters (the JSON reader uses them too). vs = index into cfg->vs. */
+WSEL_API void wsel_gslb_inputs_set_up(wsel_gslb_inputs *in, size_t vs, bool up, bool limit_exceeded);
+WSEL_API void wsel_gslb_inputs_set_metric(wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m,
+                                          double v);
+WSEL_API void wsel_gslb_inputs_set_pool(wsel_gslb_inputs *in, size_t pool, bool held_down,
+                                        bool limit_exceeded);
+WSEL_API void wsel_gslb_inputs_set_ldns(wsel_gslb_inputs *in, const wsel_gslb_addr *ldns,
+                                        const wsel_gslb_addr *ecs);
+WSEL_API void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now);
+/* The query name of the inputs ("" if none given). */
+WSEL_API const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in);
+
+/* Method state + persistence table, initialised from the inputs' "state",
+ * "persistence" and "random". */
+WSEL_API int wsel_gslb_state_new(const wsel_gslb_config *cfg, const wsel_gslb_inputs *in,
+                                 wsel_gslb_state **out, wsel_error *err);
+WSEL_API void wsel_gslb_state_free(wsel_gslb_state *st);
+/* The state as JSON text ({"wideip", "pool", "persistence", "random_used"}), malloc'd. */
+WSEL_API char *wsel_gslb_state_json(const wsel_gslb_state *st);
+
+typedef enum wsel_gslb_outcome_kind {
+    WSEL_GSLB_O_ANSWER, WSEL_GSLB_O_FALLBACK_IP, WSEL_GSLB_O_EMPTY, WSEL_GSLB_O_DROP,
+    WSEL_GSLB_O_RETURN_TO_DNS, WSEL_GSLB_O_BIND_AGGREGATE, WSEL_GSLB_O_RCODE
+} wsel_gslb_outcome_kind;
+
+typedef enum wsel_gslb_step {
+    WSEL_GSLB_STEP_PREFERRED = 0, WSEL_GSLB_STEP_ALTERNATE, WSEL_GSLB_STEP_FALLBACK,
+    WSEL_GSLB_STEP_PERSIST, WSEL_GSLB_STEP_LAST_RESORT, WSEL_GSLB_STEP_NONE
+} wsel_gslb_step;
+
+#define WSEL_GSLB_MAX_ADDRS 512u
+
+typedef struct wsel_gslb_outcome {
+    wsel_gslb_outcome_kind kind;
+    long wideip;
+    long pool;                  /* -1 when none */
+    wsel_gslb_step step;        /* chain step; PERSIST; LAST_RESORT when the last-resort pool answered */
+    wsel_gslb_step pool_step;   /* the pool's own step (preferred/alternate/fallback), NONE if n/a */
+    int method;                 /* wsel_gslb_method, -1 when none */
+    unsigned ttl;               /* ANSWER, FALLBACK_IP */
+    unsigned rcode, soa_ttl;    /* RCODE */
+    const char *reason;         /* RETURN_TO_DNS: wideip-disabled, no-more-pools, return-to-dns */
+    size_t n_addrs;
+    long members[WSEL_GSLB_MAX_ADDRS]; /* ANSWER: member indexes into the pool; -1 otherwise */
+    wsel_gslb_addr addrs[WSEL_GSLB_MAX_ADDRS];
+} wsel_gslb_outcome;
+
+WSEL_API const char *wsel_gslb_outcome_name(wsel_gslb_outcome_kind k); /* "answer", "fallback-ip", ... */
+WSEL_API const char *wsel_gslb_step_name(wsel_gslb_step s);            /* "preferred", ... */
+WSEL_API const char *wsel_gslb_rcode_name(unsigned rcode);
+
+/* Log sink: one line per event, without newline; `flag` is the WSEL_GSLB_LOG_* it
+ * belongs to. Only events whose flag is in `flags` are emitted. */
+typedef void (*wsel_gslb_log_fn)(void *ctx, unsigned flag, const char *line);
+
+typedef struct wsel_gslb_log {
+    unsigned flags;
+    wsel_gslb_log_fn fn;
+    void *ctx;
+} wsel_gslb_log;
+
+/* Resolves one query for wide IP `wideip` under `in`, updating `st` (method state,
+ * persistence). `log` may be NULL. Deterministic: the same config, inputs and state give
+ * the same outcome, log and next state. Allocates only when a new persistence record is
+ * added. Fails (WSEL_E_ARG) on bad arguments or when pool-lb-mode random has no random
+ * input word left. */
+WSEL_API int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip,
+                               const wsel_gslb_inputs *in, wsel_gslb_state *st,
+                               const wsel_gslb_log *log, wsel_gslb_outcome *out,
+                               wsel_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,143 @@
+#!/bin/sh
+# bin/wsel gslb: check (lint, exit codes, JSON contract), explain (defaults labelled,
+# findings in place), resolve (answers, counts, state carried, decision log, JSON
+# contract). Expected values are worked out by hand from doc/gslb.md and the configs.
+. "$(dirname "$0")/tap.sh"
+EX="$EXAMPLES/gslb/bigip_gtm.conf"
+EXIN="$EXAMPLES/gslb/inputs.json"
+G="$DATA/../../data/gslb"
+RR="$G/rr.conf"
+RRIN="$G/rr.inputs.json"
+
+# ---- check ----
+run gslb check "$EX"
+is_rc 1 "example: G001 is an error finding => exit 1"
+has "$TMP/out" 'bigip_gtm\.conf:24:1: error: G001 gtm pool a /Common/p_dc2: fallback-ip method selected but fallback-ip is unset' "G001 on p_dc2 at its line"
+has "$TMP/out" 'warning: G006 gtm pool a /Common/p_dc2: preferred lowest-round-trip-time has no metrics source' "G006 on p_dc2"
+has "$TMP/out" 'info: G016 gtm wideip a /Common/www\.example\.com' "G016 on the wide IP"
+has "$TMP/out" '^invalid: 1 errors, 1 warnings, 1 info$' "summary: exactly the three findings of spec 6.3"
+
+run gslb check "$EX" --json
+is_rc 1 "example --json: exit 1"
+jqok '[.findings[].code] == ["G001","G006","G016"]' "json: codes G001, G006, G016 (spec 6.3; no G004)"
+jqok '[.findings[].severity] == ["error","warning","info"]' "json: severities"
+jqok '[.findings[].line] == [24, 24, 38]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38)"
+jqok '.findings[0] | keys == ["code","file","line","message","object","severity"]' "json: finding keys exactly as the contract"
+jqok '.findings[2].object == "gtm wideip a /Common/www.example.com"' "json: object names kind and path"
+jqok '(keys == ["findings"])' "json: one top-level key"
+
+run gslb check "$RR"
+is_rc 0 "rr.conf: no error finding => exit 0"
+has "$TMP/out" '^valid: 0 errors' "rr.conf: valid"
+
+for f in bad_mode bad_unterminated; do
+    (cd "$G" && "$WSEL" gslb check "$f.conf" >"$TMP/out" 2>"$TMP/err"); RC=$?
+    is_rc 1 "$f: parse error => exit 1"
+    diff "$G/$f.expect" "$TMP/err" >/dev/null; ok $? "$f: error line FILE:LINE:COL: object: message (golden)"
+done
+
+run gslb check /nonexistent/gtm.conf
+one_line_error "unreadable config: exit 2, one line"
+run gslb check
+one_line_error "missing CONFIG: exit 2"
+run gslb frobnicate
+one_line_error "unknown gslb command: exit 2"
+
+# ---- explain ----
+run gslb explain "$EX"
+is_rc 0 "explain example: exit 0"
+has "$TMP/out" '^wideip a /Common/www\.example\.com  pool-lb-mode topology  persistence enabled ttl 3600 \(default\) cidr /24, /128 \(default\) !G016$' "wide IP line: ttl 3600 and /128 labelled default"
+has "$TMP/out" 'last-resort a /Common/p_dc2  failure-rcode-response disabled \(default\) rcode noerror \(default\) ttl 0 \(default\) => fall-through: BIND aggregate' "last resort, rcode default, fall-through"
+has "$TMP/out" '^  1 /Common/p_dc1 order 0 ratio 1 \(default\)$' "pool 1: ratio default"
+has "$TMP/out" 'verify-member-availability enabled \(default\)  ttl 30 \(default\)  max-answers 2  members 2 !G001 !G006$' "pool 2: defaults labelled, findings in place"
+has "$TMP/out" 'preferred lowest-round-trip-time \[path, dynamic-ratio\] -> alternate round-robin \(default\) \[static\]' "pool 2 chain: kinds, alternate default"
+has "$TMP/out" '-> fallback fallback-ip \[unset => EMPTY\]' "pool 2 fallback: unset => EMPTY"
+has "$TMP/out" 'preferred topology \[static\] -> alternate none \[skip to fallback\]' "pool 1: none at alternate skips"
+has "$TMP/out" '-> fallback none \[next pool\]' "pool 1: none at fallback = next pool"
+has "$TMP/out" 'preferred lowest-round-trip-time fails when: no rtt_us' "what failing means"
+has "$TMP/out" 'global: topology-longest-match yes \(default\)  static-persist-cidr /32 \(default\), /128 \(default\)' "globals labelled default"
+# every default of spec 1 that explain shows is tagged (default) (spec 7 property 14)
+run gslb explain "$G/minimal.conf"
+is_rc 0 "explain minimal: exit 0"
+has "$TMP/out" '^wideip a /Common/w  pool-lb-mode round-robin \(default\)  persistence disabled \(default\) ttl 3600 \(default\) cidr /32 \(default\), /128 \(default\)' "minimal: wide IP defaults"
+has "$TMP/out" 'last-resort none \(default\)  failure-rcode-response disabled \(default\) rcode noerror \(default\) ttl 0 \(default\)' "minimal: last resort and rcode defaults"
+has "$TMP/out" 'decision log: none \(default\)  topology-prefer-edns0-client-subnet disabled \(default\)' "minimal: log and ECS defaults"
+has "$TMP/out" '^  1 /Common/p order 0 \(default\) ratio 1 \(default\)$' "minimal: pool entry defaults"
+has "$TMP/out" 'verify-member-availability enabled \(default\)  ttl 30 \(default\)  max-answers 1 \(default\)' "minimal: pool defaults"
+has "$TMP/out" 'alternate round-robin \(default\) \[static\]' "minimal: alternate default"
+has "$TMP/out" '-> fallback return-to-dns \(default\) \[hand back to BIND\]' "minimal: fallback default"
+has "$TMP/out" 'fallback-ip unset \(default\)  dynamic-ratio disabled \(default\)  min-members-up off \(default\)  manual-resume disabled \(default\)' "minimal: other pool defaults"
+has "$TMP/out" 'qos rtt 50 \(default\) lcs 30 \(default\) hit-ratio 5 \(default\) kilobytes-second 3 \(default\) packet-rate 1 \(default\) hops 0 \(default\) topology 0 \(default\) vs-capacity 0 \(default\) vs-score 0 \(default\)' "minimal: QoS coefficient defaults"
+has "$TMP/out" 'member 1 s:v -> 10\.0\.0\.1  member-order 0 \(default\) ratio 1 \(default\)' "minimal: member defaults"
+has "$TMP/out" 'global: topology-longest-match yes \(default\)  static-persist-cidr /32 \(default\), /128 \(default\)' "minimal: global defaults"
+# explainer goldens: the rendered chains, reviewed line by line against the configs and
+# spec 1 and 6.1 (defaults, kinds, failure meanings, findings in place)
+run gslb explain "$G/minimal.conf"
+diff "$G/minimal.explain.expect" "$TMP/out" >/dev/null; ok $? "explain minimal: golden"
+(cd "$EXAMPLES/gslb" && "$WSEL" gslb explain bigip_gtm.conf >"$TMP/out" 2>"$TMP/err"); RC=$?
+diff "$G/example.explain.expect" "$TMP/out" >/dev/null; ok $? "explain example: golden"
+run gslb explain "$EX" --json
+is_rc 0 "explain --json: exit 0"
+jqok '.wideips | length == 1 and .[0].name == "/Common/www.example.com"' "explain json: one wide IP"
+jqok '.wideips[0] | .pool_lb_mode == {"value":"topology","default":false} and .ttl_persistence == {"value":3600,"default":true} and .findings == ["G016"]' "explain json: written vs default values, wide-IP findings"
+jqok '.wideips[0].pools[1] | [.chain[].method.value] == ["lowest-round-trip-time","round-robin","fallback-ip"] and [.chain[].method.default] == [false,true,false] and .findings == ["G001","G006"]' "explain json: p_dc2 chain and findings"
+jqok '.wideips[0].pools[1].chain[0].kind == "path" and .wideips[0].pools[0].chain[1].kind == "routing"' "explain json: method kinds"
+jqok '.wideips[0].pools[1].members | map(.ratio) == [{"value":3,"default":false},{"value":1,"default":true}]' "explain json: member ratios"
+run gslb explain "$EX" nosuch.example.com
+one_line_error "explain unknown wide IP: exit 2"
+
+# ---- resolve ----
+run gslb resolve "$EX" www.example.com --inputs "$EXIN" -n 3 --json
+is_rc 0 "resolve example: exit 0"
+jqok '.queries[0] | .outcome == "answer" and .addresses == ["192.0.2.100"] and .pool == "/Common/p_dc1" and .step == "preferred" and .method == "topology"' "EU LDNS: topology picks p_dc1 (score 100), its only member"
+jqok '.queries[1].step == "persist" and .queries[2].step == "persist" and (.queries[1] | has("method") | not)' "then persistence answers (no method)"
+jqok '.counts.outcomes.answer == 3 and .counts.picks["192.0.2.100"] == 3' "counts"
+jqok '.state.persistence == [{"wideip":"/Common/www.example.com","key":"203.0.113.0/24","pool":"/Common/p_dc1","member":"/Common/bigip-dc1:/Common/vs_web","expires":1700003600}]' "state: persistence record keyed by the /24"
+jqok '.queries[0].log | map(.event) == ["pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
+jqok '.queries[0].log[0] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
+
+# RR and ratio over whole cycles (spec 7 properties 2, 3)
+run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 6 --json
+jqok '[.queries[].addresses[0]] == ["10.0.0.1","10.0.0.2","10.0.0.1","10.0.0.2","10.0.0.1","10.0.0.2"]' "rr: v3 down, alternating"
+jqok '.counts.picks == {"10.0.0.1": 3, "10.0.0.2": 3}' "rr: counts"
+jqok '.state.pool["/Common/p_rr"].preferred.rr == 1' "rr: state cursor at v2 (index 1)"
+cat > "$TMP/ratio.json" <<'JSON'
+{ "members": { "s1:v1": { "up": true }, "s1:v2": { "up": true }, "s1:v3": { "up": true } } }
+JSON
+run gslb resolve "$RR" ratio.example.com --inputs "$TMP/ratio.json" -n 12 --json
+jqok '.counts.picks == {"10.0.0.1": 6, "10.0.0.2": 2, "10.0.0.3": 4}' "ratio 3:1:2 over two cycles: 6, 2, 4"
+jqok '[.queries[0:6][].addresses[0]] == ["10.0.0.1","10.0.0.3","10.0.0.1","10.0.0.2","10.0.0.3","10.0.0.1"]' "ratio: smooth WRR order by hand"
+
+# state carried across runs: run 1 query, feed its state back, the next pick continues
+run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 1 --json
+jq '.state as $s | input | .state = {wideip: $s.wideip, pool: $s.pool}' "$TMP/out" "$RRIN" >"$TMP/next.json"
+run gslb resolve "$RR" rr.example.com --inputs "$TMP/next.json" -n 1 --json
+jqok '.queries[0].addresses == ["10.0.0.2"]' "state round trip: the second run continues the cycle"
+
+# absent fields are omitted, not invented
+run gslb resolve "$RR" off.example.com --inputs "$RRIN" --json
+jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
+run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
+jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
+
+# decision log golden (text), written by hand
+run gslb resolve "$RR" ga.example.com --inputs "$RRIN" -n 2
+diff "$G/ga.log.expect" "$TMP/out" >/dev/null; ok $? "ga: decision log and state (golden, by hand)"
+run gslb resolve "$RR" ga.example.com --inputs "$RRIN" --log all --json
+jqok '[.queries[0].log[].event] | index("pool-member-traversal") != null' "--log all adds member traversal"
+jqok '[.queries[0].log[] | select(.event == "pool-member-traversal") | .reason] == ["available","available","down"]' "member traversal reasons"
+
+# errors
+run gslb resolve "$RR" rr.example.com --inputs "$G/bad_inputs.json"
+one_line_error "inputs naming an unknown member: exit 2, one line"
+has "$TMP/err" 'bad_inputs\.json:2:16: members: .s1:v9. names no configured virtual server' "inputs error: file:line:col and the key"
+run gslb resolve "$RR" rr.example.com
+one_line_error "missing --inputs: exit 2"
+run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
+one_line_error "unknown wide IP: exit 2"
+run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
+one_line_error "bad --log flag: exit 2"
+run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3
+one_line_error "bad --ldns: exit 2"
+
+done_testing

@@ -1,0 +1,67 @@
+/* The kit's per-system table: what the generic loops of tests/, stats/, fuzz/ and
+ * bench/ need to know about a selection system, one entry per line of
+ * core/systems.def. A loop over wsel_kit_systems() x wsel_kit_variants() never names a
+ * mode: the mode-specific code is in the system's own kit file (weighted.c).
+ *
+ * A case is opaque to the loops: a generated config with its monitoring state, the
+ * resolvers bound to it so far (one per variant name, made on first use) and the last
+ * answer, which `check` judges. */
+#ifndef WSEL_KIT_SYSTEM_H
+#define WSEL_KIT_SYSTEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kit.h"
+
+typedef struct wsel_kit_system {
+    const char *name;
+    /* A valid generated case, deterministic in `seed`; NULL with `why` filled when it
+     * cannot be built (a generator or loader bug: the caller fails). */
+    void *(*case_new)(uint64_t seed, char *why, size_t len);
+    void (*case_free)(void *c);
+    /* The case's config text (for reports and reproducers). */
+    const char *(*case_text)(const void *c);
+    /* Query targets of the case (resources), and the words one query of target q
+     * consumes under the random-word contract. */
+    size_t (*queries)(const void *c);
+    size_t (*words)(const void *c, size_t q);
+    /* Whether the system has an engine variant of that name besides its reference (a
+     * system with only a reference engine says no to every name). */
+    bool (*has_variant)(const char *variant);
+    /* One query of target q drawing from rng: variant NULL runs the reference function
+     * (the judge), else the named engine variant (wsel_kit_variants). The answer, in
+     * the system's canonical text, goes to out. Returns WSEL_OK, or an error with `out`
+     * holding the reason. */
+    int (*run)(void *c, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len);
+    /* The same query without the text (for benchmarks): the answer is kept for check. */
+    int (*query)(void *c, const char *variant, size_t q, wsel_rng *rng);
+    /* The system's answer invariants on the last answer run gave: NULL when they hold,
+     * else the reason (written to buf). */
+    const char *(*check)(const void *c, char *buf, size_t len);
+    /* Words at the edges of target q's decisions under the case's state (each edge and
+     * its neighbours), for the exact test families: at most max, returns the count. */
+    size_t (*boundary)(const void *c, size_t q, uint64_t *out, size_t max);
+} wsel_kit_system;
+
+#define WSEL_SYSTEM(id) extern const wsel_kit_system wsel_kit_system_##id;
+#include "../../core/systems.def"
+#undef WSEL_SYSTEM
+
+/* For case_new implementations: writes "seed S: <err>" to why and returns NULL. */
+void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size_t len);
+
+/* Every system, in core/systems.def order; *n gets the count. */
+const wsel_kit_system *const *wsel_kit_systems(size_t *n);
+/* The system named `name`, or NULL. */
+const wsel_kit_system *wsel_kit_system_find(const char *name);
+
+/* The generic identity check: target q of case c, words w[0..n-1] replayed into the
+ * judge and into every variant of wsel_kit_variants(with "fast") the system has; each must consume
+ * exactly n words and give the judge's answer, which must pass the system's
+ * invariants. NULL when all hold, else the reason (in buf). */
+const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
+                              const uint64_t *w, size_t n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,234 @@
+/* The ring balancer's part of the kit (doc/ring.md) and its system-table entry.
+ *
+ * A generated case is a wheel of IP-literal hosts (so no resolver is consulted) with
+ * seeded weights and some addresses marked unavailable. Two query targets: a hash pick
+ * and a float pick, each keyed by one random word (the hash is the word; the float is
+ * its top 53 bits as a fraction). The ring has only its reference engine, so the
+ * generic loops check its picks against its invariants, not against other variants. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit_system.h"
+
+#define RING_MAX_HOSTS 8
+
+typedef struct rcase {
+    char text[1024];                 /* the case in words, for reports */
+    char names[RING_MAX_HOSTS][32];
+    wsel_ring *r;
+    wsel_ring_handle last_h;
+    wsel_ring_peer last;
+    bool have_last;
+} rcase;
+
+static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)ctx;
+    (void)name;
+    out->failed = true;
+    out->message = "the kit's ring cases hold IP literals only";
+    return 0;
+}
+
+static void r_case_free(void *p)
+{
+    rcase *c = p;
+    if (!c)
+        return;
+    wsel_ring_free(c->r);
+    free(c);
+}
+
+static void *r_case_new(uint64_t seed, char *why, size_t len)
+{
+    rcase *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(why, len, "out of memory");
+        return NULL;
+    }
+    uint64_t rs = seed ^ 0x21a9c0de;
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = no_resolve;
+    o.wheel_size = (int64_t)wsel_kit_range(&rs, 1, 300);
+    wsel_ring_host_spec hosts[RING_MAX_HOSTS];
+    size_t nh = (size_t)wsel_kit_range(&rs, 1, RING_MAX_HOSTS);
+    size_t pos = (size_t)snprintf(c->text, sizeof c->text, "ring of %lld slots:",
+                                  (long long)o.wheel_size);
+    for (size_t i = 0; i < nh; i++) {
+        snprintf(c->names[i], sizeof c->names[i], "10.0.%u.%u", (unsigned)(i / 200),
+                 (unsigned)(1 + i % 200));
+        hosts[i].name = c->names[i];
+        hosts[i].port = (int64_t)wsel_kit_range(&rs, 1, 3) * 80;
+        hosts[i].weight = wsel_kit_range(&rs, 0, 3) ? (int64_t)wsel_kit_range(&rs, 1, 100)
+                                                    : (int64_t)WSEL_RING_MAX_WEIGHT;
+        if (pos < sizeof c->text)
+            pos += (size_t)snprintf(c->text + pos, sizeof c->text - pos, " %s:%lld/%lld",
+                                    hosts[i].name, (long long)hosts[i].port,
+                                    (long long)hosts[i].weight);
+    }
+    o.hosts = hosts;
+    o.n_hosts = nh;
+    o.health_threshold = (double)wsel_kit_range(&rs, 0, 2) * 25.0;
+    wsel_error err;
+    wsel_error_clear(&err);
+    int rc = wsel_ring_new(&o, &c->r, &err);
+    for (size_t i = 0; rc == WSEL_OK && i < nh; i++) {
+        if (wsel_kit_range(&rs, 0, 3) == 0) {
+            rc = wsel_ring_set_host_status(c->r, hosts[i].name, (uint32_t)hosts[i].port, false,
+                                           &err);
+            if (pos < sizeof c->text)
+                pos += (size_t)snprintf(c->text + pos, sizeof c->text - pos, "; %s down",
+                                        hosts[i].name);
+        }
+    }
+    if (rc == WSEL_OK)
+        return c;
+    r_case_free(c);
+    return wsel_kit_case_failed(seed, &err, why, len);
+}
+
+static const char *r_case_text(const void *p)
+{
+    return ((const rcase *)p)->text;
+}
+
+static size_t r_queries(const void *p)
+{
+    (void)p;
+    return 2; /* a hash pick, a float pick */
+}
+
+static size_t r_words(const void *p, size_t q)
+{
+    (void)p;
+    (void)q;
+    return 1;
+}
+
+static bool r_has_variant(const char *variant)
+{
+    (void)variant;
+    return false;
+}
+
+static int r_query(void *p, const char *variant, size_t q, wsel_rng *rng)
+{
+    rcase *c = p;
+    c->have_last = false;
+    if (variant)
+        return WSEL_E_UNSUPPORTED;
+    uint64_t w;
+    rng->fill(rng->ctx, &w, 1);
+    memset(&c->last_h, 0, sizeof c->last_h);
+    c->last_h.mode = q == 0 ? WSEL_RING_HASH : WSEL_RING_FLOAT;
+    c->last_h.hash = w;
+    c->last_h.u = wsel_kit_unit(w);
+    wsel_error err;
+    int rc = wsel_ring_pick(c->r, &c->last_h, true, &c->last, &err);
+    c->have_last = rc == WSEL_OK;
+    return rc;
+}
+
+static int r_run(void *p, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len)
+{
+    rcase *c = p;
+    int rc = r_query(c, variant, q, rng);
+    if (rc != WSEL_OK) {
+        snprintf(out, len, "%s", wsel_strerror(rc));
+        return rc;
+    }
+    if (c->last.outcome == WSEL_RING_PEER)
+        snprintf(out, len, "%s:%u slot %u", c->last.ip, (unsigned)c->last.port,
+                 (unsigned)c->last.slot);
+    else
+        snprintf(out, len, "%s", wsel_ring_outcome_name(c->last.outcome));
+    return WSEL_OK;
+}
+
+#define BAD(...) (snprintf(buf, len, __VA_ARGS__), buf)
+
+/* doc/ring.md: the wheel's own invariants; a healthy ring picks, an unhealthy one says
+ * so; a pick starts at the slot its key maps to and walks forward past unavailable
+ * addresses only, to an available address that owns the slot it reports. */
+static const char *r_check(const void *p, char *buf, size_t len)
+{
+    const rcase *c = p;
+    if (!c->have_last)
+        return BAD("no pick to check");
+    wsel_error err;
+    if (wsel_ring_check(c->r, &err) != WSEL_OK)
+        return BAD("ring invariants: %s", err.message);
+    bool healthy = wsel_ring_healthy(c->r);
+    if ((c->last.outcome == WSEL_RING_UNHEALTHY) == healthy)
+        return BAD("outcome %s on a %s ring", wsel_ring_outcome_name(c->last.outcome),
+                   healthy ? "healthy" : "unhealthy");
+    uint32_t n = wsel_ring_size(c->r);
+    uint32_t start = c->last_h.mode == WSEL_RING_HASH
+                         ? 1 + (uint32_t)(c->last_h.hash % n)
+                         : 1 + (uint32_t)fmin(floor(c->last_h.u * n), (double)(n - 1));
+    uint32_t end = c->last.outcome == WSEL_RING_PEER ? c->last.slot : 0;
+    if (!healthy)
+        return NULL;
+    for (uint32_t k = 0, s = start; k < n; k++, s = s == n ? 1 : s + 1) {
+        long o = wsel_ring_owner(c->r, s);
+        wsel_ring_address a;
+        if (o >= 0)
+            wsel_ring_address_get(c->r, (size_t)o, &a);
+        if (s == end) {
+            if (o < 0 || !a.available || strcmp(a.ip, c->last.ip) != 0 || a.port != c->last.port)
+                return BAD("picked slot %u is not an available %s:%u", s, c->last.ip,
+                           (unsigned)c->last.port);
+            return NULL;
+        }
+        if (o >= 0 && a.available)
+            return BAD("slot %u (from %u) holds available %s:%u but the pick went on to %s",
+                       s, start, a.ip, (unsigned)a.port,
+                       c->last.outcome == WSEL_RING_PEER ? "another slot" : "no peer");
+    }
+    return c->last.outcome == WSEL_RING_NO_PEERS ? NULL
+                                                 : BAD("walked the whole wheel to a peer");
+}
+
+#undef BAD
+
+/* Keys at the edges of the slot maps: hashes around multiples of N, floats at and just
+ * below each k / N. */
+static size_t r_boundary(const void *p, size_t q, uint64_t *out, size_t max)
+{
+    const rcase *c = p;
+    uint32_t n = wsel_ring_size(c->r);
+    size_t m = 0;
+    if (m < max)
+        out[m++] = 0;
+    if (m < max)
+        out[m++] = UINT64_MAX;
+    for (uint32_t k = 1; k <= n && m + 2 <= max; k++) {
+        if (q == 0) {
+            out[m++] = (uint64_t)k * n - 1;
+            out[m++] = (uint64_t)k * n;
+        } else {
+            /* the word whose top 53 bits are the first >= k / N, and the one before */
+            uint64_t top = (uint64_t)ceil((double)k / n * 0x1p53);
+            out[m++] = top << 11;
+            out[m++] = (top << 11) - 1;
+        }
+    }
+    return m;
+}
+
+const wsel_kit_system wsel_kit_system_ring = {
+    .name = "ring",
+    .case_new = r_case_new,
+    .case_free = r_case_free,
+    .case_text = r_case_text,
+    .queries = r_queries,
+    .words = r_words,
+    .has_variant = r_has_variant,
+    .run = r_run,
+    .query = r_query,
+    .check = r_check,
+    .boundary = r_boundary,
+};

@@ -1,0 +1,106 @@
+/* Allocation-failure injection for the out-of-memory tests (glibc only): malloc,
+ * calloc, realloc, aligned_alloc and free are replaced for the whole test program.
+ * arm(n) lets n more allocations succeed and fails the next one; disarm() stops and
+ * says whether that failure happened; `live` counts the blocks allocated, so a call that
+ * fails can be held to leave it where it found it. Under a sanitizer or another C
+ * library NOMEM_SKIP is defined and nothing is replaced (the tests then skip).
+ * Include it from exactly one file of a test program. */
+#ifndef WSEL_TEST_NOMEM_H
+#define WSEL_TEST_NOMEM_H
+
+#include <stddef.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NOMEM_SKIP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer) || __has_feature(leak_sanitizer)
+#define NOMEM_SKIP 1
+#endif
+#endif
+#if !defined(__GLIBC__)
+#define NOMEM_SKIP 1
+#endif
+
+#ifndef NOMEM_SKIP
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+/* -1: never fail. n >= 0: let n more allocations succeed, fail the next one. */
+static long countdown = -1;
+static int hit;
+
+static inline int fail_now(void)
+{
+    if (countdown < 0)
+        return 0;
+    if (countdown == 0) {
+        countdown = -1;
+        hit = 1;
+        return 1;
+    }
+    countdown--;
+    return 0;
+}
+
+/* Blocks currently allocated: a call that fails must leave this where it found it. */
+static long live;
+
+static inline void *counted(void *p)
+{
+    if (p)
+        live++;
+    return p;
+}
+
+void *malloc(size_t n)
+{
+    return fail_now() ? NULL : counted(__libc_malloc(n));
+}
+
+void *calloc(size_t n, size_t m)
+{
+    return fail_now() ? NULL : counted(__libc_calloc(n, m));
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (!p)
+        return malloc(n);
+    if (n == 0) {
+        live--;
+        return __libc_realloc(p, 0);
+    }
+    return fail_now() ? NULL : __libc_realloc(p, n);
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+    return fail_now() ? NULL : counted(__libc_memalign(align, n));
+}
+
+void free(void *p)
+{
+    if (p)
+        live--;
+    __libc_free(p);
+}
+
+static inline void arm(long n)
+{
+    hit = 0;
+    countdown = n;
+}
+
+static inline int disarm(void)
+{
+    countdown = -1;
+    return hit;
+}
+
+#endif /* NOMEM_SKIP */
+
+#endif

@@ -1,0 +1,1210 @@
+/* GSLB system: the config reader, the inputs reader and the decision engine against
+ * doc/gslb.md (spec sections 1-4, 7). Every expected answer is worked out by hand from
+ * the spec's rules (sequences written out in the comments) or computed here by small
+ * independent code (the FNV-1a rendezvous order, the smooth WRR counts). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wsel.h"
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+static wsel_gslb_config *load(const char *text)
+{
+    wsel_gslb_config *c = NULL;
+    wsel_error err;
+    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, &err);
+    if (rc) {
+        char buf[2048];
+        print_error("config: %s\n", wsel_error_format(&err, buf, sizeof buf));
+    }
+    assert_int_equal(rc, 0);
+    return c;
+}
+
+static int load_err(const char *text, wsel_error *err)
+{
+    wsel_gslb_config *c = NULL;
+    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, err);
+    assert_null(c);
+    return rc;
+}
+
+static wsel_gslb_inputs *inputs(const wsel_gslb_config *c, const char *json)
+{
+    wsel_gslb_inputs *in = NULL;
+    wsel_error err;
+    int rc = wsel_gslb_inputs_load_buffer(c, "in.json", json, strlen(json), &in, &err);
+    if (rc) {
+        char buf[2048];
+        print_error("inputs: %s\n", wsel_error_format(&err, buf, sizeof buf));
+    }
+    assert_int_equal(rc, 0);
+    return in;
+}
+
+typedef struct run {
+    wsel_gslb_config *cfg;
+    wsel_gslb_inputs *in;
+    wsel_gslb_state *st;
+    wsel_gslb_outcome o;
+} run;
+
+static void run_init(run *r, const char *conf, const char *json)
+{
+    r->cfg = load(conf);
+    r->in = inputs(r->cfg, json);
+    assert_int_equal(wsel_gslb_state_new(r->cfg, r->in, &r->st, NULL), 0);
+}
+
+static void run_free(run *r)
+{
+    wsel_gslb_state_free(r->st);
+    wsel_gslb_inputs_free(r->in);
+    wsel_gslb_config_free(r->cfg);
+}
+
+static const wsel_gslb_outcome *q(run *r, const char *wideip)
+{
+    long w = wsel_gslb_find_wideip(r->cfg, wideip);
+    assert_true(w >= 0);
+    wsel_error err;
+    int rc = wsel_gslb_resolve(r->cfg, w, r->in, r->st, NULL, &r->o, &err);
+    if (rc)
+        print_error("resolve: %s\n", err.message);
+    assert_int_equal(rc, 0);
+    return &r->o;
+}
+
+/* The answer's first address as text ("" when none). */
+static const char *first(const wsel_gslb_outcome *o)
+{
+    static char buf[64];
+    buf[0] = '\0';
+    if (o->n_addrs)
+        wsel_gslb_addr_str(&o->addrs[0], buf, sizeof buf);
+    return buf;
+}
+
+/* n queries; the last octet of each first address appended to seq ("1 3 2 ..."). */
+static void seq(run *r, const char *wideip, int n, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const wsel_gslb_outcome *o = q(r, wideip);
+        const char *a = first(o);
+        const char *dot = strrchr(a, '.');
+        size_t l = strlen(out);
+        snprintf(out + l, len - l, "%s%s", i ? " " : "", dot ? dot + 1 : "-");
+    }
+}
+
+/* Three servers' worth of virtual servers 10.0.0.1 .. 10.0.0.6 on one BIG-IP. */
+#define SERVERS                                                                          \
+    "gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers {\n"   \
+    "  v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 }\n"                  \
+    "  v3 { destination 10.0.0.3:80 } v4 { destination 10.0.0.4:80 }\n"                  \
+    "  v5 { destination 10.0.0.5:80 } v6 { destination 10.0.0.6:80 } } }\n"
+
+#define UP(n) "\"s1:v" #n "\": {\"up\": true}"
+#define DOWN(n) "\"s1:v" #n "\": {\"up\": false}"
+
+static const char *const example =
+    "#TMSH-VERSION: 15.1.0\n"
+    "gtm server /Common/bigip-dc1 {\n"
+    "    datacenter /Common/DC1\n"
+    "    product bigip\n"
+    "    virtual-servers {\n"
+    "        /Common/vs_web { destination 192.0.2.100:443 }\n"
+    "        /Common/vs_db { destination 192.0.2.110:5432 }\n"
+    "    }\n"
+    "}\n"
+    "gtm server /Common/host-dc2 {\n"
+    "    datacenter /Common/DC2\n"
+    "    product generic-host\n"
+    "    virtual-servers {\n"
+    "        web2 { destination 198.51.100.100:443 depends-on { /Common/bigip-dc1:/Common/vs_db } }\n"
+    "        web3 { destination 198.51.100.101:443 }\n"
+    "    }\n"
+    "}\n"
+    "gtm pool a /Common/p_dc1 {\n"
+    "    load-balancing-mode topology\n"
+    "    alternate-mode none\n"
+    "    fallback-mode none\n"
+    "    members { /Common/bigip-dc1:/Common/vs_web { member-order 0 } }\n"
+    "}\n"
+    "gtm pool a /Common/p_dc2 {\n"
+    "    load-balancing-mode lowest-round-trip-time\n"
+    "    dynamic-ratio enabled\n"
+    "    fallback-mode fallback-ip\n"
+    "    max-answers-returned 2\n"
+    "    members {\n"
+    "        /Common/host-dc2:web2 { member-order 0 ratio 3 }\n"
+    "        /Common/host-dc2:web3 { member-order 1 }\n"
+    "    }\n"
+    "}\n"
+    "gtm wideip a /Common/www.example.com {\n"
+    "    pool-lb-mode topology\n"
+    "    persistence enabled\n"
+    "    persist-cidr-ipv4 24\n"
+    "    last-resort-pool a /Common/p_dc2\n"
+    "    load-balancing-decision-log-verbosity { pool-selection pool-member-selection }\n"
+    "    pools { /Common/p_dc1 { order 0 } /Common/p_dc2 { order 1 ratio 2 } }\n"
+    "}\n"
+    "gtm region /Common/r_eu { region-members { continent EU { } not country RU { } } }\n"
+    "gtm topology ldns: region /Common/r_eu server: pool /Common/p_dc1 { order 1 score 100 }\n"
+    "gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc2 { order 2 score 10 }\n";
+
+/* ---- config reader ------------------------------------------------------------------ */
+
+static void parse_example_defaults(void **s)
+{
+    (void)s;
+    wsel_gslb_config *c = load(example);
+    assert_string_equal(c->version, "15.1.0");
+    assert_int_equal(c->n_servers, 2);
+    assert_int_equal(c->n_vs, 4);
+    assert_int_equal(c->n_pools, 2);
+    assert_int_equal(c->n_wideips, 1);
+    assert_int_equal(c->n_topo, 2);
+    const wsel_gslb_pool *p1 = &c->pools[0], *p2 = &c->pools[1];
+    assert_string_equal(p1->name, "/Common/p_dc1");
+    /* spec 1.3 defaults */
+    assert_int_equal(p1->ttl, 30);
+    assert_true(p1->verify);
+    assert_false(p1->dynamic_ratio);
+    assert_int_equal(p1->max_answers, 1);
+    assert_int_equal(p1->mode[0], WSEL_GSLB_TOPOLOGY);
+    assert_int_equal(p1->mode[1], WSEL_GSLB_NONE);
+    assert_int_equal(p1->mode[2], WSEL_GSLB_NONE);
+    unsigned qos[] = {50, 30, 5, 3, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(p1->qos[i], qos[i]);
+    assert_int_equal(p2->mode[1], WSEL_GSLB_ROUND_ROBIN); /* alternate default */
+    assert_int_equal(p2->mode[2], WSEL_GSLB_FALLBACK_IP);
+    assert_int_equal(p2->fallback_ip.family, 0);          /* :: default = unset */
+    assert_int_equal(p2->max_answers, 2);
+    assert_true(p2->dynamic_ratio);
+    assert_int_equal(p2->members[0].ratio, 3);
+    assert_int_equal(p2->members[1].ratio, 1);            /* member ratio default 1 */
+    assert_true(p2->members[0].vs >= 0 && p2->members[1].vs >= 0);
+    const wsel_gslb_wideip *w = &c->wideips[0];
+    assert_int_equal(w->lb_mode, WSEL_GSLB_TOPOLOGY);
+    assert_true(w->persistence);
+    assert_int_equal(w->ttl_persistence, 3600);
+    assert_int_equal(w->cidr4, 24);
+    assert_int_equal(w->cidr6, 128);
+    assert_int_equal(w->lrp, 1);
+    assert_false(w->rcode_response);
+    assert_int_equal(w->rcode, 0);
+    assert_int_equal(w->log_flags, WSEL_GSLB_LOG_POOL_SELECTION | WSEL_GSLB_LOG_MEMBER_SELECTION);
+    assert_int_equal(w->pools[1].ratio, 2);
+    assert_int_equal(w->pools[0].ratio, 1);
+    /* web2 depends on vs_db */
+    long web2 = p2->members[0].vs;
+    assert_int_equal(c->vs[web2].n_depends, 1);
+    assert_string_equal(c->vs[c->vs[web2].depends[0]].name, "/Common/vs_db");
+    /* global defaults (A-13) */
+    assert_true(c->longest_match);
+    assert_int_equal(c->sp_cidr4, 32);
+    assert_int_equal(c->sp_cidr6, 128);
+    wsel_gslb_config_free(c);
+}
+
+static void parse_order_and_names(void **s)
+{
+    (void)s;
+    wsel_gslb_config *c = load(
+        SERVERS
+        "gtm pool a p { members { s1:v1 { member-order 2 } s1:v2 { order 1 } s1:v3 { member-order 1 } } }\n"
+        "gtm wideip a w.example { pools { p { order 5 } } }\n");
+    /* member-order, then text order (A-7: v11 "order" accepted) */
+    assert_string_equal(c->pools[0].members[0].key, "s1:v2");
+    assert_string_equal(c->pools[0].members[1].key, "s1:v3");
+    assert_string_equal(c->pools[0].members[2].key, "s1:v1");
+    assert_string_equal(c->pools[0].name, "/Common/p"); /* A-2 */
+    assert_int_equal(wsel_gslb_find_wideip(c, "W.Example."), 0);
+    assert_int_equal(wsel_gslb_find_wideip(c, "/Common/w.example"), 0);
+    assert_int_equal(wsel_gslb_find_wideip(c, "x.example"), -1);
+    wsel_gslb_config_free(c);
+}
+
+static void parse_unknown_kept(void **s)
+{
+    (void)s;
+    wsel_gslb_config *c = load(
+        "ltm virtual /Common/x { destination 1.2.3.4:80 profiles { a { } } }\n"
+        "ltm virtual /Common/y { }\n"
+        "gtm datacenter /Common/DC1 { }\n"
+        "gtm wideip aaaa /Common/v6.example { pools { p6 } }\n"
+        SERVERS
+        "gtm pool a p {\n  frobnicate 7 { nested }\n  members { s1:v1 { wibble { x } } } }\n");
+    assert_int_equal(c->skipped_statements, 3);
+    /* ltm virtual x2 (one entry), gtm datacenter, wideip aaaa, frobnicate, wibble */
+    assert_int_equal(c->n_unknown, 5);
+    assert_string_equal(c->unknown[0].object, "ltm virtual");
+    assert_string_equal(c->unknown[0].what, "statements skipped: 2");
+    assert_string_equal(c->unknown[3].what, "frobnicate");
+    assert_int_equal(c->unknown[3].pos.line, 10);
+    assert_string_equal(c->unknown[4].what, "wibble");
+    assert_int_equal(c->pools[0].n_members, 1);
+    wsel_gslb_config_free(c);
+}
+
+static void parse_strings_comments(void **s)
+{
+    (void)s;
+    wsel_gslb_config *c = load(
+        "# a comment { with braces }\n" SERVERS
+        "gtm pool a \"p\" { description \"multi\nline \\\" } {\" members { s1:v1 } }\n");
+    assert_int_equal(c->n_pools, 1);
+    assert_int_equal(c->pools[0].n_members, 1);
+    wsel_gslb_config_free(c);
+}
+
+/* ---- config errors: golden cases (line, column, status, token) by hand ---- */
+
+static void parse_errors(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *text;
+        unsigned line, col;
+        int code;
+        const char *item;
+    } cases[] = {
+        {"gtm pool a p {\n  load-balancing-mode fastest\n}\n", 2, 23, WSEL_E_PARAM, "fastest"},
+        {"gtm pool a p { load-balancing-mode random }\n", 1, 36, WSEL_E_PARAM, "random"},
+        {"gtm wideip a w { pool-lb-mode lowest-round-trip-time }\n", 1, 31, WSEL_E_PARAM,
+         "lowest-round-trip-time"},
+        {"gtm pool a p { max-answers-returned 501 }\n", 1, 37, WSEL_E_PARAM, "501"},
+        {"gtm pool a p { max-answers-returned 0 }\n", 1, 37, WSEL_E_PARAM, "0"},
+        {"gtm pool a p { ttl 4294967296 }\n", 1, 20, WSEL_E_PARAM, "4294967296"},
+        {"gtm pool a p { ttl -1 }\n", 1, 20, WSEL_E_PARAM, "-1"},
+        {"gtm pool a p { ttl 5 ttl 6 }\n", 1, 22, WSEL_E_DUPKEY, "ttl"},
+        {"gtm pool a p { }\ngtm pool a /Common/p { }\n", 2, 12, WSEL_E_DUPKEY, "/Common/p"},
+        {"gtm pool a p { verify-member-availability yes }\n", 1, 43, WSEL_E_PARAM, "yes"},
+        {"gtm pool a p { fallback-ip 300.1.1.1 }\n", 1, 28, WSEL_E_ADDR, "300.1.1.1"},
+        {"gtm server s { virtual-servers { v { destination 10.0.0.1 } } }\n", 1, 50, WSEL_E_ADDR,
+         "10.0.0.1"},
+        {"gtm server s { virtual-servers { v { } } }\n", 1, 34, WSEL_E_PARAM, "v"},
+        {"gtm pool a p {\n  members { s1:v1 {\n", 3, 1, WSEL_E_SYNTAX, "end of file"},
+        {"gtm pool a p { members { nocolon } }\n", 1, 26, WSEL_E_PARAM, "nocolon"},
+        {"gtm wideip a w { failure-rcode badrcode }\n", 1, 32, WSEL_E_PARAM, "badrcode"},
+        {"gtm wideip a w { persist-cidr-ipv4 33 }\n", 1, 36, WSEL_E_PARAM, "33"},
+        {"gtm wideip a w { load-balancing-decision-log-verbosity { everything } }\n", 1, 58,
+         WSEL_E_PARAM, "everything"},
+        {"gtm pool a p { \"unterminated }\n", 1, 16, WSEL_E_SYNTAX, NULL},
+        {"}\n", 1, 1, WSEL_E_SYNTAX, "}"},
+        {"{ }\n", 1, 1, WSEL_E_SYNTAX, "{"}, /* a block without a head (found by fuzzing) */
+        {"gtm topology ldns: planet Mars server: pool p { }\n", 1, 20, WSEL_E_PARAM, "planet"},
+        {"gtm topology ldns: subnet 10.0.0.0/33 server: pool p { }\n", 1, 27, WSEL_E_ADDR,
+         "10.0.0.0/33"},
+        {"gtm topology ldns: region /Common/nowhere server: pool p { }\n", 1, 1, WSEL_E_PARAM,
+         "/Common/nowhere"},
+        {"gtm region a { region-members { region b { } } }\ngtm region b { region-members { region a { } } }\n",
+         1, 1, WSEL_E_PARAM, NULL},
+        {"gtm global-settings load-balancing { topology-longest-match maybe }\n", 1, 61, WSEL_E_PARAM,
+         "maybe"},
+        {"gtm pool a p { members { s1:v1 { ratio 65536 } } }\n", 1, 40, WSEL_E_PARAM, "65536"},
+        {"gtm pool a p { min-members-up-mode most }\n", 1, 36, WSEL_E_PARAM, "most"},
+        {"gtm pool a p { members { s1:v1 s1:v1 } }\n", 1, 32, WSEL_E_DUPKEY, "s1:v1"},
+        {"gtm pool a p { x\0y }\n", 1, 17, WSEL_E_SYNTAX, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wsel_error err;
+        const char *t = cases[i].text;
+        size_t len = strlen(t);
+        if (strstr(t, "{ x")) /* the NUL case: length up to the end of the literal */
+            len = 21;
+        wsel_gslb_config *c = NULL;
+        int rc = wsel_gslb_config_load_buffer("t.conf", t, len, &c, &err);
+        assert_null(c);
+        if (rc != cases[i].code || err.line != cases[i].line || err.col != cases[i].col ||
+            (cases[i].item && strcmp(err.item, cases[i].item))) {
+            char buf[2048];
+            print_error("case %zu: got code %d %s (item '%s'); expected %d at %u:%u '%s'\n", i, rc,
+                        wsel_error_format(&err, buf, sizeof buf), err.item, cases[i].code,
+                        cases[i].line, cases[i].col, cases[i].item ? cases[i].item : "");
+            fail();
+        }
+        assert_string_equal(err.file, "t.conf");
+        assert_true(strlen(err.message) > 0);
+    }
+}
+
+static void parse_limits(void **s)
+{
+    (void)s;
+    /* 17 nested braces inside an unknown attribute */
+    char buf[512] = "gtm pool a p { x ";
+    for (int i = 0; i < 18; i++)
+        strcat(buf, "{ ");
+    for (int i = 0; i < 18; i++)
+        strcat(buf, "} ");
+    strcat(buf, "}\n");
+    wsel_error err;
+    assert_int_equal(load_err(buf, &err), WSEL_E_LIMIT);
+    /* 257 members */
+    size_t cap = 1 << 16;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    strcpy(big, "gtm pool a p { members { ");
+    for (int i = 0; i < 257; i++)
+        sprintf(big + strlen(big), "s:v%d ", i);
+    strcat(big, "} }\n");
+    assert_int_equal(load_err(big, &err), WSEL_E_LIMIT);
+    free(big);
+    /* 2^21 + 1 tokens: a limit, not 50 MB of token records */
+    size_t nt = (1u << 21) + 1;
+    char *many = malloc(nt * 2 + 1);
+    assert_non_null(many);
+    for (size_t i = 0; i < nt; i++) {
+        many[2 * i] = 'x';
+        many[2 * i + 1] = ' ';
+    }
+    many[nt * 2] = '\0';
+    assert_int_equal(load_err(many, &err), WSEL_E_LIMIT);
+    free(many);
+    assert_int_equal(wsel_gslb_config_load_file("/nonexistent/x.conf", &(wsel_gslb_config *){NULL}, &err),
+                     WSEL_E_IO);
+}
+
+/* ---- inputs reader ------------------------------------------------------------------ */
+
+static void inputs_errors(void **s)
+{
+    (void)s;
+    wsel_gslb_config *c = load(SERVERS "gtm pool a p { members { s1:v1 } }\ngtm wideip a w { pools { p } }\n");
+    static const struct {
+        const char *json;
+        unsigned line;
+        const char *item;
+    } cases[] = {
+        {"{\"members\": {\"s1:v9\": {\"up\": true}}}", 1, "s1:v9"},
+        {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up"},
+        {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt"},
+        {"{\n\"pools\": {\"nope\": {}}}", 2, "nope"},
+        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type"},
+        {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns"},
+        {"{\"bogus\": 1}", 1, "bogus"},
+        {"{\n\n  \"now\": -5}", 3, "now"},
+        {"{\"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 7}}}}}", 1, "rr"},
+        {"{\"persistence\": [{\"wideip\": \"w\", \"key\": \"1.2.3.0/24\", \"pool\": \"p\", \"member\": \"s1:v2\", \"expires\": 5}]}",
+         1, "s1:v2"},
+        {"{\"now\": 1,}", 1, NULL},
+        {"{\"now\": 1, \"now\": 2}", 1, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wsel_gslb_inputs *in = NULL;
+        wsel_error err;
+        int rc = wsel_gslb_inputs_load_buffer(c, "in.json", cases[i].json, strlen(cases[i].json), &in, &err);
+        assert_null(in);
+        if (rc != WSEL_E_STATE || err.line != cases[i].line ||
+            (cases[i].item && strcmp(err.item, cases[i].item))) {
+            print_error("case %zu: rc %d line %u item '%s': %s\n", i, rc, err.line, err.item, err.message);
+            fail();
+        }
+    }
+    wsel_gslb_config_free(c);
+}
+
+/* ---- methods ----------------------------------------------------------------------- */
+
+#define POOL1(modes, members) "gtm pool a p { " modes " members { " members " } }\n"
+#define WIDE1 "gtm wideip a w { pools { p } }\n"
+
+static void method_round_robin(void **s)
+{
+    (void)s;
+    run r;
+    char out[256];
+    /* v1 v2 v3 up: 1 2 3 1 2 3 (cursor from -1, spec 3.5) */
+    run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2 s1:v3") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
+    seq(&r, "w", 6, out, sizeof out);
+    assert_string_equal(out, "1 2 3 1 2 3");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_PREFERRED);
+    assert_int_equal(r.o.method, WSEL_GSLB_ROUND_ROBIN);
+    assert_int_equal(r.o.ttl, 30);
+    run_free(&r);
+    /* v2 down (no input entry = down, A-37): 1 3 1 3; skipped members not charged */
+    run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(1) "," UP(3) "}}");
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 3 1 3");
+    run_free(&r);
+    /* state carried in: preferred rr = 1 => next is index 2 (v3) */
+    run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2 s1:v3") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}, \"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 1}}}}}");
+    seq(&r, "w", 2, out, sizeof out);
+    assert_string_equal(out, "3 1");
+    run_free(&r);
+}
+
+static void method_ratio(void **s)
+{
+    (void)s;
+    run r;
+    char out[256];
+    /* ratios 3 1 2; smooth WRR by hand (W = 6):
+     * cur (3,1,2)->a (-3,1,2); (0,2,4)->c (0,2,-2); (3,3,0)->a (tie, lowest) (-3,3,0);
+     * (0,4,2)->b (0,-2,2); (3,-1,4)->c (3,-1,-2); (6,0,0)->a (0,0,0) */
+    run_init(&r, SERVERS POOL1("load-balancing-mode ratio",
+                               "s1:v1 { ratio 3 } s1:v2 { ratio 1 } s1:v3 { ratio 2 }") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
+    seq(&r, "w", 12, out, sizeof out);
+    assert_string_equal(out, "1 3 1 2 3 1 1 3 1 2 3 1");
+    run_free(&r);
+    /* ratio 0 never chosen (A-8): v2 ratio 0 => 1 3 1 3 ... with 1:1 */
+    run_init(&r, SERVERS POOL1("load-balancing-mode ratio",
+                               "s1:v1 s1:v2 { ratio 0 } s1:v3") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 3 1 3");
+    run_free(&r);
+    /* a change of E resets counters: after 1 pick (a), v1 goes down: E = {b, c} (1, 2),
+     * from zero: (0,1,2)->c (0,1,-1); (0,2,1)->b (0,-1,1); (0,0,3)->c */
+    run_init(&r, SERVERS POOL1("load-balancing-mode ratio",
+                               "s1:v1 { ratio 3 } s1:v2 { ratio 1 } s1:v3 { ratio 2 }") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    wsel_gslb_inputs_set_up(r.in, 0, false, false);
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "3 2 3");
+    run_free(&r);
+}
+
+static void method_global_availability(void **s)
+{
+    (void)s;
+    run r;
+    char out[64];
+    run_init(&r, SERVERS POOL1("load-balancing-mode global-availability", "s1:v1 s1:v2 s1:v3") WIDE1,
+             "{\"members\": {" DOWN(1) "," UP(2) "," UP(3) "}}");
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "2 2 2");
+    wsel_gslb_inputs_set_up(r.in, 0, true, false);
+    seq(&r, "w", 2, out, sizeof out);
+    assert_string_equal(out, "1 1");
+    run_free(&r);
+}
+
+/* Independent FNV-1a 64 of the rendezvous key (A-33). */
+static uint64_t fnv(const uint8_t *d, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= d[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static int expected_persist_member(const uint8_t ip[4], unsigned prefix, const char *const *keys,
+                                   const int *up, int n)
+{
+    uint8_t buf[64];
+    uint32_t a = (uint32_t)ip[0] << 24 | (uint32_t)ip[1] << 16 | (uint32_t)ip[2] << 8 | ip[3];
+    uint32_t mask = prefix ? 0xffffffffu << (32 - prefix) : 0;
+    a &= mask;
+    int best = -1;
+    uint64_t besth = 0;
+    for (int m = 0; m < n; m++) {
+        size_t k = 0;
+        buf[k++] = 4;
+        buf[k++] = (uint8_t)(a >> 24);
+        buf[k++] = (uint8_t)(a >> 16);
+        buf[k++] = (uint8_t)(a >> 8);
+        buf[k++] = (uint8_t)a;
+        buf[k++] = 0;
+        memcpy(buf + k, keys[m], strlen(keys[m]));
+        k += strlen(keys[m]);
+        uint64_t h = fnv(buf, k, 14695981039346656037ull);
+        if (up[m] && (best < 0 || h > besth)) {
+            best = m;
+            besth = h;
+        }
+    }
+    return best;
+}
+
+static void method_static_persist(void **s)
+{
+    (void)s;
+    static const char *const keys[] = {"/Common/s1:v1", "/Common/s1:v2", "/Common/s1:v3", "/Common/s1:v4"};
+    const char *conf = SERVERS
+        "gtm global-settings load-balancing { static-persist-cidr-ipv4 24 }\n" POOL1(
+            "load-balancing-mode static-persistence", "s1:v1 s1:v2 s1:v3 s1:v4") WIDE1;
+    uint8_t ips[][4] = {{203, 0, 113, 7}, {198, 51, 100, 1}, {192, 0, 2, 55}, {10, 9, 8, 7}};
+    for (size_t t = 0; t < 4; t++) {
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"query\": {\"ldns\": \"%u.%u.%u.%u\"}, \"members\": {" UP(1) "," UP(2) "," UP(3) "," UP(4) "}}",
+                 ips[t][0], ips[t][1], ips[t][2], ips[t][3]);
+        run r;
+        run_init(&r, conf, json);
+        int up[4] = {1, 1, 1, 1};
+        int e = expected_persist_member(ips[t], 24, keys, up, 4);
+        char want[32];
+        snprintf(want, sizeof want, "10.0.0.%d", e + 1);
+        for (int k = 0; k < 3; k++) /* stable */
+            assert_string_equal(first(q(&r, "w")), want);
+        /* same /24, other host: same member (property 5) */
+        wsel_gslb_addr other;
+        char o[32];
+        snprintf(o, sizeof o, "%u.%u.%u.200", ips[t][0], ips[t][1], ips[t][2]);
+        assert_true(wsel_gslb_addr_parse(o, &other));
+        wsel_gslb_inputs_set_ldns(r.in, &other, NULL);
+        assert_string_equal(first(q(&r, "w")), want);
+        /* its member down: the next in the hash order; back up: returns */
+        wsel_gslb_inputs_set_up(r.in, (size_t)e, false, false);
+        up[e] = 0;
+        int e2 = expected_persist_member(ips[t], 24, keys, up, 4);
+        char want2[32];
+        snprintf(want2, sizeof want2, "10.0.0.%d", e2 + 1);
+        assert_string_equal(first(q(&r, "w")), want2);
+        wsel_gslb_inputs_set_up(r.in, (size_t)e, true, false);
+        assert_string_equal(first(q(&r, "w")), want);
+        /* every other LDNS in the same run: its own order (nothing cached across keys) */
+        for (size_t t2 = 0; t2 < 4; t2++) {
+            char l2[32], w2[32];
+            snprintf(l2, sizeof l2, "%u.%u.%u.%u", ips[t2][0], ips[t2][1], ips[t2][2], ips[t2][3]);
+            assert_true(wsel_gslb_addr_parse(l2, &other));
+            wsel_gslb_inputs_set_ldns(r.in, &other, NULL);
+            int up4[4] = {1, 1, 1, 1};
+            snprintf(w2, sizeof w2, "10.0.0.%d", expected_persist_member(ips[t2], 24, keys, up4, 4) + 1);
+            assert_string_equal(first(q(&r, "w")), w2);
+        }
+        run_free(&r);
+    }
+}
+
+static void method_dynamic(void **s)
+{
+    (void)s;
+    run r;
+    char out[256];
+    /* winner-take-all: RTT 50 vs 100 -> always the 50 member (seed example) */
+    const char *two = SERVERS POOL1("load-balancing-mode lowest-round-trip-time", "s1:v1 s1:v2") WIDE1;
+    run_init(&r, two, "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100}, \"s1:v2\": {\"up\": true, \"rtt_us\": 50}}}");
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "2 2 2 2");
+    assert_int_equal(r.o.method, WSEL_GSLB_RTT);
+    run_free(&r);
+    /* dynamic-ratio: weights 1e6 (50) and 5e5 (100): 2:1 over each 3 picks (property 13)
+     * smooth WRR with w = (5e5, 1e6): v2, v1, v2, v2, v1, v2, ... */
+    run_init(&r, SERVERS POOL1("load-balancing-mode lowest-round-trip-time dynamic-ratio enabled",
+                               "s1:v1 s1:v2") WIDE1,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100}, \"s1:v2\": {\"up\": true, \"rtt_us\": 50}}}");
+    int c1 = 0, c2 = 0;
+    for (int i = 0; i < 300; i++) {
+        const char *a = first(q(&r, "w"));
+        c1 += !strcmp(a, "10.0.0.1");
+        c2 += !strcmp(a, "10.0.0.2");
+    }
+    assert_int_equal(c1, 100);
+    assert_int_equal(c2, 200);
+    run_free(&r);
+    /* missing metric for every candidate: preferred fails, alternate (RR) decides (property 8) */
+    run_init(&r, two, "{\"members\": {" UP(1) "," UP(2) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.pool_step, WSEL_GSLB_STEP_ALTERNATE);
+    assert_int_equal(r.o.method, WSEL_GSLB_ROUND_ROBIN);
+    run_free(&r);
+    /* one has the metric: only it is a candidate; vs-capacity is higher-is-better */
+    run_init(&r, SERVERS POOL1("load-balancing-mode virtual-server-capacity", "s1:v1 s1:v2 s1:v3") WIDE1,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"vs_capacity\": 2}, \"s1:v2\": {\"up\": true},"
+             " \"s1:v3\": {\"up\": true, \"vs_capacity\": 7}}}");
+    seq(&r, "w", 2, out, sizeof out);
+    assert_string_equal(out, "3 3");
+    run_free(&r);
+    /* ties go round robin (A-20): cpu 10, 10, 20 -> 1 2 1 2 */
+    run_init(&r, SERVERS POOL1("load-balancing-mode cpu", "s1:v1 s1:v2 s1:v3") WIDE1,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"cpu_pct\": 10}, \"s1:v2\": {\"up\": true, \"cpu_pct\": 10},"
+             " \"s1:v3\": {\"up\": true, \"cpu_pct\": 20}}}");
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 2 1 2");
+    run_free(&r);
+}
+
+static void method_qos(void **s)
+{
+    (void)s;
+    run r;
+    /* coefficients: rtt 1, lcs 1, the rest 0.
+     * v1: rtt 100, link 100 ; v2: rtt 50, link 20.
+     * rtt norm (lower): v1 10*50/100 = 5, v2 10; link norm (higher): v1 10, v2 10*20/100 = 2
+     * score v1 = 15, v2 = 12 => v1. */
+    const char *conf = SERVERS POOL1("load-balancing-mode quality-of-service qos-rtt 1 qos-lcs 1 "
+                                     "qos-hit-ratio 0 qos-kilobytes-second 0 qos-packet-rate 0",
+                                     "s1:v1 s1:v2") WIDE1;
+    run_init(&r, conf,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100, \"link_capacity\": 100},"
+             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 20}}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    assert_int_equal(r.o.method, WSEL_GSLB_QOS);
+    run_free(&r);
+    /* v2 link 60: v2 = 10 + 6 = 16 > 15 => v2 */
+    run_init(&r, conf,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100, \"link_capacity\": 100},"
+             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 60}}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
+    /* all coefficients 0: every score 0, round robin (spec 2.3) */
+    run_init(&r, SERVERS POOL1("load-balancing-mode quality-of-service qos-rtt 0 qos-lcs 0 "
+                               "qos-hit-ratio 0 qos-kbps 0 qos-packet-rate 0",
+                               "s1:v1 s1:v2") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "}}");
+    char out[64];
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 2 1 2");
+    run_free(&r);
+}
+
+static void method_topology_members(void **s)
+{
+    (void)s;
+    run r;
+    /* LDNS in 203.0.113.0/24 prefers DC2's members (score 50) over DC1 (score 5) */
+    run_init(&r,
+             "gtm server a { datacenter DC1 product bigip virtual-servers { v { destination 10.0.0.1:80 } } }\n"
+             "gtm server b { datacenter DC2 product bigip virtual-servers { v { destination 10.0.0.2:80 } } }\n"
+             "gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { a:v b:v } }\n"
+             "gtm wideip a w { pools { p } }\n"
+             "gtm topology ldns: subnet 203.0.113.0/24 server: datacenter DC2 { score 50 }\n"
+             "gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC1 { score 5 }\n",
+             "{\"query\": {\"ldns\": \"203.0.113.9\"}, \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    /* another LDNS: only the /0 record scores (DC1) */
+    wsel_gslb_addr l;
+    assert_true(wsel_gslb_addr_parse("192.0.2.1", &l));
+    wsel_gslb_inputs_set_ldns(r.in, &l, NULL);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    /* DC1 down: nothing scores > 0 => FAIL (A-14); alternate and fallback none =>
+     * next pool; none left, not all unavailable => return-to-dns */
+    wsel_gslb_inputs_set_up(r.in, 0, false, false);
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
+    assert_string_equal(r.o.reason, "no-more-pools");
+    run_free(&r);
+}
+
+static void availability_inputs(void **s)
+{
+    (void)s;
+    run r;
+    char out[64];
+    /* limit_exceeded, VS disabled, server disabled all make members unavailable (3.1) */
+    run_init(&r,
+             "gtm server a { virtual-servers { x { destination 10.0.0.1:80 } y { disabled destination 10.0.0.2:80 } } }\n"
+             "gtm server b { disabled virtual-servers { z { destination 10.0.0.3:80 } } }\n"
+             "gtm server c { virtual-servers { w { destination 10.0.0.4:80 } } }\n"
+             "gtm pool a p { members { a:x a:y b:z c:w } }\n" WIDE1,
+             "{\"members\": {\"a:x\": {\"up\": true, \"limit_exceeded\": true}, \"a:y\": {\"up\": true},"
+             " \"b:z\": {\"up\": true}, \"c:w\": {\"up\": true}}}");
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "4 4 4");
+    run_free(&r);
+    /* pool limit_exceeded: unavailable, the next pool answers */
+    run_init(&r, SERVERS "gtm pool a p1 { members { s1:v1 } }\ngtm pool a p2 { members { s1:v2 } }\n"
+                 "gtm wideip a w { pool-lb-mode global-availability pools { p1 p2 } }\n",
+             "{\"members\": {" UP(1) "," UP(2) "}, \"pools\": {\"p1\": {\"limit_exceeded\": true}}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
+    /* ECS: with topology-prefer-edns0-client-subnet the ECS address decides, else the LDNS */
+    const char *topo =
+        "gtm server a { datacenter DC1 virtual-servers { v { destination 10.0.0.1:80 } } }\n"
+        "gtm server b { datacenter DC2 virtual-servers { v { destination 10.0.0.2:80 } } }\n"
+        "gtm pool a p { load-balancing-mode topology members { a:v b:v } }\n"
+        "gtm wideip a w { %s pools { p } }\n"
+        "gtm topology ldns: subnet 203.0.113.0/24 server: datacenter DC2 { score 50 }\n"
+        "gtm topology ldns: subnet 192.0.2.0/24 server: datacenter DC1 { score 50 }\n";
+    const char *in = "{\"query\": {\"ldns\": \"192.0.2.1\", \"ecs\": \"203.0.113.0/24\"},"
+                     " \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}";
+    char conf[2048];
+    snprintf(conf, sizeof conf, topo, "topology-prefer-edns0-client-subnet enabled");
+    run_init(&r, conf, in);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
+    snprintf(conf, sizeof conf, topo, "");
+    run_init(&r, conf, in);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    run_free(&r);
+}
+
+/* ---- the chain ---------------------------------------------------------------------- */
+
+static void chain_steps(void **s)
+{
+    (void)s;
+    run r;
+    /* The pool must be available (else step 3 skips it): v1 up, and a preferred that
+     * fails anyway: topology without records (A-14). */
+#define FAILPREF "load-balancing-mode topology "
+    /* alternate drop-packet => DROP at alternate */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode drop-packet", "s1:v1") WIDE1,
+             "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_DROP);
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_ALTERNATE);
+    run_free(&r);
+    /* alternate none => fallback (default return-to-dns) */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none", "s1:v1") WIDE1, "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
+    assert_string_equal(r.o.reason, "return-to-dns");
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_FALLBACK);
+    run_free(&r);
+    /* fallback-ip set => FALLBACK_IP with the pool ttl */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip 192.0.2.9 ttl 77", "s1:v1") WIDE1,
+             "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_FALLBACK_IP);
+    assert_string_equal(first(&r.o), "192.0.2.9");
+    assert_int_equal(r.o.ttl, 77);
+    run_free(&r);
+    /* fallback-ip unset (any) => EMPTY (A-28) */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip any", "s1:v1") WIDE1,
+             "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_EMPTY);
+    assert_int_equal(r.o.n_addrs, 0);
+    run_free(&r);
+    /* verify disabled: the fallback answers with a down member (seed): v1 admin-disabled
+     * is still excluded, v2 is down but configured, v3 up keeps the pool available */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability verify-member-availability disabled",
+                               "s1:v1 { disabled } s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(3) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_FALLBACK);
+    assert_string_equal(first(&r.o), "10.0.0.2");
+    run_free(&r);
+    /* verify enabled: the same pool's fallback takes v3, the first available */
+    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability",
+                               "s1:v1 { disabled } s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(3) "}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.3");
+    run_free(&r);
+    /* p1 is available but its chain fails: topology (no records) -> none -> RTT fallback
+     * without metrics fails => next pool (A-27) => p2 answers */
+    run_init(&r, SERVERS
+             "gtm pool a p1 { load-balancing-mode topology alternate-mode none\n"
+             "  fallback-mode lowest-round-trip-time members { s1:v1 } }\n"
+             "gtm pool a p2 { members { s1:v2 } }\n"
+             "gtm wideip a w { pool-lb-mode global-availability pools { p1 p2 } }\n",
+             "{\"members\": {" UP(1) "," UP(2) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_string_equal(first(&r.o), "10.0.0.2");
+    run_free(&r);
+}
+
+static void chain_none_cascade(void **s)
+{
+    (void)s;
+    run r;
+    /* all-None failover: p1 (GA; v1 down, v2 up but disabled at member level) ...
+     * p1 preferred round-robin fails (v1 down) -> alternate none -> fallback none -> p2 */
+    const char *conf = SERVERS
+        "gtm pool a p1 { alternate-mode none fallback-mode none members { s1:v1 s1:v2 } }\n"
+        "gtm pool a p2 { alternate-mode none fallback-mode none members { s1:v3 } }\n"
+        "gtm wideip a w { pool-lb-mode global-availability pools { p1 { order 0 } p2 { order 1 } } }\n";
+    run_init(&r, conf, "{\"members\": {" UP(1) "," UP(3) "}}");
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* GA: p1 while available */
+    wsel_gslb_inputs_set_up(r.in, 0, false, false);      /* p1 unavailable */
+    assert_string_equal(first(q(&r, "w")), "10.0.0.3");
+    assert_string_equal(r.cfg->pools[r.o.pool].name, "/Common/p2");
+    /* all down: every pool unavailable => BIND aggregate of all member addresses
+     * (list order, deduplicated) */
+    wsel_gslb_inputs_set_up(r.in, 2, false, false);
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
+    assert_int_equal(r.o.n_addrs, 3);
+    char a[64];
+    assert_string_equal(wsel_gslb_addr_str(&r.o.addrs[0], a, sizeof a), "10.0.0.1");
+    assert_string_equal(wsel_gslb_addr_str(&r.o.addrs[1], a, sizeof a), "10.0.0.2");
+    assert_string_equal(wsel_gslb_addr_str(&r.o.addrs[2], a, sizeof a), "10.0.0.3");
+    run_free(&r);
+}
+
+static void chain_wideip_terminal(void **s)
+{
+    (void)s;
+    run r;
+    /* disabled wide IP (A-11) */
+    run_init(&r, SERVERS POOL1("", "s1:v1") "gtm wideip a w { disabled pools { p } }\n", "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
+    assert_string_equal(r.o.reason, "wideip-disabled");
+    run_free(&r);
+    /* failure rcode replaces the fall-through (seed; A-25) */
+    run_init(&r, SERVERS POOL1("", "s1:v1")
+             "gtm wideip a w { failure-rcode-response enabled failure-rcode nxdomain failure-rcode-ttl 60 pools { p } }\n",
+             "{}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RCODE);
+    assert_int_equal(r.o.rcode, 3);
+    assert_int_equal(r.o.soa_ttl, 60);
+    run_free(&r);
+    /* ...but not an explicit pool return-to-dns (A-25) */
+    run_init(&r, SERVERS POOL1("load-balancing-mode return-to-dns", "s1:v1")
+             "gtm wideip a w { failure-rcode-response enabled pools { p } }\n",
+             "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
+    run_free(&r);
+    /* last-resort pool runs even though unavailable, and its fallback answers (A-24) */
+    run_init(&r, SERVERS
+             "gtm pool a p { members { s1:v1 } }\n"
+             "gtm pool a lr { alternate-mode none fallback-mode global-availability verify-member-availability disabled members { s1:v5 } }\n"
+             "gtm wideip a w { persistence enabled last-resort-pool a lr pools { p } }\n",
+             "{\"query\": {\"ldns\": \"192.0.2.1\"}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_LAST_RESORT);
+    assert_int_equal(r.o.pool_step, WSEL_GSLB_STEP_FALLBACK);
+    assert_string_equal(first(&r.o), "10.0.0.5");
+    char *js = wsel_gslb_state_json(r.st); /* last-resort answers are not recorded (A-22) */
+    assert_non_null(strstr(js, "\"persistence\":[]"));
+    free(js);
+    run_free(&r);
+    /* min-members-up at-least 2 with 1 up: pool unavailable => aggregate */
+    run_init(&r, SERVERS POOL1("min-members-up-mode at-least min-members-up-value 2", "s1:v1 s1:v2") WIDE1,
+             "{\"members\": {" UP(1) "}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
+    run_free(&r);
+    /* held down (manual resume) */
+    run_init(&r, SERVERS POOL1("manual-resume enabled", "s1:v1") WIDE1,
+             "{\"members\": {" UP(1) "}, \"pools\": {\"p\": {\"held_down\": true}}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
+    run_free(&r);
+}
+
+static void chain_dependency(void **s)
+{
+    (void)s;
+    run r;
+    /* web2 depends on vs_db: vs_db down => web2 unavailable */
+    const char *conf = SERVERS
+        "gtm server t { virtual-servers { d { destination 10.1.0.1:80 } w { destination 10.1.0.2:80 depends-on { t:d } } } }\n"
+        "gtm pool a p { members { t:w s1:v1 } }\n" WIDE1;
+    run_init(&r, conf, "{\"members\": {\"t:w\": {\"up\": true}, \"t:d\": {\"up\": false}, " UP(1) "}}");
+    char out[64];
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "1 1 1");
+    wsel_gslb_inputs_set_up(r.in, 6, true, false); /* t:d is vs index 6 */
+    seq(&r, "w", 2, out, sizeof out);
+    assert_string_equal(out, "2 1"); /* cursor was on s1:v1 (index 1): next is t:w */
+    run_free(&r);
+    /* a depends-on cycle makes both unavailable */
+    run_init(&r, "gtm server t { virtual-servers { a { destination 10.1.0.1:80 depends-on { t:b } } "
+                 "b { destination 10.1.0.2:80 depends-on { t:a } } } }\n"
+                 "gtm pool a p { members { t:a t:b } }\n" WIDE1,
+             "{\"members\": {\"t:a\": {\"up\": true}, \"t:b\": {\"up\": true}}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
+    run_free(&r);
+}
+
+static void chain_max_answers(void **s)
+{
+    (void)s;
+    run r;
+    /* RR with max 2: pick, then the next eligible cyclically (A-36), v2 down */
+    run_init(&r, SERVERS POOL1("max-answers-returned 2", "s1:v1 s1:v2 s1:v3 s1:v4") WIDE1,
+             "{\"members\": {" UP(1) "," UP(3) "," UP(4) "}}");
+    const char *want[][2] = {{"10.0.0.1", "10.0.0.3"}, {"10.0.0.3", "10.0.0.4"}, {"10.0.0.4", "10.0.0.1"}};
+    for (int i = 0; i < 3; i++) {
+        q(&r, "w");
+        assert_int_equal(r.o.n_addrs, 2);
+        char a[64];
+        assert_string_equal(wsel_gslb_addr_str(&r.o.addrs[0], a, sizeof a), want[i][0]);
+        assert_string_equal(wsel_gslb_addr_str(&r.o.addrs[1], a, sizeof a), want[i][1]);
+    }
+    run_free(&r);
+    /* duplicate addresses collapse */
+    run_init(&r, "gtm server a { virtual-servers { x { destination 10.0.0.1:80 } y { destination 10.0.0.1:443 } } }\n"
+                 POOL1("max-answers-returned 3", "a:x a:y") WIDE1,
+             "{\"members\": {\"a:x\": {\"up\": true}, \"a:y\": {\"up\": true}}}");
+    q(&r, "w");
+    assert_int_equal(r.o.n_addrs, 1);
+    run_free(&r);
+}
+
+static void chain_persistence(void **s)
+{
+    (void)s;
+    run r;
+    const char *conf = SERVERS
+        "gtm pool a p1 { members { s1:v1 s1:v2 } }\n"
+        "gtm pool a p2 { members { s1:v3 } }\n"
+        "gtm wideip a w { persistence enabled ttl-persistence 100 persist-cidr-ipv4 24 pools { p1 p2 } }\n";
+    run_init(&r, conf,
+             "{\"now\": 1000, \"query\": {\"ldns\": \"192.0.2.7\"}, \"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
+    /* first: wide-IP RR picks p1, member RR picks v1; then persistence pins v1 */
+    char out[64];
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "1 1 1");
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_PERSIST);
+    char *js = wsel_gslb_state_json(r.st);
+    assert_non_null(strstr(js, "\"key\":\"192.0.2.0/24\""));
+    assert_non_null(strstr(js, "\"expires\":1100"));
+    free(js);
+    /* the recorded member goes down: normal decision (wide RR moves on to p2) and the
+     * record is overwritten */
+    wsel_gslb_inputs_set_up(r.in, 0, false, false);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.3");
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_PREFERRED);
+    wsel_gslb_inputs_set_up(r.in, 0, true, false);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.3"); /* persisted to p2/v3 now */
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_PERSIST);
+    /* A-22: a hit refreshes the record (idle-based): hit at 1060 => expires 1160, so
+     * 1120 still hits (and refreshes to 1220); 1280 is expired => normal decision */
+    wsel_gslb_inputs_set_now(r.in, 1060);
+    assert_int_equal(q(&r, "w")->step, WSEL_GSLB_STEP_PERSIST);
+    wsel_gslb_inputs_set_now(r.in, 1120);
+    assert_int_equal(q(&r, "w")->step, WSEL_GSLB_STEP_PERSIST);
+    wsel_gslb_inputs_set_now(r.in, 1280);
+    q(&r, "w");
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_PREFERRED);
+    run_free(&r);
+}
+
+static void wideip_methods(void **s)
+{
+    (void)s;
+    run r;
+    char out[64];
+    const char *pools = SERVERS
+        "gtm pool a p1 { members { s1:v1 } }\ngtm pool a p2 { members { s1:v2 } }\n"
+        "gtm pool a p3 { members { s1:v3 } }\n";
+    const char *all = "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}, \"random\": [5, 0, 4]}";
+    char conf[2048];
+    snprintf(conf, sizeof conf, "%sgtm wideip a w { pool-lb-mode ratio pools { p1 { ratio 2 } p2 { ratio 1 } p3 { ratio 0 } } }\n", pools);
+    /* ratio 2:1 (p3 ratio 0): (2,1)->p1 (-1,1); (1,2)->p2 (1,-1); (3,0)->p1 (0,0) */
+    run_init(&r, conf, all);
+    seq(&r, "w", 6, out, sizeof out);
+    assert_string_equal(out, "1 2 1 1 2 1");
+    run_free(&r);
+    snprintf(conf, sizeof conf, "%sgtm wideip a w { pools { p1 p2 p3 } }\n", pools);
+    run_init(&r, conf, all);
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 2 3 1");
+    run_free(&r);
+    /* random: word % available count: 5%3=2 -> p3, 0 -> p1, 4%3=1 -> p2, then exhausted */
+    snprintf(conf, sizeof conf, "%sgtm wideip a w { pool-lb-mode random pools { p1 p2 p3 } }\n", pools);
+    run_init(&r, conf, all);
+    seq(&r, "w", 3, out, sizeof out);
+    assert_string_equal(out, "3 1 2");
+    wsel_error err;
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, NULL, &r.o, &err), WSEL_E_ARG);
+    run_free(&r);
+    /* topology at wide-IP level on the example: EU LDNS -> p_dc1 (score 100) */
+    run_init(&r, example,
+             "{\"query\": {\"ldns\": \"203.0.113.7\"}, \"members\": {\"/Common/bigip-dc1:/Common/vs_web\": {\"up\": true},"
+             " \"/Common/bigip-dc1:/Common/vs_db\": {\"up\": true}, \"/Common/host-dc2:web2\": {\"up\": true, \"rtt_us\": 50},"
+             " \"/Common/host-dc2:web3\": {\"up\": true, \"rtt_us\": 100}},"
+             " \"geo\": {\"203.0.113.7\": {\"continent\": \"EU\", \"country\": \"DE\"}}}");
+    assert_string_equal(first(q(&r, "www.example.com")), "192.0.2.100");
+    assert_int_equal(r.o.method, WSEL_GSLB_TOPOLOGY);
+    /* vs_web down: p_dc1 unavailable; p_dc2 (score 10) wins; its RTT preferred with
+     * dynamic-ratio on: weights 1e6 (web2, 50) and 5e5 (web3, 100): web2 first;
+     * max-answers 2 fills web3 */
+    wsel_gslb_inputs_set_up(r.in, 0, false, false);
+    wsel_gslb_addr l;
+    assert_true(wsel_gslb_addr_parse("198.18.0.1", &l)); /* new LDNS: no persistence record */
+    wsel_gslb_inputs_set_ldns(r.in, &l, NULL);
+    q(&r, "www.example.com");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.n_addrs, 2);
+    assert_string_equal(first(&r.o), "198.51.100.100");
+    assert_int_equal(r.o.method, WSEL_GSLB_RTT);
+    /* a non-EU LDNS without geo: r_eu does not match (continent unknown), p_dc1 scores 0 */
+    run_free(&r);
+}
+
+/* ---- properties over generated configs (spec 7) ---------------------------------------- */
+
+static uint64_t mix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void properties_generated(void **s)
+{
+    (void)s;
+    uint64_t seed = 12345;
+    static const char *const modes[] = {"round-robin", "ratio", "global-availability"};
+    for (int round = 0; round < 150; round++) {
+        int n = 1 + (int)(mix(&seed) % 6);
+        int mode = (int)(mix(&seed) % 3);
+        int w[6], up[6];
+        char conf[4096], mem[1024] = "", json[1024] = "{\"members\": {";
+        for (int i = 0; i < n; i++) {
+            w[i] = (int)(mix(&seed) % 4);
+            up[i] = (int)(mix(&seed) % 3) != 0;
+            size_t l = strlen(mem);
+            snprintf(mem + l, sizeof mem - l, "s1:v%d { ratio %d } ", i + 1, w[i]);
+            l = strlen(json);
+            snprintf(json + l, sizeof json - l, "%s\"s1:v%d\": {\"up\": %s}", i ? ", " : "", i + 1,
+                     up[i] ? "true" : "false");
+        }
+        strcat(json, "}}");
+        snprintf(conf, sizeof conf,
+                 SERVERS "gtm pool a p { load-balancing-mode %s alternate-mode drop-packet members { %s } }\n" WIDE1,
+                 modes[mode], mem);
+        run r, r2;
+        run_init(&r, conf, json);
+        run_init(&r2, conf, json);
+        int W = 0, k = 0, firstup = -1;
+        for (int i = 0; i < n; i++) {
+            k += up[i];
+            if (up[i] && w[i] > 0)
+                W += w[i];
+            if (up[i] && firstup < 0)
+                firstup = i;
+        }
+        int cycle = mode == 1 ? W : k;
+        int reps = 3;
+        int counts[6] = {0};
+        for (int t = 0; t < reps * (cycle ? cycle : 1); t++) {
+            const wsel_gslb_outcome *o = q(&r, "w");
+            const wsel_gslb_outcome *o2 = q(&r2, "w");
+            /* determinism (property 1) */
+            assert_int_equal(o->kind, o2->kind);
+            char a1[64];
+            snprintf(a1, sizeof a1, "%s", first(o));
+            assert_string_equal(a1, first(o2));
+            if (o->kind != WSEL_GSLB_O_ANSWER) {
+                /* no member up: the pool is unavailable => BIND aggregate; members up but
+                 * none eligible for ratio: preferred failed, alternate drop-packet */
+                assert_int_equal(o->kind, k == 0 ? WSEL_GSLB_O_BIND_AGGREGATE : WSEL_GSLB_O_DROP);
+                assert_true(cycle == 0);
+                continue;
+            }
+            int m = atoi(strrchr(first(o), '.') + 1) - 1;
+            assert_true(up[m]); /* property 7 */
+            assert_int_equal(o->step, WSEL_GSLB_STEP_PREFERRED);
+            counts[m]++;
+            if (mode == 2)
+                assert_int_equal(m, firstup); /* property 4 */
+        }
+        if (cycle)
+            for (int i = 0; i < n; i++) {
+                int want = !up[i] ? 0 : mode == 0 ? reps : mode == 1 ? reps * w[i] : (i == firstup ? reps * k : 0);
+                if (counts[i] != want) {
+                    print_error("round %d mode %s member %d: %d picks, expected %d\n", round, modes[mode], i,
+                                counts[i], want);
+                    fail();
+                }
+            }
+        char *a = wsel_gslb_state_json(r.st), *b = wsel_gslb_state_json(r2.st);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        run_free(&r);
+        run_free(&r2);
+    }
+}
+
+/* ---- decision log ------------------------------------------------------------------- */
+
+typedef struct lines {
+    char text[4096];
+    unsigned flags;
+} lines;
+
+static void collect(void *ctx, unsigned flag, const char *line)
+{
+    lines *l = ctx;
+    l->flags |= flag;
+    strncat(l->text, line, sizeof l->text - strlen(l->text) - 2);
+    strcat(l->text, "\n");
+}
+
+static void decision_log(void **s)
+{
+    (void)s;
+    run r;
+    run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2") WIDE1, "{\"query\": {\"ldns\": \"192.0.2.1\"}, \"members\": {" UP(2) "}}");
+    lines l = {"", 0};
+    wsel_gslb_log log = {WSEL_GSLB_LOG_ALL, collect, &l};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &log, &r.o, NULL), 0);
+    assert_string_equal(l.text,
+        "pool-selection wideip=/Common/w ldns=192.0.2.1 method=round-robin pool=/Common/p reason=single-pool\n"
+        "pool-traversal wideip=/Common/w pool=/Common/p pos=0 result=selected reason=available(1/2 up)\n"
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=s1:v1 result=skipped reason=down\n"
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=s1:v2 result=eligible reason=available\n"
+        "pool-member-selection pool=/Common/p step=preferred method=round-robin member=s1:v2 addr=10.0.0.2 n_answers=1 reason=rr-next\n"
+        "pool-traversal wideip=/Common/w pool=/Common/p pos=0 result=terminal reason=answer\n"
+        "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.2\n");
+    /* only the result line without flags */
+    lines l2 = {"", 0};
+    wsel_gslb_log none = {0, collect, &l2};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &none, &r.o, NULL), 0);
+    assert_string_equal(l2.text, "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.2\n");
+    assert_int_equal(l2.flags, WSEL_GSLB_LOG_RESULT);
+    run_free(&r);
+    /* dynamic reasons name the metric; ties say they went round robin; ratio-0 is logged */
+    run_init(&r, SERVERS POOL1("load-balancing-mode cpu alternate-mode ratio", "s1:v1 s1:v2 { ratio 0 } s1:v3") WIDE1,
+             "{\"members\": {\"s1:v1\": {\"up\": true, \"cpu_pct\": 10}, \"s1:v2\": {\"up\": true, \"cpu_pct\": 10},"
+             " \"s1:v3\": {\"up\": true}}}");
+    lines l3 = {"", 0};
+    wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, collect, &l3};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all, &r.o, NULL), 0);
+    assert_non_null(strstr(l3.text, "member=s1:v3 result=skipped reason=no-metric:cpu_pct\n"));
+    assert_non_null(strstr(l3.text, "member=s1:v1 addr=10.0.0.1 n_answers=1 reason=best cpu_pct=10 tie->rr\n"));
+    run_free(&r);
+    run_init(&r, SERVERS POOL1("load-balancing-mode ratio", "s1:v1 s1:v2 { ratio 0 }") WIDE1,
+             "{\"members\": {" UP(1) "," UP(2) "}}");
+    lines l4 = {"", 0};
+    wsel_gslb_log all4 = {WSEL_GSLB_LOG_ALL, collect, &l4};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all4, &r.o, NULL), 0);
+    assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
+    assert_non_null(strstr(l4.text, "reason=ratio w=1 cur=0\n"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_example_defaults),
+        cmocka_unit_test(parse_order_and_names),
+        cmocka_unit_test(parse_unknown_kept),
+        cmocka_unit_test(parse_strings_comments),
+        cmocka_unit_test(parse_errors),
+        cmocka_unit_test(parse_limits),
+        cmocka_unit_test(inputs_errors),
+        cmocka_unit_test(method_round_robin),
+        cmocka_unit_test(method_ratio),
+        cmocka_unit_test(method_global_availability),
+        cmocka_unit_test(method_static_persist),
+        cmocka_unit_test(method_dynamic),
+        cmocka_unit_test(method_qos),
+        cmocka_unit_test(method_topology_members),
+        cmocka_unit_test(availability_inputs),
+        cmocka_unit_test(chain_steps),
+        cmocka_unit_test(chain_none_cascade),
+        cmocka_unit_test(chain_wideip_terminal),
+        cmocka_unit_test(chain_dependency),
+        cmocka_unit_test(chain_max_answers),
+        cmocka_unit_test(chain_persistence),
+        cmocka_unit_test(wideip_methods),
+        cmocka_unit_test(properties_generated),
+        cmocka_unit_test(decision_log),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("gslb", tests, NULL, NULL);
+}
