@@ -14,7 +14,10 @@ static const char check_usage[] =
     "                          file for zone ORIGIN (repeatable)\n"
     "  --stanza                CONFIG holds only the weighted stanza's contents\n"
     "  --whole                 CONFIG is a whole gdnsd config (plugins => { weighted ... })\n"
+    "  --strict                treat warnings as errors (exit 1 when there are any)\n"
     "  --json                  print one JSON document on stdout\n"
+    "Exit 0 means gdnsd 3.8.1 would accept the weighted plugin's part of the config and\n"
+    "the service types it uses (wsel checks only the syntax of everything else).\n"
     "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file.\n";
 
 #define ODDS_WARN_BELOW 1e-6
@@ -162,6 +165,11 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     wsel_error_clear(&err);
     if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
         st = NULL;
+    /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
+    for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
+        const wsel_error *cw = wsel_config_warning(cfg, k);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, cw->message, "", cw->resource, -1);
+    }
     size_t nres = wsel_config_resource_count(cfg);
     if (nres == 0)
         cli_issue_add(w, path, 0, 0, 0, "the weighted stanza defines no resources", "", "", -1);
@@ -322,7 +330,7 @@ int cli_check(int argc, char **argv)
     const char *cmd = "check";
     const char *config = NULL;
     wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0;
+    int json = 0, strict = 0;
     zone_arg *zones = calloc((size_t)argc, sizeof *zones);
     size_t nz = 0;
     int rc = CLI_USAGE;
@@ -340,6 +348,8 @@ int cli_check(int argc, char **argv)
                 goto out;
             } else if (common == CLI_OPT_TAKEN) {
                 /* shared option, handled */
+            } else if (strcmp(a, "--strict") == 0) {
+                strict = 1;
             } else if (strcmp(a, "--zone") == 0) {
                 if (i + 2 >= argc) {
                     cli_die(cmd, "--zone needs ZONEFILE and ORIGIN");
@@ -416,13 +426,25 @@ int cli_check(int argc, char **argv)
             goto out;
         }
     }
+    if (strict) {
+        for (size_t i = 0; i < rep.n; i++)
+            rep.issues[i].is_error = 1;
+        rep.errors += rep.warnings;
+        rep.warnings = 0;
+    }
     rc = rep.errors ? CLI_INVALID : CLI_OK;
+    const char *checked = wsel_config_is_whole(cfg)
+                              ? "the weighted plugin stanza and the service types it uses; "
+                                "the rest of the config for syntax only"
+                              : "the weighted plugin stanza";
     if (json) {
         json_obj_begin(&j);
         json_key(&j, "file");
         json_str(&j, config);
         json_key(&j, "valid");
         json_bool(&j, rep.errors == 0);
+        json_key(&j, "checked");
+        json_str(&j, checked);
         json_listing(&j, cfg);
         json_key(&j, "records");
         json_u64(&j, rep.records);
@@ -438,6 +460,7 @@ int cli_check(int argc, char **argv)
         if (nz)
             printf("zone records: %zu weighted record%s checked\n", rep.records,
                    rep.records == 1 ? "" : "s");
+        printf("checked: %s\n", checked);
         printf("%s: %zu error%s, %zu warning%s\n", rep.errors ? "INVALID" : "valid",
                rep.errors, rep.errors == 1 ? "" : "s", rep.warnings,
                rep.warnings == 1 ? "" : "s");

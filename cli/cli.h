@@ -91,9 +91,9 @@ void cli_json_set_id(json_out *j, const wsel_set *set);
 /* ---- stateopt.c: --state / --down / --up ---- */
 
 typedef struct cli_stateop {
-    enum { STATEOP_FILE, STATEOP_DOWN, STATEOP_UP } kind;
+    enum { STATEOP_FILE, STATEOP_DOWN, STATEOP_UP, STATEOP_ADMIN } kind;
     const char *service; /* STATEOP_FILE: the service type (points into a copy) */
-    const char *arg;     /* file path, or the address/name */
+    const char *arg;     /* file path, or the address/name (a glob allowed) */
 } cli_stateop;
 
 typedef struct cli_stateopts {
@@ -104,11 +104,24 @@ typedef struct cli_stateopts {
 /* Consumes a state option at argv[*i] if there is one: returns 1 (consumed), 0 (not a
  * state option) or -1 (error already printed). */
 int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv, int *i);
-/* Builds the state: all UP, then every option in command-line order. Prints one line
- * and returns CLI_USAGE on error. */
+/* Builds the state: all UP, then every option in command-line order (--state sets
+ * monitored state; --admin-state, --down and --up force pairs). Prints one line and
+ * returns CLI_USAGE on error; lines of state files that change nothing are warnings on
+ * stderr. */
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
+/* The command line of a command that takes state options: the shared options
+ * (cli_common_opt), state options, and positional arguments, collected into pos[]
+ * (room for argc entries) in order; the first is CONFIG, which must be there. Returns
+ * CLI_OK, -1 (--help: usage printed) or CLI_USAGE (message printed). */
+int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
+                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
+                      size_t *npos);
+/* Loads CONFIG and builds its state from the options: CLI_OK, or the exit status
+ * (message printed). */
+int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
+                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st);
 
 /* ---- zone.c ---- */
 
@@ -144,6 +157,7 @@ void cli_zone_report_free(zone_report *rep);
 int cli_check(int argc, char **argv);
 int cli_explain(int argc, char **argv);
 int cli_sample(int argc, char **argv);
+int cli_states(int argc, char **argv);
 
 /* ---- systems: the CLI side of the seam (core/systems.def, doc/architecture.md) ----
  * Each system defines `const cli_system cli_system_ID` in its own cli/ID.c. Its commands

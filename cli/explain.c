@@ -13,8 +13,11 @@ static const char explain_usage[] =
     "State options (applied in order; everything starts UP):\n"
     "  --state SERVICE=FILE  load gdnsd extfile lines (ADDR_OR_NAME => UP|DOWN[/TTL])\n"
     "                        for service type SERVICE (repeatable)\n"
-    "  --down ADDR_OR_NAME   mark DOWN for every non-built-in service type (repeatable)\n"
-    "  --up ADDR_OR_NAME     mark UP likewise (repeatable)\n"
+    "  --admin-state FILE    load gdnsd admin_state overrides\n"
+    "                        (\"THING/SERVICE_TYPE\" => UP|DOWN[/TTL], globs allowed)\n"
+    "  --down ADDR_OR_NAME   force DOWN for every service type, built-ins included:\n"
+    "                        ADDR_OR_NAME/* => DOWN (repeatable)\n"
+    "  --up ADDR_OR_NAME     force UP likewise (repeatable)\n"
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 
@@ -232,44 +235,25 @@ int cli_explain(int argc, char **argv)
 {
     const char *cmd = "explain";
     const char *config = NULL;
-    const char **names = calloc((size_t)argc, sizeof *names);
-    size_t nn = 0;
+    const char **pos = calloc((size_t)argc, sizeof *pos);
     wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0, opts_done = 0;
+    int json = 0;
     int rc = CLI_USAGE;
     cli_stateopts so = {0};
     wsel_config *cfg = NULL;
     wsel_state *st = NULL;
-    if (!names)
+    size_t npos = 0;
+    if (!pos)
         return cli_die(cmd, "out of memory");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!opts_done && a[0] == '-' && a[1]) {
-            int k;
-            int common = cli_common_opt(a, &opts_done, &json, &input, explain_usage);
-            if (common == CLI_OPT_HELP) {
-                rc = CLI_OK;
-                goto out;
-            } else if (common == CLI_OPT_TAKEN) {
-                /* shared option, handled */
-            } else if ((k = cli_stateopt_parse(cmd, &so, argc, argv, &i)) != 0) {
-                if (k < 0)
-                    goto out;
-            } else {
-                cli_die(cmd, "unknown option '%s' (see wsel explain --help)", a);
-                goto out;
-            }
-        } else if (!config) {
-            config = a;
-        } else {
-            names[nn++] = a;
-        }
-    }
-    if (!config) {
-        cli_die(cmd, "missing CONFIG (see wsel explain --help)");
+    int k = cli_stateopt_args(cmd, explain_usage, argc, argv, &so, &json, &input, pos, &npos);
+    if (k != CLI_OK) {
+        rc = k < 0 ? CLI_OK : CLI_USAGE;
         goto out;
     }
-    rc = cli_load_config(cmd, config, input, &cfg, NULL);
+    config = pos[0];
+    const char **names = pos + 1;
+    size_t nn = npos - 1;
+    rc = cli_stateopt_load(cmd, config, input, &so, &cfg, &st);
     if (rc != CLI_OK)
         goto out;
     rc = CLI_USAGE;
@@ -279,8 +263,6 @@ int cli_explain(int argc, char **argv)
             goto out;
         }
     }
-    if (cli_stateopt_apply(cmd, &so, cfg, &st) != CLI_OK)
-        goto out;
 
     size_t count = nn ? nn : wsel_config_resource_count(cfg);
     json_out j;
@@ -331,6 +313,6 @@ out:
     if (cfg)
         wsel_config_free(cfg);
     cli_stateopt_free(&so);
-    free(names);
+    free(pos);
     return rc;
 }

@@ -30,8 +30,9 @@ static const char sample_usage[] =
     "  --seed S              seed of the default generator (0 .. 2^64-1; default 1)\n"
     "  --engine ENGINE       ref, fast (default), fast-scalar, fast-sse2, fast-avx2\n"
     "  --state SERVICE=FILE  load gdnsd extfile state for SERVICE (repeatable)\n"
-    "  --down ADDR_OR_NAME   mark DOWN for every non-built-in service type (repeatable)\n"
-    "  --up ADDR_OR_NAME     mark UP likewise (repeatable)\n"
+    "  --admin-state FILE    load gdnsd admin_state overrides (THING/SERVICE => UP|DOWN)\n"
+    "  --down ADDR_OR_NAME   force DOWN for every service type: ADDR_OR_NAME/* => DOWN\n"
+    "  --up ADDR_OR_NAME     force UP likewise (repeatable)\n"
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 

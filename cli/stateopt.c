@@ -1,4 +1,4 @@
-/* bin/wsel: the monitoring-state options of explain and sample. */
+/* bin/wsel: the monitoring-state options of explain, sample and states. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +49,18 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
         }
         return 1;
     }
+    if (cli_opt_is(arg, "--admin-state")) {
+        const char *v = cli_optval(cmd, argc, argv, i, "--admin-state");
+        if (!v)
+            return -1;
+        if (!*v) {
+            cli_die(cmd, "--admin-state expects a file");
+            return -1;
+        }
+        op.kind = STATEOP_ADMIN;
+        op.arg = v;
+        return push(cmd, so, op);
+    }
     if (cli_opt_is(arg, "--down") || cli_opt_is(arg, "--up")) {
         int down = cli_opt_is(arg, "--down");
         const char *v = cli_optval(cmd, argc, argv, i, down ? "--down" : "--up");
@@ -65,6 +77,14 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
     return 0;
 }
 
+/* State files report lines that change nothing as warnings (man/wsel.1, STATE INPUT). */
+static void print_warning(void *ctx, const wsel_error *w)
+{
+    char buf[2048];
+    fprintf(stderr, "wsel: %s: warning: %s\n", (const char *)ctx,
+            wsel_error_format(w, buf, sizeof buf));
+}
+
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out)
 {
@@ -74,37 +94,89 @@ int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_conf
     wsel_state *st = NULL;
     if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
         return cli_die(cmd, "%s", wsel_error_format(&err, buf, sizeof buf));
+    wsel_state_set_warn(st, print_warning, (void *)cmd);
     for (size_t k = 0; k < so->n; k++) {
         const cli_stateop *op = &so->ops[k];
         int rc;
-        if (op->kind == STATEOP_FILE) {
-            rc = wsel_state_load_extfile(st, op->service, op->arg, &err);
+        if (op->kind == STATEOP_FILE || op->kind == STATEOP_ADMIN) {
+            rc = op->kind == STATEOP_FILE
+                     ? wsel_state_load_extfile(st, op->service, op->arg, &err)
+                     : wsel_state_load_admin(st, op->arg, &err);
             if (rc != WSEL_OK) {
                 wsel_error_format(&err, buf, sizeof buf);
                 wsel_state_free(st);
-                return cli_die(cmd, "--state %s=%s: %s", op->service, op->arg, buf);
+                if (op->kind == STATEOP_FILE)
+                    return cli_die(cmd, "--state %s=%s: %s", op->service, op->arg, buf);
+                return cli_die(cmd, "--admin-state %s: %s", op->arg, buf);
             }
             continue;
         }
+        /* --down X / --up X are the admin_state line X/<any service> => DOWN|UP: every
+         * service type of every item X names, built-ins included (doc/weighted.md §6.5). */
         size_t matched = 0;
         int up = op->kind == STATEOP_UP;
-        rc = wsel_state_set(st, NULL, op->arg, up, WSEL_MAX_TTL, &matched, &err);
+        size_t len = strlen(op->arg) + 3;
+        char *pattern = malloc(len);
+        if (!pattern) {
+            wsel_state_free(st);
+            return cli_die(cmd, "out of memory");
+        }
+        snprintf(pattern, len, "%s/*", op->arg);
+        rc = wsel_state_force(st, pattern, up, false, 0, &matched, &err);
+        free(pattern);
         if (rc != WSEL_OK) {
             wsel_error_format(&err, buf, sizeof buf);
             wsel_state_free(st);
             return cli_die(cmd, "%s %s: %s", up ? "--up" : "--down", op->arg, buf);
         }
         if (matched == 0) {
-            /* Probably a typo, or an item only the built-in `up` type monitors: the
-             * option changes nothing, which the user should hear about. */
+            /* A typo most likely: an option names things of this config, so one that
+             * names nothing is an error (a state file line is only a warning). */
             wsel_state_free(st);
-            return cli_die(cmd,
-                           "%s %s: no address or CNAME with a non-built-in service type "
-                           "matches", up ? "--up" : "--down", op->arg);
+            return cli_die(cmd, "%s %s: no address or CNAME of this config matches",
+                           up ? "--up" : "--down", op->arg);
         }
     }
+    wsel_state_set_warn(st, NULL, NULL);
     *out = st;
     return CLI_OK;
+}
+
+int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
+                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
+                      size_t *npos)
+{
+    int opts_done = 0;
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1]) {
+            int k;
+            int common = cli_common_opt(a, &opts_done, json, input, usage);
+            if (common == CLI_OPT_HELP)
+                return -1;
+            if (common == CLI_OPT_TAKEN)
+                continue;
+            if ((k = cli_stateopt_parse(cmd, so, argc, argv, &i)) < 0)
+                return CLI_USAGE;
+            if (k == 0)
+                return cli_die(cmd, "unknown option '%s' (see wsel %s --help)", a, cmd);
+        } else {
+            pos[(*npos)++] = a;
+        }
+    }
+    if (*npos == 0)
+        return cli_die(cmd, "missing CONFIG (see wsel %s --help)", cmd);
+    return CLI_OK;
+}
+
+int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
+                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st)
+{
+    int rc = cli_load_config(cmd, config, input, cfg, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    return cli_stateopt_apply(cmd, so, *cfg, st);
 }
 
 void cli_stateopt_free(cli_stateopts *so)

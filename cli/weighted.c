@@ -7,6 +7,8 @@ static const cli_command commands[] = {
     {"explain", cli_explain, "CONFIG [RESOURCE...]", "exact answer odds under a state"},
     {"sample", cli_sample, "CONFIG RESOURCE -n N [--seed S] [--engine E]",
      "draw answers, compare with the odds"},
+    {"states", cli_states, "CONFIG [--admin-state FILE] [--down X]...",
+     "every THING/SERVICE_TYPE pair: monitored, forced and resulting state"},
 };
 
 const cli_system cli_system_weighted = {

@@ -13,7 +13,14 @@ struct wsel_config {
     bool whole;
     bool top_multi;
     double top_up_thresh;
+    struct wsel__warning *warnings, *last_warning; /* in the arena, in config order */
+    size_t n_warnings;
 };
+
+typedef struct wsel__warning {
+    wsel_error w;
+    struct wsel__warning *next;
+} wsel__warning;
 
 /* Edit distance between two short names (99 when either is longer than 40). */
 /* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */

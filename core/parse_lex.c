@@ -107,14 +107,18 @@ static int escape(wsel__lexer *lx, size_t *n, unsigned tline, unsigned tcol)
             c = peek(lx);
             if (c < '0' || c > '9')
                 return fail(lx, WSEL_E_ESCAPE, line, col,
-                            "bad escape: expected exactly three decimal digits 000-255 "
+                            "bad escape: expected exactly three decimal digits 000-199 "
                             "after the backslash%s", "");
             v = v * 10 + (unsigned)(c - '0');
             advance(lx);
         }
-        if (v > 255)
+        /* gdnsd 3.8.1's scanner takes \000-\199 only (measured: \200-\255 are syntax
+         * errors there), so a byte above 199 cannot be written as an escape
+         * (doc/weighted.md §2.4). */
+        if (v > 199)
             return wsel__fail(lx->err, WSEL_E_ESCAPE, lx->file, line, col, NULL, NULL, NULL,
-                              "bad escape \\%03u: expected a decimal byte value 000-255", v);
+                              "bad escape \\%03u: expected a decimal byte value 000-199 "
+                              "(gdnsd refuses \\200-\\255)", v);
         return put(lx, n, (char)v, tline, tcol);
     }
     /* Everything else, backslash-newline included, stands for itself. */
@@ -176,17 +180,25 @@ static int unquoted(wsel__lexer *lx, wsel__token *tok)
     }
 }
 
-static void skip_blanks(wsel__lexer *lx)
+static int skip_blanks(wsel__lexer *lx)
 {
     for (;;) {
         int c = peek(lx);
         if (is_space(c)) {
             advance(lx);
         } else if (c == '#' || c == ';') {
+            unsigned line = lx->line, col = lx->col;
             while (peek(lx) >= 0 && peek(lx) != '\n')
                 advance(lx);
+            /* gdnsd 3.8.1 refuses a file that ends inside a comment (doc/weighted.md
+             * §2.3, formerly D5) */
+            if (peek(lx) < 0)
+                return wsel__fail(lx->err, WSEL_E_SYNTAX, lx->file, line, col, NULL, NULL,
+                                  NULL, "the file ends inside this comment (no newline "
+                                  "after it), which gdnsd refuses; expected a newline at "
+                                  "the end of the file");
         } else {
-            return;
+            return WSEL_OK;
         }
     }
 }
@@ -195,8 +207,10 @@ static const char include_word[] = "$include";
 
 int wsel__lex_next(wsel__lexer *lx, wsel__token *tok)
 {
-    skip_blanks(lx);
     memset(tok, 0, sizeof *tok);
+    int rc = skip_blanks(lx);
+    if (rc)
+        return rc;
     tok->line = lx->line;
     tok->col = lx->col;
     int c = peek(lx);

@@ -1,13 +1,17 @@
 /* Monitoring state (doc/weighted.md §6): raw UP/DOWN + TTL per (service type, key), the
  * combination rule per item, per-set version counters, and the extfile loader. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "internal.h"
+#include "state_internal.h"
 
 /* Longest key we canonicalise: a domain name in text form is at most 253 chars plus the
  * final dot; addresses are far shorter. Anything longer cannot match any item. */
@@ -22,7 +26,22 @@ typedef struct entry {
     char *key;              /* canonical */
     uint64_t hash;
     wsel_mstate ms;
+    bool ttl_set;           /* forced entries: the admin_state line gave a TTL */
 } entry;
+
+/* Open addressing; key == NULL marks an empty slot. */
+typedef struct table {
+    entry *e;
+    size_t cap, n;
+} table;
+
+/* One (thing, service type) pair the config monitors: what an admin_state key can
+ * match (doc/weighted.md §6.5). */
+typedef struct pair {
+    const char *key;         /* canonical, owned by set_keys */
+    int svc;
+    const char *svc_name;
+} pair;
 
 /* One item of the config, filed under its canonical key so that a state change finds
  * every item (over all sets) it may affect. */
@@ -39,8 +58,13 @@ struct wsel_state {
     size_t n_svc, cap_svc;
     size_t n_svc_used;       /* the first n_svc_used names are those the config uses */
 
-    entry *tab;              /* open addressing; key == NULL marks an empty slot */
-    size_t tab_cap, tab_n;
+    table mon;               /* monitored state */
+    table force;             /* admin overrides, built-ins included */
+    pair *pairs;             /* every monitored pair, sorted by key then service name */
+    size_t n_pairs;
+
+    wsel_warn_fn warn;
+    void *warn_ctx;
 
     size_t n_sets;
     int **set_svc;           /* per set: its service types as indexes */
@@ -95,13 +119,13 @@ static int svc_intern(wsel_state *st, const char *name)
     return (int)st->n_svc++;
 }
 
-static entry *tab_find(const wsel_state *st, int svc, const char *key, uint64_t h)
+static entry *tab_find(const table *t, int svc, const char *key, uint64_t h)
 {
-    if (!st->tab_cap)
+    if (!t->cap)
         return NULL;
-    size_t mask = st->tab_cap - 1;
+    size_t mask = t->cap - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        entry *e = &st->tab[i];
+        entry *e = &t->e[i];
         if (!e->key)
             return NULL;
         if (e->hash == h && e->svc == svc && strcmp(e->key, key) == 0)
@@ -109,66 +133,118 @@ static entry *tab_find(const wsel_state *st, int svc, const char *key, uint64_t 
     }
 }
 
-static bool tab_grow(wsel_state *st)
+static bool tab_grow(table *t)
 {
-    size_t cap = st->tab_cap ? st->tab_cap * 2 : 64;
-    entry *t = calloc(cap, sizeof *t);
-    if (!t)
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    entry *n = calloc(cap, sizeof *n);
+    if (!n)
         return false;
-    for (size_t i = 0; i < st->tab_cap; i++) {
-        entry *e = &st->tab[i];
+    for (size_t i = 0; i < t->cap; i++) {
+        entry *e = &t->e[i];
         if (!e->key)
             continue;
         size_t j = (size_t)e->hash & (cap - 1);
-        while (t[j].key)
+        while (n[j].key)
             j = (j + 1) & (cap - 1);
-        t[j] = *e;
+        n[j] = *e;
     }
-    free(st->tab);
-    st->tab = t;
-    st->tab_cap = cap;
+    free(t->e);
+    t->e = n;
+    t->cap = cap;
     return true;
 }
 
-/* Stores the raw state; *changed tells whether the stored verdict differs from before. */
-static int tab_put(wsel_state *st, int svc, const char *key, wsel_mstate ms, bool *changed)
+/* Stores an entry; *changed tells whether the stored value differs from before (a new
+ * key compares with `absent`, what an unset key means). */
+static int tab_put(table *t, int svc, const char *key, wsel_mstate ms, bool ttl_set,
+                   const entry *absent, bool *changed)
 {
     uint64_t h = hash_entry(svc, key);
-    entry *e = tab_find(st, svc, key, h);
+    entry *e = tab_find(t, svc, key, h);
     if (e) {
-        *changed = e->ms.up != ms.up || e->ms.ttl != ms.ttl;
+        *changed = e->ms.up != ms.up || e->ms.ttl != ms.ttl || e->ttl_set != ttl_set;
         e->ms = ms;
+        e->ttl_set = ttl_set;
         return WSEL_OK;
     }
-    /* Unset means UP/WSEL_MAX_TTL, so storing that value for a new key changes nothing
-     * observable, but it is stored anyway to keep the table a plain record of calls. */
-    *changed = !ms.up || ms.ttl != WSEL_MAX_TTL;
-    if ((st->tab_n + 1) * 2 > st->tab_cap && !tab_grow(st))
+    *changed = !absent || absent->ms.up != ms.up || absent->ms.ttl != ms.ttl
+               || absent->ttl_set != ttl_set;
+    if ((t->n + 1) * 2 > t->cap && !tab_grow(t))
         return WSEL_E_NOMEM;
     char *copy = strdup(key);
     if (!copy)
         return WSEL_E_NOMEM;
-    size_t mask = st->tab_cap - 1;
+    size_t mask = t->cap - 1;
     size_t i = (size_t)h & mask;
-    while (st->tab[i].key)
+    while (t->e[i].key)
         i = (i + 1) & mask;
-    st->tab[i] = (entry){ svc, copy, h, ms };
-    st->tab_n++;
+    t->e[i] = (entry){ svc, copy, h, ms, ttl_set };
+    t->n++;
     return WSEL_OK;
 }
 
-static wsel_mstate raw_state(const wsel_state *st, int svc, const char *key)
+/* Removes an entry (backward-shift deletion keeps probe chains intact). */
+static bool tab_del(table *t, int svc, const char *key)
+{
+    uint64_t h = hash_entry(svc, key);
+    entry *e = tab_find(t, svc, key, h);
+    if (!e)
+        return false;
+    free(e->key);
+    size_t mask = t->cap - 1;
+    size_t i = (size_t)(e - t->e);
+    t->e[i].key = NULL;
+    for (size_t j = (i + 1) & mask; t->e[j].key; j = (j + 1) & mask) {
+        size_t home = (size_t)t->e[j].hash & mask;
+        /* move j back to i when i lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->e[i] = t->e[j];
+            t->e[j].key = NULL;
+            i = j;
+        }
+    }
+    t->n--;
+    return true;
+}
+
+static void tab_free(table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->e[i].key);
+    free(t->e);
+    t->e = NULL;
+    t->cap = t->n = 0;
+}
+
+/* What the monitor says: built-ins fixed, others as set (unset is UP, WSEL_MAX_TTL). */
+static wsel_mstate monitored(const wsel_state *st, int svc, const char *key)
 {
     if (svc == SVC_UP)
         return (wsel_mstate){ true, WSEL_MAX_TTL };
     if (svc == SVC_DOWN)
         return (wsel_mstate){ false, WSEL_MAX_TTL };
     if (svc >= 0) {
-        const entry *e = tab_find(st, svc, key, hash_entry(svc, key));
+        const entry *e = tab_find(&st->mon, svc, key, hash_entry(svc, key));
         if (e)
             return e->ms;
     }
     return (wsel_mstate){ true, WSEL_MAX_TTL };
+}
+
+/* The state that counts: an admin override replaces the monitored verdict, and its TTL
+ * (when it gives one) the monitored TTL (doc/weighted.md §6.5). */
+static wsel_mstate raw_state(const wsel_state *st, int svc, const char *key)
+{
+    wsel_mstate m = monitored(st, svc, key);
+    if (svc >= 0 || svc == SVC_UP || svc == SVC_DOWN) {
+        const entry *f = tab_find(&st->force, svc, key, hash_entry(svc, key));
+        if (f) {
+            m.up = f->ms.up;
+            if (f->ttl_set)
+                m.ttl = f->ms.ttl;
+        }
+    }
+    return m;
 }
 
 static int cmp_ref(const void *a, const void *b)
@@ -182,6 +258,45 @@ static int cmp_ref(const void *a, const void *b)
     return x->item < y->item ? -1 : x->item > y->item;
 }
 
+static const char *svc_name(const wsel_state *st, int svc)
+{
+    return svc == SVC_UP ? "up" : svc == SVC_DOWN ? "down" : st->svc_names[svc];
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : strcmp(x->svc_name, y->svc_name);
+}
+
+/* Every distinct (key, service type) the sets monitor, built-ins included. */
+static bool build_pairs(wsel_state *st)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < st->n_sets; s++) {
+        const wsel_set *set = wsel_config_set(st->cfg, s);
+        n += (size_t)set->n_items * set->n_services;
+    }
+    st->pairs = calloc(n ? n : 1, sizeof *st->pairs);
+    if (!st->pairs)
+        return false;
+    for (size_t s = 0; s < st->n_sets; s++) {
+        const wsel_set *set = wsel_config_set(st->cfg, s);
+        for (uint32_t i = 0; i < set->n_items; i++)
+            for (uint32_t k = 0; k < set->n_services; k++)
+                st->pairs[st->n_pairs++] = (pair){ st->set_keys[s][i], st->set_svc[s][k],
+                                                   svc_name(st, st->set_svc[s][k]) };
+    }
+    qsort(st->pairs, st->n_pairs, sizeof *st->pairs, cmp_pair);
+    size_t w = 0;
+    for (size_t r = 0; r < st->n_pairs; r++)
+        if (!w || cmp_pair(&st->pairs[w - 1], &st->pairs[r]) != 0)
+            st->pairs[w++] = st->pairs[r];
+    st->n_pairs = w;
+    return true;
+}
+
 void wsel_state_free(wsel_state *st)
 {
     if (!st)
@@ -189,9 +304,9 @@ void wsel_state_free(wsel_state *st)
     for (size_t i = 0; i < st->n_svc; i++)
         free(st->svc_names[i]);
     free(st->svc_names);
-    for (size_t i = 0; i < st->tab_cap; i++)
-        free(st->tab[i].key);
-    free(st->tab);
+    tab_free(&st->mon);
+    tab_free(&st->force);
+    free(st->pairs);
     for (size_t s = 0; s < st->n_sets; s++) {
         free(st->set_svc ? st->set_svc[s] : NULL);
         if (st->set_keys && st->set_keys[s]) {
@@ -263,6 +378,8 @@ int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
             st->refs[st->n_refs++] = (keyref){ st->set_keys[s][i], (uint32_t)s, i };
     }
     qsort(st->refs, st->n_refs, sizeof *st->refs, cmp_ref);
+    if (!build_pairs(st))
+        goto nomem;
     *out = st;
     return WSEL_OK;
 nomem:
@@ -336,17 +453,18 @@ static int check_service(wsel_state *st, const char *service, int *svc, const ch
 /* Applies an already validated change. */
 static int apply(wsel_state *st, int svc, const char *ckey, wsel_mstate ms, size_t *matched)
 {
+    static const entry unset = { 0, NULL, 0, { true, WSEL_MAX_TTL }, false };
     bool changed = false;
     if (svc == -3) {
         for (size_t k = 0; k < st->n_svc_used; k++) {
             bool c = false;
-            int rc = tab_put(st, (int)k, ckey, ms, &c);
+            int rc = tab_put(&st->mon, (int)k, ckey, ms, false, &unset, &c);
             if (rc)
                 return rc;
             changed |= c;
         }
     } else {
-        int rc = tab_put(st, svc, ckey, ms, &changed);
+        int rc = tab_put(&st->mon, svc, ckey, ms, false, &unset, &changed);
         if (rc)
             return rc;
     }
@@ -440,6 +558,177 @@ uint64_t wsel_state_set_version(const wsel_state *st, const wsel_set *set)
     return st->version[set->id];
 }
 
+/* ---- admin overrides (doc/weighted.md §6.5) ---------------------------------------- */
+
+void wsel_state_set_warn(wsel_state *st, wsel_warn_fn fn, void *ctx)
+{
+    if (!st)
+        return;
+    st->warn = fn;
+    st->warn_ctx = ctx;
+}
+
+void wsel__state_warn(const wsel_state *st, const char *file, unsigned line, unsigned col,
+                      const char *item, const char *fmt, ...)
+{
+    if (!st->warn)
+        return;
+    wsel_error w;
+    wsel_error_clear(&w);
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    wsel__fail(&w, WSEL_OK, file, line, col, NULL, NULL, item, "%s", msg);
+    st->warn(st->warn_ctx, &w);
+}
+
+static void bump_pair(wsel_state *st, const pair *pr)
+{
+    uint32_t last = UINT32_MAX;
+    for (size_t i = refs_lower(st, pr->key);
+         i < st->n_refs && strcmp(st->refs[i].key, pr->key) == 0; i++) {
+        const keyref *r = &st->refs[i];
+        if (r->set != last && set_has_svc(st, r->set, pr->svc)) {
+            st->version[r->set]++;
+            last = r->set;
+        }
+    }
+}
+
+static bool has_glob(const char *s)
+{
+    return strpbrk(s, "*?[") != NULL;
+}
+
+/* Splits "THING/SERVICE" at its last '/' into canonical or lower-cased thing pattern and
+ * service pattern. */
+static int split_pattern(const char *pattern, char *thing, size_t tlen, char *svc,
+                         size_t slen, wsel_error *err)
+{
+    const char *slash = strrchr(pattern, '/');
+    if (!slash || slash == pattern || !slash[1])
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, pattern,
+                          "'%s' is not THING/SERVICE_TYPE; expected an address or CNAME "
+                          "(or a glob), '/', and a service type (or a glob)", pattern);
+    size_t n = (size_t)(slash - pattern);
+    if (n + 1 > tlen || strlen(slash + 1) + 1 > slen)
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL,
+                          "override key is too long (%zu bytes)", strlen(pattern));
+    char raw[KEY_MAX];
+    memcpy(raw, pattern, n);
+    raw[n] = '\0';
+    if (has_glob(raw)) {
+        for (size_t i = 0; i <= n; i++)
+            thing[i] = (char)tolower((unsigned char)raw[i]);
+    } else if (!wsel__canon_key(raw, thing, tlen)) {
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL,
+                          "override key is too long (%zu bytes)", strlen(pattern));
+    }
+    memcpy(svc, slash + 1, strlen(slash + 1) + 1);
+    return WSEL_OK;
+}
+
+static bool pair_matches(const wsel_state *st, const pair *pr, const char *thing,
+                         const char *svc)
+{
+    (void)st;
+    return fnmatch(thing, pr->key, 0) == 0 && fnmatch(svc, pr->svc_name, 0) == 0;
+}
+
+int wsel__state_check_pattern(const char *pattern, wsel_error *err)
+{
+    char thing[KEY_MAX], svc[KEY_MAX];
+    return split_pattern(pattern, thing, sizeof thing, svc, sizeof svc, err);
+}
+
+/* Forces (force == true) or unforces every pair matching `pattern`. */
+static int force_common(wsel_state *st, const char *pattern, bool force, bool up,
+                        bool has_ttl, uint32_t ttl, size_t *matched, wsel_error *err)
+{
+    if (matched)
+        *matched = 0;
+    if (!st || !pattern)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_force: state and pattern are required");
+    if (force && has_ttl && ttl > WSEL_MAX_TTL)
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, pattern,
+                          "TTL %u for '%s' is out of range; expected 0 .. %u", ttl, pattern,
+                          WSEL_MAX_TTL);
+    char thing[KEY_MAX], svc[KEY_MAX];
+    int rc = split_pattern(pattern, thing, sizeof thing, svc, sizeof svc, err);
+    if (rc)
+        return rc;
+    size_t count = 0;
+    for (size_t i = 0; i < st->n_pairs; i++) {
+        const pair *pr = &st->pairs[i];
+        if (!pair_matches(st, pr, thing, svc))
+            continue;
+        count++;
+        bool changed;
+        if (force) {
+            rc = tab_put(&st->force, pr->svc, pr->key, (wsel_mstate){ up, ttl }, has_ttl,
+                         NULL, &changed);
+            if (rc)
+                return wsel__fail(err, rc, NULL, 0, 0, NULL, NULL, pattern, "out of memory");
+        } else {
+            changed = tab_del(&st->force, pr->svc, pr->key);
+        }
+        if (changed)
+            bump_pair(st, pr);
+    }
+    if (matched)
+        *matched = count;
+    return WSEL_OK;
+}
+
+int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
+                     uint32_t ttl, size_t *matched, wsel_error *err)
+{
+    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : 0, matched, err);
+}
+
+int wsel_state_unforce(wsel_state *st, const char *pattern, size_t *matched, wsel_error *err)
+{
+    return force_common(st, pattern, false, false, false, 0, matched, err);
+}
+
+void wsel_state_clear_forced(wsel_state *st)
+{
+    if (!st || !st->force.n)
+        return;
+    for (size_t i = 0; i < st->n_pairs; i++)
+        if (tab_del(&st->force, st->pairs[i].svc, st->pairs[i].key))
+            bump_pair(st, &st->pairs[i]);
+    tab_free(&st->force);
+}
+
+size_t wsel_state_pair_count(const wsel_state *st)
+{
+    return st ? st->n_pairs : 0;
+}
+
+bool wsel_state_pair(const wsel_state *st, size_t i, wsel_pair_info *out)
+{
+    if (!st || !out || i >= st->n_pairs)
+        return false;
+    const pair *pr = &st->pairs[i];
+    memset(out, 0, sizeof *out);
+    out->thing = pr->key;
+    out->service = pr->svc_name;
+    out->monitored = monitored(st, pr->svc, pr->key);
+    const entry *f = tab_find(&st->force, pr->svc, pr->key, hash_entry(pr->svc, pr->key));
+    if (f) {
+        out->forced = true;
+        out->forced_up = f->ms.up;
+        out->forced_ttl = f->ttl_set;
+        out->ttl_forced = f->ms.ttl;
+    }
+    out->effective = raw_state(st, pr->svc, pr->key);
+    return true;
+}
+
 /* ---- extfile ---------------------------------------------------------------------- */
 
 /* Keys live in one growing buffer (a file of short lines must not cost KEY_MAX bytes a
@@ -449,7 +738,14 @@ typedef struct ext_line {
     size_t off;
     wsel_mstate ms;
     unsigned line;
+    bool unmatched;
 } ext_line;
+
+static int cmp_ext_line(const void *a, const void *b)
+{
+    const ext_line *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
 
 static int cmp_ext(const void *a, const void *b)
 {
@@ -570,6 +866,32 @@ static int parse_ext_line(const char *p, const char *end, const char *name, unsi
 #undef COL
 }
 
+/* A line whose key matches no item (monitored by this service type) changes nothing:
+ * say so, with what the key probably was meant to be. */
+static void warn_unmatched(const wsel_state *st, const char *file, unsigned line,
+                           const char *key, const char *service)
+{
+    const char *why = "";
+    size_t n = strlen(key);
+    bool numeric = n > 0 && strspn(key, "0123456789.") == n;
+    char dotted[KEY_MAX];
+    unsigned char bin[4];
+    if (numeric && inet_pton(AF_INET, key, bin) != 1)
+        why = " (it is not a valid IPv4 address)";
+    else if (n && key[n - 1] != '.' && n + 2 <= sizeof dotted) {
+        memcpy(dotted, key, n);
+        dotted[n] = '.';
+        dotted[n + 1] = '\0';
+        if (refs_lower(st, dotted) < st->n_refs
+            && strcmp(st->refs[refs_lower(st, dotted)].key, dotted) == 0)
+            why = " (a CNAME needs its final dot)";
+    }
+    wsel__state_warn(st, file, line, 0, key, "'%s' matches no address or CNAME %s%s%s; "
+                     "the line changes nothing%s", key,
+                     service ? "monitored by service type '" : "of this config",
+                     service ? service : "", service ? "'" : "", why);
+}
+
 int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *data,
                                    size_t len, const char *name, wsel_error *err)
 {
@@ -592,6 +914,12 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
     }
     const char *p = data, *end = data + len;
     unsigned lineno = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        rc = wsel__fail(err, WSEL_E_STATE, name, 1, 1, NULL, NULL, NULL,
+                        "the file starts with a UTF-8 byte-order mark; expected plain "
+                        "text (save it without the mark)");
+        goto out;
+    }
     while (p < end) {
         lineno++;
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -651,13 +979,19 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
         }
     }
     for (size_t i = 0; i < n; i++) {
-        rc = apply(st, svc, lines[i].key, lines[i].ms, NULL);
+        size_t matched = 0;
+        rc = apply(st, svc, lines[i].key, lines[i].ms, &matched);
+        lines[i].unmatched = matched == 0;
         if (rc) {
             rc = wsel__fail(err, rc, name, lines[i].line, 0, NULL, NULL, NULL,
                             "out of memory");
             goto out;
         }
     }
+    qsort(lines, n, sizeof *lines, cmp_ext_line);
+    for (size_t i = 0; i < n; i++)
+        if (lines[i].unmatched)
+            warn_unmatched(st, name, lines[i].line, lines[i].key, service);
 out:
     free(lines);
     free(keys);

@@ -1,4 +1,5 @@
 /* Builds the resource model (doc/weighted.md §3) from a parse tree, validating every rule. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,12 +13,24 @@
 
 #define DEFAULT_UP_THRESH 0.5
 
+/* A parameter as written at one level. gdnsd reads a parameter only where a set uses
+ * it (the deepest level that has it), so wsel validates it there too and only warns
+ * about a value no set reads (doc/weighted.md §3.2, D2). */
+typedef struct pslot {
+    const wsel__entry *e;
+    int which;
+    wsel_level lvl;
+    bool used;
+    struct pslot *next;
+} pslot;
+
 typedef struct params {
     bool multi;
     double up_thresh;
     const char *const *svc;
     uint32_t n_svc;
     wsel_level multi_from, up_thresh_from, svc_from;
+    pslot *raw[4];              /* by P_*: the deepest value written so far */
 } params;
 
 typedef struct builder {
@@ -29,6 +42,7 @@ typedef struct builder {
     uint32_t n_sets;
     const char *file_src[8], *file_dst[8]; /* small cache of copied file names */
     unsigned file_next;
+    pslot *slots, *last_slot;   /* every parameter written, in config order */
 } builder;
 
 enum { P_NONE = 0, P_SERVICES, P_MULTI, P_UP_THRESH };
@@ -83,6 +97,45 @@ static int nomem(builder *b)
 }
 
 /* ---- small helpers ---- */
+
+/* Records a loader warning (wsel_config_warning); false when out of memory. */
+static bool WSEL_PRINTF(4, 5) bwarn(builder *b, const wsel__pos *pos, const char *item,
+                                    const char *fmt, ...)
+{
+    wsel__warning *w = wsel__arena_alloc(&b->cfg->arena, sizeof *w);
+    if (!w)
+        return false;
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    wsel__fail(&w->w, WSEL_OK, pos ? pos->file : NULL, pos ? pos->line : 0,
+               pos ? pos->col : 0, b->resource, b->stanza, item, "%s", msg);
+    w->next = NULL;
+    if (b->cfg->last_warning)
+        b->cfg->last_warning->next = w;
+    else
+        b->cfg->warnings = w;
+    b->cfg->last_warning = w;
+    b->cfg->n_warnings++;
+    return true;
+}
+
+size_t wsel_config_warning_count(const wsel_config *cfg)
+{
+    return cfg ? cfg->n_warnings : 0;
+}
+
+const wsel_error *wsel_config_warning(const wsel_config *cfg, size_t i)
+{
+    if (!cfg || i >= cfg->n_warnings)
+        return NULL;
+    const wsel__warning *w = cfg->warnings;
+    while (i--)
+        w = w->next;
+    return &w->w;
+}
 
 static bool has_nul(const char *s, size_t len)
 {
@@ -205,11 +258,18 @@ static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lv
     }
     char *end = NULL;
     double d = 0.0;
+    errno = 0;
     if (v->len && !has_nul(v->str, v->len))
         d = strtod_c(v->str, &end);
     if (!end || end == v->str || *end)
         return bfail(b, WSEL_E_PARAM, &v->pos, name,
                      "value '%.100s' is not a number; expected a number in (0.0, 1.0]", v->str);
+    /* gdnsd refuses a value strtod reads only with a range error (a subnormal such as
+     * 4.9e-324), so wsel does too (doc/weighted.md §3.1, formerly D3). */
+    if (errno == ERANGE)
+        return bfail(b, WSEL_E_PARAM, &v->pos, name,
+                     "value '%.100s' is out of the range of a normal double (strtod range "
+                     "error, refused by gdnsd); expected a number in (0.0, 1.0]", v->str);
     if (!(d > 0.0 && d <= 1.0))
         return bfail(b, WSEL_E_PARAM, &v->pos, name,
                      "value '%.100s' out of range; expected a number in (0.0, 1.0]", v->str);
@@ -218,17 +278,61 @@ static int read_param(builder *b, const wsel__entry *e, int which, wsel_level lv
     return WSEL_OK;
 }
 
+/* Records the parameters written in `hash`; they are read where a set uses them
+ * (use_params). */
 static int read_params(builder *b, const wsel__node *hash, wsel_level lvl, params *p)
 {
     for (size_t i = 0; i < hash->len; i++) {
         int which = param_of(&hash->entries[i]);
-        if (which != P_NONE) {
-            int rc = read_param(b, &hash->entries[i], which, lvl, p);
-            if (rc)
-                return rc;
-        }
+        if (which == P_NONE)
+            continue;
+        pslot *s = wsel__arena_alloc(&b->cfg->arena, sizeof *s);
+        if (!s)
+            return nomem(b);
+        *s = (pslot){ &hash->entries[i], which, lvl, false, NULL };
+        if (b->last_slot)
+            b->last_slot->next = s;
+        else
+            b->slots = s;
+        b->last_slot = s;
+        p->raw[which] = s;
     }
     return WSEL_OK;
+}
+
+/* Reads the parameters a set uses: all three, except multi in a CNAME set. */
+static int use_params(builder *b, params *p, bool cname)
+{
+    for (int which = P_SERVICES; which <= P_UP_THRESH; which++) {
+        pslot *s = p->raw[which];
+        if (!s)
+            continue;
+        if (which == P_MULTI && cname) {
+            p->multi_from = s->lvl; /* written there, and ignored (§4.2) */
+            continue;
+        }
+        s->used = true;
+        int rc = read_param(b, s->e, which, s->lvl, p);
+        if (rc)
+            return rc;
+    }
+    return WSEL_OK;
+}
+
+/* Whether a parameter no set read would be valid; its message in *why otherwise. */
+static bool param_valid(builder *b, const pslot *s, wsel_error *why)
+{
+    wsel_error *save = b->err;
+    const char *res = b->resource, *stanza = b->stanza, *group = b->group;
+    b->err = why;
+    b->resource = b->stanza = b->group = NULL;
+    params tmp = { 0 };
+    int rc = read_param(b, s->e, s->which, s->lvl, &tmp);
+    b->err = save;
+    b->resource = res;
+    b->stanza = stanza;
+    b->group = group;
+    return rc == WSEL_OK;
 }
 
 /* ---- items ---- */
@@ -274,6 +378,16 @@ static int check_value(builder *b, const setctx *sc, const wsel__node *a, const 
                          "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
                          "'.', labels of 1..63 octets, at most 255 octets in wire form",
                          a->str, why);
+        for (size_t i = 0; i < a->len; i++) {
+            unsigned char c = (unsigned char)a->str[i];
+            if (c <= ' ' || c >= 0x7f) {
+                if (!bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u at offset %zu "
+                           "(a space, control or non-ASCII byte): legal in DNS and accepted "
+                           "by gdnsd, but rarely meant", c, i))
+                    return nomem(b);
+                break;
+            }
+        }
         return WSEL_OK;
     }
     int want = sc->kind == WSEL_KIND_V4 ? 4 : sc->kind == WSEL_KIND_V6 ? 6 : 0;
@@ -331,10 +445,21 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
     if (rc)
         return rc;
     char key[320];
-    if (!wsel__canon_key(a->str, key, sizeof key))
+    const char *value = a->str;
+    char canon[INET6_ADDRSTRLEN];
+    uint8_t probe[16];
+    if (sc->kind == WSEL_KIND_V4 && inet_pton(AF_INET, a->str, probe) != 1) {
+        /* an inet_aton spelling gdnsd takes (D1): answer what gdnsd answers, say so */
+        inet_ntop(AF_INET, it->addr, canon, sizeof canon);
+        value = canon;
+        if (!bwarn(b, &a->pos, label, "'%.100s' is read as %s (inet_aton's rules, as gdnsd "
+                   "reads it); write %s if that is what you mean", a->str, canon, canon))
+            return nomem(b);
+    }
+    if (!wsel__canon_key(value, key, sizeof key))
         return bfail(b, WSEL_E_CNAME, &a->pos, label, "value too long");
     it->label = wsel__arena_strdup(&b->cfg->arena, label);
-    it->value = wsel__arena_strdup(&b->cfg->arena, a->str);
+    it->value = wsel__arena_strdup(&b->cfg->arena, value);
     it->key = wsel__arena_strdup(&b->cfg->arena, key);
     if (!it->label || !it->value || !it->key || !set_loc(b, &it->loc, &e->kpos))
         return nomem(b);
@@ -426,9 +551,37 @@ static int fill_group(builder *b, const setctx *sc, const wsel__entry *g, wsel_s
     return WSEL_OK;
 }
 
-static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const params *p,
+/* gdnsd's tcp_connect and http_status monitors cannot watch CNAMEs, and gdnsd refuses
+ * to start when a CNAME set uses a service type of either (doc/weighted.md §6.1). */
+static int check_cname_monitors(builder *b, const params *p, const wsel__node *hash)
+{
+    if (!b->svc_defs)
+        return WSEL_OK;
+    for (uint32_t k = 0; k < p->n_svc; k++) {
+        const wsel__entry *def = wsel__hash_get(b->svc_defs, p->svc[k]);
+        if (!def || def->val->type != WSEL__N_HASH)
+            continue;
+        const wsel__entry *plugin = wsel__hash_get(def->val, "plugin");
+        if (!plugin || plugin->val->type != WSEL__N_SIMPLE)
+            continue;
+        const char *name = plugin->val->str;
+        if (strcmp(name, "tcp_connect") != 0 && strcmp(name, "http_status") != 0)
+            continue;
+        const wsel__pos *pos = p->raw[P_SERVICES] ? &p->raw[P_SERVICES]->e->val->pos
+                                                  : &hash->pos;
+        return bfail(b, WSEL_E_SVCTYPE, pos, "service_types",
+                     "service type '%.100s' uses the %s plugin, which cannot monitor CNAMEs "
+                     "(gdnsd refuses to start); expected a service type of a plugin that "
+                     "can, such as extfile, or up/down", p->svc[k], name);
+    }
+    return WSEL_OK;
+}
+
+static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const params *pp,
                      const wsel__pos *loc, wsel_set *set)
 {
+    params pv = *pp;
+    params *p = &pv;
     /* Direct items are the non-parameter keys, in config order. */
     size_t n = 0;
     const wsel__entry *first = NULL;
@@ -448,6 +601,10 @@ static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const
                            "items (addresses, groups or CNAMEs; parameters do not count)");
     setctx sc = { 0 };
     int rc = detect(b, first, forced, &sc);
+    if (!rc)
+        rc = use_params(b, p, sc.kind == WSEL_KIND_CNAME);
+    if (!rc && sc.kind == WSEL_KIND_CNAME)
+        rc = check_cname_monitors(b, p, hash);
     if (rc)
         return rc;
 
@@ -626,6 +783,15 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                           w->val->pos.col, NULL, NULL, "weighted",
                           "the weighted stanza is %s; expected a hash",
                           wsel__ntype_name(w->val->type));
+    /* gdnsd 3.8.1 refuses any other top-level key */
+    for (size_t i = 0; i < root->len; i++) {
+        const wsel__entry *e = &root->entries[i];
+        if (!key_is(e, "options") && !key_is(e, "service_types") && !key_is(e, "plugins"))
+            return wsel__fail(b->err, WSEL_E_SYNTAX, e->kpos.file, e->kpos.line, e->kpos.col,
+                              NULL, NULL, e->key, "invalid top-level key '%.100s' (gdnsd "
+                              "refuses it); expected options, service_types or plugins",
+                              e->key);
+    }
     const wsel__entry *svc = wsel__hash_get(root, "service_types");
     if (svc) {
         if (svc->val->type != WSEL__N_HASH)
@@ -634,6 +800,25 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                               "top-level service_types is %s; expected a hash of service "
                               "type definitions", wsel__ntype_name(svc->val->type));
         b->svc_defs = svc->val;
+        /* what gdnsd requires of every definition; the monitoring plugins' own options
+         * are theirs to check (doc/weighted.md §6.1) */
+        for (size_t i = 0; i < svc->val->len; i++) {
+            const wsel__entry *d = &svc->val->entries[i];
+            const wsel__entry *pl = d->val->type == WSEL__N_HASH
+                                        ? wsel__hash_get(d->val, "plugin") : NULL;
+            const char *why = NULL;
+            if (key_is(d, "up") || key_is(d, "down"))
+                why = "is built in and cannot be defined";
+            else if (d->val->type != WSEL__N_HASH)
+                why = "is not defined by a hash";
+            else if (!pl || pl->val->type != WSEL__N_SIMPLE)
+                why = "has no 'plugin' (a monitoring plugin's name)";
+            if (why)
+                return wsel__fail(b->err, WSEL_E_SVCTYPE, d->kpos.file, d->kpos.line,
+                                  d->kpos.col, NULL, NULL, d->key, "service type '%.100s' %s, "
+                                  "which gdnsd refuses; expected NAME => { plugin => PLUGIN "
+                                  "... }", d->key, why);
+        }
     }
     *stanza = w->val;
     return WSEL_OK;
@@ -665,8 +850,17 @@ int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input
                    .n_svc = 1 };
     if ((rc = read_params(&b, stanza, WSEL_LEVEL_TOP, &top)))
         return rc;
-    cfg->top_multi = top.multi;
-    cfg->top_up_thresh = top.up_thresh;
+    /* What `check` lists as the top level's values: the written ones when valid. */
+    for (int which = P_MULTI; which <= P_UP_THRESH; which++) {
+        wsel_error why;
+        params one = top;
+        if (top.raw[which] && param_valid(&b, top.raw[which], &why))
+            read_param(&b, top.raw[which]->e, which, WSEL_LEVEL_TOP, &one);
+        if (which == P_MULTI)
+            cfg->top_multi = one.multi;
+        else
+            cfg->top_up_thresh = one.up_thresh;
+    }
 
     size_t n = 0;
     for (size_t i = 0; i < stanza->len; i++)
@@ -683,6 +877,20 @@ int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input
         if ((rc = build_resource(&b, e, &top, res)))
             return rc;
         cfg->n_resources++;
+    }
+    /* gdnsd accepts a bad value no set reads; wsel warns (doc/weighted.md §3.2). */
+    for (const pslot *s = b.slots; s; s = s->next) {
+        wsel_error why;
+        if (s->used || param_valid(&b, s, &why))
+            continue;
+        const char *msg = strstr(why.message, ": ");
+        if (!bwarn(&b, &s->e->val->pos, NULL, "%s is never read (%s), so gdnsd accepts "
+                   "it, but where read it would be an error: %s", param_names[s->which],
+                   s->which == P_MULTI ? "every set below it overrides it or holds CNAMEs, "
+                                         "which ignore multi"
+                                       : "every set below it overrides it",
+                   msg ? msg + 2 : why.message))
+            return nomem(&b);
     }
     cfg->sets = wsel__arena_array(&cfg->arena, b.n_sets ? b.n_sets : 1, sizeof *cfg->sets);
     if (!cfg->sets)

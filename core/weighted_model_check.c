@@ -3,7 +3,10 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "model.h"
 
@@ -66,6 +69,23 @@ int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
         return 4;
     if (inet_pton(AF_INET6, s, addr) == 1)
         return 6;
+    /* gdnsd reads addresses with a numeric getaddrinfo, which also takes inet_aton's
+     * spellings (127.1, 3221225985, 0x7f.0.0.1, 0300.0.2.1): take what gdnsd takes
+     * (doc/weighted.md §3.5, D1); the loader warns about the spelling. */
+    if (strspn(s, "0123456789.xXabcdefABCDEF") == len && len) {
+        struct addrinfo hints, *res = NULL;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_INET;
+        hints.ai_flags = AI_NUMERICHOST;
+        if (getaddrinfo(s, NULL, &hints, &res) == 0 && res) {
+            const struct sockaddr_in *sin = (const struct sockaddr_in *)(void *)res->ai_addr;
+            memcpy(addr, &sin->sin_addr, 4);
+            freeaddrinfo(res);
+            return 4;
+        }
+        if (res)
+            freeaddrinfo(res);
+    }
     memset(addr, 0, 16);
     return 0;
 }
@@ -77,11 +97,8 @@ const char *wsel__cname_problem(const char *s, size_t len)
         return "is empty";
     if (has_nul(s, len))
         return "holds a NUL byte";
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= ' ' || c == 0x7f)
-            return "holds a space or control character";
-    }
+    /* A label may hold any other byte, as in gdnsd (a space or a control byte is legal
+     * in DNS; the loader warns about it, D6). */
     if (s[len - 1] != '.')
         return "is not fully qualified (does not end in '.')";
     if (len == 1)

@@ -207,14 +207,15 @@ static void check_model(const wsel_config *cfg)
 /* ---- round trip: print the model as a stanza, load it, compare ---- */
 
 /* A quoted string that reads back as exactly `s`: quotes and backslashes escaped,
- * every byte outside printable ASCII as \DDD. */
+ * every other byte outside printable ASCII as \DDD, except bytes above 199, which
+ * the language cannot escape (doc/weighted.md §2.4) and which stand for themselves. */
 static void put_str(sbuf *b, const char *s)
 {
     sb_printf(b, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')
             sb_printf(b, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f)
+        else if (*p < 0x20 || (*p >= 0x7f && *p <= 199))
             sb_printf(b, "\\%03u", *p);
         else
             sb_printf(b, "%c", *p);

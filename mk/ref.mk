@@ -1,6 +1,6 @@
 # Reference engine, monitoring state and exact-odds calculator: their tests and the
 # golden answer stream.
-REF_TESTS := $(addprefix $(BUILD)/tests/,test_state test_ref test_odds test_golden_stream)
+REF_TESTS := $(addprefix $(BUILD)/tests/,test_state test_admin_state test_ref test_odds test_golden_stream)
 
 .PHONY: check-ref golden-regen
 check-ref: deps-check lib $(REF_TESTS) ## run the state, ref engine, odds and golden-stream tests only

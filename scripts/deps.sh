@@ -1,7 +1,7 @@
 #!/bin/sh
 # Ensures the Debian packages a job needs are installed: installs them when run as root,
 # otherwise prints the exact apt-get line and fails.  Usage: deps.sh JOB...
-# Jobs: build, check, bench, fuzz, coverage, stats, ci.
+# Jobs: build, check, bench, fuzz, coverage, stats, ci, conformance.
 set -u
 pkgs=""
 for job in "$@"; do
@@ -12,6 +12,7 @@ for job in "$@"; do
     fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++" ;;
     coverage) pkgs="$pkgs lcov" ;;
     stats)    pkgs="$pkgs gnuplot-nox python3" ;;
+    conformance) pkgs="$pkgs gdnsd python3" ;;
     ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox" ;;
     *) echo "deps.sh: unknown job '$job'" >&2; exit 2 ;;
     esac

@@ -595,7 +595,9 @@ static void t_syntax_errors(void **state)
 {
     (void)state;
     expect_err_at("r => {\n  a => [ 1\\256, 1 ]\n}\n", STANZA, WSEL_E_ESCAPE, "\\256", 1,
-                  SUBS("000-255"), NULL);
+                  SUBS("000-199"), NULL);
+    expect_err_at("r => { a => [ x\\200y., 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\200", 1,
+                  SUBS("000-199", "gdnsd"), NULL);
     expect_err_at("r => { a => [ 1\\12x, 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\12x", 1,
                   SUBS("three decimal digits"), NULL);
     expect_err_at("r => { a => [ 1\\1", STANZA, WSEL_E_ESCAPE, "\\1", 1,
@@ -657,8 +659,8 @@ static void t_nul_in_names(void **state)
                   SUBS("NUL"), NULL);
     expect_err_at("r => { a => [ 192.0.2.1, 1\\000 ] }\n", STANZA, WSEL_E_WEIGHT, "1\\000",
                   1, SUBS("not an integer"), NULL);
-    expect_err_at("multi = true\\000\n", STANZA, WSEL_E_PARAM, "true", 1, SUBS("boolean"),
-                  NULL);
+    expect_err_at("multi = true\\000\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM,
+                  "true", 1, SUBS("boolean"), NULL);
 }
 
 static void t_top_level_array(void **state)
@@ -724,16 +726,130 @@ static void t_err_svctype(void **state)
     (void)state;
     wsel_error err;
     static const char text[] =
-        "service_types => { mon => { } }\n"
+        "service_types => { mon => { plugin => extfile, file => m } }\n"
         "plugins => { weighted => {\n"
         "  r => { service_types => [ mon, nomon ], a => [ 192.0.2.1, 1 ] }\n"
         "} }\n";
     expect_err_at(text, WSEL_INPUT_AUTO, WSEL_E_SVCTYPE, "nomon", 1,
                   SUBS("resource 'r'", "'nomon'", "expected up, down"), &err);
     assert_string_equal(err.resource, "r");
-    expect_err_at("plugins => { weighted => { service_types = web_check } }\n", WHOLE,
-                  WSEL_E_SVCTYPE, "web_check", 1, SUBS("weighted stanza", "'web_check'"),
+    expect_err_at("plugins => { weighted => { service_types = web_check\n"
+                  "  r => { a => [ 192.0.2.1, 1 ] } } }\n", WHOLE,
+                  WSEL_E_SVCTYPE, "web_check", 1, SUBS("resource 'r'", "'web_check'"),
                   NULL);
+}
+
+/* ---- the verdict gdnsd 3.8.1 gives (issue 13; doc/weighted.md §8) ------------------- */
+
+static void expect_warning(const wsel_config *cfg, size_t n, const char *needle)
+{
+    assert_int_equal(wsel_config_warning_count(cfg), n);
+    for (size_t i = 0; i < n; i++) {
+        const wsel_error *w = wsel_config_warning(cfg, i);
+        assert_non_null(w);
+        assert_int_equal(w->code, WSEL_OK);
+        if (!strstr(w->message, needle))
+            fail_msg("warning %zu '%s' lacks '%s'", i, w->message, needle);
+    }
+    assert_null(wsel_config_warning(cfg, n));
+}
+
+static void t_gdnsd_verdicts(void **state)
+{
+    (void)state;
+    /* refused by gdnsd, so by wsel: a final comment without a newline ... */
+    expect_err_at("r => { a => [ 192.0.2.1, 1 ] }\n# end", STANZA, WSEL_E_SYNTAX, "# end", 1,
+                  SUBS("comment", "newline"), NULL);
+    expect_err_at("r => { a => [ 192.0.2.1, 1 ] } ; end", STANZA, WSEL_E_SYNTAX, "; end", 1,
+                  SUBS("comment"), NULL);
+    wsel_config *cfg = must_load("r => { a => [ 192.0.2.1, 1 ] }\n# end\n", STANZA);
+    wsel_config_free(cfg);
+    /* ... a subnormal up_thresh (strtod range error) ... */
+    expect_err_at("r => { up_thresh = 4.9e-324, a => [ 192.0.2.1, 1 ] }\n", STANZA,
+                  WSEL_E_PARAM, "4.9e-324", 1, SUBS("range error"), NULL);
+    expect_err_at("r => { up_thresh = 2e-308, a => [ 192.0.2.1, 1 ] }\n", STANZA,
+                  WSEL_E_PARAM, "2e-308", 1, SUBS("range error"), NULL);
+    cfg = must_load("r => { up_thresh = 2.3e-308, a => [ 192.0.2.1, 1 ] }\n", STANZA);
+    assert_int_equal(wsel_config_set(cfg, 0)->threshold, 1); /* the smallest normal */
+    wsel_config_free(cfg);
+    /* ... and a CNAME set watched by tcp_connect or http_status */
+    static const char cn_tcp[] =
+        "service_types => { t => { plugin => tcp_connect, port => 80 }\n"
+        "                   x => { plugin => extfile, file => f } }\n"
+        "plugins => { weighted => {\n"
+        "  ok => { service_types = [ x, up ], a => [ a.example., 1 ] }\n"
+        "  addr => { service_types = t, a => [ 192.0.2.1, 1 ] }\n"
+        "  r => { service_types = [ x, t ], a => [ a.example., 1 ] }\n"
+        "} }\n";
+    expect_err_at(cn_tcp, WHOLE, WSEL_E_SVCTYPE, "[ x, t", 1,
+                  SUBS("resource 'r'", "'t'", "tcp_connect", "cannot monitor CNAMEs"), NULL);
+    static const char cn_http[] =
+        "service_types => { h => { plugin => http_status } }\n"
+        "plugins => { weighted => { service_types = h\n"
+        "  r => { a => [ a.example., 1 ] }\n"
+        "} }\n";
+    expect_err_at(cn_http, WHOLE, WSEL_E_SVCTYPE, "h\n", 1, SUBS("http_status"), NULL);
+
+    /* ... a top-level key other than options, service_types and plugins, a service type
+     * definition without a plugin, and an escape above \\199 */
+    expect_err_at("opts => { }\nplugins => { weighted => { r => { a => [ 192.0.2.1, 1 ] } } }\n",
+                  WHOLE, WSEL_E_SYNTAX, "opts", 1, SUBS("top-level key 'opts'"), NULL);
+    expect_err_at("service_types => { w => { port => 80 } }\n"
+                  "plugins => { weighted => { r => { a => [ 192.0.2.1, 1 ] } } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "w =>", 1, SUBS("'w'", "plugin"), NULL);
+    expect_err_at("service_types => { w => x }\nplugins => { weighted => { } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "w =>", 1, SUBS("hash"), NULL);
+    expect_err_at("service_types => { up => { plugin => extfile } }\nplugins => { weighted => { } }\n",
+                  WHOLE, WSEL_E_SVCTYPE, "up =>", 1, SUBS("built in"), NULL);
+    expect_err_at("r => { \"a\\250\" => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_ESCAPE, "\\250", 1,
+                  SUBS("000-199"), NULL);
+    cfg = must_load("r => { \"a\\199\" => [ 192.0.2.1, 1 ] }\n", STANZA);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].label, "a\307");
+    wsel_config_free(cfg);
+
+    /* accepted by gdnsd, so by wsel, with a warning: inet_aton spellings ... */
+    cfg = must_load("r => { a => [ 127.1, 1 ], b => [ 3221225985, 1 ], c => [ 0x7f.0.0.1, 1 ]"
+                    ", d => [ 0300.0.2.1, 1 ], e => [ 192.000.2.1, 1 ] }\n", STANZA);
+    const wsel_set *set = wsel_config_set(cfg, 0);
+    static const char *const want[] = { "127.0.0.1", "192.0.2.1", "127.0.0.1", "192.0.2.1",
+                                        "192.0.2.1" };
+    for (unsigned i = 0; i < 5; i++) {
+        assert_string_equal(set->items[i].value, want[i]);
+        assert_string_equal(set->items[i].key, want[i]);
+    }
+    assert_int_equal(set->kind, WSEL_KIND_V4);
+    expect_warning(cfg, 5, "is read as");
+    assert_non_null(strstr(wsel_config_warning(cfg, 0)->message, "'127.1' is read as 127.0.0.1"));
+    wsel_config_free(cfg);
+    /* ... parameters no set reads ... */
+    cfg = must_load("up_thresh = 7\nmulti = maybe\nservice_types = [ [ ] ]\n"
+                    "r => { up_thresh = 0.5, multi = true, service_types = up\n"
+                    "       a => [ 192.0.2.1, 1 ] }\n", STANZA);
+    expect_warning(cfg, 3, "never read");
+    assert_int_equal(wsel_config_warning(cfg, 0)->line, 1);
+    assert_int_equal(wsel_config_warning(cfg, 1)->line, 2);
+    assert_true(wsel_config_top_up_thresh(cfg) == 0.5); /* the default: 7 is not valid */
+    wsel_config_free(cfg);
+    cfg = must_load("r => { up_thresh = 7, addrs_v4 => { up_thresh = 0.25, a => [ 192.0.2.1, 1 ]"
+                    " } }\n", STANZA);
+    expect_warning(cfg, 1, "never read");
+    assert_true(wsel_config_set(cfg, 0)->up_thresh == 0.25);
+    wsel_config_free(cfg);
+    /* ... and multi in a CNAME resource, which gdnsd ignores */
+    cfg = must_load("multi = maybe\nr => { a => [ a.example., 1 ] }\n", STANZA);
+    expect_warning(cfg, 1, "holds CNAMEs");
+    wsel_config_free(cfg);
+    cfg = must_load("r => { multi = [ x ], a => [ a.example., 1 ] }\n", STANZA);
+    expect_warning(cfg, 1, "never read");
+    assert_int_equal(wsel_config_set(cfg, 0)->multi_from, WSEL_LEVEL_RESOURCE);
+    wsel_config_free(cfg);
+    /* where the value is read, it is an error, at its own position */
+    expect_err_at("multi = maybe\nr => { a => [ a.example., 1 ] }\ns => { a => [ 192.0.2.1, 1 ] }\n",
+                  STANZA, WSEL_E_PARAM, "maybe", 1, SUBS("resource 's'", "true or false"), NULL);
+    /* no warnings for a clean config */
+    cfg = must_load("up_thresh = 0.7\nr => { up_thresh = 0.5, a => [ 192.0.2.1, 1 ] }\n", STANZA);
+    expect_warning(cfg, 0, "");
+    wsel_config_free(cfg);
 }
 
 /* ---- one test per rejection rule ----------------------------------------------------- */
@@ -754,7 +870,7 @@ static void t_err_params(void **state)
 {
     (void)state;
     wsel_error err;
-    expect_err_at("multi = maybe\n", STANZA, WSEL_E_PARAM, "maybe", 1,
+    expect_err_at("multi = maybe\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "maybe", 1,
                   SUBS("multi", "expected true or false"), NULL);
     expect_err_at("r => { multi = [ true ], a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM,
                   "[ true", 1, SUBS("resource 'r'", "item 'multi'", "true or false"), &err);
@@ -766,15 +882,15 @@ static void t_err_params(void **state)
     expect_err_at("r => { addrs_v4 => { up_thresh = 0.5x, a => [ 192.0.2.1, 1 ] } }\n",
                   STANZA, WSEL_E_PARAM, "0.5x", 1,
                   SUBS("resource 'r'", "stanza 'addrs_v4'", "not a number"), NULL);
-    expect_err_at("up_thresh = nan\n", STANZA, WSEL_E_PARAM, "nan", 1, SUBS("up_thresh"),
+    expect_err_at("up_thresh = nan\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "nan", 1, SUBS("up_thresh"),
                   NULL);
-    expect_err_at("up_thresh = -0.5\n", STANZA, WSEL_E_PARAM, "-0.5", 1, SUBS("up_thresh"),
+    expect_err_at("up_thresh = -0.5\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "-0.5", 1, SUBS("up_thresh"),
                   NULL);
-    expect_err_at("service_types = { a = b }\n", STANZA, WSEL_E_PARAM, "{", 1,
+    expect_err_at("service_types = { a = b }\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "{", 1,
                   SUBS("service_types"), NULL);
-    expect_err_at("service_types = [ a, [ b ] ]\n", STANZA, WSEL_E_PARAM, "[ b", 1,
+    expect_err_at("service_types = [ a, [ b ] ]\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "[ b", 1,
                   SUBS("element 2"), NULL);
-    expect_err_at("service_types = [ a, \"\" ]\n", STANZA, WSEL_E_PARAM, "\"\"", 1,
+    expect_err_at("service_types = [ a, \"\" ]\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM, "\"\"", 1,
                   SUBS("element 2"), NULL);
 }
 
@@ -900,8 +1016,12 @@ static void t_err_cname(void **state)
              l62);
     cfg = must_load(text, STANZA);
     wsel_config_free(cfg);
-    expect_err_at("r => { a => [ \"a b.\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"a", 1,
-                  SUBS("item 'a'"), NULL);
+    /* a space (or control byte) in a label is legal DNS and gdnsd takes it: a warning */
+    cfg = must_load("r => { a => [ \"a b.\", 1 ] }\n", STANZA);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "a b.");
+    assert_int_equal(wsel_config_warning_count(cfg), 1);
+    assert_non_null(strstr(wsel_config_warning(cfg, 0)->message, "\\032"));
+    wsel_config_free(cfg);
     expect_err_at("r => { a => [ \"\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"\"", 1,
                   SUBS("item 'a'", "is empty"), NULL);
     expect_err_at("r => { a => [ x\\000y., 1 ] }\n", STANZA, WSEL_E_CNAME, "x", 1,
@@ -1118,10 +1238,14 @@ static void t_include_merge_rules(void **state)
     assert_non_null(strstr(err.file, "part.conf"));
     rc = load_path(&t, "arr.conf", 0, &cfg, &err);
     check_error(&err, rc, WSEL_E_TYPE, 1, 1, SUBS("array"));
-    /* An array file as a value is that array: here a 2-element item. */
+    /* An array file as a value is that array: here a 2-element item, [ 1, 2 ], whose
+     * "1" gdnsd's getaddrinfo reads as 0.0.0.1 (a warning, D1). */
     rc = load_path(&t, "arrval.conf", 0, &cfg, &err);
-    assert_int_equal(rc, WSEL_E_CNAME); /* "1" is not a fully qualified name */
-    assert_non_null(strstr(err.file, "list.conf"));
+    assert_int_equal(rc, WSEL_OK);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "0.0.0.1");
+    assert_int_equal(wsel_config_warning_count(cfg), 1);
+    assert_non_null(strstr(wsel_config_warning(cfg, 0)->file, "list.conf"));
+    wsel_config_free(cfg);
     /* Syntax errors inside an included file name that file and position. */
     rc = load_path(&t, "bad.conf", 0, &cfg, &err);
     check_error(&err, rc, WSEL_E_SYNTAX, 4, 1, SUBS("']'"));
@@ -1499,6 +1623,7 @@ int main(void)
         cmocka_unit_test(t_err_svctype),
         cmocka_unit_test(t_err_resource_type),
         cmocka_unit_test(t_err_params),
+        cmocka_unit_test(t_gdnsd_verdicts),
         cmocka_unit_test(t_err_weight),
         cmocka_unit_test(t_err_count),
         cmocka_unit_test(t_err_addr),

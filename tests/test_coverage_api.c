@@ -18,7 +18,7 @@
 #include "wsel.h"
 
 static const char whole_text[] =
-    "service_types => { web => { plugin => http_status } }\n"
+    "service_types => { web => { plugin => extfile, file => web } }\n"
     "plugins => { weighted => {\n"
     "  service_types => web\n"
     "  a => { x => [ 192.0.2.1, 1 ], y => [ 192.0.2.2, 2 ] }\n"

@@ -138,7 +138,7 @@ typedef struct world {
 } world;
 
 static const char world_text[] =
-    "service_types => { web => { plugin => http_status }, db => { plugin => tcp_connect } }\n"
+    "service_types => { web => { plugin => extfile, file => w }, db => { plugin => extfile, file => d } }\n"
     "plugins => { weighted => {\n"
     "  service_types => [ web, db ]\n"
     "  single => { a => [ 192.0.2.1, 3 ], b => [ 192.0.2.2, 5 ], c => [ 192.0.2.3, 7 ] }\n"

@@ -30,20 +30,6 @@ static const wsel_set *set_of(const wsel_config *cfg, const char *name)
     return &r->sets[0];
 }
 
-static wsel_mstate item_state(const wsel_state *st, const wsel_config *cfg, const char *name,
-                              unsigned i)
-{
-    const wsel_set *s = set_of(cfg, name);
-    assert_true(i < s->n_items);
-    return wsel_state_item(st, s, &s->items[i]);
-}
-
-#define ASSERT_MS(ms, u, t)                                                            \
-    do {                                                                               \
-        wsel_mstate m_ = (ms);                                                         \
-        assert_int_equal(m_.up, (u));                                                  \
-        assert_int_equal(m_.ttl, (t));                                                 \
-    } while (0)
 
 static void test_defaults_and_combination(void **unused)
 {
@@ -53,51 +39,51 @@ static void test_defaults_and_combination(void **unused)
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
     assert_ptr_equal(wsel_state_config(st), cfg);
 
-    ASSERT_MS(item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, WSEL_MAX_TTL);
-    ASSERT_MS(wsel_state_get(st, "down", "10.0.0.1"), false, WSEL_MAX_TTL);
-    ASSERT_MS(wsel_state_get(st, "up", "10.0.0.1"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "down", "10.0.0.1"), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "up", "10.0.0.1"), true, WSEL_MAX_TTL);
 
     size_t matched = 99;
     /* 10.0.0.1 is in R (svc_a, svc_b), S (svc_a), N (none), U (up, svc_b), D (down) */
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 100, &matched, NULL), 0);
     assert_int_equal(matched, 2);
-    ASSERT_MS(item_state(st, cfg, "R", 0), false, 100);
-    ASSERT_MS(item_state(st, cfg, "S", 0), false, 100);
-    ASSERT_MS(item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "U", 0), true, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 100);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 0), false, 100);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "U", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
 
     /* DOWN if any is DOWN; TTL is the smallest */
     assert_int_equal(wsel_state_set(st, "svc_b", "10.0.0.1", true, 50, &matched, NULL), 0);
     assert_int_equal(matched, 2); /* R and U */
-    ASSERT_MS(item_state(st, cfg, "R", 0), false, 50);
-    ASSERT_MS(item_state(st, cfg, "U", 0), true, 50);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 50);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "U", 0), true, 50);
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", true, 200, NULL, NULL), 0);
-    ASSERT_MS(item_state(st, cfg, "R", 0), true, 50);
-    ASSERT_MS(item_state(st, cfg, "S", 0), true, 200);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 200);
-    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, 50);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 50);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 0), true, 200);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 200);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, 50);
 
     /* service NULL: every non-built-in service the config uses (svc_a, svc_b) */
     assert_int_equal(wsel_state_set(st, NULL, "10.0.0.1", false, 7, &matched, NULL), 0);
     assert_int_equal(matched, 3); /* R, S, U */
-    ASSERT_MS(item_state(st, cfg, "R", 0), false, 7);
-    ASSERT_MS(item_state(st, cfg, "U", 0), false, 7);
-    ASSERT_MS(item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 7);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "U", 0), false, 7);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "N", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "D", 0), false, WSEL_MAX_TTL);
 
     /* TTL limits */
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", true, WSEL_MAX_TTL, NULL, NULL), 0);
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", true, 0, NULL, NULL), 0);
-    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 1), true, 0);
     wsel_error err;
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.9", false, WSEL_MAX_TTL + 1, NULL,
                                     &err), WSEL_E_STATE);
     assert_int_equal(err.code, WSEL_E_STATE);
     assert_non_null(strstr(err.message, "268435455"));
-    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0); /* unchanged */
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 1), true, 0); /* unchanged */
 
     wsel_state_free(st);
     wsel_config_free(cfg);
@@ -117,8 +103,8 @@ static void test_service_checks(void **unused)
     size_t matched = 5;
     assert_int_equal(wsel_state_set(st, "other", "10.0.0.1", false, 1, &matched, NULL), 0);
     assert_int_equal(matched, 0);
-    ASSERT_MS(wsel_state_get(st, "other", "10.0.0.1"), false, 1);
-    ASSERT_MS(item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "other", "10.0.0.1"), false, 1);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
     wsel_state_free(st);
     wsel_config_free(cfg);
 
@@ -135,7 +121,7 @@ static void test_service_checks(void **unused)
     assert_int_equal(wsel_state_set(st, NULL, "127.0.0.3", false, 1, &matched, &err), 0);
     assert_int_equal(matched, 1);
     const wsel_resource *mixed = wsel_config_find(cfg, "mixed");
-    ASSERT_MS(wsel_state_item(st, &mixed->sets[0], &mixed->sets[0].items[0]), true,
+    WSEL_ASSERT_MS(wsel_state_item(st, &mixed->sets[0], &mixed->sets[0].items[0]), true,
               WSEL_MAX_TTL);
     wsel_state_free(st);
     wsel_config_free(cfg);
@@ -151,18 +137,18 @@ static void test_canonical_keys(void **unused)
     assert_int_equal(wsel_state_set(st, "svc_a", "2001:db8:0:0::abc", false, 3, &matched,
                                     NULL), 0);
     assert_int_equal(matched, 1);
-    ASSERT_MS(item_state(st, cfg, "V6", 0), false, 3);
-    ASSERT_MS(wsel_state_get(st, "svc_a", "2001:DB8::ABC"), false, 3);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "V6", 0), false, 3);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "2001:DB8::ABC"), false, 3);
     /* 2001:db8::1:0:0:1 and 2001:db8:0:0:1::1 are one address */
     assert_int_equal(wsel_state_set(st, "svc_a", "2001:0db8:0000:0000:0001:0000:0000:0001",
                                     false, 4, &matched, NULL), 0);
     assert_int_equal(matched, 1);
-    ASSERT_MS(item_state(st, cfg, "V6", 1), false, 4);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "V6", 1), false, 4);
     /* CNAME targets are matched case-insensitively */
     assert_int_equal(wsel_state_set(st, "svc_b", "FOO.example.net.", false, 9, &matched,
                                     NULL), 0);
     assert_int_equal(matched, 1);
-    ASSERT_MS(item_state(st, cfg, "C", 0), false, 9);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "C", 0), false, 9);
     wsel_state_free(st);
     wsel_config_free(cfg);
 }
@@ -225,10 +211,10 @@ static void test_extfile(void **unused)
                        "2001:db8:0::abc => Down\n"
                        "\"10.0.0.9\" => UP/0\n";
     assert_int_equal(load_ext(st, "svc_a", good, &err), WSEL_OK);
-    ASSERT_MS(item_state(st, cfg, "R", 0), false, 30);
-    ASSERT_MS(item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "V6", 0), false, WSEL_MAX_TTL);
-    ASSERT_MS(item_state(st, cfg, "S", 1), true, 0);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 30);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 1), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "V6", 0), false, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 1), true, 0);
 
     /* col: 1-based column of the offending text (0: whole line) */
     struct { const char *text; unsigned line, col; const char *needle; } bad[] = {
@@ -251,8 +237,8 @@ static void test_extfile(void **unused)
             fail_msg("case %zu: message '%s' lacks '%s'", i, err.message, bad[i].needle);
     }
     /* atomic: the valid first lines above were not applied for svc_b */
-    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, WSEL_MAX_TTL);
-    ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.2"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.1"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_b", "10.0.0.2"), true, WSEL_MAX_TTL);
     /* built-ins cannot be loaded */
     assert_int_equal(load_ext(st, "up", good, &err), WSEL_E_STATE);
 
@@ -264,7 +250,7 @@ static void test_extfile(void **unused)
     assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
     close(fd);
     assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_OK);
-    ASSERT_MS(item_state(st, cfg, "R", 1), false, 12);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 1), false, 12);
     unlink(path);
     assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_E_IO);
     assert_string_equal(err.file, path);

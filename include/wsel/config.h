@@ -153,6 +153,13 @@ WSEL_API bool wsel_config_is_whole(const wsel_config *cfg);
 WSEL_API bool wsel_config_top_multi(const wsel_config *cfg);
 WSEL_API double wsel_config_top_up_thresh(const wsel_config *cfg);
 
+/* Warnings of the loader: input gdnsd 3.8.1 accepts that is likely a mistake, or that
+ * is read differently from how it looks (an IPv4 address in an inet_aton spelling, a
+ * parameter no set reads that would be invalid where read). Each has code WSEL_OK, a
+ * position and a message; doc/weighted.md §8 lists them. */
+WSEL_API size_t wsel_config_warning_count(const wsel_config *cfg);
+WSEL_API const wsel_error *wsel_config_warning(const wsel_config *cfg, size_t i);
+
 /* The weighted-stanza keyword (service_types, multi, up_thresh, addrs_v4, addrs_v6) that
  * `key` is probably a misspelling of (1 or 2 edits, ignoring case), or NULL. The loader
  * adds it to errors as "did you mean ...?"; tools can use it to warn about labels. */

@@ -3,8 +3,11 @@
  * A wsel_state holds, per service type and per state key (canonical address text or
  * lower-cased CNAME, see wsel_item.key), an UP/DOWN verdict with a TTL. Anything not
  * set is UP with WSEL_MAX_TTL. The built-in service types `up` (always UP) and `down`
- * (always DOWN) cannot be set. A wsel_state is plain data and not thread-safe: one
- * writer changes it, and engines pick changes up with wsel_resolver_sync(). */
+ * (always DOWN) cannot be set by a monitor. On top of the monitored state, admin
+ * overrides (gdnsd's admin_state file, doc/weighted.md §6.5) force the state of any
+ * (thing, service type) pair, built-ins included. A wsel_state is plain data and not
+ * thread-safe: one writer changes it, and engines pick changes up with
+ * wsel_resolver_sync(). */
 #ifndef WSEL_STATE_H
 #define WSEL_STATE_H
 
@@ -46,7 +49,8 @@ WSEL_API int wsel_state_load_extfile_buffer(wsel_state *st, const char *service,
                                             const char *data, size_t len, const char *name,
                                             wsel_error *err);
 
-/* The raw state of `key` for one service type (built-ins included). */
+/* The state of `key` for one service type (built-ins included) as it counts: the
+ * monitored state with any admin override applied. */
 WSEL_API wsel_mstate wsel_state_get(const wsel_state *st, const char *service, const char *key);
 
 /* The combined state of one item: DOWN if any of its set's service types says DOWN,
@@ -59,6 +63,55 @@ WSEL_API wsel_mstate wsel_state_item(const wsel_state *st, const wsel_set *set,
 WSEL_API uint64_t wsel_state_set_version(const wsel_state *st, const wsel_set *set);
 
 WSEL_API const wsel_config *wsel_state_config(const wsel_state *st);
+
+/* ---- warnings ----
+ * Loaders report lines that are valid but change nothing (a key that matches no item
+ * of the config, an override that matches no pair) through this hook; `warning` has
+ * code WSEL_OK, file, line and message. Without a hook they are not reported. */
+typedef void (*wsel_warn_fn)(void *ctx, const wsel_error *warning);
+WSEL_API void wsel_state_set_warn(wsel_state *st, wsel_warn_fn fn, void *ctx);
+
+/* ---- admin overrides (gdnsd(8) ADMIN STATE FILE; doc/weighted.md §6.5) ----
+ * A pair is (thing, service type): every item's state key with every service type of
+ * its set, built-in `up` / `down` included. `pattern` is "THING/SERVICE_TYPE", split at
+ * its last '/'; either part may be a shell glob (fnmatch). A THING without glob
+ * characters is canonicalised like wsel_item.key; a glob THING is matched lower-cased
+ * against canonical keys. A forced state replaces the monitored verdict of every
+ * matching pair; a forced TTL (has_ttl) replaces the monitored TTL, otherwise the
+ * monitored TTL stays. Later calls override earlier ones. *matched receives the number
+ * of pairs the pattern matched (0 is not an error). */
+WSEL_API int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
+                              uint32_t ttl, size_t *matched, wsel_error *err);
+/* Removes the override of every pair matching `pattern`. */
+WSEL_API int wsel_state_unforce(wsel_state *st, const char *pattern, size_t *matched,
+                                wsel_error *err);
+/* Removes every override. */
+WSEL_API void wsel_state_clear_forced(wsel_state *st);
+
+/* Loads an admin_state file: a config-language hash (no $include) of
+ *     "THING/SERVICE_TYPE" => UP|DOWN[/TTL]
+ * applied in file order on top of the overrides already present (call
+ * wsel_state_clear_forced() first for gdnsd's reload behaviour). Nothing is applied
+ * unless the whole input is valid; errors carry file and line. A key that matches no
+ * pair is a warning (wsel_state_set_warn). */
+WSEL_API int wsel_state_load_admin(wsel_state *st, const char *path, wsel_error *err);
+WSEL_API int wsel_state_load_admin_buffer(wsel_state *st, const char *data, size_t len,
+                                          const char *name, wsel_error *err);
+
+/* The pairs an override can match, sorted by thing then service type
+ * (the counterpart of `gdnsdctl states`). */
+typedef struct wsel_pair_info {
+    const char *thing;       /* canonical state key */
+    const char *service;     /* service type name */
+    wsel_mstate monitored;   /* what the monitor says (built-ins: fixed) */
+    bool forced;             /* an override applies */
+    bool forced_up;          /* forced: its state */
+    bool forced_ttl;         /* forced: it gave a TTL ... */
+    uint32_t ttl_forced;     /* ... this one */
+    wsel_mstate effective;   /* what selection uses */
+} wsel_pair_info;
+WSEL_API size_t wsel_state_pair_count(const wsel_state *st);
+WSEL_API bool wsel_state_pair(const wsel_state *st, size_t i, wsel_pair_info *out);
 
 #ifdef __cplusplus
 }

@@ -93,4 +93,21 @@ is_rc 0 "--stanza on a stanza: valid"
 run check "$DATA/empty.conf"
 is_rc 0 "no resources: still valid"
 has "$TMP/err" 'empty\.conf: warning: the weighted stanza defines no resources' "no resources: warned"
+
+# gdnsd's verdict (issue 13): accepted with a warning, refused with --strict
+printf 'up_thresh = 7\nr => { up_thresh = 0.5, a = [ 127.1, 1 ] }\n' >"$TMP/aton.conf"
+run check "$TMP/aton.conf"
+is_rc 0 "gdnsd-accepted oddities: valid"
+has "$TMP/err" "aton\.conf:2:31: warning: .*'127\.1' is read as 127\.0\.0\.1" "inet_aton spelling: warned, with the address"
+has "$TMP/err" "aton\.conf:1:13: warning: .*up_thresh is never read" "unread invalid up_thresh: warned"
+has "$TMP/out" '^checked: the weighted plugin stanza$' "says what was checked"
+has "$TMP/out" '^valid: 0 errors, 2 warnings$' "two warnings"
+run check "$TMP/aton.conf" --strict
+is_rc 1 "--strict: warnings are errors"
+has "$TMP/out" '^INVALID: 2 errors, 0 warnings$' "--strict: counted as errors"
+run check "$TMP/aton.conf" --json
+jqok '.valid == true and (.warnings | length) == 2 and (.checked | test("weighted plugin stanza"))' "json: warnings and checked"
+printf 'r => { a = [ 192.0.2.1, 1 ] }\n# no newline' >"$TMP/eof.conf"
+run check "$TMP/eof.conf"
+is_rc 1 "a final comment without newline: invalid, as in gdnsd"
 done_testing

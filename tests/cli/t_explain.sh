@@ -93,10 +93,10 @@ jqn '.resources[0].items | map(.p_included_exact) | .[0] == "1/14" and .[6] == "
 jqn '(.resources[0].sets[0].sizes | add) as $t | near($t; 1)' "big_multi: size distribution sums to 1"
 
 # JSON string escaping: \001 is U+0001, \009 a tab, UTF-8 passes through, and the
-# stray byte 200 (not UTF-8) becomes U+00C8.
+# stray byte 128 (not UTF-8) becomes U+0080.
 run explain "$DATA/escape.conf" --json
 is_rc 0 "escape.conf: exit 0"
-jqok '.resources[0].items | map(.label) == ["q\"b\\c\u0001t\t", "h\u00e9llo", "bad\u00c8byte"]' "labels escaped into valid JSON"
+jqok '.resources[0].items | map(.label) == ["q\"b\\c\u0001t\t", "h\u00e9llo", "bad\u0080byte"]' "labels escaped into valid JSON"
 run sample "$DATA/escape.conf" r -n 10 --json
 jqok '.answers | length == 3' "sample --json with escaped labels parses"
 

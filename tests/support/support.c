@@ -74,3 +74,13 @@ void wsel_test_random_state(wsel_state *st, const wsel_config *cfg, uint64_t see
         fail();
     }
 }
+
+wsel_mstate wsel_test_item_state(const wsel_state *st, const wsel_config *cfg,
+                                 const char *name, unsigned i)
+{
+    const wsel_resource *r = wsel_config_find(cfg, name);
+    assert_non_null(r);
+    const wsel_set *s = &r->sets[0];
+    assert_true(i < s->n_items);
+    return wsel_state_item(st, s, &s->items[i]);
+}

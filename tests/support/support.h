@@ -33,4 +33,18 @@ wsel_config *wsel_test_load_synopsis(void);
 void wsel_test_random_state(wsel_state *st, const wsel_config *cfg, uint64_t seed,
                             double p_down, bool random_ttl);
 
+/* ---- monitoring state ------------------------------------------------------------- */
+
+/* The combined state of item i of the first set of resource `name` (fails the current
+ * test when there is no such item). */
+wsel_mstate wsel_test_item_state(const wsel_state *st, const wsel_config *cfg,
+                                 const char *name, unsigned i);
+/* Asserts a state: UP-ness and TTL. */
+#define WSEL_ASSERT_MS(ms, u, t)                                                       \
+    do {                                                                               \
+        wsel_mstate m_ = (ms);                                                         \
+        assert_int_equal(m_.up, (u));                                                  \
+        assert_int_equal(m_.ttl, (t));                                                 \
+    } while (0)
+
 #endif

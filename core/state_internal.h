@@ -1,0 +1,15 @@
+/* What core/state.c shares with the admin_state loader (core/admin_state.c). */
+#ifndef WSEL_CORE_STATE_INTERNAL_H
+#define WSEL_CORE_STATE_INTERNAL_H
+
+#include "internal.h"
+
+/* Hands a warning (file, line, column, item, message) to the state's warning hook, if
+ * one is set (wsel_state_set_warn). */
+void wsel__state_warn(const wsel_state *st, const char *file, unsigned line, unsigned col,
+                      const char *item, const char *fmt, ...) WSEL_PRINTF(6, 7);
+
+/* WSEL_OK when `pattern` is a well-formed THING/SERVICE_TYPE override key. */
+int wsel__state_check_pattern(const char *pattern, wsel_error *err);
+
+#endif
