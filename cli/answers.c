@@ -85,25 +85,25 @@ void cli_combo_ans(const wsel_odds *o, const cli_combo *c, cli_ans *a)
     }
 }
 
-void cli_json_ans(json_out *j, const wsel_resource *res, const cli_ans *a)
+void cli_json_ans(jw_out *j, const wsel_resource *res, const cli_ans *a)
 {
     char path[600];
-    json_key(j, "labels");
-    json_arr_begin(j);
+    jw_key(j, "labels");
+    jw_arr_begin(j);
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
-            json_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+            jw_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
     }
-    json_arr_end(j);
-    json_key(j, "addresses");
-    json_arr_begin(j);
+    jw_arr_end(j);
+    jw_key(j, "addresses");
+    jw_arr_begin(j);
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
-            json_str(j, set->items[a->items[s][i]].value);
+            jw_str(j, set->items[a->items[s][i]].value);
     }
-    json_arr_end(j);
+    jw_arr_end(j);
 }
 
 void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
@@ -137,16 +137,16 @@ void cli_print_prob(FILE *f, const wsel_prob *p)
         fprintf(f, " (%llu/%llu)", (unsigned long long)p->num, (unsigned long long)p->den);
 }
 
-void cli_json_exact(json_out *j, const char *key, bool exact, uint64_t num, uint64_t den)
+void cli_json_exact(jw_out *j, const char *key, bool exact, uint64_t num, uint64_t den)
 {
     char buf[64];
-    json_key(j, key);
+    jw_key(j, key);
     if (!exact) {
-        json_null(j);
+        jw_null(j);
         return;
     }
     snprintf(buf, sizeof buf, "%llu/%llu", (unsigned long long)num, (unsigned long long)den);
-    json_str(j, buf);
+    jw_str(j, buf);
 }
 
 long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)

@@ -239,81 +239,81 @@ static void text_listing(const wsel_config *cfg, const char *path)
     }
 }
 
-static void json_level(json_out *j, const char *key, wsel_level from)
+static void json_level(jw_out *j, const char *key, wsel_level from)
 {
-    json_key(j, key);
-    json_str(j, wsel_level_name(from));
+    jw_key(j, key);
+    jw_str(j, wsel_level_name(from));
 }
 
-static void json_listing(json_out *j, const wsel_config *cfg)
+static void json_listing(jw_out *j, const wsel_config *cfg)
 {
-    json_key(j, "whole");
-    json_bool(j, wsel_config_is_whole(cfg));
-    json_key(j, "resources");
-    json_arr_begin(j);
+    jw_key(j, "whole");
+    jw_bool(j, wsel_config_is_whole(cfg));
+    jw_key(j, "resources");
+    jw_arr_begin(j);
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
-        json_obj_begin(j);
-        json_key(j, "name");
-        json_str(j, res->name);
-        json_key(j, "cname");
-        json_bool(j, res->is_cname);
-        json_key(j, "explicit_families");
-        json_bool(j, res->explicit_families);
-        json_key(j, "sets");
-        json_arr_begin(j);
+        jw_obj_begin(j);
+        jw_key(j, "name");
+        jw_str(j, res->name);
+        jw_key(j, "cname");
+        jw_bool(j, res->is_cname);
+        jw_key(j, "explicit_families");
+        jw_bool(j, res->explicit_families);
+        jw_key(j, "sets");
+        jw_arr_begin(j);
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
-            json_obj_begin(j);
+            jw_obj_begin(j);
             cli_json_set_id(j, set);
-            json_key(j, "multi");
-            json_bool(j, set->multi);
+            jw_key(j, "multi");
+            jw_bool(j, set->multi);
             json_level(j, "multi_from", set->multi_from);
-            json_key(j, "up_thresh");
-            json_num(j, set->up_thresh);
+            jw_key(j, "up_thresh");
+            jw_num(j, set->up_thresh);
             json_level(j, "up_thresh_from", set->up_thresh_from);
-            json_key(j, "service_types");
-            json_arr_begin(j);
+            jw_key(j, "service_types");
+            jw_arr_begin(j);
             for (uint32_t k = 0; k < set->n_services; k++)
-                json_str(j, set->services[k]);
-            json_arr_end(j);
+                jw_str(j, set->services[k]);
+            jw_arr_end(j);
             json_level(j, "service_types_from", set->services_from);
-            json_key(j, "total");
-            json_u64(j, set->total);
-            json_key(j, "threshold");
-            json_u64(j, set->threshold);
-            json_key(j, "items");
-            json_u64(j, set->n_items);
-            json_key(j, "groups");
-            json_u64(j, set->n_groups);
-            json_obj_end(j);
+            jw_key(j, "total");
+            jw_u64(j, set->total);
+            jw_key(j, "threshold");
+            jw_u64(j, set->threshold);
+            jw_key(j, "items");
+            jw_u64(j, set->n_items);
+            jw_key(j, "groups");
+            jw_u64(j, set->n_groups);
+            jw_obj_end(j);
         }
-        json_arr_end(j);
-        json_obj_end(j);
+        jw_arr_end(j);
+        jw_obj_end(j);
     }
-    json_arr_end(j);
+    jw_arr_end(j);
 }
 
-static void json_issues(json_out *j, const char *key, const zone_report *rep, int errors)
+static void json_issues(jw_out *j, const char *key, const zone_report *rep, int errors)
 {
-    json_key(j, key);
-    json_arr_begin(j);
+    jw_key(j, key);
+    jw_arr_begin(j);
     for (size_t i = 0; i < rep->n; i++) {
         const zone_issue *z = &rep->issues[i];
         if (z->is_error != errors)
             continue;
-        json_obj_begin(j);
-        json_key(j, "file");
-        json_str(j, z->file);
-        json_key(j, "line");
-        json_u64(j, z->line);
-        json_key(j, "col");
-        json_u64(j, z->col);
-        json_key(j, "message");
-        json_str(j, z->message);
-        json_obj_end(j);
+        jw_obj_begin(j);
+        jw_key(j, "file");
+        jw_str(j, z->file);
+        jw_key(j, "line");
+        jw_u64(j, z->line);
+        jw_key(j, "col");
+        jw_u64(j, z->col);
+        jw_key(j, "message");
+        jw_str(j, z->message);
+        jw_obj_end(j);
     }
-    json_arr_end(j);
+    jw_arr_end(j);
 }
 
 static void print_issue(const zone_issue *z)
@@ -375,8 +375,8 @@ int cli_check(int argc, char **argv)
         goto out;
     }
 
-    json_out j;
-    json_init(&j, stdout);
+    jw_out j;
+    jw_init(&j, stdout);
     wsel_error err;
     rc = cli_load_config(cmd, config, input, &cfg, &err);
     if (rc == CLI_USAGE)
@@ -384,37 +384,37 @@ int cli_check(int argc, char **argv)
     if (rc != CLI_OK) {
         if (json) {
             char buf[2048];
-            json_obj_begin(&j);
-            json_key(&j, "file");
-            json_str(&j, config);
-            json_key(&j, "valid");
-            json_bool(&j, 0);
-            json_key(&j, "errors");
-            json_arr_begin(&j);
-            json_obj_begin(&j);
-            json_key(&j, "file");
-            json_str(&j, err.file);
-            json_key(&j, "line");
-            json_u64(&j, err.line);
-            json_key(&j, "col");
-            json_u64(&j, err.col);
-            json_key(&j, "code");
-            json_str(&j, wsel_strerror(err.code));
-            json_key(&j, "resource");
-            json_str(&j, err.resource);
-            json_key(&j, "stanza");
-            json_str(&j, err.stanza);
-            json_key(&j, "item");
-            json_str(&j, err.item);
-            json_key(&j, "message");
-            json_str(&j, wsel_error_format(&err, buf, sizeof buf));
-            json_obj_end(&j);
-            json_arr_end(&j);
-            json_key(&j, "warnings");
-            json_arr_begin(&j);
-            json_arr_end(&j);
-            json_obj_end(&j);
-            json_finish(&j);
+            jw_obj_begin(&j);
+            jw_key(&j, "file");
+            jw_str(&j, config);
+            jw_key(&j, "valid");
+            jw_bool(&j, 0);
+            jw_key(&j, "errors");
+            jw_arr_begin(&j);
+            jw_obj_begin(&j);
+            jw_key(&j, "file");
+            jw_str(&j, err.file);
+            jw_key(&j, "line");
+            jw_u64(&j, err.line);
+            jw_key(&j, "col");
+            jw_u64(&j, err.col);
+            jw_key(&j, "code");
+            jw_str(&j, wsel_strerror(err.code));
+            jw_key(&j, "resource");
+            jw_str(&j, err.resource);
+            jw_key(&j, "stanza");
+            jw_str(&j, err.stanza);
+            jw_key(&j, "item");
+            jw_str(&j, err.item);
+            jw_key(&j, "message");
+            jw_str(&j, wsel_error_format(&err, buf, sizeof buf));
+            jw_obj_end(&j);
+            jw_arr_end(&j);
+            jw_key(&j, "warnings");
+            jw_arr_begin(&j);
+            jw_arr_end(&j);
+            jw_obj_end(&j);
+            jw_finish(&j);
         }
         goto out;
     }
@@ -438,20 +438,20 @@ int cli_check(int argc, char **argv)
                                 "the rest of the config for syntax only"
                               : "the weighted plugin stanza";
     if (json) {
-        json_obj_begin(&j);
-        json_key(&j, "file");
-        json_str(&j, config);
-        json_key(&j, "valid");
-        json_bool(&j, rep.errors == 0);
-        json_key(&j, "checked");
-        json_str(&j, checked);
+        jw_obj_begin(&j);
+        jw_key(&j, "file");
+        jw_str(&j, config);
+        jw_key(&j, "valid");
+        jw_bool(&j, rep.errors == 0);
+        jw_key(&j, "checked");
+        jw_str(&j, checked);
         json_listing(&j, cfg);
-        json_key(&j, "records");
-        json_u64(&j, rep.records);
+        jw_key(&j, "records");
+        jw_u64(&j, rep.records);
         json_issues(&j, "errors", &rep, 1);
         json_issues(&j, "warnings", &rep, 0);
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
     } else {
         text_listing(cfg, config);
         fflush(stdout);

@@ -58,35 +58,36 @@ enum { CLI_OPT_NONE = 0, CLI_OPT_TAKEN, CLI_OPT_HELP };
 int cli_common_opt(const char *arg, int *opts_done, int *json, wsel_input *input,
                    const char *usage);
 
-/* ---- json.c: a small streaming JSON writer ---- */
+/* ---- json.c: a small streaming JSON writer ----
+ * Its names start with jw_ so that none can shadow jansson's json_* in this program. */
 
 #define JSON_MAX_DEPTH 16
 
-typedef struct json_out {
+typedef struct jw_out {
     FILE *f;
     int depth;
     int first[JSON_MAX_DEPTH]; /* no element written yet at this depth */
     int after_key;             /* a key was written; the value comes next */
-} json_out;
+} jw_out;
 
-void json_init(json_out *j, FILE *f);
-void json_obj_begin(json_out *j);
-void json_obj_end(json_out *j);
-void json_arr_begin(json_out *j);
-void json_arr_end(json_out *j);
-void json_key(json_out *j, const char *key);
-void json_str(json_out *j, const char *s);
-void json_num(json_out *j, double v);      /* %.17g; null when not finite */
-void json_u64(json_out *j, unsigned long long v);
-void json_bool(json_out *j, int v);
-void json_null(json_out *j);
+void jw_init(jw_out *j, FILE *f);
+void jw_obj_begin(jw_out *j);
+void jw_obj_end(jw_out *j);
+void jw_arr_begin(jw_out *j);
+void jw_arr_end(jw_out *j);
+void jw_key(jw_out *j, const char *key);
+void jw_str(jw_out *j, const char *s);
+void jw_num(jw_out *j, double v);      /* %.17g; null when not finite */
+void jw_u64(jw_out *j, unsigned long long v);
+void jw_bool(jw_out *j, int v);
+void jw_null(jw_out *j);
 /* Ends the document with a newline and flushes; a failed flush leaves its errno in
  * cli_write_errno for main's final check of stdout. */
-void json_finish(json_out *j);
+void jw_finish(jw_out *j);
 extern int cli_write_errno;
 /* The keys that identify a set: "stanza" (null for an automatic resource), "family",
  * "mode". */
-void cli_json_set_id(json_out *j, const wsel_set *set);
+void cli_json_set_id(jw_out *j, const wsel_set *set);
 
 /* ---- stateopt.c: --state / --down / --up ---- */
 

@@ -21,14 +21,14 @@ static const char explain_usage[] =
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 
-static void json_prob(json_out *j, const char *key, const char *exact_key, const wsel_prob *p)
+static void json_prob(jw_out *j, const char *key, const char *exact_key, const wsel_prob *p)
 {
-    json_key(j, key);
-    json_num(j, (double)p->p);
+    jw_key(j, key);
+    jw_num(j, (double)p->p);
     cli_json_exact(j, exact_key, p->exact, p->num, p->den);
 }
 
-static void json_set_answers(json_out *j, const wsel_resource *res, const wsel_odds *o,
+static void json_set_answers(jw_out *j, const wsel_resource *res, const wsel_odds *o,
                              uint32_t s)
 {
     const wsel_set_odds *so = &o->sets[s];
@@ -39,14 +39,14 @@ static void json_set_answers(json_out *j, const wsel_resource *res, const wsel_o
         a.count[0] = 0;
         a.count[s] = so->answers[k].count;
         a.items[s] = so->answers[k].items;
-        json_obj_begin(j);
+        jw_obj_begin(j);
         cli_json_ans(j, res, &a);
         json_prob(j, "p", "p_exact", &so->answers[k].p);
-        json_obj_end(j);
+        jw_obj_end(j);
     }
 }
 
-static void json_resource(json_out *j, const wsel_resource *res, const wsel_odds *o,
+static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *o,
                           const cli_combo *combo, size_t ncombo, int enumerable)
 {
     char path[600];
@@ -57,104 +57,104 @@ static void json_resource(json_out *j, const wsel_resource *res, const wsel_odds
         if (o->sets[s].ttl < ttl)
             ttl = o->sets[s].ttl;
     }
-    json_obj_begin(j);
-    json_key(j, "resource");
-    json_str(j, res->name);
-    json_key(j, "failed");
-    json_bool(j, failed);
-    json_key(j, "ttl");
-    json_u64(j, ttl);
-    json_key(j, "enumerable");
-    json_bool(j, enumerable);
-    json_key(j, "answers");
+    jw_obj_begin(j);
+    jw_key(j, "resource");
+    jw_str(j, res->name);
+    jw_key(j, "failed");
+    jw_bool(j, failed);
+    jw_key(j, "ttl");
+    jw_u64(j, ttl);
+    jw_key(j, "enumerable");
+    jw_bool(j, enumerable);
+    jw_key(j, "answers");
     if (enumerable) {
-        json_arr_begin(j);
+        jw_arr_begin(j);
         for (size_t k = 0; k < ncombo; k++) {
             cli_ans a;
             cli_combo_ans(o, &combo[k], &a);
-            json_obj_begin(j);
+            jw_obj_begin(j);
             cli_json_ans(j, res, &a);
-            json_key(j, "p");
-            json_num(j, (double)combo[k].p);
+            jw_key(j, "p");
+            jw_num(j, (double)combo[k].p);
             cli_json_exact(j, "p_exact", combo[k].exact, combo[k].num, combo[k].den);
-            json_obj_end(j);
+            jw_obj_end(j);
         }
-        json_arr_end(j);
+        jw_arr_end(j);
     } else {
-        json_null(j);
+        jw_null(j);
     }
-    json_key(j, "items");
-    json_arr_begin(j);
+    jw_key(j, "items");
+    jw_arr_begin(j);
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         for (uint32_t i = 0; i < set->n_items; i++) {
-            json_obj_begin(j);
-            json_key(j, "label");
-            json_str(j, cli_item_path(set, &set->items[i], path, sizeof path));
-            json_key(j, "address");
-            json_str(j, set->items[i].value);
-            json_key(j, "weight");
-            json_u64(j, set->items[i].weight);
-            json_key(j, "up");
-            json_bool(j, so->up[i]);
-            json_key(j, "dyn_weight");
-            json_u64(j, so->dyn_weight[i]);
+            jw_obj_begin(j);
+            jw_key(j, "label");
+            jw_str(j, cli_item_path(set, &set->items[i], path, sizeof path));
+            jw_key(j, "address");
+            jw_str(j, set->items[i].value);
+            jw_key(j, "weight");
+            jw_u64(j, set->items[i].weight);
+            jw_key(j, "up");
+            jw_bool(j, so->up[i]);
+            jw_key(j, "dyn_weight");
+            jw_u64(j, so->dyn_weight[i]);
             json_prob(j, "p_included", "p_included_exact", &so->item_p[i]);
-            json_obj_end(j);
+            jw_obj_end(j);
         }
     }
-    json_arr_end(j);
-    json_key(j, "sets");
-    json_arr_begin(j);
+    jw_arr_end(j);
+    jw_key(j, "sets");
+    jw_arr_begin(j);
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
-        json_obj_begin(j);
+        jw_obj_begin(j);
         cli_json_set_id(j, set);
-        json_key(j, "up_thresh");
-        json_num(j, set->up_thresh);
-        json_key(j, "total");
-        json_u64(j, so->total);
-        json_key(j, "dyn_sum");
-        json_u64(j, so->dyn_sum);
-        json_key(j, "threshold");
-        json_u64(j, so->threshold);
-        json_key(j, "failed");
-        json_bool(j, so->failed);
-        json_key(j, "ttl");
-        json_u64(j, so->ttl);
-        json_key(j, "groups");
-        json_arr_begin(j);
+        jw_key(j, "up_thresh");
+        jw_num(j, set->up_thresh);
+        jw_key(j, "total");
+        jw_u64(j, so->total);
+        jw_key(j, "dyn_sum");
+        jw_u64(j, so->dyn_sum);
+        jw_key(j, "threshold");
+        jw_u64(j, so->threshold);
+        jw_key(j, "failed");
+        jw_bool(j, so->failed);
+        jw_key(j, "ttl");
+        jw_u64(j, so->ttl);
+        jw_key(j, "groups");
+        jw_arr_begin(j);
         for (uint32_t g = 0; g < set->n_groups; g++) {
-            json_obj_begin(j);
-            json_key(j, "label");
-            json_str(j, cli_group_path(set, &set->groups[g], path, sizeof path));
-            json_key(j, "total");
-            json_u64(j, set->groups[g].total);
+            jw_obj_begin(j);
+            jw_key(j, "label");
+            jw_str(j, cli_group_path(set, &set->groups[g], path, sizeof path));
+            jw_key(j, "total");
+            jw_u64(j, set->groups[g].total);
             json_prob(j, "p", "p_exact", &so->group_p[g]);
-            json_obj_end(j);
+            jw_obj_end(j);
         }
-        json_arr_end(j);
-        json_key(j, "sizes");
-        json_arr_begin(j);
+        jw_arr_end(j);
+        jw_key(j, "sizes");
+        jw_arr_begin(j);
         for (uint32_t k = 0; k < so->n_sizes; k++)
-            json_num(j, (double)so->size_p[k]);
-        json_arr_end(j);
-        json_key(j, "enumerable");
-        json_bool(j, so->enumerable);
-        json_key(j, "answers");
+            jw_num(j, (double)so->size_p[k]);
+        jw_arr_end(j);
+        jw_key(j, "enumerable");
+        jw_bool(j, so->enumerable);
+        jw_key(j, "answers");
         if (so->enumerable) {
-            json_arr_begin(j);
+            jw_arr_begin(j);
             json_set_answers(j, res, o, s);
-            json_arr_end(j);
+            jw_arr_end(j);
         } else {
-            json_null(j);
+            jw_null(j);
         }
-        json_obj_end(j);
+        jw_obj_end(j);
     }
-    json_arr_end(j);
-    json_obj_end(j);
+    jw_arr_end(j);
+    jw_obj_end(j);
 }
 
 static void text_resource(const wsel_resource *res, const wsel_odds *o, const cli_combo *combo,
@@ -265,14 +265,14 @@ int cli_explain(int argc, char **argv)
     }
 
     size_t count = nn ? nn : wsel_config_resource_count(cfg);
-    json_out j;
-    json_init(&j, stdout);
+    jw_out j;
+    jw_init(&j, stdout);
     if (json) {
-        json_obj_begin(&j);
-        json_key(&j, "config");
-        json_str(&j, config);
-        json_key(&j, "resources");
-        json_arr_begin(&j);
+        jw_obj_begin(&j);
+        jw_key(&j, "config");
+        jw_str(&j, config);
+        jw_key(&j, "resources");
+        jw_arr_begin(&j);
     }
     for (size_t k = 0; k < count; k++) {
         const wsel_resource *res =
@@ -302,9 +302,9 @@ int cli_explain(int argc, char **argv)
         wsel_odds_free(o);
     }
     if (json) {
-        json_arr_end(&j);
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_arr_end(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
     }
     rc = CLI_OK;
 out:

@@ -399,7 +399,7 @@ int cli_gslb_resolve(int argc, char **argv)
         if (json) {
             json_object_set_new(root, "queries", queries);
             json_object_set_new(root, "counts", counts);
-            if (state) /* jansson's json_null() is shadowed by cli/json.c's in this program */
+            if (state)
                 json_object_set_new(root, "state", state);
             json_print(root);
             root = NULL;

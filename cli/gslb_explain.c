@@ -1,7 +1,5 @@
 /* bin/wsel gslb explain: the resolved chain per wide IP (spec 6.1), every default
  * labelled "(default)", each layer's meaning in one line, the lint findings in place. */
-/* Never call jansson's json_null() here: cli/json.c defines a json_null of its own in
- * this program, and the call would bind to it. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>

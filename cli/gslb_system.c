@@ -1,9 +1,5 @@
 /* bin/wsel gslb: the GSLB system's command table (core/systems.def). */
-#include "cli.h"
 #include "gslb.h"
-
-_Static_assert(CLI_GSLB_OK == 0 && CLI_GSLB_INVALID == 1 && CLI_GSLB_USAGE == 2,
-               "cli/gslb.h repeats cli.h's exit codes");
 
 static const cli_command commands[] = {
     {"check", cli_gslb_check, "CONFIG [--json]", "read a bigip_gtm.conf subset, run the lint checks G001-G030"},

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-void json_init(json_out *j, FILE *f)
+void jw_init(jw_out *j, FILE *f)
 {
     j->f = f;
     j->depth = 0;
@@ -14,7 +14,7 @@ void json_init(json_out *j, FILE *f)
 
 /* Comma handling: every value or key inside a container is preceded by ',' except the
  * first; a value directly after its key needs nothing. */
-static void before_value(json_out *j)
+static void before_value(jw_out *j)
 {
     if (j->after_key) {
         j->after_key = 0;
@@ -25,7 +25,7 @@ static void before_value(json_out *j)
     j->first[j->depth] = 0;
 }
 
-static void open(json_out *j, char c)
+static void open(jw_out *j, char c)
 {
     before_value(j);
     fputc(c, j->f);
@@ -34,17 +34,17 @@ static void open(json_out *j, char c)
     j->first[j->depth] = 1;
 }
 
-static void close_(json_out *j, char c)
+static void close_(jw_out *j, char c)
 {
     fputc(c, j->f);
     if (j->depth > 0)
         j->depth--;
 }
 
-void json_obj_begin(json_out *j) { open(j, '{'); }
-void json_obj_end(json_out *j) { close_(j, '}'); }
-void json_arr_begin(json_out *j) { open(j, '['); }
-void json_arr_end(json_out *j) { close_(j, ']'); }
+void jw_obj_begin(jw_out *j) { open(j, '{'); }
+void jw_obj_end(jw_out *j) { close_(j, '}'); }
+void jw_arr_begin(jw_out *j) { open(j, '['); }
+void jw_arr_end(jw_out *j) { close_(j, ']'); }
 
 /* Length of the valid UTF-8 sequence starting at p (a byte >= 0x80), or 0. */
 static size_t utf8_len(const unsigned char *p)
@@ -104,7 +104,7 @@ static void raw_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void json_key(json_out *j, const char *key)
+void jw_key(jw_out *j, const char *key)
 {
     before_value(j);
     raw_string(j->f, key);
@@ -112,13 +112,13 @@ void json_key(json_out *j, const char *key)
     j->after_key = 1;
 }
 
-void json_str(json_out *j, const char *s)
+void jw_str(jw_out *j, const char *s)
 {
     before_value(j);
     raw_string(j->f, s);
 }
 
-void json_num(json_out *j, double v)
+void jw_num(jw_out *j, double v)
 {
     before_value(j);
     if (!isfinite(v))
@@ -129,19 +129,19 @@ void json_num(json_out *j, double v)
         fprintf(j->f, "%.17g", v);
 }
 
-void json_u64(json_out *j, unsigned long long v)
+void jw_u64(jw_out *j, unsigned long long v)
 {
     before_value(j);
     fprintf(j->f, "%llu", v);
 }
 
-void json_bool(json_out *j, int v)
+void jw_bool(jw_out *j, int v)
 {
     before_value(j);
     fputs(v ? "true" : "false", j->f);
 }
 
-void json_null(json_out *j)
+void jw_null(jw_out *j)
 {
     before_value(j);
     fputs("null", j->f);
@@ -149,22 +149,22 @@ void json_null(json_out *j)
 
 int cli_write_errno;
 
-void json_finish(json_out *j)
+void jw_finish(jw_out *j)
 {
     fputc('\n', j->f);
     if (fflush(j->f) != 0)
         cli_write_errno = errno; /* main reports it after the command */
 }
 
-void cli_json_set_id(json_out *j, const wsel_set *set)
+void cli_json_set_id(jw_out *j, const wsel_set *set)
 {
-    json_key(j, "stanza");
+    jw_key(j, "stanza");
     if (set->stanza)
-        json_str(j, set->stanza);
+        jw_str(j, set->stanza);
     else
-        json_null(j);
-    json_key(j, "family");
-    json_str(j, cli_kind_name(set->kind));
-    json_key(j, "mode");
-    json_str(j, wsel_mode_name(set->mode));
+        jw_null(j);
+    jw_key(j, "family");
+    jw_str(j, cli_kind_name(set->kind));
+    jw_key(j, "mode");
+    jw_str(j, wsel_mode_name(set->mode));
 }

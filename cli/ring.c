@@ -154,58 +154,58 @@ static int snap_take(const wsel_ring *r, snap *s)
     return 0;
 }
 
-static void json_snapshot(json_out *j, const wsel_ring *r)
+static void json_snapshot(jw_out *j, const wsel_ring *r)
 {
     uint32_t n = wsel_ring_size(r);
-    json_key(j, "wheel");
-    json_arr_begin(j);
+    jw_key(j, "wheel");
+    jw_arr_begin(j);
     char pb[300];
     size_t na = wsel_ring_address_count(r);
     for (uint32_t k = 1; k <= n; k++) {
         long o = wsel_ring_owner(r, k);
         if (o < 0) {
-            json_null(j);
+            jw_null(j);
             continue;
         }
         wsel_ring_address a;
         wsel_ring_address_get(r, (size_t)o, &a);
-        json_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
     }
-    json_arr_end(j);
-    json_key(j, "addresses");
-    json_arr_begin(j);
+    jw_arr_end(j);
+    jw_key(j, "addresses");
+    jw_arr_begin(j);
     uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
     for (size_t i = 0; i < na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
-        json_obj_begin(j);
-        json_key(j, "address");
-        json_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
-        json_key(j, "host");
+        jw_obj_begin(j);
+        jw_key(j, "address");
+        jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        jw_key(j, "host");
         snprintf(pb, sizeof pb, "%s:%u", a.host, a.host_port);
-        json_str(j, pb);
-        json_key(j, "weight");
-        json_u64(j, a.weight);
-        json_key(j, "available");
-        json_bool(j, a.available);
-        json_key(j, "slots");
-        json_arr_begin(j);
+        jw_str(j, pb);
+        jw_key(j, "weight");
+        jw_u64(j, a.weight);
+        jw_key(j, "available");
+        jw_bool(j, a.available);
+        jw_key(j, "slots");
+        jw_arr_begin(j);
         if (slots) {
             wsel_ring_address_slots(r, i, slots);
             for (size_t k = 0; k < a.n_slots; k++)
-                json_u64(j, slots[k]);
+                jw_u64(j, slots[k]);
         }
-        json_arr_end(j);
-        json_obj_end(j);
+        jw_arr_end(j);
+        jw_obj_end(j);
     }
     free(slots);
-    json_arr_end(j);
-    json_key(j, "healthy");
-    json_bool(j, wsel_ring_healthy(r));
-    json_key(j, "weight");
-    json_u64(j, wsel_ring_weight(r));
-    json_key(j, "unavailableWeight");
-    json_u64(j, wsel_ring_unavailable_weight(r));
+    jw_arr_end(j);
+    jw_key(j, "healthy");
+    jw_bool(j, wsel_ring_healthy(r));
+    jw_key(j, "weight");
+    jw_u64(j, wsel_ring_weight(r));
+    jw_key(j, "unavailableWeight");
+    jw_u64(j, wsel_ring_unavailable_weight(r));
 }
 
 static void text_snapshot(FILE *f, const wsel_ring *r)
@@ -232,7 +232,7 @@ typedef struct runner {
     wsel_ring *r;
     wsel_ring_fast *f; /* --engine fast: picks go through it, synced after every change */
     double now;
-    json_out *j;   /* results written here when non-NULL */
+    jw_out *j;   /* results written here when non-NULL */
     FILE *text;    /* or as text here when non-NULL */
 } runner;
 
@@ -241,12 +241,12 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
     char pb[300];
     if (ru->j) {
         if (p->outcome == WSEL_RING_PEER) {
-            json_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
+            jw_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
         } else {
-            json_obj_begin(ru->j);
-            json_key(ru->j, "error");
-            json_str(ru->j, wsel_ring_outcome_name(p->outcome));
-            json_obj_end(ru->j);
+            jw_obj_begin(ru->j);
+            jw_key(ru->j, "error");
+            jw_str(ru->j, wsel_ring_outcome_name(p->outcome));
+            jw_obj_end(ru->j);
         }
     }
     if (ru->text)
@@ -278,13 +278,13 @@ static int apply(runner *ru, rs_op *op)
 {
     wsel_error err;
     wsel_error_clear(&err);
-    json_out *j = ru->j;
+    jw_out *j = ru->j;
     int rc = WSEL_OK;
     bool found = false;
     if (j) {
-        json_obj_begin(j);
-        json_key(j, "op");
-        json_str(j, op_names[op->kind]);
+        jw_obj_begin(j);
+        jw_key(j, "op");
+        jw_str(j, op_names[op->kind]);
     }
     if (ru->text)
         fprintf(ru->text, "%s %s", op->path, op_names[op->kind]);
@@ -297,8 +297,8 @@ static int apply(runner *ru, rs_op *op)
     case RS_REMOVE:
         rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
         if (j) {
-            json_key(j, "found");
-            json_bool(j, found);
+            jw_key(j, "found");
+            jw_bool(j, found);
         }
         if (ru->text)
             fprintf(ru->text, " %s:%u%s\n", op->name, op->port, found ? "" : " (not present)");
@@ -329,8 +329,8 @@ static int apply(runner *ru, rs_op *op)
         ru->now += op->seconds;
         rc = wsel_ring_tick(ru->r, ru->now, &err);
         if (j) {
-            json_key(j, "now");
-            json_num(j, ru->now);
+            jw_key(j, "now");
+            jw_num(j, ru->now);
         }
         if (ru->text)
             fprintf(ru->text, " to %g s\n", ru->now);
@@ -345,8 +345,8 @@ static int apply(runner *ru, rs_op *op)
         break;
     case RS_PEERS:
         if (j) {
-            json_key(j, "peers");
-            json_arr_begin(j);
+            jw_key(j, "peers");
+            jw_arr_begin(j);
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -366,13 +366,13 @@ static int apply(runner *ru, rs_op *op)
                 out_pick(ru, &p, what);
         }
         if (j)
-            json_arr_end(j);
+            jw_arr_end(j);
         break;
     case RS_RR:
     case RS_RETRY:
         if (j) {
-            json_key(j, "picks");
-            json_arr_begin(j);
+            jw_key(j, "picks");
+            jw_arr_begin(j);
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -393,11 +393,11 @@ static int apply(runner *ru, rs_op *op)
             }
         }
         if (j)
-            json_arr_end(j);
+            jw_arr_end(j);
         break;
     }
     if (j)
-        json_obj_end(j);
+        jw_obj_end(j);
     if (rc == WSEL_OK && ru->f)
         rc = wsel_ring_fast_sync(ru->f, &err);
     if (rc != WSEL_OK)
@@ -441,7 +441,7 @@ static int cmd_run(int argc, char **argv)
         rs_free(&sc);
         return cli_die(cmd, "out of memory");
     }
-    json_out j;
+    jw_out j;
     runner ru = {a.scenario, &sc, r, NULL, sc.opts.now, NULL, NULL};
     wsel_error ferr;
     if (a.fast && wsel_ring_fast_new(r, &ru.f, &ferr) != WSEL_OK) {
@@ -452,15 +452,15 @@ static int cmd_run(int argc, char **argv)
         return cli_die(cmd, "%s", ferr.message);
     }
     if (a.json) {
-        json_init(&j, mem);
+        jw_init(&j, mem);
         ru.j = &j;
-        json_obj_begin(&j);
-        json_key(&j, "initial");
-        json_obj_begin(&j);
+        jw_obj_begin(&j);
+        jw_key(&j, "initial");
+        jw_obj_begin(&j);
         json_snapshot(&j, r);
-        json_obj_end(&j);
-        json_key(&j, "results");
-        json_arr_begin(&j);
+        jw_obj_end(&j);
+        jw_key(&j, "results");
+        jw_arr_begin(&j);
     } else {
         ru.text = mem;
         fprintf(mem, "initial\n");
@@ -469,9 +469,9 @@ static int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
         rc = apply(&ru, &sc.ops[i]);
     if (a.json) {
-        json_arr_end(&j);
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_arr_end(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
     }
     fclose(mem);
     if (rc == CLI_OK)
@@ -534,18 +534,18 @@ static int cmd_show(int argc, char **argv)
     uint32_t n = wsel_ring_size(r);
     double W = (double)wsel_ring_weight(r);
     size_t na = wsel_ring_address_count(r);
-    json_out j;
-    json_init(&j, stdout);
+    jw_out j;
+    jw_init(&j, stdout);
     if (a.json) {
-        json_obj_begin(&j);
-        json_key(&j, "wheelSize");
-        json_u64(&j, n);
-        json_key(&j, "weight");
-        json_u64(&j, (unsigned long long)W);
-        json_key(&j, "healthy");
-        json_bool(&j, wsel_ring_healthy(r));
-        json_key(&j, "addresses");
-        json_arr_begin(&j);
+        jw_obj_begin(&j);
+        jw_key(&j, "wheelSize");
+        jw_u64(&j, n);
+        jw_key(&j, "weight");
+        jw_u64(&j, (unsigned long long)W);
+        jw_key(&j, "healthy");
+        jw_bool(&j, wsel_ring_healthy(r));
+        jw_key(&j, "addresses");
+        jw_arr_begin(&j);
     } else {
         printf("%u slots, total weight %.0f, %s\n", n, W, wsel_ring_healthy(r) ? "healthy" : "unhealthy");
         printf("%-28s %-24s %7s %8s %11s %12s %10s\n", "address", "host", "weight", "slots",
@@ -567,48 +567,48 @@ static int cmd_show(int argc, char **argv)
         fmt_peer(ad.ip, ad.port, pb, sizeof pb);
         snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
         if (a.json) {
-            json_obj_begin(&j);
-            json_key(&j, "address");
-            json_str(&j, pb);
-            json_key(&j, "host");
-            json_str(&j, hb);
-            json_key(&j, "weight");
-            json_u64(&j, ad.weight);
-            json_key(&j, "available");
-            json_bool(&j, ad.available);
-            json_key(&j, "slots");
-            json_u64(&j, ad.n_slots);
-            json_key(&j, "slotShare");
-            json_num(&j, ss);
-            json_key(&j, "weightShare");
-            json_num(&j, ws);
-            json_key(&j, "deviation");
-            json_num(&j, dev);
-            json_obj_end(&j);
+            jw_obj_begin(&j);
+            jw_key(&j, "address");
+            jw_str(&j, pb);
+            jw_key(&j, "host");
+            jw_str(&j, hb);
+            jw_key(&j, "weight");
+            jw_u64(&j, ad.weight);
+            jw_key(&j, "available");
+            jw_bool(&j, ad.available);
+            jw_key(&j, "slots");
+            jw_u64(&j, ad.n_slots);
+            jw_key(&j, "slotShare");
+            jw_num(&j, ss);
+            jw_key(&j, "weightShare");
+            jw_num(&j, ws);
+            jw_key(&j, "deviation");
+            jw_num(&j, dev);
+            jw_obj_end(&j);
         } else {
             printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", pb, hb, ad.weight,
                    ad.n_slots, 100 * ss, 100 * ws, dev);
         }
     }
     if (a.json) {
-        json_arr_end(&j);
-        json_key(&j, "largestDeviation");
+        jw_arr_end(&j);
+        jw_key(&j, "largestDeviation");
         if (na == 0) {
-            json_null(&j);
+            jw_null(&j);
         } else {
             wsel_ring_address ad;
             wsel_ring_address_get(r, worst_i, &ad);
-            json_obj_begin(&j);
-            json_key(&j, "address");
-            json_str(&j, fmt_peer(ad.ip, ad.port, pb, sizeof pb));
-            json_key(&j, "slots");
-            json_num(&j, worst_dev);
-            json_key(&j, "share");
-            json_num(&j, worst_dev / n);
-            json_obj_end(&j);
+            jw_obj_begin(&j);
+            jw_key(&j, "address");
+            jw_str(&j, fmt_peer(ad.ip, ad.port, pb, sizeof pb));
+            jw_key(&j, "slots");
+            jw_num(&j, worst_dev);
+            jw_key(&j, "share");
+            jw_num(&j, worst_dev / n);
+            jw_obj_end(&j);
         }
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
     } else if (na) {
         wsel_ring_address ad;
         wsel_ring_address_get(r, worst_i, &ad);
@@ -639,7 +639,7 @@ typedef struct diffres {
 } diffres;
 
 typedef struct diffctx {
-    json_out *j;
+    jw_out *j;
     int json;
     FILE *f;
     const rs_op *ops;   /* the scenario's ops (op index = op - ops) */
@@ -686,20 +686,20 @@ static double max_quota_dev(const snap *a)
     return worst;
 }
 
-static void json_figures(json_out *j, const diffres *d, uint32_t n)
+static void json_figures(jw_out *j, const diffres *d, uint32_t n)
 {
-    json_key(j, "moved");
-    json_u64(j, d->moved);
-    json_key(j, "movedShare");
-    json_num(j, (double)d->moved / n);
-    json_key(j, "minimalMoved");
-    json_u64(j, d->minimal);
-    json_key(j, "minimalShare");
-    json_num(j, (double)d->minimal / n);
-    json_key(j, "untouchedMoves");
-    json_u64(j, d->untouched);
-    json_key(j, "maxQuotaDeviation");
-    json_num(j, d->max_dev);
+    jw_key(j, "moved");
+    jw_u64(j, d->moved);
+    jw_key(j, "movedShare");
+    jw_num(j, (double)d->moved / n);
+    jw_key(j, "minimalMoved");
+    jw_u64(j, d->minimal);
+    jw_key(j, "minimalShare");
+    jw_num(j, (double)d->minimal / n);
+    jw_key(j, "untouchedMoves");
+    jw_u64(j, d->untouched);
+    jw_key(j, "maxQuotaDeviation");
+    jw_num(j, d->max_dev);
 }
 
 static void text_figures(FILE *f, const char *mode, const diffres *d, uint32_t n)
@@ -737,16 +737,16 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         if (find_key(&a, b->key[k]) < 0)
             losses += b->slots[k];
     d.minimal = gains > losses ? gains : losses;
-    json_out *j = c->j;
+    jw_out *j = c->j;
     bool print = !c->collect;
     if (print && c->json) {
-        json_obj_begin(j);
-        json_key(j, "op");
-        json_str(j, op->path);
-        json_key(j, "kind");
-        json_str(j, op_names[op->kind]);
-        json_key(j, "slots");
-        json_arr_begin(j);
+        jw_obj_begin(j);
+        jw_key(j, "op");
+        jw_str(j, op->path);
+        jw_key(j, "kind");
+        jw_str(j, op_names[op->kind]);
+        jw_key(j, "slots");
+        jw_arr_begin(j);
     } else if (print) {
         fprintf(c->f, "%s %s", op->path, op_names[op->kind]);
         if (op->name)
@@ -772,16 +772,16 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         const char *fl = from ? b->label[b->owner[s]] : NULL;
         const char *tl = to ? a.label[a.owner[s]] : NULL;
         if (c->json) {
-            json_obj_begin(j);
-            json_key(j, "slot");
-            json_u64(j, s);
-            json_key(j, "from");
-            fl ? json_str(j, fl) : json_null(j);
-            json_key(j, "to");
-            tl ? json_str(j, tl) : json_null(j);
-            json_key(j, "untouched");
-            json_bool(j, between_untouched);
-            json_obj_end(j);
+            jw_obj_begin(j);
+            jw_key(j, "slot");
+            jw_u64(j, s);
+            jw_key(j, "from");
+            fl ? jw_str(j, fl) : jw_null(j);
+            jw_key(j, "to");
+            tl ? jw_str(j, tl) : jw_null(j);
+            jw_key(j, "untouched");
+            jw_bool(j, between_untouched);
+            jw_obj_end(j);
         } else if (between_untouched) {
             fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s, fl, tl);
         }
@@ -790,13 +790,13 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     if (c->collect) {
         c->strict[op - c->ops] = d;
     } else if (c->json) {
-        json_arr_end(j);
+        jw_arr_end(j);
         json_figures(j, &d, n);
-        json_key(j, "strict");
-        json_obj_begin(j);
+        jw_key(j, "strict");
+        jw_obj_begin(j);
         json_figures(j, st, n);
-        json_obj_end(j);
-        json_obj_end(j);
+        jw_obj_end(j);
+        jw_obj_end(j);
     } else {
         text_figures(c->f, "", &d, n);
         text_figures(c->f, "strict: ", st, n);
@@ -826,8 +826,8 @@ static int cmd_diff(int argc, char **argv)
         rs_free(&sc);
         return cli_die(cmd, "out of memory");
     }
-    json_out j;
-    json_init(&j, mem);
+    jw_out j;
+    jw_init(&j, mem);
     diffctx c = {&j, a.json, mem, sc.ops, calloc(sc.n_ops + 1, sizeof(diffres)), true};
     /* the strict pass first, on a fresh copy of the scenario (its DNS data changes) */
     rs_scenario sc2;
@@ -845,16 +845,16 @@ static int cmd_diff(int argc, char **argv)
     c.ops = sc.ops;
     c.collect = false;
     if (rc == CLI_OK && a.json) {
-        json_obj_begin(&j);
-        json_key(&j, "changes");
-        json_arr_begin(&j);
+        jw_obj_begin(&j);
+        jw_key(&j, "changes");
+        jw_arr_begin(&j);
     }
     if (rc == CLI_OK)
         rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
     if (rc == CLI_OK && a.json) {
-        json_arr_end(&j);
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_arr_end(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
     }
     fclose(mem);
     if (rc == CLI_OK)

@@ -371,16 +371,16 @@ static void unexpected_ans(const sample_run *s, size_t u, cli_ans *a)
     }
 }
 
-static void json_answer(json_out *j, const wsel_resource *res, const cli_ans *a,
+static void json_answer(jw_out *j, const wsel_resource *res, const cli_ans *a,
                         unsigned long long count, double expected)
 {
-    json_obj_begin(j);
+    jw_obj_begin(j);
     cli_json_ans(j, res, a);
-    json_key(j, "count");
-    json_u64(j, count);
-    json_key(j, "expected");
-    json_num(j, expected);
-    json_obj_end(j);
+    jw_key(j, "count");
+    jw_u64(j, count);
+    jw_key(j, "expected");
+    jw_num(j, expected);
+    jw_obj_end(j);
 }
 
 static void sample_json(const sample_args *a, const sample_run *s, const sample_fit *f)
@@ -388,21 +388,21 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
     const wsel_resource *res = s->res;
     const wsel_odds *o = s->o;
     unsigned long long n = a->n;
-    json_out j;
-    json_init(&j, stdout);
-    json_obj_begin(&j);
-    json_key(&j, "resource");
-    json_str(&j, res->name);
-    json_key(&j, "n");
-    json_u64(&j, n);
-    json_key(&j, "seed");
-    json_u64(&j, a->seed);
-    json_key(&j, "engine");
-    json_str(&j, wsel_kit_resolver_variant(s->r));
-    json_key(&j, "test");
-    json_str(&j, f->test);
-    json_key(&j, "answers");
-    json_arr_begin(&j);
+    jw_out j;
+    jw_init(&j, stdout);
+    jw_obj_begin(&j);
+    jw_key(&j, "resource");
+    jw_str(&j, res->name);
+    jw_key(&j, "n");
+    jw_u64(&j, n);
+    jw_key(&j, "seed");
+    jw_u64(&j, a->seed);
+    jw_key(&j, "engine");
+    jw_str(&j, wsel_kit_resolver_variant(s->r));
+    jw_key(&j, "test");
+    jw_str(&j, f->test);
+    jw_key(&j, "answers");
+    jw_arr_begin(&j);
     cli_ans ca;
     for (size_t k = 0; s->en && k < s->ncombo; k++) {
         cli_combo_ans(o, &s->combo[k], &ca);
@@ -416,42 +416,42 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
         am_ans(&s->am, k, &ca);
         json_answer(&j, res, &ca, s->am.e[k].n, (double)((long double)n * cli_answer_p(o, &ca)));
     }
-    json_arr_end(&j);
+    jw_arr_end(&j);
     if (!s->en) {
-        json_key(&j, "distinct_answers");
-        json_u64(&j, s->am.n);
-        json_key(&j, "unlisted_draws");
-        json_u64(&j, s->am.other);
+        jw_key(&j, "distinct_answers");
+        jw_u64(&j, s->am.n);
+        jw_key(&j, "unlisted_draws");
+        jw_u64(&j, s->am.other);
     }
-    json_key(&j, "items");
-    json_arr_begin(&j);
+    jw_key(&j, "items");
+    jw_arr_begin(&j);
     char path[600];
     for (uint32_t k = 0; k < res->n_sets; k++) {
         const wsel_set *set = &res->sets[k];
         for (uint32_t i = 0; i < set->n_items; i++) {
-            json_obj_begin(&j);
-            json_key(&j, "label");
-            json_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
-            json_key(&j, "address");
-            json_str(&j, set->items[i].value);
-            json_key(&j, "count");
-            json_u64(&j, s->icount[k][i]);
-            json_key(&j, "expected");
-            json_num(&j, (double)((long double)n * o->sets[k].item_p[i].p));
-            json_obj_end(&j);
+            jw_obj_begin(&j);
+            jw_key(&j, "label");
+            jw_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
+            jw_key(&j, "address");
+            jw_str(&j, set->items[i].value);
+            jw_key(&j, "count");
+            jw_u64(&j, s->icount[k][i]);
+            jw_key(&j, "expected");
+            jw_num(&j, (double)((long double)n * o->sets[k].item_p[i].p));
+            jw_obj_end(&j);
         }
     }
-    json_arr_end(&j);
-    json_key(&j, "impossible");
-    json_bool(&j, f->impossible);
-    json_key(&j, "chi2");
-    json_num(&j, f->chi2);
-    json_key(&j, "df");
-    json_u64(&j, f->df);
-    json_key(&j, "p");
-    json_num(&j, f->p);
-    json_obj_end(&j);
-    json_finish(&j);
+    jw_arr_end(&j);
+    jw_key(&j, "impossible");
+    jw_bool(&j, f->impossible);
+    jw_key(&j, "chi2");
+    jw_num(&j, f->chi2);
+    jw_key(&j, "df");
+    jw_u64(&j, f->df);
+    jw_key(&j, "p");
+    jw_num(&j, f->p);
+    jw_obj_end(&j);
+    jw_finish(&j);
 }
 
 static const amap *count_map; /* qsort has no context argument */

@@ -24,60 +24,60 @@ static const char *updown(bool up)
     return up ? "UP" : "DOWN";
 }
 
-static void json_ms(json_out *j, const char *key, wsel_mstate m)
+static void json_ms(jw_out *j, const char *key, wsel_mstate m)
 {
-    json_key(j, key);
-    json_obj_begin(j);
-    json_key(j, "state");
-    json_str(j, updown(m.up));
-    json_key(j, "ttl");
-    json_u64(j, m.ttl);
-    json_obj_end(j);
+    jw_key(j, key);
+    jw_obj_begin(j);
+    jw_key(j, "state");
+    jw_str(j, updown(m.up));
+    jw_key(j, "ttl");
+    jw_u64(j, m.ttl);
+    jw_obj_end(j);
 }
 
 static void print_pairs(const wsel_state *st, int json, const char *config)
 {
     size_t n = wsel_state_pair_count(st);
     if (json) {
-        json_out j;
-        json_init(&j, stdout);
-        json_obj_begin(&j);
-        json_key(&j, "config");
-        json_str(&j, config);
-        json_key(&j, "pairs");
-        json_arr_begin(&j);
+        jw_out j;
+        jw_init(&j, stdout);
+        jw_obj_begin(&j);
+        jw_key(&j, "config");
+        jw_str(&j, config);
+        jw_key(&j, "pairs");
+        jw_arr_begin(&j);
         for (size_t i = 0; i < n; i++) {
             wsel_pair_info p;
             wsel_state_pair(st, i, &p);
-            json_obj_begin(&j);
-            json_key(&j, "thing");
-            json_str(&j, p.thing);
-            json_key(&j, "service");
-            json_str(&j, p.service);
+            jw_obj_begin(&j);
+            jw_key(&j, "thing");
+            jw_str(&j, p.thing);
+            jw_key(&j, "service");
+            jw_str(&j, p.service);
             json_ms(&j, "monitored", p.monitored);
-            json_key(&j, "forced");
+            jw_key(&j, "forced");
             if (p.forced) {
-                json_obj_begin(&j);
-                json_key(&j, "state");
-                json_str(&j, updown(p.forced_up));
-                json_key(&j, "ttl");
+                jw_obj_begin(&j);
+                jw_key(&j, "state");
+                jw_str(&j, updown(p.forced_up));
+                jw_key(&j, "ttl");
                 if (p.forced_ttl)
-                    json_u64(&j, p.ttl_forced);
+                    jw_u64(&j, p.ttl_forced);
                 else
-                    json_null(&j);
-                json_obj_end(&j);
+                    jw_null(&j);
+                jw_obj_end(&j);
             } else {
-                json_null(&j);
+                jw_null(&j);
             }
-            json_key(&j, "state");
-            json_str(&j, updown(p.effective.up));
-            json_key(&j, "ttl");
-            json_u64(&j, p.effective.ttl);
-            json_obj_end(&j);
+            jw_key(&j, "state");
+            jw_str(&j, updown(p.effective.up));
+            jw_key(&j, "ttl");
+            jw_u64(&j, p.effective.ttl);
+            jw_obj_end(&j);
         }
-        json_arr_end(&j);
-        json_obj_end(&j);
-        json_finish(&j);
+        jw_arr_end(&j);
+        jw_obj_end(&j);
+        jw_finish(&j);
         return;
     }
     printf("%-40s %-22s %-15s %s\n", "THING/SERVICE_TYPE", "MONITORED", "FORCED",
