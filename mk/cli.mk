@@ -7,10 +7,12 @@ CHECK_PROGS += $(CLI_TESTS)
 check-cli: deps-check lib $(WSEL_BIN) ## run the bin/wsel end-to-end tests only
 	@sh scripts/run-tests.sh $(CLI_TESTS)
 
-demo: all ## build and run check, explain and a 100000-draw sample on the bundled synopsis config
+demo: all ## build and run every system on its bundled example: weighted check, explain, sample; ring show, diff; gslb check, explain, resolve
 	$(WSEL_BIN) check examples/synopsis.conf --zone examples/synopsis.zone example.com.
 	$(WSEL_BIN) explain examples/synopsis.conf corpwww cdnwww
 	$(WSEL_BIN) sample examples/synopsis.conf cdnwww -n 100000 --seed 1
+	$(WSEL_BIN) ring show examples/ring/k4.json
+	$(WSEL_BIN) ring diff examples/ring/k2.json
 	$(WSEL_BIN) gslb check examples/gslb/bigip_gtm.conf || test $$? -eq 1 # G001 is an error finding (exit 1), by design of the example
 	$(WSEL_BIN) gslb explain examples/gslb/bigip_gtm.conf
 	$(WSEL_BIN) gslb resolve examples/gslb/bigip_gtm.conf www.example.com --inputs examples/gslb/inputs.json -n 4 --log all
