@@ -3,6 +3,7 @@
  * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
  * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -337,6 +338,37 @@ static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned 
     return 0;
 }
 
+/* A scalar attribute of a pool or wide IP: a bool (enabled/disabled) or an unsigned integer
+ * in [lo, hi], stored at `off` in the object, with `bit` set in its `written` mask. */
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct {
+    const char *name;
+    bool is_bool;
+    unsigned long lo, hi;
+    size_t off;
+    unsigned bit;
+} scalar_attr;
+
+/* 1: `key` is not in the table; otherwise 0 or the error of reading its value. */
+static int scalar_attr_read(P *p, tok *key, const scalar_attr *t, size_t n, void *obj,
+                            unsigned *written)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(key->text, t[i].name))
+            continue;
+        char *field = (char *)obj + t[i].off;
+        int rc = seen(p, key, t[i].name);
+        if (!rc)
+            rc = t[i].is_bool ? bool_value(p, key, (bool *)(void *)field)
+                              : uint_value(p, key, t[i].lo, t[i].hi, (unsigned *)(void *)field);
+        if (!rc)
+            *written |= t[i].bit;
+        return rc;
+    }
+    return 1;
+}
+
 /* ---- depends-on lists (server VS and pool member) ---- */
 
 static int depends_entry(P *p, tok *name, void *ctx)
@@ -554,6 +586,16 @@ static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
     "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
 static const unsigned qos_defaults[WSEL_GSLB_QOS_COUNT_] = {50, 30, 5, 3, 1, 0, 0, 0, 0};
 
+static const scalar_attr pool_scalars[] = {
+    {"verify-member-availability", true, 0, 1, offsetof(wsel_gslb_pool, verify), WSEL_GSLB_P_VERIFY},
+    {"dynamic-ratio", true, 0, 1, offsetof(wsel_gslb_pool, dynamic_ratio), WSEL_GSLB_P_DYNRATIO},
+    {"manual-resume", true, 0, 1, offsetof(wsel_gslb_pool, manual_resume), WSEL_GSLB_P_MANUAL},
+    {"max-answers-returned", false, 1, 500, offsetof(wsel_gslb_pool, max_answers), WSEL_GSLB_P_MAXANS},
+    {"ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, ttl), WSEL_GSLB_P_TTL},
+    {"min-members-up-value", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, min_up_value),
+     WSEL_GSLB_P_MINUPV},
+};
+
 static int pool_body(P *p, wsel_gslb_pool *pl)
 {
     int rc = expect_lbrace(p);
@@ -610,26 +652,10 @@ static int pool_body(P *p, wsel_gslb_pool *pl)
                 if (memcmp(pl->fallback_ip.bytes, zero, 16) == 0) /* :: or 0.0.0.0: unset, A-4 */
                     memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
             }
-        } else if (!strcmp(k, "verify-member-availability")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->verify)))
+        } else if ((rc = scalar_attr_read(p, key, pool_scalars, N_OF(pool_scalars), pl,
+                                          &pl->written)) != 1) {
+            if (rc)
                 return rc;
-            pl->written |= WSEL_GSLB_P_VERIFY;
-        } else if (!strcmp(k, "dynamic-ratio")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->dynamic_ratio)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_DYNRATIO;
-        } else if (!strcmp(k, "manual-resume")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->manual_resume)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MANUAL;
-        } else if (!strcmp(k, "max-answers-returned")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 1, 500, &pl->max_answers)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MAXANS;
-        } else if (!strcmp(k, "ttl")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &pl->ttl)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_TTL;
         } else if (!strcmp(k, "min-members-up-mode")) {
             static const char *const modes[] = {"off", "at-least", "percent", "number"};
             unsigned x;
@@ -637,11 +663,6 @@ static int pool_body(P *p, wsel_gslb_pool *pl)
                 return rc;
             pl->min_up_mode = x == 3 ? WSEL_GSLB_MINUP_AT_LEAST : (wsel_gslb_minup)x; /* */
             pl->written |= WSEL_GSLB_P_MINUP;
-        } else if (!strcmp(k, "min-members-up-value")) {
-            if ((rc = seen(p, key, k)) ||
-                (rc = uint_value(p, key, 0, 0xffffffffu, &pl->min_up_value)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MINUPV;
         } else if (!strcmp(k, "members")) {
             if ((rc = seen(p, key, k)) || (rc = list_block(p, member_entry, pl)))
                 return rc;
@@ -745,6 +766,18 @@ static int rules_entry(P *p, tok *name, void *ctx)
     return 0;
 }
 
+static const scalar_attr wideip_scalars[] = {
+    {"persistence", true, 0, 1, offsetof(wsel_gslb_wideip, persistence), WSEL_GSLB_W_PERSIST},
+    {"ttl-persistence", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, ttl_persistence),
+     WSEL_GSLB_W_TTLP},
+    {"persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_wideip, cidr4), WSEL_GSLB_W_CIDR4},
+    {"persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_wideip, cidr6), WSEL_GSLB_W_CIDR6},
+    {"failure-rcode-response", true, 0, 1, offsetof(wsel_gslb_wideip, rcode_response),
+     WSEL_GSLB_W_RCODE_ON},
+    {"failure-rcode-ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, rcode_ttl),
+     WSEL_GSLB_W_RCODE_TTL},
+};
+
 static int wideip_body(P *p, wsel_gslb_wideip *w)
 {
     int rc = expect_lbrace(p);
@@ -771,23 +804,10 @@ static int wideip_body(P *p, wsel_gslb_wideip *w)
         } else if (!strcmp(k, "pools")) {
             if ((rc = seen(p, key, k)) || (rc = list_block(p, wpool_entry, w)))
                 return rc;
-        } else if (!strcmp(k, "persistence")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->persistence)))
+        } else if ((rc = scalar_attr_read(p, key, wideip_scalars, N_OF(wideip_scalars), w,
+                                          &w->written)) != 1) {
+            if (rc)
                 return rc;
-            w->written |= WSEL_GSLB_W_PERSIST;
-        } else if (!strcmp(k, "ttl-persistence")) {
-            if ((rc = seen(p, key, k)) ||
-                (rc = uint_value(p, key, 0, 0xffffffffu, &w->ttl_persistence)))
-                return rc;
-            w->written |= WSEL_GSLB_W_TTLP;
-        } else if (!strcmp(k, "persist-cidr-ipv4")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 32, &w->cidr4)))
-                return rc;
-            w->written |= WSEL_GSLB_W_CIDR4;
-        } else if (!strcmp(k, "persist-cidr-ipv6")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 128, &w->cidr6)))
-                return rc;
-            w->written |= WSEL_GSLB_W_CIDR6;
         } else if (!strcmp(k, "last-resort-pool")) {
             if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
                 return rc;
@@ -800,10 +820,6 @@ static int wideip_body(P *p, wsel_gslb_wideip *w)
                 if (!(w->lrp_type = wsel__gslb_strdup(v->text)) || !(w->lrp_name = wsel__gslb_strdup(n2->text)))
                     return nomem(p);
             }
-        } else if (!strcmp(k, "failure-rcode-response")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->rcode_response)))
-                return rc;
-            w->written |= WSEL_GSLB_W_RCODE_ON;
         } else if (!strcmp(k, "failure-rcode")) {
             static const char *const rc_names[] = {"noerror", "formerr", "servfail", "nxdomain",
                                                    "notimpl", "refused", "yxdomain", "yxrrset",
@@ -811,10 +827,6 @@ static int wideip_body(P *p, wsel_gslb_wideip *w)
             if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, rc_names, 11, &w->rcode)))
                 return rc;
             w->written |= WSEL_GSLB_W_RCODE;
-        } else if (!strcmp(k, "failure-rcode-ttl")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &w->rcode_ttl)))
-                return rc;
-            w->written |= WSEL_GSLB_W_RCODE_TTL;
         } else if (!strcmp(k, "load-balancing-decision-log-verbosity")) {
             if ((rc = seen(p, key, k)) || (rc = list_block(p, log_entry, &w->log_flags)))
                 return rc;
