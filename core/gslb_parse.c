@@ -325,6 +325,19 @@ static int attr_block(P *p, attr_fn fn, void *ctx)
     return 0;
 }
 
+/* A list entry's optional `{ attrs }`, read with the current object named "OBJ WHAT NAME". */
+static int entry_attrs(P *p, const char *what, const tok *name, attr_fn fn, void *ctx)
+{
+    if (peek(p)->type != WSEL__TOK_LBRACE)
+        return 0;
+    char saved[320];
+    memcpy(saved, p->obj, sizeof saved);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s %s %s", saved, what, name->text);
+    int rc = attr_block(p, fn, ctx);
+    memcpy(p->obj, saved, sizeof saved);
+    return rc;
+}
+
 static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned bit)
 {
     if (strcmp(key->text, "enabled") && strcmp(key->text, "disabled"))
@@ -595,14 +608,7 @@ static int member_entry(P *p, tok *name, void *ctx)
     pl->n_members++;
     if (!(m->key = wsel__gslb_strdup(name->text)))
         return nomem(p);
-    if (peek(p)->type != WSEL__TOK_LBRACE)
-        return 0;
-    char saved[320];
-    memcpy(saved, p->obj, sizeof saved);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s member %s", saved, name->text);
-    int rc = attr_block(p, member_attr, m);
-    memcpy(p->obj, saved, sizeof saved);
-    return rc;
+    return entry_attrs(p, "member", name, member_attr, m);
 }
 
 static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
@@ -735,14 +741,7 @@ static int wpool_entry(P *p, tok *name, void *ctx)
     wi->n_pools++;
     if (!(w->name = wsel__gslb_strdup(name->text)))
         return nomem(p);
-    if (peek(p)->type != WSEL__TOK_LBRACE)
-        return 0;
-    char saved[320];
-    memcpy(saved, p->obj, sizeof saved);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s pool %s", saved, name->text);
-    int rc = attr_block(p, wpool_attr, w);
-    memcpy(p->obj, saved, sizeof saved);
-    return rc;
+    return entry_attrs(p, "pool", name, wpool_attr, w);
 }
 
 static int log_entry(P *p, tok *name, void *ctx)
