@@ -195,16 +195,39 @@ static int req_str(rd *r, const char *path, json_t *obj, const char *key, char *
     return *out ? 0 : bad(r, where, "out of memory");
 }
 
-static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
+/* Absent: *out is left as it is. */
+static int opt_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
 {
     json_t *v = json_object_get(obj, key);
+    if (!v)
+        return 0;
     char where[256];
     sub(where, sizeof where, path, key);
-    if (!v)
-        return bad(r, path, "missing '%s'", key);
     if (!json_is_boolean(v))
         return bad(r, where, "expected true or false, got %s", type_name(v));
     *out = json_is_true(v);
+    return 0;
+}
+
+static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
+{
+    if (!json_object_get(obj, key))
+        return bad(r, path, "missing '%s'", key);
+    return opt_bool(r, path, obj, key, out);
+}
+
+/* Absent: *out is left as it is; present: a number of seconds > 0. */
+static int opt_secs(rd *r, const char *path, json_t *obj, const char *key, double *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return 0;
+    char where[256];
+    sub(where, sizeof where, path, key);
+    if (get_num(r, where, v, out))
+        return -1;
+    if (!(*out > 0))
+        return bad(r, where, "expected a number of seconds > 0");
     return 0;
 }
 
@@ -471,11 +494,9 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
     wsel_ring_opts_init(o);
     long long x;
     json_t *v;
-    if ((v = json_object_get(root, "wheelSize"))) {
-        if (get_int(r, "$.wheelSize", v, 1, WSEL_RING_MAX_SLOTS, &x))
-            return -1;
-        o->wheel_size = x;
-    }
+    if (opt_int(r, "$", root, "wheelSize", 1, WSEL_RING_MAX_SLOTS, o->wheel_size, &x))
+        return -1;
+    o->wheel_size = x;
     if ((v = json_object_get(root, "order"))) {
         if (!json_is_array(v))
             return bad(r, "$.order", "expected an array of numbers, got %s", type_name(v));
@@ -502,36 +523,16 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         if (!(o->health_threshold >= 0 && o->health_threshold <= 100))
             return bad(r, "$.healthThreshold", "expected a number in the range 0-100");
     }
-    if ((v = json_object_get(root, "requery"))) {
-        if (get_num(r, "$.requery", v, &o->requery))
-            return -1;
-        if (!(o->requery > 0))
-            return bad(r, "$.requery", "expected a number of seconds > 0");
-    }
-    if ((v = json_object_get(root, "ttl0"))) {
-        if (get_num(r, "$.ttl0", v, &o->ttl0))
-            return -1;
-        if (!(o->ttl0 > 0))
-            return bad(r, "$.ttl0", "expected a number of seconds > 0");
-    }
-    if ((v = json_object_get(root, "useSRVname"))) {
-        if (!json_is_boolean(v))
-            return bad(r, "$.useSRVname", "expected true or false, got %s", type_name(v));
-        o->use_srv_name = json_is_true(v);
-    }
-    if ((v = json_object_get(root, "strict"))) {
-        if (!json_is_boolean(v))
-            return bad(r, "$.strict", "expected true or false, got %s", type_name(v));
-        o->strict = json_is_true(v);
-    }
+    if (opt_secs(r, "$", root, "requery", &o->requery) || opt_secs(r, "$", root, "ttl0", &o->ttl0) ||
+        opt_bool(r, "$", root, "useSRVname", &o->use_srv_name) ||
+        opt_bool(r, "$", root, "strict", &o->strict))
+        return -1;
     uint32_t n = o->wheel_size >= 0 ? (uint32_t)o->wheel_size
                  : o->order          ? (uint32_t)o->order_len
                                      : WSEL_RING_DEFAULT_SIZE;
-    if ((v = json_object_get(root, "rrStart"))) {
-        if (get_int(r, "$.rrStart", v, 1, n, &x))
-            return -1;
-        o->rr_start = x;
-    }
+    if (opt_int(r, "$", root, "rrStart", 1, n, o->rr_start, &x))
+        return -1;
+    o->rr_start = x;
     if ((v = json_object_get(root, "hosts"))) {
         if (!json_is_array(v))
             return bad(r, "$.hosts", "expected an array of hosts, got %s", type_name(v));
