@@ -195,40 +195,41 @@ static int req_str(rd *r, const char *path, json_t *obj, const char *key, char *
     return *out ? 0 : bad(r, where, "out of memory");
 }
 
-/* Absent: *out is left as it is. */
-static int opt_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
+static int get_bool(rd *r, const char *path, json_t *v, void *out)
+{
+    if (!json_is_boolean(v))
+        return bad(r, path, "expected true or false, got %s", type_name(v));
+    *(bool *)out = json_is_true(v);
+    return 0;
+}
+
+static int get_secs(rd *r, const char *path, json_t *v, void *out)
+{
+    double *d = out;
+    if (get_num(r, path, v, d))
+        return -1;
+    if (!(*d > 0))
+        return bad(r, path, "expected a number of seconds > 0");
+    return 0;
+}
+
+/* obj.key read by get() when present; absent, *out is left as it is. */
+static int opt_get(rd *r, const char *path, json_t *obj, const char *key,
+                   int (*get)(rd *, const char *, json_t *, void *), void *out)
 {
     json_t *v = json_object_get(obj, key);
     if (!v)
         return 0;
     char where[256];
     sub(where, sizeof where, path, key);
-    if (!json_is_boolean(v))
-        return bad(r, where, "expected true or false, got %s", type_name(v));
-    *out = json_is_true(v);
-    return 0;
+    return get(r, where, v, out);
 }
 
 static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
 {
     if (!json_object_get(obj, key))
         return bad(r, path, "missing '%s'", key);
-    return opt_bool(r, path, obj, key, out);
-}
-
-/* Absent: *out is left as it is; present: a number of seconds > 0. */
-static int opt_secs(rd *r, const char *path, json_t *obj, const char *key, double *out)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v)
-        return 0;
-    char where[256];
-    sub(where, sizeof where, path, key);
-    if (get_num(r, where, v, out))
-        return -1;
-    if (!(*out > 0))
-        return bad(r, where, "expected a number of seconds > 0");
-    return 0;
+    return opt_get(r, path, obj, key, get_bool, out);
 }
 
 /* ---- DNS answers ------------------------------------------------------------------------ */
@@ -523,9 +524,10 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         if (!(o->health_threshold >= 0 && o->health_threshold <= 100))
             return bad(r, "$.healthThreshold", "expected a number in the range 0-100");
     }
-    if (opt_secs(r, "$", root, "requery", &o->requery) || opt_secs(r, "$", root, "ttl0", &o->ttl0) ||
-        opt_bool(r, "$", root, "useSRVname", &o->use_srv_name) ||
-        opt_bool(r, "$", root, "strict", &o->strict))
+    if (opt_get(r, "$", root, "requery", get_secs, &o->requery) ||
+        opt_get(r, "$", root, "ttl0", get_secs, &o->ttl0) ||
+        opt_get(r, "$", root, "useSRVname", get_bool, &o->use_srv_name) ||
+        opt_get(r, "$", root, "strict", get_bool, &o->strict))
         return -1;
     uint32_t n = o->wheel_size >= 0 ? (uint32_t)o->wheel_size
                  : o->order          ? (uint32_t)o->order_len
