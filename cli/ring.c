@@ -224,6 +224,21 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
     }
 }
 
+/* Closes the JSON document's results array and object when j is given, then the buffer
+ * mem writes to; its text goes to stdout only when rc is CLI_OK. */
+static void end_output(int rc, jw_out *j, FILE *mem, char **buf, size_t *len)
+{
+    if (j) {
+        jw_arr_end(j);
+        jw_obj_end(j);
+        jw_finish(j);
+    }
+    fclose(mem);
+    if (rc == CLI_OK)
+        fwrite(*buf, 1, *len, stdout);
+    free(*buf);
+}
+
 /* ---- applying one op ------------------------------------------------------------------------- */
 
 typedef struct runner {
@@ -468,15 +483,7 @@ static int cmd_run(int argc, char **argv)
     }
     for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
         rc = apply(&ru, &sc.ops[i]);
-    if (a.json) {
-        jw_arr_end(&j);
-        jw_obj_end(&j);
-        jw_finish(&j);
-    }
-    fclose(mem);
-    if (rc == CLI_OK)
-        fwrite(buf, 1, len, stdout);
-    free(buf);
+    end_output(rc, a.json ? &j : NULL, mem, &buf, &len);
     wsel_ring_fast_free(ru.f);
     wsel_ring_free(r);
     rs_free(&sc);
@@ -851,15 +858,7 @@ static int cmd_diff(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
-    if (rc == CLI_OK && a.json) {
-        jw_arr_end(&j);
-        jw_obj_end(&j);
-        jw_finish(&j);
-    }
-    fclose(mem);
-    if (rc == CLI_OK)
-        fwrite(buf, 1, len, stdout);
-    free(buf);
+    end_output(rc, rc == CLI_OK && a.json ? &j : NULL, mem, &buf, &len);
     free(c.strict);
     wsel_ring_free(r);
     rs_free(&sc);

@@ -195,17 +195,41 @@ static int req_str(rd *r, const char *path, json_t *obj, const char *key, char *
     return *out ? 0 : bad(r, where, "out of memory");
 }
 
-static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
+static int get_bool(rd *r, const char *path, json_t *v, void *out)
+{
+    if (!json_is_boolean(v))
+        return bad(r, path, "expected true or false, got %s", type_name(v));
+    *(bool *)out = json_is_true(v);
+    return 0;
+}
+
+static int get_secs(rd *r, const char *path, json_t *v, void *out)
+{
+    double *d = out;
+    if (get_num(r, path, v, d))
+        return -1;
+    if (!(*d > 0))
+        return bad(r, path, "expected a number of seconds > 0");
+    return 0;
+}
+
+/* obj.key read by get() when present; absent, *out is left as it is. */
+static int opt_get(rd *r, const char *path, json_t *obj, const char *key,
+                   int (*get)(rd *, const char *, json_t *, void *), void *out)
 {
     json_t *v = json_object_get(obj, key);
+    if (!v)
+        return 0;
     char where[256];
     sub(where, sizeof where, path, key);
-    if (!v)
+    return get(r, where, v, out);
+}
+
+static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool *out)
+{
+    if (!json_object_get(obj, key))
         return bad(r, path, "missing '%s'", key);
-    if (!json_is_boolean(v))
-        return bad(r, where, "expected true or false, got %s", type_name(v));
-    *out = json_is_true(v);
-    return 0;
+    return opt_get(r, path, obj, key, get_bool, out);
 }
 
 /* ---- DNS answers ------------------------------------------------------------------------ */
@@ -471,11 +495,9 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
     wsel_ring_opts_init(o);
     long long x;
     json_t *v;
-    if ((v = json_object_get(root, "wheelSize"))) {
-        if (get_int(r, "$.wheelSize", v, 1, WSEL_RING_MAX_SLOTS, &x))
-            return -1;
-        o->wheel_size = x;
-    }
+    if (opt_int(r, "$", root, "wheelSize", 1, WSEL_RING_MAX_SLOTS, o->wheel_size, &x))
+        return -1;
+    o->wheel_size = x;
     if ((v = json_object_get(root, "order"))) {
         if (!json_is_array(v))
             return bad(r, "$.order", "expected an array of numbers, got %s", type_name(v));
@@ -502,36 +524,17 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         if (!(o->health_threshold >= 0 && o->health_threshold <= 100))
             return bad(r, "$.healthThreshold", "expected a number in the range 0-100");
     }
-    if ((v = json_object_get(root, "requery"))) {
-        if (get_num(r, "$.requery", v, &o->requery))
-            return -1;
-        if (!(o->requery > 0))
-            return bad(r, "$.requery", "expected a number of seconds > 0");
-    }
-    if ((v = json_object_get(root, "ttl0"))) {
-        if (get_num(r, "$.ttl0", v, &o->ttl0))
-            return -1;
-        if (!(o->ttl0 > 0))
-            return bad(r, "$.ttl0", "expected a number of seconds > 0");
-    }
-    if ((v = json_object_get(root, "useSRVname"))) {
-        if (!json_is_boolean(v))
-            return bad(r, "$.useSRVname", "expected true or false, got %s", type_name(v));
-        o->use_srv_name = json_is_true(v);
-    }
-    if ((v = json_object_get(root, "strict"))) {
-        if (!json_is_boolean(v))
-            return bad(r, "$.strict", "expected true or false, got %s", type_name(v));
-        o->strict = json_is_true(v);
-    }
+    if (opt_get(r, "$", root, "requery", get_secs, &o->requery) ||
+        opt_get(r, "$", root, "ttl0", get_secs, &o->ttl0) ||
+        opt_get(r, "$", root, "useSRVname", get_bool, &o->use_srv_name) ||
+        opt_get(r, "$", root, "strict", get_bool, &o->strict))
+        return -1;
     uint32_t n = o->wheel_size >= 0 ? (uint32_t)o->wheel_size
                  : o->order          ? (uint32_t)o->order_len
                                      : WSEL_RING_DEFAULT_SIZE;
-    if ((v = json_object_get(root, "rrStart"))) {
-        if (get_int(r, "$.rrStart", v, 1, n, &x))
-            return -1;
-        o->rr_start = x;
-    }
+    if (opt_int(r, "$", root, "rrStart", 1, n, o->rr_start, &x))
+        return -1;
+    o->rr_start = x;
     if ((v = json_object_get(root, "hosts"))) {
         if (!json_is_array(v))
             return bad(r, "$.hosts", "expected an array of hosts, got %s", type_name(v));

@@ -3,6 +3,7 @@
  * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
  * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -324,6 +325,19 @@ static int attr_block(P *p, attr_fn fn, void *ctx)
     return 0;
 }
 
+/* A list entry's optional `{ attrs }`, read with the current object named "OBJ WHAT NAME". */
+static int entry_attrs(P *p, const char *what, const tok *name, attr_fn fn, void *ctx)
+{
+    if (peek(p)->type != WSEL__TOK_LBRACE)
+        return 0;
+    char saved[320];
+    memcpy(saved, p->obj, sizeof saved);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s %s %s", saved, what, name->text);
+    int rc = attr_block(p, fn, ctx);
+    memcpy(p->obj, saved, sizeof saved);
+    return rc;
+}
+
 static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned bit)
 {
     if (strcmp(key->text, "enabled") && strcmp(key->text, "disabled"))
@@ -334,6 +348,61 @@ static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned 
     *enabled = key->text[0] == 'e';
     if (written)
         *written |= bit;
+    return 0;
+}
+
+/* A scalar attribute of a pool or wide IP: a bool (enabled/disabled) or an unsigned integer
+ * in [lo, hi], stored at `off` in the object, with `bit` set in its `written` mask. */
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct {
+    const char *name;
+    bool is_bool;
+    unsigned long lo, hi;
+    size_t off;
+    unsigned bit;
+} scalar_attr;
+
+/* 1: `key` is not in the table; otherwise 0 or the error of reading its value. */
+static int scalar_attr_read(P *p, tok *key, const scalar_attr *t, size_t n, void *obj,
+                            unsigned *written)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(key->text, t[i].name))
+            continue;
+        char *field = (char *)obj + t[i].off;
+        int rc = seen(p, key, t[i].name);
+        if (!rc)
+            rc = t[i].is_bool ? bool_value(p, key, (bool *)(void *)field)
+                              : uint_value(p, key, t[i].lo, t[i].hi, (unsigned *)(void *)field);
+        if (!rc)
+            *written |= t[i].bit;
+        return rc;
+    }
+    return 1;
+}
+
+/* A top-level object's `{ attrs }`: `enabled`/`disabled` sets *enabled (when the object has
+ * one) and `bit` in *written; every other key goes to attr(). */
+static int object_body(P *p, bool *enabled, unsigned *written, unsigned bit, attr_fn fn, void *ctx)
+{
+    int rc = expect_lbrace(p);
+    if (rc)
+        return rc;
+    p->n_seen = 0;
+    for (;;) {
+        tok *key = next(p);
+        if (key->type == WSEL__TOK_RBRACE)
+            break;
+        if (!is_val(key))
+            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
+        rc = enabled ? flag_attr(p, key, enabled, written, bit) : 1;
+        if (rc < 0 || rc > 1)
+            return rc;
+        if (rc == 1 && (rc = fn(p, key, ctx)))
+            return rc;
+    }
+    p->depth--;
     return 0;
 }
 
@@ -539,14 +608,7 @@ static int member_entry(P *p, tok *name, void *ctx)
     pl->n_members++;
     if (!(m->key = wsel__gslb_strdup(name->text)))
         return nomem(p);
-    if (peek(p)->type != WSEL__TOK_LBRACE)
-        return 0;
-    char saved[320];
-    memcpy(saved, p->obj, sizeof saved);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s member %s", saved, name->text);
-    int rc = attr_block(p, member_attr, m);
-    memcpy(p->obj, saved, sizeof saved);
-    return rc;
+    return entry_attrs(p, "member", name, member_attr, m);
 }
 
 static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
@@ -554,106 +616,85 @@ static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
     "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
 static const unsigned qos_defaults[WSEL_GSLB_QOS_COUNT_] = {50, 30, 5, 3, 1, 0, 0, 0, 0};
 
+static const scalar_attr pool_scalars[] = {
+    {"verify-member-availability", true, 0, 1, offsetof(wsel_gslb_pool, verify), WSEL_GSLB_P_VERIFY},
+    {"dynamic-ratio", true, 0, 1, offsetof(wsel_gslb_pool, dynamic_ratio), WSEL_GSLB_P_DYNRATIO},
+    {"manual-resume", true, 0, 1, offsetof(wsel_gslb_pool, manual_resume), WSEL_GSLB_P_MANUAL},
+    {"max-answers-returned", false, 1, 500, offsetof(wsel_gslb_pool, max_answers), WSEL_GSLB_P_MAXANS},
+    {"ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, ttl), WSEL_GSLB_P_TTL},
+    {"min-members-up-value", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, min_up_value),
+     WSEL_GSLB_P_MINUPV},
+};
+
+static int pool_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_pool *pl = ctx;
+    int rc;
+    const char *k = key->text;
+    tok *v;
+    int q = -1;
+    for (int i = 0; i < WSEL_GSLB_QOS_COUNT_; i++)
+        if (!strcmp(k, qos_keys[i]))
+            q = i;
+    if (!strcmp(k, "qos-kbps")) /* A-5 alias */
+        q = WSEL_GSLB_QOS_KBPS;
+    if (q >= 0) {
+        if ((rc = seen(p, key, qos_keys[q])) ||
+            (rc = uint_value(p, key, 0, 0xffffffffu, &pl->qos[q])))
+            return rc;
+        pl->written |= WSEL_GSLB_P_QOS;
+        pl->qos_written |= 1u << q;
+        return 0;
+    }
+    static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
+    int st = -1;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(k, steps[i]))
+            st = i;
+    if (st >= 0) {
+        if ((rc = seen(p, key, k)) || (rc = method_value(p, key, st, &pl->mode[st])))
+            return rc;
+        pl->written |= (unsigned)WSEL_GSLB_P_PREFERRED << st;
+    } else if (!strcmp(k, "fallback-ip")) {
+        if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+            return rc;
+        pl->written |= WSEL_GSLB_P_FALLBACK_IP;
+        if (!strcmp(v->text, "any") || !strcmp(v->text, "any6"))
+            memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
+        else if (!wsel__gslb_parse_addr(v->text, &pl->fallback_ip))
+            return fail(p, v, WSEL_E_ADDR, "fallback-ip '%s' is not an IPv4/IPv6 address, any or any6",
+                        v->text, NULL);
+        else {
+            static const uint8_t zero[16];
+            if (memcmp(pl->fallback_ip.bytes, zero, 16) == 0) /* :: or 0.0.0.0: unset, A-4 */
+                memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
+        }
+    } else if ((rc = scalar_attr_read(p, key, pool_scalars, N_OF(pool_scalars), pl,
+                                      &pl->written)) != 1) {
+        if (rc)
+            return rc;
+    } else if (!strcmp(k, "min-members-up-mode")) {
+        static const char *const modes[] = {"off", "at-least", "percent", "number"};
+        unsigned x;
+        if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, modes, 4, &x)))
+            return rc;
+        pl->min_up_mode = x == 3 ? WSEL_GSLB_MINUP_AT_LEAST : (wsel_gslb_minup)x; /* */
+        pl->written |= WSEL_GSLB_P_MINUP;
+    } else if (!strcmp(k, "members")) {
+        if ((rc = seen(p, key, k)) || (rc = list_block(p, member_entry, pl)))
+            return rc;
+    } else if (starts(k, "limit-") || !strcmp(k, "monitor") || !strcmp(k, "description") ||
+               !strcmp(k, "metadata") || !strcmp(k, "app-service")) {
+        if ((rc = skip_rest(p, key)))
+            return rc;
+    } else if ((rc = unknown_key(p, key)))
+        return rc;
+    return 0;
+}
+
 static int pool_body(P *p, wsel_gslb_pool *pl)
 {
-    int rc = expect_lbrace(p);
-    if (rc)
-        return rc;
-    p->n_seen = 0;
-    for (;;) {
-        tok *key = next(p);
-        if (key->type == WSEL__TOK_RBRACE)
-            break;
-        if (!is_val(key))
-            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
-        rc = flag_attr(p, key, &pl->enabled, &pl->written, WSEL_GSLB_P_ENABLED);
-        if (rc < 0 || rc > 1)
-            return rc;
-        if (rc == 0)
-            continue;
-        const char *k = key->text;
-        tok *v;
-        int q = -1;
-        for (int i = 0; i < WSEL_GSLB_QOS_COUNT_; i++)
-            if (!strcmp(k, qos_keys[i]))
-                q = i;
-        if (!strcmp(k, "qos-kbps")) /* A-5 alias */
-            q = WSEL_GSLB_QOS_KBPS;
-        if (q >= 0) {
-            if ((rc = seen(p, key, qos_keys[q])) ||
-                (rc = uint_value(p, key, 0, 0xffffffffu, &pl->qos[q])))
-                return rc;
-            pl->written |= WSEL_GSLB_P_QOS;
-            pl->qos_written |= 1u << q;
-            continue;
-        }
-        static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
-        int st = -1;
-        for (int i = 0; i < 3; i++)
-            if (!strcmp(k, steps[i]))
-                st = i;
-        if (st >= 0) {
-            if ((rc = seen(p, key, k)) || (rc = method_value(p, key, st, &pl->mode[st])))
-                return rc;
-            pl->written |= (unsigned)WSEL_GSLB_P_PREFERRED << st;
-        } else if (!strcmp(k, "fallback-ip")) {
-            if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_FALLBACK_IP;
-            if (!strcmp(v->text, "any") || !strcmp(v->text, "any6"))
-                memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
-            else if (!wsel__gslb_parse_addr(v->text, &pl->fallback_ip))
-                return fail(p, v, WSEL_E_ADDR, "fallback-ip '%s' is not an IPv4/IPv6 address, any or any6",
-                            v->text, NULL);
-            else {
-                static const uint8_t zero[16];
-                if (memcmp(pl->fallback_ip.bytes, zero, 16) == 0) /* :: or 0.0.0.0: unset, A-4 */
-                    memset(&pl->fallback_ip, 0, sizeof pl->fallback_ip);
-            }
-        } else if (!strcmp(k, "verify-member-availability")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->verify)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_VERIFY;
-        } else if (!strcmp(k, "dynamic-ratio")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->dynamic_ratio)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_DYNRATIO;
-        } else if (!strcmp(k, "manual-resume")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &pl->manual_resume)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MANUAL;
-        } else if (!strcmp(k, "max-answers-returned")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 1, 500, &pl->max_answers)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MAXANS;
-        } else if (!strcmp(k, "ttl")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &pl->ttl)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_TTL;
-        } else if (!strcmp(k, "min-members-up-mode")) {
-            static const char *const modes[] = {"off", "at-least", "percent", "number"};
-            unsigned x;
-            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, modes, 4, &x)))
-                return rc;
-            pl->min_up_mode = x == 3 ? WSEL_GSLB_MINUP_AT_LEAST : (wsel_gslb_minup)x; /* */
-            pl->written |= WSEL_GSLB_P_MINUP;
-        } else if (!strcmp(k, "min-members-up-value")) {
-            if ((rc = seen(p, key, k)) ||
-                (rc = uint_value(p, key, 0, 0xffffffffu, &pl->min_up_value)))
-                return rc;
-            pl->written |= WSEL_GSLB_P_MINUPV;
-        } else if (!strcmp(k, "members")) {
-            if ((rc = seen(p, key, k)) || (rc = list_block(p, member_entry, pl)))
-                return rc;
-        } else if (starts(k, "limit-") || !strcmp(k, "monitor") || !strcmp(k, "description") ||
-                   !strcmp(k, "metadata") || !strcmp(k, "app-service")) {
-            if ((rc = skip_rest(p, key)))
-                return rc;
-        } else if ((rc = unknown_key(p, key)))
-            return rc;
-    }
-    p->depth--;
-    return 0;
+    return object_body(p, &pl->enabled, &pl->written, WSEL_GSLB_P_ENABLED, pool_attr, pl);
 }
 
 /* ---- gtm wideip a ---- */
@@ -700,14 +741,7 @@ static int wpool_entry(P *p, tok *name, void *ctx)
     wi->n_pools++;
     if (!(w->name = wsel__gslb_strdup(name->text)))
         return nomem(p);
-    if (peek(p)->type != WSEL__TOK_LBRACE)
-        return 0;
-    char saved[320];
-    memcpy(saved, p->obj, sizeof saved);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s pool %s", saved, name->text);
-    int rc = attr_block(p, wpool_attr, w);
-    memcpy(p->obj, saved, sizeof saved);
-    return rc;
+    return entry_attrs(p, "pool", name, wpool_attr, w);
 }
 
 static int log_entry(P *p, tok *name, void *ctx)
@@ -745,106 +779,87 @@ static int rules_entry(P *p, tok *name, void *ctx)
     return 0;
 }
 
+static const scalar_attr wideip_scalars[] = {
+    {"persistence", true, 0, 1, offsetof(wsel_gslb_wideip, persistence), WSEL_GSLB_W_PERSIST},
+    {"ttl-persistence", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, ttl_persistence),
+     WSEL_GSLB_W_TTLP},
+    {"persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_wideip, cidr4), WSEL_GSLB_W_CIDR4},
+    {"persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_wideip, cidr6), WSEL_GSLB_W_CIDR6},
+    {"failure-rcode-response", true, 0, 1, offsetof(wsel_gslb_wideip, rcode_response),
+     WSEL_GSLB_W_RCODE_ON},
+    {"failure-rcode-ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, rcode_ttl),
+     WSEL_GSLB_W_RCODE_TTL},
+};
+
+static int wideip_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_wideip *w = ctx;
+    int rc;
+    const char *k = key->text;
+    tok *v;
+    if (!strcmp(k, "pool-lb-mode")) {
+        if ((rc = seen(p, key, k)) || (rc = method_value(p, key, 3, &w->lb_mode)))
+            return rc;
+        w->written |= WSEL_GSLB_W_LBMODE;
+    } else if (!strcmp(k, "pools")) {
+        if ((rc = seen(p, key, k)) || (rc = list_block(p, wpool_entry, w)))
+            return rc;
+    } else if ((rc = scalar_attr_read(p, key, wideip_scalars, N_OF(wideip_scalars), w,
+                                      &w->written)) != 1) {
+        if (rc)
+            return rc;
+    } else if (!strcmp(k, "last-resort-pool")) {
+        if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
+            return rc;
+        w->written |= WSEL_GSLB_W_LRP;
+        w->lrp_pos = (wsel_gslb_pos){v->line, v->col};
+        if (strcmp(v->text, "none") != 0) {
+            tok *n2;
+            if ((rc = value(p, key, &n2)))
+                return rc;
+            if (!(w->lrp_type = wsel__gslb_strdup(v->text)) || !(w->lrp_name = wsel__gslb_strdup(n2->text)))
+                return nomem(p);
+        }
+    } else if (!strcmp(k, "failure-rcode")) {
+        static const char *const rc_names[] = {"noerror", "formerr", "servfail", "nxdomain",
+                                               "notimpl", "refused", "yxdomain", "yxrrset",
+                                               "nxrrset", "notauth", "notzone"}; /* */
+        if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, rc_names, 11, &w->rcode)))
+            return rc;
+        w->written |= WSEL_GSLB_W_RCODE;
+    } else if (!strcmp(k, "load-balancing-decision-log-verbosity")) {
+        if ((rc = seen(p, key, k)) || (rc = list_block(p, log_entry, &w->log_flags)))
+            return rc;
+        w->written |= WSEL_GSLB_W_LOG;
+    } else if (!strcmp(k, "topology-prefer-edns0-client-subnet")) {
+        if ((rc = seen(p, key, k)))
+            return rc;
+        w->ecs = true;
+        tok *n2 = peek(p);
+        if (is_val(n2) && n2->line == key->line &&
+            (!strcmp(n2->text, "enabled") || !strcmp(n2->text, "disabled"))) {
+            next(p);
+            w->ecs = n2->text[0] == 'e';
+        }
+        w->written |= WSEL_GSLB_W_ECS;
+    } else if (!strcmp(k, "rules")) {
+        if ((rc = seen(p, key, k)) || (rc = list_block(p, rules_entry, &w->has_rules)))
+            return rc;
+    } else if (!strcmp(k, "aliases") || !strcmp(k, "minimal-response") ||
+               !strcmp(k, "metadata") || !strcmp(k, "description") ||
+               !strcmp(k, "pools-cname") || !strcmp(k, "app-service")) {
+        if (!strcmp(k, "pools-cname") && (rc = add_unknown(p, p->obj, "pools-cname (CNAME pools are out of scope)", key)))
+            return rc;
+        if ((rc = skip_rest(p, key)))
+            return rc;
+    } else if ((rc = unknown_key(p, key)))
+        return rc;
+    return 0;
+}
+
 static int wideip_body(P *p, wsel_gslb_wideip *w)
 {
-    int rc = expect_lbrace(p);
-    if (rc)
-        return rc;
-    p->n_seen = 0;
-    for (;;) {
-        tok *key = next(p);
-        if (key->type == WSEL__TOK_RBRACE)
-            break;
-        if (!is_val(key))
-            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
-        rc = flag_attr(p, key, &w->enabled, &w->written, WSEL_GSLB_W_ENABLED);
-        if (rc < 0 || rc > 1)
-            return rc;
-        if (rc == 0)
-            continue;
-        const char *k = key->text;
-        tok *v;
-        if (!strcmp(k, "pool-lb-mode")) {
-            if ((rc = seen(p, key, k)) || (rc = method_value(p, key, 3, &w->lb_mode)))
-                return rc;
-            w->written |= WSEL_GSLB_W_LBMODE;
-        } else if (!strcmp(k, "pools")) {
-            if ((rc = seen(p, key, k)) || (rc = list_block(p, wpool_entry, w)))
-                return rc;
-        } else if (!strcmp(k, "persistence")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->persistence)))
-                return rc;
-            w->written |= WSEL_GSLB_W_PERSIST;
-        } else if (!strcmp(k, "ttl-persistence")) {
-            if ((rc = seen(p, key, k)) ||
-                (rc = uint_value(p, key, 0, 0xffffffffu, &w->ttl_persistence)))
-                return rc;
-            w->written |= WSEL_GSLB_W_TTLP;
-        } else if (!strcmp(k, "persist-cidr-ipv4")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 32, &w->cidr4)))
-                return rc;
-            w->written |= WSEL_GSLB_W_CIDR4;
-        } else if (!strcmp(k, "persist-cidr-ipv6")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 128, &w->cidr6)))
-                return rc;
-            w->written |= WSEL_GSLB_W_CIDR6;
-        } else if (!strcmp(k, "last-resort-pool")) {
-            if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
-                return rc;
-            w->written |= WSEL_GSLB_W_LRP;
-            w->lrp_pos = (wsel_gslb_pos){v->line, v->col};
-            if (strcmp(v->text, "none") != 0) {
-                tok *n2;
-                if ((rc = value(p, key, &n2)))
-                    return rc;
-                if (!(w->lrp_type = wsel__gslb_strdup(v->text)) || !(w->lrp_name = wsel__gslb_strdup(n2->text)))
-                    return nomem(p);
-            }
-        } else if (!strcmp(k, "failure-rcode-response")) {
-            if ((rc = seen(p, key, k)) || (rc = bool_value(p, key, &w->rcode_response)))
-                return rc;
-            w->written |= WSEL_GSLB_W_RCODE_ON;
-        } else if (!strcmp(k, "failure-rcode")) {
-            static const char *const rc_names[] = {"noerror", "formerr", "servfail", "nxdomain",
-                                                   "notimpl", "refused", "yxdomain", "yxrrset",
-                                                   "nxrrset", "notauth", "notzone"}; /* */
-            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, rc_names, 11, &w->rcode)))
-                return rc;
-            w->written |= WSEL_GSLB_W_RCODE;
-        } else if (!strcmp(k, "failure-rcode-ttl")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 0xffffffffu, &w->rcode_ttl)))
-                return rc;
-            w->written |= WSEL_GSLB_W_RCODE_TTL;
-        } else if (!strcmp(k, "load-balancing-decision-log-verbosity")) {
-            if ((rc = seen(p, key, k)) || (rc = list_block(p, log_entry, &w->log_flags)))
-                return rc;
-            w->written |= WSEL_GSLB_W_LOG;
-        } else if (!strcmp(k, "topology-prefer-edns0-client-subnet")) {
-            if ((rc = seen(p, key, k)))
-                return rc;
-            w->ecs = true;
-            tok *n2 = peek(p);
-            if (is_val(n2) && n2->line == key->line &&
-                (!strcmp(n2->text, "enabled") || !strcmp(n2->text, "disabled"))) {
-                next(p);
-                w->ecs = n2->text[0] == 'e';
-            }
-            w->written |= WSEL_GSLB_W_ECS;
-        } else if (!strcmp(k, "rules")) {
-            if ((rc = seen(p, key, k)) || (rc = list_block(p, rules_entry, &w->has_rules)))
-                return rc;
-        } else if (!strcmp(k, "aliases") || !strcmp(k, "minimal-response") ||
-                   !strcmp(k, "metadata") || !strcmp(k, "description") ||
-                   !strcmp(k, "pools-cname") || !strcmp(k, "app-service")) {
-            if (!strcmp(k, "pools-cname") && (rc = add_unknown(p, p->obj, "pools-cname (CNAME pools are out of scope)", key)))
-                return rc;
-            if ((rc = skip_rest(p, key)))
-                return rc;
-        } else if ((rc = unknown_key(p, key)))
-            return rc;
-    }
-    p->depth--;
-    return 0;
+    return object_body(p, &w->enabled, &w->written, WSEL_GSLB_W_ENABLED, wideip_attr, w);
 }
 
 /* ---- topology conditions, regions, global settings ---- */
@@ -918,29 +933,23 @@ static int region_entry_list(P *p, wsel_gslb_region *r)
     return 0;
 }
 
+static int region_attr(P *p, tok *key, void *ctx)
+{
+    int rc;
+    if (!strcmp(key->text, "region-members")) {
+        if ((rc = seen(p, key, key->text)) || (rc = region_entry_list(p, ctx)))
+            return rc;
+    } else if (!strcmp(key->text, "description") || !strcmp(key->text, "metadata")) {
+        if ((rc = skip_rest(p, key)))
+            return rc;
+    } else if ((rc = unknown_key(p, key)))
+        return rc;
+    return 0;
+}
+
 static int region_body(P *p, wsel_gslb_region *r)
 {
-    int rc = expect_lbrace(p);
-    if (rc)
-        return rc;
-    p->n_seen = 0;
-    for (;;) {
-        tok *key = next(p);
-        if (key->type == WSEL__TOK_RBRACE)
-            break;
-        if (!is_val(key))
-            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
-        if (!strcmp(key->text, "region-members")) {
-            if ((rc = seen(p, key, key->text)) || (rc = region_entry_list(p, r)))
-                return rc;
-        } else if (!strcmp(key->text, "description") || !strcmp(key->text, "metadata")) {
-            if ((rc = skip_rest(p, key)))
-                return rc;
-        } else if ((rc = unknown_key(p, key)))
-            return rc;
-    }
-    p->depth--;
-    return 0;
+    return object_body(p, NULL, NULL, 0, region_attr, r);
 }
 
 static int topo_attr(P *p, tok *key, void *ctx)
@@ -960,40 +969,35 @@ static int topo_attr(P *p, tok *key, void *ctx)
     return unknown_key(p, key);
 }
 
+static const scalar_attr global_scalars[] = {
+    {"static-persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_config, sp_cidr4), 2},
+    {"static-persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_config, sp_cidr6), 4},
+};
+
+static int global_attr(P *p, tok *key, void *ctx)
+{
+    wsel_gslb_config *c = ctx;
+    int rc;
+    const char *k = key->text;
+    if (!strcmp(k, "topology-longest-match")) {
+        static const char *const yn[] = {"no", "yes"};
+        unsigned x;
+        if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, yn, 2, &x)))
+            return rc;
+        c->longest_match = x == 1;
+        c->global_written |= 1;
+    } else if ((rc = scalar_attr_read(p, key, global_scalars, N_OF(global_scalars), c,
+                                      &c->global_written)) != 1) {
+        if (rc)
+            return rc;
+    } else if ((rc = unknown_key(p, key)))
+        return rc;
+    return 0;
+}
+
 static int global_body(P *p)
 {
-    wsel_gslb_config *c = p->cfg;
-    int rc = expect_lbrace(p);
-    if (rc)
-        return rc;
-    p->n_seen = 0;
-    for (;;) {
-        tok *key = next(p);
-        if (key->type == WSEL__TOK_RBRACE)
-            break;
-        if (!is_val(key))
-            return fail(p, key, WSEL_E_SYNTAX, "expected an attribute, found '%s'", key->text, NULL);
-        const char *k = key->text;
-        if (!strcmp(k, "topology-longest-match")) {
-            static const char *const yn[] = {"no", "yes"};
-            unsigned x;
-            if ((rc = seen(p, key, k)) || (rc = enum_value(p, key, yn, 2, &x)))
-                return rc;
-            c->longest_match = x == 1;
-            c->global_written |= 1;
-        } else if (!strcmp(k, "static-persist-cidr-ipv4")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 32, &c->sp_cidr4)))
-                return rc;
-            c->global_written |= 2;
-        } else if (!strcmp(k, "static-persist-cidr-ipv6")) {
-            if ((rc = seen(p, key, k)) || (rc = uint_value(p, key, 0, 128, &c->sp_cidr6)))
-                return rc;
-            c->global_written |= 4;
-        } else if ((rc = unknown_key(p, key)))
-            return rc;
-    }
-    p->depth--;
-    return 0;
+    return object_body(p, NULL, NULL, 0, global_attr, p->cfg);
 }
 
 /* ---- top level ---- */
