@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -1034,27 +1035,19 @@ static void wideip_methods(void **s)
 
 /* ---- properties over generated configs (spec 7) ---------------------------------------- */
 
-static uint64_t mix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void properties_generated(void **s)
 {
     (void)s;
     uint64_t seed = 12345;
     static const char *const modes[] = {"round-robin", "ratio", "global-availability"};
     for (int round = 0; round < 150; round++) {
-        int n = 1 + (int)(mix(&seed) % 6);
-        int mode = (int)(mix(&seed) % 3);
+        int n = 1 + (int)(wsel_kit_mix(&seed) % 6);
+        int mode = (int)(wsel_kit_mix(&seed) % 3);
         int w[6], up[6];
         char conf[4096], mem[1024] = "", json[1024] = "{\"members\": {";
         for (int i = 0; i < n; i++) {
-            w[i] = (int)(mix(&seed) % 4);
-            up[i] = (int)(mix(&seed) % 3) != 0;
+            w[i] = (int)(wsel_kit_mix(&seed) % 4);
+            up[i] = (int)(wsel_kit_mix(&seed) % 3) != 0;
             size_t l = strlen(mem);
             snprintf(mem + l, sizeof mem - l, "s1:v%d { ratio %d } ", i + 1, w[i]);
             l = strlen(json);
