@@ -3,6 +3,7 @@
  * either the expected error or a compact description of the model:
  *
  *   input stanza|whole|auto            how to load (default auto)
+ *   max_includes N                     wsel_load_opts.max_includes (default 0: the default)
  *   error WSEL_E_CODE LINE:COL         expected failure ...
  *   file SUFFIX                        ... in a file whose path ends in SUFFIX
  *   contains TEXT                      ... whose message contains TEXT (any number)
@@ -13,8 +14,14 @@
  *   group LABEL count=N total=N        group, followed by its items
  *   item LABEL VALUE WEIGHT [key=K]    key= only when the state key differs from VALUE
  *
- * '#' starts a comment line; indentation is ignored. */
+ * '#' starts a comment line; indentation is ignored.
+ *
+ * tests/data/lang/ holds the config language's corners in the same notation, and also
+ * monitoring state files: a NN_topic.state is loaded as extfile lines for the service type
+ * `svc` over the config lang/state_base.conf; its .expect holds an `error` line or lines
+ *   state KEY up|down TTL              the state of KEY for `svc` after the load */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -150,7 +157,21 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* For a state case: the `state KEY ...` lines of the expectation, each with what the
+ * loaded state says of KEY for service type `svc`. */
+static void describe_state(text *t, const wsel_state *st, const char *want)
+{
+    for (const char *p = want; (p = strstr(p, "state ")) != NULL;) {
+        char key[256];
+        assert_int_equal(sscanf(p + 6, "%255s", key), 1);
+        wsel_mstate m = wsel_state_get(st, "svc", key);
+        add(t, "state %s %s %u\n", key, m.up ? "up" : "down", (unsigned)m.ttl);
+        p += 6;
+    }
+}
+
 typedef struct gcase {
+    bool is_state;
     char name[128];
     char conf[512];
     char expect[512];
@@ -190,6 +211,8 @@ static void run_case(void **state)
             o.input = strcmp(v, "stanza") == 0  ? WSEL_INPUT_STANZA
                       : strcmp(v, "whole") == 0 ? WSEL_INPUT_WHOLE
                                                 : WSEL_INPUT_AUTO;
+        } else if (strncmp(line, "max_includes ", 13) == 0) {
+            assert_int_equal(sscanf(line + 13, "%u", &o.max_includes), 1);
         } else if (strncmp(line, "error ", 6) == 0) {
             char name[64];
             assert_int_equal(sscanf(line + 6, "%63s %u:%u", name, &want_line, &want_col), 3);
@@ -208,15 +231,28 @@ static void run_case(void **state)
     }
 
     wsel_config *cfg = NULL;
+    wsel_state *st = NULL;
     wsel_error err;
-    int rc = wsel_config_load_file(c->conf, &o, &cfg, &err);
+    int rc;
+    if (c->is_state) {
+        char base[600];
+        snprintf(base, sizeof base, "%.*s/state_base.conf",
+                 (int)(strrchr(c->conf, '/') - c->conf), c->conf);
+        wsel_load_opts so = { .input = WSEL_INPUT_STANZA };
+        assert_int_equal(wsel_config_load_file(base, &so, &cfg, &err), WSEL_OK);
+        assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
+        rc = wsel_state_load_extfile(st, "svc", c->conf, &err);
+    } else {
+        rc = wsel_config_load_file(c->conf, &o, &cfg, &err);
+    }
     char buf[2048];
     if (rc != want_code)
         print_error("%s: got %s (%s), want %s\n", c->name, code_names[rc],
                     wsel_error_format(&err, buf, sizeof buf), code_names[want_code]);
     assert_int_equal(rc, want_code);
     if (want_code != WSEL_OK) {
-        assert_null(cfg);
+        if (!c->is_state)
+            assert_null(cfg);
         if (err.line != want_line || err.col != want_col)
             print_error("%s: error at %u:%u, want %u:%u (%s)\n", c->name, err.line, err.col,
                         want_line, want_col, err.message);
@@ -236,13 +272,17 @@ static void run_case(void **state)
     } else {
         text got = { 0 };
         add(&got, "%s", "");
-        describe(&got, cfg);
+        if (c->is_state)
+            describe_state(&got, st, want.s);
+        else
+            describe(&got, cfg);
         if (strcmp(got.s, want.s) != 0)
             print_error("%s: model differs\n--- got\n%s--- want\n%s", c->name, got.s, want.s);
         assert_string_equal(got.s, want.s);
         free(got.s);
-        wsel_config_free(cfg);
     }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
     free(want.s);
     free(exp);
 }
@@ -252,38 +292,51 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const gcase *)a)->name, ((const gcase *)b)->name);
 }
 
-int main(void)
+/* Adds the cases of one folder: every *.conf with its .expect, and with `states` every
+ * *.state too. Returns the new count. */
+static size_t scan(gcase *cases, size_t n, const char *sub, bool states)
 {
-    static gcase cases[MAX_CASES];
-    static struct CMUnitTest tests[MAX_CASES];
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", wsel_kit_srcpath("tests/data/config"));
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s", wsel_kit_srcpath(sub));
     DIR *d = opendir(dir);
-    size_t n = 0;
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t l = strlen(e->d_name);
-        if (l < 6 || l >= sizeof cases[0].name || strcmp(e->d_name + l - 5, ".conf") != 0 ||
-            n == MAX_CASES)
+        bool conf = l > 5 && strcmp(e->d_name + l - 5, ".conf") == 0 &&
+                    strcmp(e->d_name, "state_base.conf") != 0;
+        bool state = states && l > 6 && strcmp(e->d_name + l - 6, ".state") == 0;
+        if ((!conf && !state) || l >= 100 || n == MAX_CASES)
             continue;
+        size_t stem = l - (conf ? 5 : 6);
         gcase *c = &cases[n];
-        int k1 = snprintf(c->name, sizeof c->name, "%.*s", (int)(l - 5), e->d_name);
+        c->is_state = state;
+        int k1 = snprintf(c->name, sizeof c->name, "%s/%.*s", strrchr(sub, '/') + 1,
+                          (int)stem, e->d_name);
         int k2 = snprintf(c->conf, sizeof c->conf, "%s/%s", dir, e->d_name);
-        int k3 = snprintf(c->expect, sizeof c->expect, "%s/%.*s.expect", dir, (int)(l - 5),
+        int k3 = snprintf(c->expect, sizeof c->expect, "%s/%.*s.expect", dir, (int)stem,
                           e->d_name);
-        if (k1 < 0 || k2 < 0 || k3 < 0 || (size_t)k2 >= sizeof c->conf ||
-            (size_t)k3 >= sizeof c->expect)
+        if (k1 < 0 || k2 < 0 || k3 < 0 || (size_t)k1 >= sizeof c->name ||
+            (size_t)k2 >= sizeof c->conf || (size_t)k3 >= sizeof c->expect)
             continue;
         n++;
     }
     if (d)
         closedir(d);
+    return n;
+}
+
+int main(void)
+{
+    static gcase cases[MAX_CASES];
+    static struct CMUnitTest tests[MAX_CASES];
+    size_t n_config = scan(cases, 0, "tests/data/config", false);
+    size_t n = scan(cases, n_config, "tests/data/lang", true);
     qsort(cases, n, sizeof cases[0], by_name);
     for (size_t i = 0; i < n; i++)
         tests[i] = (struct CMUnitTest){ cases[i].name, run_case, NULL, NULL, &cases[i] };
     cmocka_set_message_output(CM_OUTPUT_TAP);
-    if (n == 0) {
+    if (n_config == 0 || n == n_config) {
         /* An empty folder means the data went missing: fail loudly. */
-        printf("1..1\nnot ok 1 - no golden files found in %s\n", dir);
+        printf("1..1\nnot ok 1 - no golden files found in tests/data/config or tests/data/lang\n");
         return 1;
     }
     return _cmocka_run_group_tests("config_golden", tests, n, NULL, NULL);
