@@ -678,6 +678,107 @@ static void test_identity_group_shapes(void **unused)
     assert_true(stats.multi_items > 100);
 }
 
+/* Every shape the limits allow (doc/weighted.md 3.6), reached at every count: for each
+ * mode, one resource per count 1..64 (items, CNAMEs or groups), and for the grouped modes
+ * group widths sampled per count: all 1, random 1..8, random 1..64, and all 64 at counts
+ * around every power of two. A kernel path taken at one count too many or too few gives
+ * a wrong answer at that count, whatever the paths switch at today. */
+typedef struct shape_cfg {
+    char *text;
+    size_t len, cap;
+} shape_cfg;
+
+static void shape_add(shape_cfg *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(c->text + c->len, c->cap - c->len, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < c->cap - c->len);
+    c->len += (size_t)n;
+}
+
+static bool near_power_of_two(unsigned n)
+{
+    for (unsigned p = 1; p <= 64; p *= 2)
+        if (n + 1 >= p && n <= p + 1)
+            return true;
+    return false;
+}
+
+static void test_identity_every_count(void **unused)
+{
+    (void)unused;
+    enum { STYLES = 4 };
+    static const char *const mode_names[] = { "us", "um", "gs", "gm", "cn" };
+    sweep_stats stats = { 0 };
+    uint64_t rs = 0xc0417;
+    unsigned reached[5][65] = { { 0 } };
+    shape_cfg c = { malloc(1 << 22), 0, 1 << 22 };
+    assert_non_null(c.text);
+    for (unsigned m = 0; m < 5; m++) {
+        bool grouped = m == 2 || m == 3, multi = m == 1 || m == 3, cname = m == 4;
+        for (unsigned style = 0; style < (grouped ? STYLES : 2u); style++) {
+            c.len = 0;
+            shape_add(&c, "service_types => [ mon ]\n");
+            for (unsigned n = 1; n <= 64; n++) {
+                if (grouped && style == 3 && !near_power_of_two(n))
+                    continue;
+                shape_add(&c, "%s%u_%u => { %s\n", mode_names[m], style, n,
+                          multi ? "multi => true" : "");
+                for (unsigned i = 0; i < n; i++) {
+                    /* ungrouped style 0: weights 1..1048575; style 1: 1..3 (many ties) */
+                    unsigned wmax = style == 1 && !grouped ? 3 : 1048575;
+                    if (cname) {
+                        shape_add(&c, " i%u => [ h%u.s%u.example.net., %u ]\n", i, i, n,
+                                  (unsigned)wsel_kit_range(&rs, 1, wmax));
+                    } else if (!grouped) {
+                        shape_add(&c, " i%u => [ 10.%u.%u.%u, %u ]\n", i, n, style, i + 1,
+                                  (unsigned)wsel_kit_range(&rs, 1, wmax));
+                    } else {
+                        unsigned width = style == 0   ? 1
+                                         : style == 1 ? (unsigned)wsel_kit_range(&rs, 1, 8)
+                                         : style == 2 ? (unsigned)wsel_kit_range(&rs, 1, 64)
+                                                      : 64;
+                        shape_add(&c, " g%u => {", i);
+                        for (unsigned a = 0; a < width; a++)
+                            shape_add(&c, " a%u => [ 10.%u.%u.%u, %u ]", a, n, i,
+                                      a + 1, (unsigned)wsel_kit_range(&rs, 1, 1048575));
+                        shape_add(&c, " }\n");
+                    }
+                }
+                shape_add(&c, "}\n");
+                reached[m][n]++;
+            }
+            wsel_config *cfg = wsel_test_load(c.text);
+            for (size_t ri = 0; ri < wsel_config_resource_count(cfg); ri++) {
+                const wsel_set *set = &wsel_config_resource(cfg, ri)->sets[0];
+                static const wsel_mode want[] = {
+                    WSEL_MODE_UNGROUPED_SINGLE, WSEL_MODE_UNGROUPED_MULTI,
+                    WSEL_MODE_GROUPED_SINGLE, WSEL_MODE_GROUPED_MULTI, WSEL_MODE_CNAME,
+                };
+                assert_int_equal(set->mode, want[m]);
+            }
+            wsel_state *st;
+            assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+            unsigned rounds = grouped && style >= 2 ? 2 : 3;
+            for (unsigned k = 0; k < rounds; k++) {
+                wsel_test_random_state(st, cfg, m * 1000 + style * 10 + k, k * 0.3, k == 2);
+                compare_all(cfg, st, &rs, grouped && style >= 2 ? 6 : 16, &stats);
+            }
+            wsel_state_free(st);
+            wsel_config_free(cfg);
+        }
+    }
+    free(c.text);
+    for (unsigned m = 0; m < 5; m++)
+        for (unsigned n = 1; n <= 64; n++)
+            assert_true(reached[m][n] > 0);
+    assert_true(stats.multi_items > 1000 && stats.failed_sets > 100);
+    printf("# every count: %lu queries, %lu engine answers compared\n", stats.queries,
+           stats.compared);
+}
+
 /* up_thresh edges: UP weight exactly at, one below and one above the threshold. The
  * failed flag is checked against that count directly, and every engine against ref. */
 static void test_threshold_edges(void **unused)
@@ -1027,6 +1128,7 @@ int main(void)
         cmocka_unit_test(test_planted_edges),
         cmocka_unit_test(test_identity_group_shapes),
         cmocka_unit_test(test_identity_modes),
+        cmocka_unit_test(test_identity_every_count),
         cmocka_unit_test(test_identity_sweep),
         cmocka_unit_test(test_known_answers),
     };
