@@ -1,6 +1,7 @@
 # The fast engine (fast/, core/prng_*.c): thread-safety and variant checks.
 #
-#   make tsan          the reader/writer test under ThreadSanitizer (clang, build-tsan/)
+#   make tsan          the reader/writer test under ThreadSanitizer (clang, build-tsan/);
+#                      make check runs the same, briefly, through tests/t_tsan.sh
 #   make fast-noisa    the identity test in a build without SSE2/AVX2 kernels (build-noisa/)
 #   make fast-env      the identity test with WSEL_FAST_KERNEL=scalar, sse2, avx2 (BUILD=...)
 #   make fast-perf     quick ns/query figures of every available variant (BUILD=...)
@@ -35,3 +36,19 @@ $(BUILD)/fast/perf: fast/perf/perf.c $(STATIC_LIB)
 
 fast-perf: $(BUILD)/fast/perf ## ns/query of each fast variant vs the generator floor (quick, not the bench/ harness)
 	$(BUILD)/fast/perf
+
+# `make check` runs a short TSan pass of the two thread tests (tests/t_tsan.sh, about
+# 10 s) when clang is installed; without clang it reports one skipped result. The TSan
+# objects live in $(TSAN_BUILD) and are built once, beside the ordinary build.
+export TSAN_BUILD
+ifneq ($(TSAN),1)
+CHECK_PROGS += tests/t_tsan.sh
+ifneq ($(shell command -v clang 2>/dev/null),)
+check-build: tsan-build
+endif
+endif
+
+.PHONY: tsan-build
+tsan-build:
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) CC=clang TSAN=1 SAN=0 COVERAGE=0 OPT=-O1 \
+	  $(TSAN_BUILD)/tests/test_fast_threads $(TSAN_BUILD)/tests/test_ring_fast_threads
