@@ -355,6 +355,33 @@ static void compare_all(const wsel_config *cfg, const wsel_state *st, uint64_t *
         wsel_resolver_free(r[e]);
 }
 
+/* One random monitoring state: wsel_test_random_state's seed, share of DOWN items and
+ * whether the TTLs are random. */
+typedef struct state_round {
+    uint64_t seed;
+    double p_down;
+    bool random_ttl;
+} state_round;
+
+/* Loads `text` (every resource's first set in mode `want_mode`, unless it is negative)
+ * and, under each of the n states in turn, compares every engine with ref q times per
+ * resource. */
+static void compare_text(const char *text, int want_mode, const state_round *rounds, size_t n,
+                         uint64_t *rs, unsigned q, sweep_stats *stats)
+{
+    wsel_config *cfg = wsel_test_load(text);
+    for (size_t ri = 0; want_mode >= 0 && ri < wsel_config_resource_count(cfg); ri++)
+        assert_int_equal(wsel_config_resource(cfg, ri)->sets[0].mode, want_mode);
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    for (size_t k = 0; k < n; k++) {
+        wsel_test_random_state(st, cfg, rounds[k].seed, rounds[k].p_down, rounds[k].random_ttl);
+        compare_all(cfg, st, rs, q, stats);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 static void test_identity_sweep(void **unused)
 {
     (void)unused;
@@ -364,15 +391,10 @@ static void test_identity_sweep(void **unused)
     for (uint64_t seed = 0; seed < 160; seed++) {
         char *text = wsel_kit_weighted_gen_config(seed, NULL);
         assert_non_null(text);
-        wsel_config *cfg = wsel_test_load(text);
-        wsel_state *st;
-        assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-        for (size_t k = 0; k < sizeof p_down / sizeof p_down[0]; k++) {
-            wsel_test_random_state(st, cfg, seed * 977 + k, p_down[k], k % 2 == 1);
-            compare_all(cfg, st, &rs, 12, &stats);
-        }
-        wsel_state_free(st);
-        wsel_config_free(cfg);
+        state_round rounds[sizeof p_down / sizeof p_down[0]];
+        for (size_t k = 0; k < sizeof p_down / sizeof p_down[0]; k++)
+            rounds[k] = (state_round){ seed * 977 + k, p_down[k], k % 2 == 1 };
+        compare_text(text, -1, rounds, sizeof rounds / sizeof rounds[0], &rs, 12, &stats);
         free(text);
     }
     /* the sweep must have exercised what it claims to */
@@ -626,13 +648,8 @@ static void test_identity_modes(void **unused)
             o.max_group = seed % 3 == 1 ? 64 : 0;
             char *text = wsel_kit_weighted_gen_config(seed + 1000 * (uint64_t)mode, &o);
             assert_non_null(text);
-            wsel_config *cfg = wsel_test_load(text);
-            wsel_state *st;
-            assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-            wsel_test_random_state(st, cfg, seed, seed % 4 * 0.25, true);
-            compare_all(cfg, st, &rs, 20, &stats);
-            wsel_state_free(st);
-            wsel_config_free(cfg);
+            state_round round = { seed, seed % 4 * 0.25, true };
+            compare_text(text, mode, &round, 1, &rs, 20, &stats);
             free(text);
         }
     }
@@ -664,15 +681,10 @@ static void test_identity_group_shapes(void **unused)
                 len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
             }
             snprintf(text + len, sizeof text - len, "}\n");
-            wsel_config *cfg = wsel_test_load(text);
-            wsel_state *st;
-            assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-            for (unsigned k = 0; k < 3; k++) {
-                wsel_test_random_state(st, cfg, G * 100 + shape * 10 + k, k * 0.3, false);
-                compare_all(cfg, st, &rs, 40, &stats);
-            }
-            wsel_state_free(st);
-            wsel_config_free(cfg);
+            state_round rounds[3];
+            for (unsigned k = 0; k < 3; k++)
+                rounds[k] = (state_round){ G * 100 + shape * 10 + k, k * 0.3, false };
+            compare_text(text, WSEL_MODE_GROUPED_MULTI, rounds, 3, &rs, 40, &stats);
         }
     }
     assert_true(stats.multi_items > 100);
@@ -750,24 +762,15 @@ static void test_identity_every_count(void **unused)
                 shape_add(&c, "}\n");
                 reached[m][n]++;
             }
-            wsel_config *cfg = wsel_test_load(c.text);
-            for (size_t ri = 0; ri < wsel_config_resource_count(cfg); ri++) {
-                const wsel_set *set = &wsel_config_resource(cfg, ri)->sets[0];
-                static const wsel_mode want[] = {
-                    WSEL_MODE_UNGROUPED_SINGLE, WSEL_MODE_UNGROUPED_MULTI,
-                    WSEL_MODE_GROUPED_SINGLE, WSEL_MODE_GROUPED_MULTI, WSEL_MODE_CNAME,
-                };
-                assert_int_equal(set->mode, want[m]);
-            }
-            wsel_state *st;
-            assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-            unsigned rounds = grouped && style >= 2 ? 2 : 3;
-            for (unsigned k = 0; k < rounds; k++) {
-                wsel_test_random_state(st, cfg, m * 1000 + style * 10 + k, k * 0.3, k == 2);
-                compare_all(cfg, st, &rs, grouped && style >= 2 ? 6 : 16, &stats);
-            }
-            wsel_state_free(st);
-            wsel_config_free(cfg);
+            static const wsel_mode want[] = {
+                WSEL_MODE_UNGROUPED_SINGLE, WSEL_MODE_UNGROUPED_MULTI, WSEL_MODE_GROUPED_SINGLE,
+                WSEL_MODE_GROUPED_MULTI, WSEL_MODE_CNAME,
+            };
+            bool wide = grouped && style >= 2;
+            state_round rounds[3];
+            for (unsigned k = 0; k < 3; k++)
+                rounds[k] = (state_round){ m * 1000 + style * 10 + k, k * 0.3, k == 2 };
+            compare_text(c.text, (int)want[m], rounds, wide ? 2 : 3, &rs, wide ? 6 : 16, &stats);
         }
     }
     free(c.text);
