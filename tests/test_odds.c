@@ -46,121 +46,107 @@ static void expect_exact(wsel_prob p, uint64_t num, uint64_t den)
     assert_true(fabsl(p.p - want) < 1e-15L);
 }
 
-/* answers[k] has the given items and probability num/den */
-static void expect_answer(const wsel_set_odds *so, uint32_t k, uint64_t num, uint64_t den,
-                          unsigned n, ...)
-{
-    assert_true(k < so->n_answers);
-    const wsel_odds_answer *a = &so->answers[k];
-    assert_int_equal(a->count, n);
-    va_list ap;
-    va_start(ap, n);
-    for (unsigned i = 0; i < n; i++)
-        assert_int_equal(a->items[i], va_arg(ap, unsigned));
-    va_end(ap);
-    expect_exact(a->p, num, den);
-}
+/* ---- the page's worked examples, one row each ------------------------------------ */
 
-static void test_page_single(void **unused)
+typedef struct frac {
+    uint64_t num, den;
+} frac;
+
+#define KMAX 8
+
+typedef struct kat_answer {
+    frac p;
+    unsigned n;
+    uint16_t items[KMAX];
+} kat_answer;
+
+/* One set with everything UP: T and threshold, each item's and group's probability of
+ * being in the answer, every possible answer in order, and the size distribution. */
+typedef struct page_case {
+    const char *name, *text, *resource; /* text NULL: the synopsis */
+    unsigned set;
+    uint64_t total, threshold;
+    unsigned n_items, n_groups, n_answers, n_sizes;
+    frac items[KMAX], groups[KMAX], sizes[KMAX];
+    kat_answer answers[KMAX];
+} page_case;
+
+static const char page_single[] = "X => {\n multi => false\n lb01 => [ 192.0.2.1, 45 ]\n"
+                                  " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 75 ]\n}\n";
+static const char page_multi[] = "X => {\n multi => true\n lb01 => [ 192.0.2.1, 45 ]\n"
+                                 " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 60 ]\n}\n";
+static const char page_note[] = "Y => { multi = true\n a = [ 10.0.0.1, 30 ]\n b = [ 10.0.0.2, 30 ]\n"
+                                " c = [ 10.0.0.3, 30 ]\n d = [ 10.0.0.4, 20 ]\n e = [ 10.0.0.5, 20 ] }\n";
+
+static const page_case page_cases[] = {
+    { "THE UNGROUPED SINGLE CASE: 45, 60, 75", page_single, "X", 0, 180, 90, 3, 0, 3, 2,
+      { { 45, 180 }, { 60, 180 }, { 75, 180 } }, { { 0, 1 } }, { { 0, 1 }, { 1, 1 } },
+      { { { 1, 4 }, 1, { 0 } }, { { 1, 3 }, 1, { 1 } }, { { 5, 12 }, 1, { 2 } } } },
+    /* M = 60: lb01 in with 45/60, lb02 and lb03 always */
+    { "THE UNGROUPED MULTI CASE: 45, 60, 60", page_multi, "X", 0, 165, 83, 3, 0, 2, 4,
+      { { 3, 4 }, { 1, 1 }, { 1, 1 } }, { { 0, 1 } },
+      { { 0, 1 }, { 0, 1 }, { 1, 4 }, { 3, 4 } },
+      { { { 3, 4 }, 3, { 0, 1, 2 } }, { { 1, 4 }, 2, { 1, 2 } } } },
+    /* the page's note: 30, 30, 30, 20, 20 always answers at least 3 of 5 */
+    { "multi 30, 30, 30, 20, 20", page_note, "Y", 0, 130, 65, 5, 0, 4, 6,
+      { { 1, 1 }, { 1, 1 }, { 1, 1 }, { 2, 3 }, { 2, 3 } }, { { 0, 1 } },
+      { { 0, 1 }, { 0, 1 }, { 0, 1 }, { 1, 9 }, { 4, 9 }, { 4, 9 } },
+      { { { 1, 9 }, 3, { 0, 1, 2 } }, { { 2, 9 }, 4, { 0, 1, 2, 3 } },
+        { { 4, 9 }, 5, { 0, 1, 2, 3, 4 } }, { { 2, 9 }, 4, { 0, 1, 2, 4 } } } },
+    /* cdnwww: dc1 = 2 + 2 = 4, dc2 = 2 + 2 + 1 = 5 */
+    { "synopsis cdnwww (grouped single)", NULL, "cdnwww", 0, 9, 5, 5, 2, 3, 4,
+      { { 4, 9 }, { 4, 9 }, { 5, 9 }, { 5, 9 }, { 5, 18 } }, { { 4, 9 }, { 5, 9 } },
+      { { 0, 1 }, { 0, 1 }, { 13, 18 }, { 5, 18 } },
+      { { { 4, 9 }, 2, { 0, 1 } }, { { 5, 18 }, 2, { 2, 3 } }, { { 5, 18 }, 3, { 2, 3, 4 } } } },
+    { "synopsis mixed v4 (ungrouped single 2, 2)", NULL, "mixed", 0, 4, 2, 2, 0, 2, 2,
+      { { 1, 2 }, { 1, 2 } }, { { 0, 1 } }, { { 0, 1 }, { 1, 1 } },
+      { { { 1, 2 }, 1, { 0 } }, { { 1, 2 }, 1, { 1 } } } },
+    /* mixed v6: grouped multi, both groups weigh 5, inside 4 and 1 */
+    { "synopsis mixed v6 (grouped multi)", NULL, "mixed", 1, 10, 5, 4, 2, 4, 3,
+      { { 4, 5 }, { 1, 5 }, { 4, 5 }, { 1, 5 } }, { { 1, 1 }, { 1, 1 } },
+      { { 0, 1 }, { 0, 1 }, { 1, 1 } },
+      { { { 16, 25 }, 2, { 0, 2 } }, { { 4, 25 }, 2, { 0, 3 } }, { { 4, 25 }, 2, { 1, 2 } },
+        { { 1, 25 }, 2, { 1, 3 } } } },
+};
+
+static void check_page_case(const page_case *c)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load("X => {\n multi => false\n lb01 => [ 192.0.2.1, 45 ]\n"
-                                      " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 75 ]\n}\n");
-    wsel_odds *o = odds_of(cfg, NULL, "X");
-    const wsel_set_odds *so = &o->sets[0];
-    assert_int_equal(so->total, 180);
-    assert_int_equal(so->threshold, 90);
+    print_message("# %s\n", c->name);
+    wsel_config *cfg = c->text ? wsel_test_load(c->text) : wsel_test_load_synopsis();
+    wsel_odds *o = odds_of(cfg, NULL, c->resource);
+    assert_true(c->set < o->n_sets);
+    const wsel_set_odds *so = &o->sets[c->set];
+    assert_int_equal(so->total, c->total);
+    assert_int_equal(so->threshold, c->threshold);
     assert_false(so->failed);
-    expect_exact(so->item_p[0], 45, 180);
-    expect_exact(so->item_p[1], 60, 180);
-    expect_exact(so->item_p[2], 75, 180);
+    assert_int_equal(so->set->n_items, c->n_items);
+    for (unsigned i = 0; i < c->n_items; i++)
+        expect_exact(so->item_p[i], c->items[i].num, c->items[i].den);
+    assert_int_equal(so->set->n_groups, c->n_groups);
+    for (unsigned g = 0; g < c->n_groups; g++)
+        expect_exact(so->group_p[g], c->groups[g].num, c->groups[g].den);
     assert_true(so->enumerable);
-    assert_int_equal(so->n_answers, 3);
-    expect_answer(so, 0, 1, 4, 1, 0);
-    expect_answer(so, 1, 1, 3, 1, 1);
-    expect_answer(so, 2, 5, 12, 1, 2);
-    assert_int_equal(so->n_sizes, 2);
-    assert_true(so->size_p[1] == 1.0L && so->size_p[0] == 0.0L);
+    assert_int_equal(so->n_answers, c->n_answers);
+    for (unsigned k = 0; k < c->n_answers; k++) {
+        const wsel_odds_answer *a = &so->answers[k];
+        assert_int_equal(a->count, c->answers[k].n);
+        for (unsigned i = 0; i < a->count; i++)
+            assert_int_equal(a->items[i], c->answers[k].items[i]);
+        expect_exact(a->p, c->answers[k].p.num, c->answers[k].p.den);
+    }
+    assert_int_equal(so->n_sizes, c->n_sizes);
+    for (unsigned k = 0; k < c->n_sizes; k++)
+        assert_true(fabsl(so->size_p[k] - (long double)c->sizes[k].num / c->sizes[k].den) <
+                    1e-15L);
     wsel_odds_free(o);
     wsel_config_free(cfg);
 }
 
-static void test_page_multi(void **unused)
+static void test_page_examples(void **unused)
 {
     (void)unused;
-    wsel_config *cfg = wsel_test_load("X => {\n multi => true\n lb01 => [ 192.0.2.1, 45 ]\n"
-                                      " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 60 ]\n}\n");
-    wsel_odds *o = odds_of(cfg, NULL, "X");
-    const wsel_set_odds *so = &o->sets[0];
-    expect_exact(so->item_p[0], 3, 4);
-    expect_exact(so->item_p[1], 1, 1);
-    expect_exact(so->item_p[2], 1, 1);
-    assert_int_equal(so->n_answers, 2);
-    expect_answer(so, 0, 3, 4, 3, 0, 1, 2); /* lb01,lb02,lb03 -> 75% */
-    expect_answer(so, 1, 1, 4, 2, 1, 2);    /* lb02,lb03 -> 25% */
-    assert_int_equal(so->n_sizes, 4);
-    assert_true(fabsl(so->size_p[2] - 0.25L) < 1e-15L);
-    assert_true(fabsl(so->size_p[3] - 0.75L) < 1e-15L);
-    assert_true(so->size_p[0] == 0.0L && so->size_p[1] == 0.0L);
-    wsel_odds_free(o);
-    wsel_config_free(cfg);
-
-    /* the page's note: 30,30,30,20,20 always answers at least 3 of 5 */
-    cfg = wsel_test_load("Y => { multi = true\n a = [ 10.0.0.1, 30 ]\n b = [ 10.0.0.2, 30 ]\n"
-                         " c = [ 10.0.0.3, 30 ]\n d = [ 10.0.0.4, 20 ]\n e = [ 10.0.0.5, 20 ] }\n");
-    o = odds_of(cfg, NULL, "Y");
-    so = &o->sets[0];
-    assert_true(so->size_p[0] == 0 && so->size_p[1] == 0 && so->size_p[2] == 0);
-    assert_true(fabsl(so->size_p[3] - 1.0L / 9) < 1e-15L);
-    assert_true(fabsl(so->size_p[4] - 4.0L / 9) < 1e-15L);
-    assert_true(fabsl(so->size_p[5] - 4.0L / 9) < 1e-15L);
-    assert_int_equal(so->n_answers, 4);
-    expect_answer(so, 0, 1, 9, 3, 0, 1, 2);
-    expect_answer(so, 1, 2, 9, 4, 0, 1, 2, 3);
-    expect_answer(so, 2, 4, 9, 5, 0, 1, 2, 3, 4);
-    expect_answer(so, 3, 2, 9, 4, 0, 1, 2, 4);
-    wsel_odds_free(o);
-    wsel_config_free(cfg);
-}
-
-static void test_synopsis_groups(void **unused)
-{
-    (void)unused;
-    wsel_config *cfg = wsel_test_load_synopsis();
-    /* cdnwww: dc1 = 2+2 = 4, dc2 = 2+2+1 = 5 */
-    wsel_odds *o = odds_of(cfg, NULL, "cdnwww");
-    const wsel_set_odds *so = &o->sets[0];
-    expect_exact(so->group_p[0], 4, 9);
-    expect_exact(so->group_p[1], 5, 9);
-    expect_exact(so->item_p[0], 4, 9);
-    expect_exact(so->item_p[2], 5, 9);
-    expect_exact(so->item_p[4], 5, 18);
-    assert_int_equal(so->n_answers, 3);
-    expect_answer(so, 0, 4, 9, 2, 0, 1);
-    expect_answer(so, 1, 5, 18, 2, 2, 3);
-    expect_answer(so, 2, 5, 18, 3, 2, 3, 4);
-    assert_int_equal(so->n_sizes, 4);
-    assert_true(fabsl(so->size_p[2] - 13.0L / 18) < 1e-15L);
-    assert_true(fabsl(so->size_p[3] - 5.0L / 18) < 1e-15L);
-    wsel_odds_free(o);
-
-    /* mixed: v4 single 2/2; v6 grouped multi, both groups weigh 5 */
-    o = odds_of(cfg, NULL, "mixed");
-    assert_int_equal(o->n_sets, 2);
-    expect_exact(o->sets[0].item_p[0], 1, 2);
-    so = &o->sets[1];
-    expect_exact(so->group_p[0], 1, 1);
-    expect_exact(so->group_p[1], 1, 1);
-    expect_exact(so->item_p[0], 4, 5);
-    expect_exact(so->item_p[3], 1, 5);
-    assert_int_equal(so->n_answers, 4);
-    expect_answer(so, 0, 16, 25, 2, 0, 2);
-    expect_answer(so, 1, 4, 25, 2, 0, 3);
-    expect_answer(so, 2, 4, 25, 2, 1, 2);
-    expect_answer(so, 3, 1, 25, 2, 1, 3);
-    assert_true(fabsl(so->size_p[2] - 1.0L) < 1e-15L);
-    wsel_odds_free(o);
-    wsel_config_free(cfg);
+    for (size_t i = 0; i < sizeof page_cases / sizeof page_cases[0]; i++)
+        check_page_case(&page_cases[i]);
 }
 
 static void test_failover(void **unused)
@@ -496,9 +482,7 @@ static void test_ref_agrees_generated(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_page_single),
-        cmocka_unit_test(test_page_multi),
-        cmocka_unit_test(test_synopsis_groups),
+        cmocka_unit_test(test_page_examples),
         cmocka_unit_test(test_failover),
         cmocka_unit_test(test_enumeration_limit),
         cmocka_unit_test(test_consistency_generated),
