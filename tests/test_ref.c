@@ -428,27 +428,6 @@ static void test_builtin_down(void **unused)
     teardown_fx(&f);
 }
 
-static void test_answer_equal(void **unused)
-{
-    (void)unused;
-    wsel_answer x, y;
-    memset(&x, 0, sizeof x);
-    x.n_sets = 1;
-    x.ttl = 5;
-    x.set[0].count = 2;
-    x.set[0].items[0] = 1;
-    x.set[0].items[1] = 3;
-    x.set[0].ttl = 5;
-    y = x;
-    y.set[0].items[5] = 9; /* beyond count: no meaning */
-    assert_true(wsel_answer_equal(&x, &y));
-    y.set[0].items[1] = 4;
-    assert_false(wsel_answer_equal(&x, &y));
-    y = x;
-    y.failed = true;
-    assert_false(wsel_answer_equal(&x, &y));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,7 +439,6 @@ int main(void)
         cmocka_unit_test(test_grouped_multi),
         cmocka_unit_test(test_cname),
         cmocka_unit_test(test_builtin_down),
-        cmocka_unit_test(test_answer_equal),
         cmocka_unit_test(test_invariants_generated),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
