@@ -63,6 +63,37 @@ static void set_down(fixture *f, const char *svc, const char *key, uint32_t ttl)
     assert_int_equal(wsel_state_set(f->st, svc, key, false, ttl, NULL, NULL), WSEL_OK);
 }
 
+/* One query: resource, its words, and the expected answer of its first set (failed and
+ * TTL of the whole answer; -1 leaves them unasserted). */
+typedef struct word_case {
+    const char *res;
+    size_t n;
+    uint64_t w[5];
+    int failed;
+    unsigned count;
+    unsigned items[4];
+    int64_t ttl;
+} word_case;
+
+static void check_words(const fixture *f, const word_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        wsel_answer a = run(f, c[i].res, c[i].w, c[i].n);
+        bool same = a.set[0].count == c[i].count;
+        for (unsigned k = 0; same && k < c[i].count; k++)
+            same = a.set[0].items[k] == c[i].items[k];
+        if (c[i].failed >= 0)
+            same = same && a.failed == (c[i].failed == 1) &&
+                   (a.n_sets > 1 || a.set[0].failed == a.failed);
+        if (c[i].ttl >= 0)
+            same = same && a.ttl == (uint64_t)c[i].ttl;
+        if (!same)
+            fail_msg("case %zu (%s, first word %#llx): %u items, first %u, failed %d, ttl %u",
+                     i, c[i].res, (unsigned long long)c[i].w[0], a.set[0].count,
+                     a.set[0].count ? a.set[0].items[0] : 0u, a.failed, a.ttl);
+    }
+}
+
 /* ---- single: the page's 45/60/75 example ---- */
 static void test_single_boundaries(void **unused)
 {
@@ -120,37 +151,21 @@ static void test_threshold(void **unused)
     set_down(&f, "svc_a", "10.0.1.2", 60);
     set_down(&f, "svc_a", "10.0.2.2", 60);
     set_down(&f, "svc_a", "10.0.3.2", 60);
-    uint64_t top = UINT64_MAX;
-
-    /* dynamic sum 7 == threshold 7: no reset, DOWN b never chosen */
-    wsel_answer a = run(&f, "eq", &top, 1);
-    assert_false(a.failed);
-    assert_false(a.set[0].failed);
-    expect_items(&a.set[0], 1, 0);
-    assert_int_equal(a.ttl, 60);
-
-    /* dynamic sum 6 < 7: reset; the top word now lands on b (weights 6, 8) */
-    a = run(&f, "lt", &top, 1);
-    assert_true(a.failed);
-    assert_true(a.set[0].failed);
-    expect_items(&a.set[0], 1, 1);
-    uint64_t w = wsel_kit_edge_sat(6, 14) - 1;
-    a = run(&f, "lt", &w, 1);
-    expect_items(&a.set[0], 1, 0);
-    w++;
-    a = run(&f, "lt", &w, 1);
-    expect_items(&a.set[0], 1, 1);
-
-    /* T = 100, up_thresh 0.07: 100 * 0.07 is 7.000000000000001 in double, threshold 8 */
-    const wsel_resource *r7 = wsel_config_find(f.cfg, "t7");
-    assert_int_equal(r7->sets[0].threshold, 8);
-    a = run(&f, "t7", &top, 1);
-    assert_true(a.failed);
-    expect_items(&a.set[0], 1, 1);
-    /* an UP weight of 8 meets it */
-    a = run(&f, "t8", &top, 1);
-    assert_false(a.failed);
-    expect_items(&a.set[0], 1, 0);
+    uint64_t top = UINT64_MAX, e = wsel_kit_edge_sat(6, 14);
+    const word_case cases[] = {
+        /* dynamic sum 7 == threshold 7: no reset, DOWN b never chosen */
+        { "eq", 1, { top }, 0, 1, { 0 }, 60 },
+        /* dynamic sum 6 < 7: reset; the top word now lands on b (weights 6, 8) */
+        { "lt", 1, { top }, 1, 1, { 1 }, -1 },
+        { "lt", 1, { e - 1 }, 1, 1, { 0 }, -1 },
+        { "lt", 1, { e }, 1, 1, { 1 }, -1 },
+        /* T = 100, up_thresh 0.07: 100 * 0.07 is 7.000000000000001 in double, threshold 8 */
+        { "t7", 1, { top }, 1, 1, { 1 }, -1 },
+        /* an UP weight of 8 meets it */
+        { "t8", 1, { top }, 0, 1, { 0 }, -1 },
+    };
+    assert_int_equal(wsel_config_find(f.cfg, "t7")->sets[0].threshold, 8);
+    check_words(&f, cases, sizeof cases / sizeof cases[0]);
     teardown_fx(&f);
 }
 
@@ -192,29 +207,23 @@ static void test_grouped_single(void **unused)
                            " dc1 => { l1 = [ 127.0.0.1, 2 ]\n l2 = [ 127.0.0.2, 2 ] }\n"
                            " dc2 => { l1 = [ 127.0.0.3, 2 ]\n l2 = [ 127.0.0.4, 2 ]\n"
                            "          l3 = [ 127.0.0.5, 1 ] }\n}\n");
-    /* words: 1 + A = 1 + 3; groups 4 and 5 of D = 9 */
-    uint64_t g = wsel_kit_edge_sat(4, 9);
-    uint64_t w[4] = { g - 1, UINT64_MAX, UINT64_MAX, 0 };
-    wsel_answer a = run(&f, "cdn", w, 4);
-    expect_items(&a.set[0], 2, 0, 1); /* w[3] unused: dc1 has two addresses */
-    w[0] = g;
-    w[3] = wsel_kit_edge_sat(1, 2) - 1; /* l3 (weight 1, group max 2) included */
-    a = run(&f, "cdn", w, 4);
-    expect_items(&a.set[0], 3, 2, 3, 4);
-    w[3] = wsel_kit_edge_sat(1, 2);
-    a = run(&f, "cdn", w, 4);
-    expect_items(&a.set[0], 2, 2, 3);
-
+    /* words: 1 + A = 1 + 3; groups 4 and 5 of D = 9; l3 (weight 1, group max 2) is
+     * included below the word 2^63. w[3] is unused when dc1 (two addresses) is chosen. */
+    uint64_t g = wsel_kit_edge_sat(4, 9), h = wsel_kit_edge_sat(1, 2), top = UINT64_MAX;
+    const word_case all_up[] = {
+        { "cdn", 4, { g - 1, top, top, 0 }, 0, 2, { 0, 1 }, WSEL_MAX_TTL },
+        { "cdn", 4, { g, top, top, h - 1 }, 0, 3, { 2, 3, 4 }, -1 },
+        { "cdn", 4, { g, top, top, h }, 0, 2, { 2, 3 }, -1 },
+    };
+    check_words(&f, all_up, sizeof all_up / sizeof all_up[0]);
     /* one address of dc2 DOWN: dc2 weighs 3, its max is still 2 (sum 7 >= ceil(4.5)) */
     set_down(&f, "svc_a", "127.0.0.4", 5);
-    uint64_t w2[4] = { wsel_kit_edge_sat(4, 7), 0, 0, 0 };
-    a = run(&f, "cdn", w2, 4);
-    assert_false(a.failed);
-    expect_items(&a.set[0], 2, 2, 4);
-    assert_int_equal(a.ttl, 5);
-    w2[0] = wsel_kit_edge_sat(4, 7) - 1;
-    a = run(&f, "cdn", w2, 4);
-    expect_items(&a.set[0], 2, 0, 1);
+    uint64_t g2 = wsel_kit_edge_sat(4, 7);
+    const word_case one_down[] = {
+        { "cdn", 4, { g2 }, 0, 2, { 2, 4 }, 5 },
+        { "cdn", 4, { g2 - 1 }, 0, 2, { 0, 1 }, 5 },
+    };
+    check_words(&f, one_down, sizeof one_down / sizeof one_down[0]);
     teardown_fx(&f);
 }
 
@@ -231,27 +240,25 @@ static void test_grouped_multi(void **unused)
                            "  s2 = { lb01 => [ 2001:db8::789, 4 ]\n lb02 => [ 2001:db8::ABC, 1 ] }\n }\n}\n");
     /* gm: G = (4, 2), M = 4. w[0] include g0 (always), w[1] include g1 iff w < 2^63,
      * w[2] choose in g0 (a iff w < wsel_kit_edge_sat(3,4)), w[3] choose in g1 */
-    uint64_t w[4] = { UINT64_MAX, wsel_kit_edge_sat(2, 4) - 1, wsel_kit_edge_sat(3, 4) - 1, UINT64_MAX };
-    wsel_answer a = run(&f, "gm", w, 4);
-    expect_items(&a.set[0], 2, 0, 2);
-    w[1] = wsel_kit_edge_sat(2, 4);
-    w[2] = wsel_kit_edge_sat(3, 4);
-    a = run(&f, "gm", w, 4);
-    expect_items(&a.set[0], 1, 1);
+    uint64_t g1 = wsel_kit_edge_sat(2, 4), a3 = wsel_kit_edge_sat(3, 4), top = UINT64_MAX;
+    const word_case all_up[] = {
+        { "gm", 4, { top, g1 - 1, a3 - 1, top }, 0, 2, { 0, 2 }, -1 },
+        { "gm", 4, { top, g1, a3, top }, 0, 1, { 1 }, -1 },
+    };
+    check_words(&f, all_up, sizeof all_up / sizeof all_up[0]);
     /* a DOWN: G = (1, 2), M = 2 (sum 3 >= ceil(3)); g0 now included iff w[0] < 2^63,
      * and g0's only choice is b */
     set_down(&f, "svc_a", "10.0.0.1", 9);
-    uint64_t w2[4] = { wsel_kit_edge_sat(1, 2) - 1, UINT64_MAX, 0, 0 };
-    a = run(&f, "gm", w2, 4);
-    assert_false(a.failed);
-    expect_items(&a.set[0], 2, 1, 2);
-    w2[0] = wsel_kit_edge_sat(1, 2);
-    a = run(&f, "gm", w2, 4);
-    expect_items(&a.set[0], 1, 2);
+    uint64_t h = wsel_kit_edge_sat(1, 2);
+    const word_case a_down[] = {
+        { "gm", 4, { h - 1, top, 0, 0 }, 0, 2, { 1, 2 }, 9 },
+        { "gm", 4, { h, top, 0, 0 }, 0, 1, { 2 }, 9 },
+    };
+    check_words(&f, a_down, sizeof a_down / sizeof a_down[0]);
 
     /* mixed: 1 word for addrs_v4 (single), then 2G = 4 for addrs_v6 */
     uint64_t m[5] = { wsel_kit_edge_sat(2, 4), UINT64_MAX, UINT64_MAX, wsel_kit_edge_sat(4, 5) - 1, wsel_kit_edge_sat(4, 5) };
-    a = run(&f, "mixed", m, 5);
+    wsel_answer a = run(&f, "mixed", m, 5);
     assert_int_equal(a.n_sets, 2);
     expect_items(&a.set[0], 1, 1);
     expect_items(&a.set[1], 2, 0, 3); /* s1/lb01 and s2/lb02 */
@@ -264,12 +271,12 @@ static void test_cname(void **unused)
     (void)unused;
     fixture f = setup_text("corp => {\n multi = true\n lb01 = [ lb01.example.org., 99 ]\n"
                            " lb02 = [ lb02.example.org., 15 ]\n lb03 = [ lb03.example.org., 1 ]\n}\n");
-    uint64_t w = wsel_kit_edge_sat(114, 115);
-    wsel_answer a = run(&f, "corp", &w, 1);
-    expect_items(&a.set[0], 1, 2);
-    w--;
-    a = run(&f, "corp", &w, 1);
-    expect_items(&a.set[0], 1, 1);
+    uint64_t e = wsel_kit_edge_sat(114, 115);
+    const word_case cases[] = {
+        { "corp", 1, { e }, 0, 1, { 2 }, WSEL_MAX_TTL },
+        { "corp", 1, { e - 1 }, 0, 1, { 1 }, WSEL_MAX_TTL },
+    };
+    check_words(&f, cases, sizeof cases / sizeof cases[0]);
     teardown_fx(&f);
 }
 
