@@ -122,18 +122,15 @@ static void test_multi_boundaries(void **unused)
     (void)unused;
     fixture f = setup_text("X => {\n multi => true\n lb01 => [ 192.0.2.1, 45 ]\n"
                            " lb02 => [ 192.0.2.1, 60 ]\n lb03 => [ 192.0.2.1, 60 ]\n}\n");
-    uint64_t b = wsel_kit_edge_sat(45, 60); /* 3/4 of 2^64 */
+    uint64_t b = wsel_kit_edge_sat(45, 60), top = UINT64_MAX; /* 3/4 of 2^64 */
     assert_true(b == (uint64_t)3 << 62);
-    uint64_t w[3] = { b - 1, UINT64_MAX, UINT64_MAX };
-    wsel_answer a = run(&f, "X", w, 3);
-    expect_items(&a.set[0], 3, 0, 1, 2);
-    w[0] = b;
-    a = run(&f, "X", w, 3);
-    expect_items(&a.set[0], 2, 1, 2);
-    /* the words of lb02/lb03 are drawn but cannot exclude a maximum-weight item */
-    uint64_t z[3] = { 0, 0, 0 };
-    a = run(&f, "X", z, 3);
-    expect_items(&a.set[0], 3, 0, 1, 2);
+    const word_case cases[] = {
+        { "X", 3, { b - 1, top, top }, 0, 3, { 0, 1, 2 }, WSEL_MAX_TTL },
+        { "X", 3, { b, top, top }, 0, 2, { 1, 2 }, WSEL_MAX_TTL },
+        /* the words of lb02/lb03 are drawn but cannot exclude a maximum-weight item */
+        { "X", 3, { 0, 0, 0 }, 0, 3, { 0, 1, 2 }, WSEL_MAX_TTL },
+    };
+    check_words(&f, cases, sizeof cases / sizeof cases[0]);
     teardown_fx(&f);
 }
 
