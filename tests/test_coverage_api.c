@@ -34,6 +34,15 @@ static wsel_config *load_whole(void)
     return cfg;
 }
 
+/* The whole config in *cfg, and a fresh state over it. */
+static wsel_state *whole_state(wsel_config **cfg)
+{
+    *cfg = load_whole();
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(*cfg, &st, NULL), WSEL_OK);
+    return st;
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -167,10 +176,9 @@ static void test_bad_args(void **state)
 static void test_state_errors(void **state)
 {
     (void)state;
-    wsel_config *cfg = load_whole();
-    wsel_state *st = NULL;
+    wsel_config *cfg;
+    wsel_state *st = whole_state(&cfg);
     wsel_error err;
-    assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
     assert_int_equal(wsel_state_set(st, "web", "192.0.2.1", false, WSEL_MAX_TTL + 1, NULL, &err),
                      WSEL_E_STATE);
     assert_int_equal(wsel_state_set(st, "up", "192.0.2.1", false, 1, NULL, &err), WSEL_E_STATE);
@@ -288,10 +296,9 @@ static void test_answer_equal(void **state)
 static void test_fast_force(void **state)
 {
     (void)state;
-    wsel_config *cfg = load_whole();
-    wsel_state *st = NULL;
+    wsel_config *cfg;
+    wsel_state *st = whole_state(&cfg);
     wsel_error err;
-    assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
     const char *auto_id = wsel_fast_selected();
     assert_true(wsel_variant_available(auto_id));
     assert_true(strncmp(auto_id, "fast-", 5) == 0);

@@ -166,35 +166,41 @@ static void world_teardown(world *w)
     wsel_config_free(w->cfg);
 }
 
-static int op_state_new(void *p)
+/* A fresh state over the world's config (so every first-time insertion path runs), given
+ * to `fill` when there is one, then freed. */
+static int with_fresh_state(world *w, int (*fill)(world *, wsel_state *))
 {
-    world *w = p;
     wsel_state *st = NULL;
     int rc = wsel_state_new(w->cfg, &st, &w->err);
-    if (rc == WSEL_OK)
-        wsel_state_free(st);
+    if (rc == WSEL_OK && fill)
+        rc = fill(w, st);
+    wsel_state_free(st);
     return rc;
 }
 
-static int op_state_set(void *p)
+static int op_state_new(void *p)
 {
-    world *w = p;
-    /* A fresh state each time, so every first-time insertion path runs. */
-    wsel_state *st = NULL;
-    int rc = wsel_state_new(w->cfg, &st, &w->err);
-    if (rc != WSEL_OK)
-        return rc;
+    return with_fresh_state(p, NULL);
+}
+
+static int fill_set(world *w, wsel_state *st)
+{
     static const char *const keys[] = { "192.0.2.1", "2001:DB8::1", "10.0.0.2", "10.0.1.4",
                                         "one.example.net.", "TWO.example.net.", "198.51.100.2",
                                         "2001:db8::b", "203.0.113.77" };
+    int rc = WSEL_OK;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && rc == WSEL_OK; i++) {
         rc = wsel_state_set(st, i % 2 ? "web" : "db", keys[i], i % 3 != 0, (uint32_t)i * 10,
                             NULL, &w->err);
         if (rc == WSEL_OK && i == 4)
             rc = wsel_state_set(st, NULL, keys[i], false, 5, NULL, &w->err);
     }
-    wsel_state_free(st);
     return rc;
+}
+
+static int op_state_set(void *p)
+{
+    return with_fresh_state(p, fill_set);
 }
 
 static const char extfile_text[] =
@@ -214,15 +220,10 @@ static const char extfile_text[] =
     "x13.example. => up\nx14.example. => up\nx15.example. => up\nx16.example. => up\n"
     "x17.example. => up\nx18.example. => up\n";
 
-static int op_extfile(void *p)
+static int fill_extfile(world *w, wsel_state *st)
 {
-    world *w = p;
-    wsel_state *st = NULL;
-    int rc = wsel_state_new(w->cfg, &st, &w->err);
-    if (rc != WSEL_OK)
-        return rc;
-    rc = wsel_state_load_extfile_buffer(st, "web", extfile_text, sizeof extfile_text - 1,
-                                        "ext.state", &w->err);
+    int rc = wsel_state_load_extfile_buffer(st, "web", extfile_text, sizeof extfile_text - 1,
+                                            "ext.state", &w->err);
     if (rc == WSEL_OK) {
         char path[] = "/tmp/wsel-nomem-XXXXXX";
         int fd = mkstemp(path);
@@ -234,8 +235,12 @@ static int op_extfile(void *p)
         rc = wsel_state_load_extfile(st, "db", path, &w->err);
         unlink(path);
     }
-    wsel_state_free(st);
     return rc;
+}
+
+static int op_extfile(void *p)
+{
+    return with_fresh_state(p, fill_extfile);
 }
 
 static void down_some(world *w)
