@@ -114,10 +114,12 @@ static void expect_err_pos(const char *text, wsel_input input, int code, unsigne
 
 /* ---- temporary files ---------------------------------------------------------------- */
 
+#define TMPDIR_MAX 48
+
 typedef struct tmpdir {
     char root[64];
-    char paths[32][256];
-    bool is_dir[32];
+    char paths[TMPDIR_MAX][256];
+    bool is_dir[TMPDIR_MAX];
     int n;
 } tmpdir;
 
@@ -138,7 +140,7 @@ static const char *tmp_path(tmpdir *t, const char *rel, char *buf, size_t len)
 
 static void tmp_dir(tmpdir *t, const char *rel)
 {
-    assert_true(t->n < 32);
+    assert_true(t->n < TMPDIR_MAX);
     tmp_path(t, rel, t->paths[t->n], sizeof t->paths[0]);
     assert_int_equal(mkdir(t->paths[t->n], 0700), 0);
     t->is_dir[t->n++] = true;
@@ -146,7 +148,7 @@ static void tmp_dir(tmpdir *t, const char *rel)
 
 static void tmp_file(tmpdir *t, const char *rel, const char *text)
 {
-    assert_true(t->n < 32);
+    assert_true(t->n < TMPDIR_MAX);
     tmp_path(t, rel, t->paths[t->n], sizeof t->paths[0]);
     FILE *f = fopen(t->paths[t->n], "w");
     assert_non_null(f);
@@ -1127,20 +1129,64 @@ static void t_err_hints(void **state)
 
 /* ---- includes -------------------------------------------------------------------------- */
 
+/* One tree for the include tests: a folder (text NULL) before what it holds. */
+static const struct {
+    const char *path, *text;
+} include_tree[] = {
+    /* nested includes, relative to the including file */
+    { "sub", NULL },
+    { "sub/deeper", NULL },
+    { "main.conf", "multi = true\n$include{sub/one.conf}\nr => $include{ \"sub/val.conf\" }\n" },
+    { "sub/one.conf", "a => { x => [ 192.0.2.1, 1 ] }\n$include{deeper/two.conf}\n" },
+    { "sub/deeper/two.conf", "b => { y => [ ::1, 2 ] }, $include{three.conf}\n" },
+    { "sub/deeper/three.conf", "c => { z => [ z.example., 3 ] }\n" },
+    { "sub/val.conf", "up_thresh = 0.75, w => [ 10.0.0.1, 4 ]\n" },
+    /* directories and globs */
+    { "d", NULL },
+    { "d/20-b.conf", "b => { x => [ 192.0.2.2, 1 ] }\n" },
+    { "d/10-a.conf", "a => { x => [ 192.0.2.1, 1 ] }\n" },
+    { "d/30-c.inc", "c => { x => [ 192.0.2.3, 1 ] }\n" },
+    { "d/.hidden", "this is not even valid [\n" },
+    { "empty", NULL },
+    { "dir.conf", "$include{d}\n$include{empty}\n" },
+    { "glob.conf", "$include{d/*.conf}\n" },
+    { "many.conf", "r => $include{d/*.conf}\n" },
+    { "one.conf", "r => { $include{d/1*.conf} }\n" },
+    { "none.conf", "\n  $include{d/*.nothing}\n" },
+    { "emptyval.conf", "r => $include{empty}\n" },
+    /* merging */
+    { "dup.conf", "a => { x => [ 192.0.2.1, 1 ] }\n$include{part.conf}\n" },
+    { "part.conf", "b => { x => [ 192.0.2.1, 1 ] }\n\n a => { }\n" },
+    { "arr.conf", "$include{list.conf}\n" },
+    { "list.conf", "[ 1, 2 ]\n" },
+    { "arrval.conf", "r => { a => $include{list.conf} }\n" },
+    { "bad.conf", "r => { a => $include{broken.conf} }\n" },
+    { "broken.conf", "\n\nx => [ 1, 2\n" },
+    /* cycles */
+    { "a.conf", "x => { y => [ 192.0.2.1, 1 ] }\n$include{b.conf}\n" },
+    { "b.conf", "\n$include{c.conf}\n" },
+    { "c.conf", "\n\n   $include{a.conf}\n" },
+    { "self.conf", "r => $include{self.conf}\n" },
+    { "twice.conf", "r => $include{v.conf}\ns => $include{v.conf}\n" },
+    { "v.conf", "a => [ 192.0.2.1, 1 ]\n" },
+};
+
+static void make_include_tree(tmpdir *t)
+{
+    tmp_init(t);
+    for (size_t i = 0; i < sizeof include_tree / sizeof include_tree[0]; i++) {
+        if (include_tree[i].text)
+            tmp_file(t, include_tree[i].path, include_tree[i].text);
+        else
+            tmp_dir(t, include_tree[i].path);
+    }
+}
+
 static void t_include_nested(void **state)
 {
     (void)state;
     tmpdir t;
-    tmp_init(&t);
-    tmp_dir(&t, "sub");
-    tmp_dir(&t, "sub/deeper");
-    tmp_file(&t, "main.conf", "multi = true\n$include{sub/one.conf}\n"
-                              "r => $include{ \"sub/val.conf\" }\n");
-    /* Relative to the including file: sub/one.conf includes deeper/two.conf. */
-    tmp_file(&t, "sub/one.conf", "a => { x => [ 192.0.2.1, 1 ] }\n$include{deeper/two.conf}\n");
-    tmp_file(&t, "sub/deeper/two.conf", "b => { y => [ ::1, 2 ] }, $include{three.conf}\n");
-    tmp_file(&t, "sub/deeper/three.conf", "c => { z => [ z.example., 3 ] }\n");
-    tmp_file(&t, "sub/val.conf", "up_thresh = 0.75, w => [ 10.0.0.1, 4 ]\n");
+    make_include_tree(&t);
     wsel_config *cfg = NULL;
     wsel_error err;
     int rc = load_path(&t, "main.conf", 0, &cfg, &err);
@@ -1161,10 +1207,6 @@ static void t_include_nested(void **state)
     assert_true(r->multi);
     assert_non_null(strstr(r->items[0].loc.file, "sub/val.conf"));
     wsel_config_free(cfg);
-
-    /* With includes disabled, the first $include is rejected where it stands. */
-    rc = load_path(&t, "main.conf", WSEL_LOAD_NO_INCLUDE, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE, 2, 1, SUBS("disabled"));
     tmp_done(&t);
 }
 
@@ -1172,19 +1214,7 @@ static void t_include_dir_and_glob(void **state)
 {
     (void)state;
     tmpdir t;
-    tmp_init(&t);
-    tmp_dir(&t, "d");
-    tmp_file(&t, "d/20-b.conf", "b => { x => [ 192.0.2.2, 1 ] }\n");
-    tmp_file(&t, "d/10-a.conf", "a => { x => [ 192.0.2.1, 1 ] }\n");
-    tmp_file(&t, "d/30-c.inc", "c => { x => [ 192.0.2.3, 1 ] }\n");
-    tmp_file(&t, "d/.hidden", "this is not even valid [\n");
-    tmp_dir(&t, "empty");
-    tmp_file(&t, "dir.conf", "$include{d}\n$include{empty}\n");
-    tmp_file(&t, "glob.conf", "$include{d/*.conf}\n");
-    tmp_file(&t, "many.conf", "r => $include{d/*.conf}\n");
-    tmp_file(&t, "one.conf", "r => { $include{d/1*.conf} }\n");
-    tmp_file(&t, "none.conf", "\n  $include{d/*.nothing}\n");
-    tmp_file(&t, "emptyval.conf", "r => $include{empty}\n");
+    make_include_tree(&t);
     wsel_config *cfg = NULL;
     wsel_error err;
     /* A directory: every file, sorted as glob * sorts (dot files excluded). */
@@ -1199,10 +1229,6 @@ static void t_include_dir_and_glob(void **state)
     assert_int_equal(wsel_config_resource_count(cfg), 2);
     assert_string_equal(wsel_config_resource(cfg, 1)->name, "b");
     wsel_config_free(cfg);
-    /* In value position several matches are an error ... */
-    int rc = load_path(&t, "many.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE, 1, 6, SUBS("2 files", "exactly one"));
-    assert_null(cfg);
     /* A single match merged into r's hash makes r one group 'a'. */
     assert_int_equal(load_path(&t, "one.conf", 0, &cfg, &err), WSEL_OK);
     const wsel_set *s = wsel_config_set(cfg, 0);
@@ -1211,72 +1237,62 @@ static void t_include_dir_and_glob(void **state)
     assert_string_equal(s->groups[0].label, "a");
     assert_non_null(strstr(s->groups[0].loc.file, "10-a.conf"));
     wsel_config_free(cfg);
-    rc = load_path(&t, "none.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE, 2, 3, SUBS("no file matches"));
-    rc = load_path(&t, "emptyval.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE, 1, 6, SUBS("exactly one"));
-    tmp_done(&t);
-}
-
-static void t_include_merge_rules(void **state)
-{
-    (void)state;
-    tmpdir t;
-    tmp_init(&t);
-    tmp_file(&t, "dup.conf", "a => { x => [ 192.0.2.1, 1 ] }\n$include{part.conf}\n");
-    tmp_file(&t, "part.conf", "b => { x => [ 192.0.2.1, 1 ] }\n\n a => { }\n");
-    tmp_file(&t, "arr.conf", "$include{list.conf}\n");
-    tmp_file(&t, "list.conf", "[ 1, 2 ]\n");
-    tmp_file(&t, "arrval.conf", "r => { a => $include{list.conf} }\n");
-    tmp_file(&t, "bad.conf", "r => { a => $include{broken.conf} }\n");
-    tmp_file(&t, "broken.conf", "\n\nx => [ 1, 2\n");
-    wsel_config *cfg = NULL;
-    wsel_error err;
-    /* Duplicates across a merge are errors, at the second key in the included file. */
-    int rc = load_path(&t, "dup.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_DUPKEY, 3, 2, SUBS("'a' in the top-level hash", "dup.conf:1:1"));
-    assert_non_null(strstr(err.file, "part.conf"));
-    rc = load_path(&t, "arr.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_TYPE, 1, 1, SUBS("array"));
     /* An array file as a value is that array: here a 2-element item, [ 1, 2 ], whose
      * "1" gdnsd's getaddrinfo reads as 0.0.0.1 (a warning, D1). */
-    rc = load_path(&t, "arrval.conf", 0, &cfg, &err);
-    assert_int_equal(rc, WSEL_OK);
+    assert_int_equal(load_path(&t, "arrval.conf", 0, &cfg, &err), WSEL_OK);
     assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "0.0.0.1");
     assert_int_equal(wsel_config_warning_count(cfg), 1);
     assert_non_null(strstr(wsel_config_warning(cfg, 0)->file, "list.conf"));
     wsel_config_free(cfg);
-    /* Syntax errors inside an included file name that file and position. */
-    rc = load_path(&t, "bad.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_SYNTAX, 4, 1, SUBS("']'"));
-    assert_non_null(strstr(err.file, "broken.conf"));
-    tmp_done(&t);
-}
-
-static void t_include_cycle(void **state)
-{
-    (void)state;
-    tmpdir t;
-    tmp_init(&t);
-    tmp_file(&t, "a.conf", "x => { y => [ 192.0.2.1, 1 ] }\n$include{b.conf}\n");
-    tmp_file(&t, "b.conf", "\n$include{c.conf}\n");
-    tmp_file(&t, "c.conf", "\n\n   $include{a.conf}\n");
-    tmp_file(&t, "self.conf", "r => $include{self.conf}\n");
-    wsel_config *cfg = NULL;
-    wsel_error err;
-    int rc = load_path(&t, "a.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE_CYCLE, 3, 4,
-                SUBS("a.conf -> ", "b.conf -> ", "c.conf -> "));
-    assert_non_null(strstr(err.file, "c.conf"));
-    assert_null(cfg);
-    rc = load_path(&t, "self.conf", 0, &cfg, &err);
-    check_error(&err, rc, WSEL_E_INCLUDE_CYCLE, 1, 6, SUBS("self.conf -> "));
-    /* The same file included twice side by side is not a cycle (but duplicates keys). */
-    tmp_file(&t, "twice.conf", "r => $include{v.conf}\ns => $include{v.conf}\n");
-    tmp_file(&t, "v.conf", "a => [ 192.0.2.1, 1 ]\n");
+    /* The same file included twice side by side is not a cycle. */
     assert_int_equal(load_path(&t, "twice.conf", 0, &cfg, &err), WSEL_OK);
     assert_int_equal(wsel_config_resource_count(cfg), 2);
     wsel_config_free(cfg);
+    tmp_done(&t);
+}
+
+/* Every include error of the tree: code, position, the file it is in (by suffix; NULL:
+ * the top file) and what the message says. */
+static void t_include_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *top;
+        unsigned flags;
+        int code;
+        unsigned line, col;
+        const char *in;
+        const char *subs[4];
+    } cases[] = {
+        /* in value position several matches, or none in an empty folder, are errors */
+        { "many.conf", 0, WSEL_E_INCLUDE, 1, 6, NULL, { "2 files", "exactly one" } },
+        { "emptyval.conf", 0, WSEL_E_INCLUDE, 1, 6, NULL, { "exactly one" } },
+        { "none.conf", 0, WSEL_E_INCLUDE, 2, 3, NULL, { "no file matches" } },
+        /* duplicates across a merge: at the second key, in the included file */
+        { "dup.conf", 0, WSEL_E_DUPKEY, 3, 2, "part.conf",
+          { "'a' in the top-level hash", "dup.conf:1:1" } },
+        { "arr.conf", 0, WSEL_E_TYPE, 1, 1, "list.conf", { "array" } },
+        /* syntax errors inside an included file name that file and position */
+        { "bad.conf", 0, WSEL_E_SYNTAX, 4, 1, "broken.conf", { "']'" } },
+        { "a.conf", 0, WSEL_E_INCLUDE_CYCLE, 3, 4, "c.conf",
+          { "a.conf -> ", "b.conf -> ", "c.conf -> " } },
+        { "self.conf", 0, WSEL_E_INCLUDE_CYCLE, 1, 6, NULL, { "self.conf -> " } },
+        /* with includes disabled, the first $include is rejected where it stands */
+        { "main.conf", WSEL_LOAD_NO_INCLUDE, WSEL_E_INCLUDE, 2, 1, NULL, { "disabled" } },
+    };
+    tmpdir t;
+    make_include_tree(&t);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wsel_config *cfg = (wsel_config *)1;
+        wsel_error err;
+        print_message("# %s\n", cases[i].top);
+        int rc = load_path(&t, cases[i].top, cases[i].flags, &cfg, &err);
+        check_error(&err, rc, cases[i].code, cases[i].line, cases[i].col, cases[i].subs);
+        assert_null(cfg);
+        const char *in = cases[i].in ? cases[i].in : cases[i].top;
+        size_t fl = strlen(err.file), il = strlen(in);
+        assert_true(fl > il && strcmp(err.file + fl - il, in) == 0 && err.file[fl - il - 1] == '/');
+    }
     tmp_done(&t);
 }
 
@@ -1634,8 +1650,7 @@ int main(void)
         cmocka_unit_test(t_err_hints),
         cmocka_unit_test(t_include_nested),
         cmocka_unit_test(t_include_dir_and_glob),
-        cmocka_unit_test(t_include_merge_rules),
-        cmocka_unit_test(t_include_cycle),
+        cmocka_unit_test(t_include_errors),
         cmocka_unit_test(t_include_from_buffer),
         cmocka_unit_test(t_include_nesting_limit),
         cmocka_unit_test(t_include_syntax_and_paths),
