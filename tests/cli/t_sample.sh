@@ -57,7 +57,8 @@ jqn '(.answers | length) == 8 and ([.answers[] | .count] | add) == 10' "mixed: 8
 # More than 4096 possible answers: per-item test.
 run sample "$DATA/big_multi.conf" big -n 20000 --json
 is_rc 0 "big_multi: exit 0"
-jqn '.test == "items" and (.items | length) == 14' "not enumerable: per-item inclusion counts"
+jqn '.test == "subtests" and (.items | length) == 14' "not enumerable: sub-tests"
+jqn '.subtests == [{kind: "items", set: 0, group: null, draws: 20000, chi2: .chi2, df: 13, p: .p}] and .correction == "none" and .subtests_counted == 1' "ungrouped multi: one items sub-test (inclusions are independent)"
 jqn '.items | map(.expected) | (near(.[13]; 20000) and near(.[0]; 20000/14))' "inclusion expected n*w/14"
 jqn '.df == 13 and .p > 0.001' "per-item chi-squared: df 13 (the always-included item excluded)"
 # Observed answers are listed with expected counts n * prod(in ? i/14 : 1 - i/14).
@@ -68,7 +69,8 @@ jqok '.n as $n | (.answers | length) > 100 and ([.answers[] | (.labels | map(ltr
 jqok '([.answers[] | .count] | add) == 20000 and .distinct_answers == (.answers | length) and .unlisted_draws == 0' "observed answers account for every draw"
 jqok '[.answers[] | .labels | index("h14") != null] | all' "the heaviest item is in every answer"
 run sample "$DATA/big_multi.conf" big -n 2000
-has "$TMP/out" '^chi-squared over per-item inclusion counts' "text says which test was used"
+has "$TMP/out" '^  items          0  -  *2000 ' "text lists the sub-tests"
+has "$TMP/out" '^1 sub-test, combined with no correction: chi2 [0-9.e+-]+, df 13, p [0-9.e+-]+$' "text says which test was used"
 has "$TMP/out" 'distinct answers drawn, most frequent first \(top 20\):$' "text lists the most frequent answers"
 
 # Text output.
