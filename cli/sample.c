@@ -38,6 +38,13 @@ static const char sample_usage[] =
 
 static const char *const cmd = "sample";
 
+/* Out of memory is a resource failure (exit 3), not bad input. */
+static int oom(void)
+{
+    cli_die(cmd, "out of memory");
+    return CLI_RESOURCE;
+}
+
 /* ---- the command line ---- */
 
 typedef struct sample_args {
@@ -188,31 +195,37 @@ static int sample_setup(sample_args *a, sample_run *s)
     wsel_error err;
     wsel_error_clear(&err);
     char ebuf[2048];
-    if (wsel_odds_compute(s->res, s->st, &s->o, &err) != WSEL_OK)
-        return cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
-    if (wsel_kit_resolver_new(s->cfg, s->st, a->engine, &s->r, &err) != WSEL_OK)
-        return cli_die(cmd, "engine '%s': %s", a->engine,
-                       wsel_error_format(&err, ebuf, sizeof ebuf));
+    int wrc = wsel_odds_compute(s->res, s->st, &s->o, &err);
+    if (wrc != WSEL_OK) {
+        cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
+        return wrc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+    }
+    /* The fast engine prepares the sampled resource only (issue 14 item 8). */
+    wrc = wsel_resolver_new_for(s->cfg, s->st, a->engine, s->res, &s->r, &err);
+    if (wrc != WSEL_OK) {
+        cli_die(cmd, "engine '%s': %s", a->engine, wsel_error_format(&err, ebuf, sizeof ebuf));
+        return wrc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+    }
     s->en = cli_combine(s->o, &s->combo, &s->ncombo);
     if (s->en < 0)
-        return cli_die(cmd, "out of memory");
+        return oom();
     if (s->en && (!(s->ccount = calloc(s->ncombo, sizeof *s->ccount)) ||
                   !(s->unx = calloc(MAX_UNEXPECTED, sizeof *s->unx))))
-        return cli_die(cmd, "out of memory");
+        return oom();
     for (uint32_t k = 0; k < s->res->n_sets; k++) {
         const wsel_set *set = &s->res->sets[k];
         if (!(s->icount[k] = calloc(set->n_items, sizeof *s->icount[k])))
-            return cli_die(cmd, "out of memory");
+            return oom();
         if (s->en)
             continue;
         if (s->o->sets[k].enumerable &&
             !(s->acount[k] = calloc(s->o->sets[k].n_answers + 1, sizeof *s->acount[k])))
-            return cli_die(cmd, "out of memory");
+            return oom();
         if (!set->grouped)
             continue;
         if (!(s->gcount[k] = calloc(set->n_groups, sizeof *s->gcount[k])) ||
             !(s->item_group[k] = malloc(set->n_items)))
-            return cli_die(cmd, "out of memory");
+            return oom();
         for (uint32_t g = 0; g < set->n_groups; g++)
             for (uint32_t j = 0; j < set->groups[g].count; j++)
                 s->item_group[k][set->groups[g].first + j] = (uint8_t)g;
@@ -327,7 +340,7 @@ static int sample_draw(const sample_args *a, sample_run *s)
         if (s->en) {
             count_enumerated(s, &ans);
         } else if (count_sets(s, &ans), amap_add(&s->am, &ans) < 0) {
-            rc = cli_die(cmd, "out of memory");
+            rc = oom();
             break;
         }
     }
@@ -364,7 +377,7 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
         if (!obs || !exp) {
             free(obs);
             free(exp);
-            return cli_die(cmd, "out of memory");
+            return oom();
         }
         for (size_t k = 0; k < s->ncombo; k++) {
             exp[k] = (double)((long double)a->n * s->combo[k].p);
@@ -384,7 +397,7 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
             size_t len = set->n_items + na + ng;
             double *buf = malloc((len ? len : 1) * sizeof *buf);
             if (!buf)
-                return cli_die(cmd, "out of memory");
+                return oom();
             for (uint32_t i = 0; i < set->n_items; i++)
                 buf[i] = (double)s->icount[k][i];
             for (size_t x = 0; x < na; x++)
@@ -586,7 +599,7 @@ static int text_items(const sample_args *a, const sample_run *s)
            am->n > TEXT_TOP ? " (top 20)" : "");
     size_t *order = malloc((am->n ? am->n : 1) * sizeof *order);
     if (!order)
-        return cli_die(cmd, "out of memory");
+        return oom();
     for (size_t k = 0; k < am->n; k++)
         order[k] = k;
     if (am->n > 1) {

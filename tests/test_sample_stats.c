@@ -371,10 +371,60 @@ static void test_sidak(void **state)
     assert_true(r.p == 0.0 && r.impossible == 3);
 }
 
+/* wsel_resolver_new_for(): the one resource answers as with a resolver of the whole
+ * config, word for word; any other resource is refused by every engine. */
+static void test_resolver_for(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load("a => { x => [ 192.0.2.1, 1 ] y => [ 192.0.2.2, 3 ] }\n"
+                                      "b => { multi => true x => [ 192.0.2.3, 1 ] "
+                                      "y => [ 192.0.2.4, 3 ] z => [ 192.0.2.5, 2 ] }\n"
+                                      "c => { x => [ 192.0.2.6, 1 ] }\n");
+    wsel_config *other = wsel_test_load("b => { x => [ 192.0.2.3, 1 ] }\n");
+    wsel_state *st;
+    wsel_error err;
+    assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
+    const wsel_resource *a = wsel_config_find(cfg, "a"), *b = wsel_config_find(cfg, "b");
+    const char *engines[] = { "ref", "fast", "fast-scalar" };
+    for (size_t e = 0; e < 3; e++) {
+        wsel_resolver *all, *one;
+        assert_int_equal(wsel_resolver_new_variant(cfg, st, engines[e], &all, &err), WSEL_OK);
+        assert_int_equal(wsel_resolver_new_for(cfg, st, engines[e], b, &one, &err), WSEL_OK);
+        wsel_prng p1, p2;
+        wsel_prng_seed(&p1, 9);
+        wsel_prng_seed(&p2, 9);
+        wsel_rng r1 = wsel_prng_rng(&p1), r2 = wsel_prng_rng(&p2);
+        wsel_answer x, y;
+        for (int q = 0; q < 200; q++) {
+            assert_int_equal(wsel_resolve(all, b, &r1, &x), WSEL_OK);
+            assert_int_equal(wsel_resolve(one, b, &r2, &y), WSEL_OK);
+            assert_int_equal(x.set[0].count, y.set[0].count);
+            assert_memory_equal(x.set[0].items, y.set[0].items,
+                                x.set[0].count * sizeof x.set[0].items[0]);
+        }
+        assert_int_equal(wsel_resolve(one, a, &r2, &y), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(one, wsel_config_find(cfg, "c"), &r2, &y), WSEL_E_ARG);
+        assert_int_equal(wsel_resolve(one, wsel_config_find(other, "b"), &r2, &y), WSEL_E_ARG);
+        assert_int_equal(wsel_resolver_sync(one), WSEL_OK);
+        wsel_resolver_free(one);
+        wsel_resolver_free(all);
+        wsel_resolver *bad = (wsel_resolver *)&err;
+        assert_int_equal(wsel_resolver_new_for(cfg, st, engines[e], wsel_config_find(other, "b"),
+                                               &bad, &err), WSEL_E_ARG);
+        assert_null(bad);
+        assert_int_equal(wsel_resolver_new_for(cfg, st, engines[e], NULL, &bad, &err),
+                         WSEL_E_ARG);
+    }
+    wsel_state_free(st);
+    wsel_config_free(other);
+    wsel_config_free(cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sidak),
+        cmocka_unit_test(test_resolver_for),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_detects),
     };
