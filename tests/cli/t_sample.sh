@@ -73,6 +73,30 @@ has "$TMP/out" '^  items          0  -  *2000 ' "text lists the sub-tests"
 has "$TMP/out" '^1 sub-test, combined with no correction: chi2 [0-9.e+-]+, df 13, p [0-9.e+-]+$' "text says which test was used"
 has "$TMP/out" 'distinct answers drawn, most frequent first \(top 20\):$' "text lists the most frequent answers"
 
+# Grouped sets too large to enumerate: the group choice, then each group's addresses
+# among the draws that drew it, per set; combined with Sidak's correction.
+awk 'BEGIN { w = 7
+  printf "gs => { addrs_v4 => {"
+  for (g = 0; g < 8; g++) { printf " g%d => {", g
+    for (i = 0; i < 16; i++) { w = (w * 1103 + 17) % 9973; printf " a%d => [ 10.0.%d.%d, %d ]", i, g, i + 1, w + 1 }
+    printf " }" }
+  printf " }\n  addrs_v6 => { multi => true"
+  for (g = 0; g < 8; g++) { printf " h%d => {", g
+    for (i = 0; i < 8; i++) { w = (w * 1103 + 17) % 9973; printf " b%d => [ 2001:db8::%d:%d, %d ]", i, g, i + 1, w + 1 }
+    printf " }" }
+  printf " } }\n" }' >"$TMP/grouped.conf"
+run sample "$TMP/grouped.conf" gs -n 40000 --json
+is_rc 0 "grouped 8x16 + 8x8: exit 0"
+jqn '.test == "subtests" and .correction == "sidak" and .subtests_counted == (.subtests | map(select(.df > 0)) | length)' "sub-tests, Sidak's correction over those with df > 0"
+jqn '[.subtests[] | select(.set == 0)] | (.[0].kind == "groups" and .[0].group == null and .[0].draws == 40000 and .[0].df == 7 and (.[1:] | map(.kind) | unique) == ["group-items"] and (.[1:] | map(.group)) == ["g0","g1","g2","g3","g4","g5","g6","g7"] and ([.[1:][] | .draws] | add) == 40000)' "grouped-single set: groups (df 7), then one group-items test per group, whose draws add up to n"
+jqn '[.subtests[] | select(.set == 1)] | (.[0].kind == "groups" and (.[1:] | map(.kind) | unique) == ["group-items"] and (.[1:] | map(.group)) == ["h0","h1","h2","h3","h4","h5","h6","h7"] and (.[1:] | map(.df) | unique) == [7])' "grouped-multi set (addrs_v6): groups, then the address chosen in each group drawn (df 7)"
+jqn '(([.subtests[] | .p] | min) as $m | (.subtests_counted) as $k | near(.p; 1 - pow(1 - $m; $k))) and .p > 0.001' "combined p = 1 - (1 - min p)^m, and it fits"
+jqn 'near(.chi2; ([.subtests[] | .chi2] | add)) and .df == ([.subtests[] | .df] | add)' "chi2 and df are the sub-tests' sums"
+run sample "$TMP/grouped.conf" gs -n 4000
+has "$TMP/out" '^  groups         0  -  *4000 ' "text: the groups sub-test"
+has "$TMP/out" '^  group-items    1  h7  ' "text: a group-items sub-test names its group"
+has "$TMP/out" '^18 sub-tests, combined with Sidak.s correction, p = 1 - \(1 - min p\)\^m: chi2 [0-9.e+-]+, df [0-9]+, p [0-9.e+-]+$' "text: the combined line"
+
 # Text output.
 run sample "$SYN" cdnwww -n 100000
 is_rc 0 "text sample: exit 0"
