@@ -13,7 +13,9 @@
  * Detection: a fault is planted in the counts of one address (its odds, conditional on
  * its group where it has one, moved by the relative amount e the kit's power formula
  * says the sub-test finds with power 0.9 at this N and level -- the formula of
- * stats/README.md), and the combined p must fall below 0.001 in most runs. */
+ * stats/README.md), and the combined p must fall below 0.001 in most runs.
+ *
+ * `make check` runs the quick form; `make stats` runs it with --large. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,14 +42,18 @@ typedef struct scase {
     bool expect_subtests;   /* the set is too large to enumerate */
 } scase;
 
+/* --large (`make stats`): 400 runs of 200000 draws (the issue's N), power at 262144
+ * draws (the quick stats suite's N). */
+static bool large;
+
 static unsigned seeds_n(void)
 {
-    return wsel_kit_under_valgrind() ? 16 : 100;
+    return large ? 400 : wsel_kit_under_valgrind() ? 16 : 100;
 }
 
 static double draws_n(void)
 {
-    return wsel_kit_under_valgrind() ? 2000 : 20000;
+    return large ? 200000 : wsel_kit_under_valgrind() ? 2000 : 20000;
 }
 
 /* A stanza-only config holding resource "r" of the case's shape, weights uniform in
@@ -307,7 +313,7 @@ static void pick_fault(const prepared *p, fault *f, double N)
 static void test_detects(void **state)
 {
     (void)state;
-    double N = wsel_kit_under_valgrind() ? 16384 : 65536;
+    double N = large ? 262144 : wsel_kit_under_valgrind() ? 16384 : 65536;
     unsigned runs = wsel_kit_under_valgrind() ? 2 : DETECT_RUNS;
     const size_t which[] = { 3, 6, 9 }; /* ungrouped-multi 64, grouped-single/-multi 64x64 */
     int bad = 0;
@@ -420,8 +426,9 @@ static void test_resolver_for(void **state)
     wsel_config_free(cfg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    large = argc > 1 && strcmp(argv[1], "--large") == 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sidak),
         cmocka_unit_test(test_resolver_for),
