@@ -38,6 +38,13 @@ static const char sample_usage[] =
 
 static const char *const cmd = "sample";
 
+/* Out of memory is a resource failure (exit 3), not bad input. */
+static int oom(void)
+{
+    cli_die(cmd, "out of memory");
+    return CLI_RESOURCE;
+}
+
 /* ---- the command line ---- */
 
 typedef struct sample_args {
@@ -133,13 +140,22 @@ typedef struct sample_run {
     unsigned long long unx_other;
     amap am;
     unsigned long long *icount[2]; /* per-item inclusion counts */
+    /* Not enumerable: per set, draws per group (grouped sets; item_group maps an item to
+     * its group), and answer counts of a set the odds enumerate on its own. */
+    unsigned long long *gcount[2];
+    uint8_t *item_group[2];
+    unsigned long long *acount[2];
 } sample_run;
 
+/* The fit: one test over the resource's answer sets when they are enumerable, else
+ * the kit's sub-tests per set (kit_stat.h) combined with Sidak's correction. */
 typedef struct sample_fit {
-    const char *test;  /* "answer-sets" or "items" */
-    double chi2, p;
+    const char *test;  /* "answer-sets" or "subtests" */
+    double chi2, p;    /* chi2 and df: the sums over the sub-tests with df > 0 */
     size_t df;
     int impossible;
+    size_t nsub, counted; /* sub-tests run; those with df > 0 (the correction's m) */
+    wsel_kit_subtest sub[2 * WSEL_KIT_MAX_SUBTESTS];
 } sample_fit;
 
 static void sample_run_free(sample_run *s)
@@ -147,8 +163,12 @@ static void sample_run_free(sample_run *s)
     amap_free(&s->am);
     free(s->unx);
     free(s->ccount);
-    free(s->icount[0]);
-    free(s->icount[1]);
+    for (int k = 0; k < 2; k++) {
+        free(s->icount[k]);
+        free(s->gcount[k]);
+        free(s->item_group[k]);
+        free(s->acount[k]);
+    }
     free(s->combo);
     if (s->o)
         wsel_odds_free(s->o);
@@ -175,20 +195,41 @@ static int sample_setup(sample_args *a, sample_run *s)
     wsel_error err;
     wsel_error_clear(&err);
     char ebuf[2048];
-    if (wsel_odds_compute(s->res, s->st, &s->o, &err) != WSEL_OK)
-        return cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
-    if (wsel_kit_resolver_new(s->cfg, s->st, a->engine, &s->r, &err) != WSEL_OK)
-        return cli_die(cmd, "engine '%s': %s", a->engine,
-                       wsel_error_format(&err, ebuf, sizeof ebuf));
+    int wrc = wsel_odds_compute(s->res, s->st, &s->o, &err);
+    if (wrc != WSEL_OK) {
+        cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
+        return wrc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+    }
+    /* The fast engine prepares the sampled resource only (issue 14 item 8). */
+    wrc = wsel_resolver_new_for(s->cfg, s->st, a->engine, s->res, &s->r, &err);
+    if (wrc != WSEL_OK) {
+        cli_die(cmd, "engine '%s': %s", a->engine, wsel_error_format(&err, ebuf, sizeof ebuf));
+        return wrc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+    }
     s->en = cli_combine(s->o, &s->combo, &s->ncombo);
     if (s->en < 0)
-        return cli_die(cmd, "out of memory");
+        return oom();
     if (s->en && (!(s->ccount = calloc(s->ncombo, sizeof *s->ccount)) ||
                   !(s->unx = calloc(MAX_UNEXPECTED, sizeof *s->unx))))
-        return cli_die(cmd, "out of memory");
-    for (uint32_t k = 0; k < s->res->n_sets; k++)
-        if (!(s->icount[k] = calloc(s->res->sets[k].n_items, sizeof *s->icount[k])))
-            return cli_die(cmd, "out of memory");
+        return oom();
+    for (uint32_t k = 0; k < s->res->n_sets; k++) {
+        const wsel_set *set = &s->res->sets[k];
+        if (!(s->icount[k] = calloc(set->n_items, sizeof *s->icount[k])))
+            return oom();
+        if (s->en)
+            continue;
+        if (s->o->sets[k].enumerable &&
+            !(s->acount[k] = calloc(s->o->sets[k].n_answers + 1, sizeof *s->acount[k])))
+            return oom();
+        if (!set->grouped)
+            continue;
+        if (!(s->gcount[k] = calloc(set->n_groups, sizeof *s->gcount[k])) ||
+            !(s->item_group[k] = malloc(set->n_items)))
+            return oom();
+        for (uint32_t g = 0; g < set->n_groups; g++)
+            for (uint32_t j = 0; j < set->groups[g].count; j++)
+                s->item_group[k][set->groups[g].first + j] = (uint8_t)g;
+    }
     return CLI_OK;
 }
 
@@ -247,6 +288,32 @@ static void count_enumerated(sample_run *s, const wsel_answer *ans)
     s->unx[u].n++;
 }
 
+/* Not enumerable: each set's answer (when its own odds enumerate it) and the groups it
+ * drew. Items come in config order, so one group's addresses are adjacent. */
+static void count_sets(sample_run *s, const wsel_answer *ans)
+{
+    for (uint32_t k = 0; k < ans->n_sets && k < s->res->n_sets; k++) {
+        const wsel_set_answer *a = &ans->set[k];
+        if (s->acount[k]) {
+            long x = cli_find_answer(&s->o->sets[k], a->items, a->count);
+            /* an answer outside the list is impossible: the draw loop's distinct
+             * answers say so; the last slot only keeps the totals honest */
+            s->acount[k][x < 0 ? s->o->sets[k].n_answers : (uint32_t)x]++;
+        }
+        if (!s->gcount[k])
+            continue;
+        int last = -1;
+        for (uint32_t i = 0; i < a->count; i++) {
+            if (a->items[i] >= s->res->sets[k].n_items)
+                continue;
+            int g = s->item_group[k][a->items[i]];
+            if (g != last)
+                s->gcount[k][g]++;
+            last = g;
+        }
+    }
+}
+
 static int sample_draw(const sample_args *a, sample_run *s)
 {
     wsel_prng prng;
@@ -272,8 +339,8 @@ static int sample_draw(const sample_args *a, sample_run *s)
                     s->icount[k][ans.set[k].items[i]]++;
         if (s->en) {
             count_enumerated(s, &ans);
-        } else if (amap_add(&s->am, &ans) < 0) {
-            rc = cli_die(cmd, "out of memory");
+        } else if (count_sets(s, &ans), amap_add(&s->am, &ans) < 0) {
+            rc = oom();
             break;
         }
     }
@@ -294,17 +361,15 @@ static void am_ans(const amap *m, size_t k, cli_ans *a)
     }
 }
 
-/* Enumerable: chi-squared over answer sets (the kit's pooling rule). Otherwise: the
- * kit's summed binomial terms over per-item inclusion counts. An answer the odds call
- * impossible makes p 0. */
+/* Enumerable: chi-squared over the resource's answer sets (the kit's pooling rule).
+ * Otherwise: per set, the kit's sub-tests for its mode (or over the set's own answers
+ * when its odds enumerate them), combined with Sidak's correction. An answer the odds
+ * call impossible makes p 0. */
 static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit *f)
 {
-    f->test = s->en ? "answer-sets" : "items";
-    f->chi2 = 0;
+    memset(f, 0, sizeof *f);
+    f->test = s->en ? "answer-sets" : "subtests";
     f->p = NAN;
-    f->df = 0;
-    f->impossible = 0;
-    wsel_kit_stat r;
     double N = (double)a->n;
     if (s->en) {
         double *obs = malloc((s->ncombo ? s->ncombo : 1) * sizeof *obs);
@@ -312,45 +377,50 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
         if (!obs || !exp) {
             free(obs);
             free(exp);
-            return cli_die(cmd, "out of memory");
+            return oom();
         }
         for (size_t k = 0; k < s->ncombo; k++) {
             exp[k] = (double)((long double)a->n * s->combo[k].p);
             obs[k] = (double)s->ccount[k];
         }
-        r = wsel_kit_chisq_gof(obs, exp, s->ncombo);
+        wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, s->ncombo);
         free(obs);
         free(exp);
-        f->impossible = s->nunx > 0 || s->unx_other > 0 || r.impossible > 0;
+        f->sub[0] = (wsel_kit_subtest){ "answer-sets", UINT32_MAX, -1, N, r };
+        f->nsub = 1;
+        f->impossible = s->nunx > 0 || s->unx_other > 0;
     } else {
-        size_t n = 0;
-        for (uint32_t k = 0; k < s->o->n_sets; k++)
-            n += s->res->sets[k].n_items;
-        double *obs = malloc((n ? n : 1) * sizeof *obs);
-        double *p = malloc((n ? n : 1) * sizeof *p);
-        if (!obs || !p) {
-            free(obs);
-            free(p);
-            return cli_die(cmd, "out of memory");
+        for (uint32_t k = 0; k < s->o->n_sets; k++) {
+            const wsel_set *set = &s->res->sets[k];
+            size_t na = s->acount[k] ? s->o->sets[k].n_answers : 0;
+            size_t ng = set->grouped ? set->n_groups : 0;
+            size_t len = set->n_items + na + ng;
+            double *buf = malloc((len ? len : 1) * sizeof *buf);
+            if (!buf)
+                return oom();
+            for (uint32_t i = 0; i < set->n_items; i++)
+                buf[i] = (double)s->icount[k][i];
+            for (size_t x = 0; x < na; x++)
+                buf[set->n_items + x] = (double)s->acount[k][x];
+            for (size_t g = 0; g < ng; g++)
+                buf[set->n_items + na + g] = (double)s->gcount[k][g];
+            wsel_kit_set_counts c = { na ? buf + set->n_items : NULL, buf,
+                                      ng ? buf + set->n_items + na : NULL };
+            f->nsub += wsel_kit_weighted_set_fit(&s->o->sets[k], k, N, &c, f->sub + f->nsub);
+            free(buf);
         }
-        size_t j = 0;
-        for (uint32_t k = 0; k < s->o->n_sets; k++)
-            for (uint32_t i = 0; i < s->res->sets[k].n_items; i++, j++) {
-                obs[j] = (double)s->icount[k][i];
-                p[j] = (double)s->o->sets[k].item_p[i].p;
-            }
-        r = wsel_kit_chisq_binoms(obs, p, n, N);
-        free(obs);
-        free(p);
-        f->impossible = r.impossible > 0;
         for (size_t k = 0; k < s->am.n && !f->impossible; k++) {
             cli_ans ca;
             am_ans(&s->am, k, &ca);
             f->impossible = cli_answer_p(s->o, &ca) <= 0;
         }
     }
+    wsel_kit_stat r = wsel_kit_subtests_combine(f->sub, f->nsub);
+    for (size_t k = 0; k < f->nsub; k++)
+        f->counted += f->sub[k].r.df > 0;
     f->chi2 = r.stat;
     f->df = r.df;
+    f->impossible |= r.impossible > 0;
     if (f->impossible) {
         f->chi2 = INFINITY;
         f->p = 0;
@@ -380,6 +450,32 @@ static void json_answer(jw_out *j, const wsel_resource *res, const cli_ans *a,
     jw_u64(j, count);
     jw_key(j, "expected");
     jw_num(j, expected);
+    jw_obj_end(j);
+}
+
+static void json_subtest(jw_out *j, const wsel_resource *res, const wsel_kit_subtest *t)
+{
+    jw_obj_begin(j);
+    jw_key(j, "kind");
+    jw_str(j, t->kind);
+    jw_key(j, "set");
+    if (t->set < res->n_sets)
+        jw_u64(j, t->set);
+    else
+        jw_null(j);
+    jw_key(j, "group");
+    if (t->group >= 0)
+        jw_str(j, res->sets[t->set].groups[t->group].label);
+    else
+        jw_null(j);
+    jw_key(j, "draws");
+    jw_num(j, t->draws);
+    jw_key(j, "chi2");
+    jw_num(j, t->r.stat);
+    jw_key(j, "df");
+    jw_u64(j, t->r.df);
+    jw_key(j, "p");
+    jw_num(j, t->r.df ? t->r.p : NAN);
     jw_obj_end(j);
 }
 
@@ -450,6 +546,15 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
     jw_u64(&j, f->df);
     jw_key(&j, "p");
     jw_num(&j, f->p);
+    jw_key(&j, "correction");
+    jw_str(&j, f->counted > 1 ? "sidak" : "none");
+    jw_key(&j, "subtests_counted");
+    jw_u64(&j, f->counted);
+    jw_key(&j, "subtests");
+    jw_arr_begin(&j);
+    for (size_t k = 0; k < f->nsub; k++)
+        json_subtest(&j, res, &f->sub[k]);
+    jw_arr_end(&j);
     jw_obj_end(&j);
     jw_finish(&j);
 }
@@ -494,7 +599,7 @@ static int text_items(const sample_args *a, const sample_run *s)
            am->n > TEXT_TOP ? " (top 20)" : "");
     size_t *order = malloc((am->n ? am->n : 1) * sizeof *order);
     if (!order)
-        return cli_die(cmd, "out of memory");
+        return oom();
     for (size_t k = 0; k < am->n; k++)
         order[k] = k;
     if (am->n > 1) {
@@ -523,6 +628,25 @@ static int text_items(const sample_args *a, const sample_run *s)
     return CLI_OK;
 }
 
+static void text_subtests(const sample_run *s, const sample_fit *f)
+{
+    printf("sub-tests, each valid for its set's mode (chi-squared; bins expecting < %g "
+           "merged, binomial terms expecting < %g skipped):\n", WSEL_KIT_MIN_EXPECTED,
+           WSEL_KIT_MIN_EXPECTED);
+    printf("  %-11s  %3s  %-20s  %12s  %12s  %4s  %12s\n", "kind", "set", "group", "draws",
+           "chi2", "df", "p");
+    for (size_t k = 0; k < f->nsub; k++) {
+        const wsel_kit_subtest *t = &f->sub[k];
+        const char *g = t->group >= 0 ? s->res->sets[t->set].groups[t->group].label : "-";
+        printf("  %-11s  %3u  %-20s  %12.0f  %12.6g  %4u  ", t->kind, t->set, g, t->draws,
+               t->r.stat, t->r.df);
+        if (t->r.df)
+            printf("%12.6g\n", t->r.p);
+        else
+            printf("%12s\n", "-");
+    }
+}
+
 static int sample_text(const sample_args *a, const sample_run *s, const sample_fit *f)
 {
     printf("resource %s: %llu draws, seed %llu, engine %s\n", s->res->name, a->n, a->seed,
@@ -531,12 +655,14 @@ static int sample_text(const sample_args *a, const sample_run *s, const sample_f
         text_enumerated(a, s);
     else if (text_items(a, s) != CLI_OK)
         return CLI_USAGE;
-    if (s->en)
+    if (s->en) {
         printf("chi-squared over answer sets (bins expecting < %g merged): ",
                WSEL_KIT_MIN_EXPECTED);
-    else
-        printf("chi-squared over per-item inclusion counts (binomial terms summed as if "
-               "independent; items expecting < %g skipped): ", WSEL_KIT_MIN_EXPECTED);
+    } else {
+        text_subtests(s, f);
+        printf("%zu sub-test%s, combined with %s: ", f->counted, f->counted == 1 ? "" : "s",
+               f->counted > 1 ? "Sidak's correction, p = 1 - (1 - min p)^m" : "no correction");
+    }
     if (f->impossible)
         printf("an impossible answer was drawn: p = 0\n");
     else if (f->df == 0)

@@ -17,7 +17,8 @@ void wsel_resolver_free(wsel_resolver *r)
 }
 
 static int resolver_new(const wsel_config *cfg, const wsel_state *st,
-                        const wsel__variant *v, wsel_resolver **out, wsel_error *err)
+                        const wsel__variant *v, const wsel_resource *only,
+                        wsel_resolver **out, wsel_error *err)
 {
     const wsel__engine_ops *ops = v->ops;
     if (ops && ops->check) {
@@ -32,6 +33,7 @@ static int resolver_new(const wsel_config *cfg, const wsel_state *st,
     r->st = st;
     r->variant = v;
     r->query = v->query;
+    r->only = only;
     if (ops && ops->attach && ops->attach(r) != WSEL_OK) {
         wsel_resolver_free(r);
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
@@ -56,12 +58,9 @@ static int check_args(const wsel_config *cfg, const wsel_state *st, wsel_resolve
     return WSEL_OK;
 }
 
-int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
-                              const char *variant, wsel_resolver **out, wsel_error *err)
+static int new_variant(const wsel_config *cfg, const wsel_state *st, const char *variant,
+                       const wsel_resource *only, wsel_resolver **out, wsel_error *err)
 {
-    int rc = check_args(cfg, st, out, err);
-    if (rc != WSEL_OK)
-        return rc;
     const wsel__variant *v = variant && strcmp(variant, "fast") == 0
                                  ? wsel__variant_fast() : wsel__variant_find(variant);
     if (!v)
@@ -70,7 +69,29 @@ int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
     if (!wsel__variant_runs(v))
         return wsel__fail(err, WSEL_E_UNSUPPORTED, NULL, 0, 0, NULL, NULL, NULL,
                           "engine %s is not available in this build or on this CPU", v->name);
-    return resolver_new(cfg, st, v, out, err);
+    return resolver_new(cfg, st, v, only, out, err);
+}
+
+int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
+                              const char *variant, wsel_resolver **out, wsel_error *err)
+{
+    int rc = check_args(cfg, st, out, err);
+    if (rc != WSEL_OK)
+        return rc;
+    return new_variant(cfg, st, variant, NULL, out, err);
+}
+
+int wsel_resolver_new_for(const wsel_config *cfg, const wsel_state *st, const char *variant,
+                          const wsel_resource *res, wsel_resolver **out, wsel_error *err)
+{
+    int rc = check_args(cfg, st, out, err);
+    if (rc != WSEL_OK)
+        return rc;
+    if (!res || res->index >= wsel_config_resource_count(cfg) ||
+        wsel_config_resource(cfg, res->index) != res)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_resolver_new_for: expected a resource of the config");
+    return new_variant(cfg, st, variant, res, out, err);
 }
 
 int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_id engine,
@@ -83,7 +104,8 @@ int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st, wsel_engine_
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "wsel_resolver_new: unknown engine id %d", (int)engine);
     return resolver_new(cfg, st, engine == WSEL_ENGINE_REF ? wsel__variant_at(0)
-                                                           : wsel__variant_fast(), out, err);
+                                                           : wsel__variant_fast(), NULL, out,
+                        err);
 }
 
 int wsel_resolver_sync(wsel_resolver *r)
@@ -115,7 +137,7 @@ const char *wsel_resolver_variant(const wsel_resolver *r)
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                  wsel_answer *ans)
 {
-    if (!r || !res || !rng || !rng->fill || !ans)
+    if (!r || !res || !rng || !rng->fill || !ans || (r->only && res != r->only))
         return WSEL_E_ARG;
     return r->query(r, res, rng, ans);
 }

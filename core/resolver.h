@@ -19,6 +19,7 @@ struct wsel_resolver {
     const wsel_config *cfg;
     const wsel_state *st;
     const wsel__variant *variant;   /* concrete: ref or a fast variant */
+    const wsel_resource *only;      /* wsel_resolver_new_for(): the one resource; else NULL */
     wsel__rsnap **retired;          /* fast engine: replaced snapshots (reclaim) */
     size_t n_retired, cap_retired;
 };

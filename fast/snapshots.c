@@ -83,13 +83,15 @@ static int check(const wsel_config *cfg, wsel_error *err)
     return WSEL_OK;
 }
 
+/* A resolver for one resource (wsel_resolver_new_for) holds slots up to its index and
+ * a snapshot in its slot only; the others stay NULL, which queries refuse. */
 static int attach(wsel_resolver *r)
 {
-    r->n_res = wsel_config_resource_count(r->cfg);
+    r->n_res = r->only ? (size_t)r->only->index + 1 : wsel_config_resource_count(r->cfg);
     r->snaps = calloc(r->n_res ? r->n_res : 1, sizeof *r->snaps);
     if (!r->snaps)
         return WSEL_E_NOMEM;
-    for (size_t i = 0; i < r->n_res; i++) {
+    for (size_t i = r->only ? r->only->index : 0; i < r->n_res; i++) {
         wsel__rsnap *rs = rsnap_build(wsel_config_resource(r->cfg, i), r->st);
         if (!rs) {
             r->n_res = i; /* detach frees the ones built */
@@ -117,6 +119,8 @@ static int sync(wsel_resolver *r)
     for (size_t i = 0; i < r->n_res; i++) {
         /* Only this thread stores these pointers, so a relaxed load sees its own. */
         wsel__rsnap *old = atomic_load_explicit(&r->snaps[i], memory_order_relaxed);
+        if (!old)
+            continue; /* not this resolver's resource (wsel_resolver_new_for) */
         bool changed = false;
         for (uint32_t k = 0; k < old->n_sets; k++)
             if (old->set[k].version != wsel_state_set_version(r->st, old->set[k].set))

@@ -20,10 +20,11 @@ stats-deps:
 stats-quick: lib $(STATS_BIN) ## quick statistical conformance suite alone (TAP)
 	@sh scripts/run-tests.sh $(STATS_BIN)
 
-stats: stats-deps lib $(STATS_BIN) ## large run with report: tables on stdout, report/stats/index.html + PNG plots
+stats: stats-deps lib $(STATS_BIN) $(BUILD)/tests/test_sample_stats ## large run with report: tables on stdout, report/stats/index.html + PNG plots; wsel sample's calibration at 400 x 200000 draws
 	@rm -rf report/stats && mkdir -p report/stats
 	@$(STATS_BIN) --large --tables --report report/stats > report/stats/tap.txt; rc=$$?; \
-	  cat report/stats/tap.txt; \
+	  $(BUILD)/tests/test_sample_stats --large > report/stats/sample_tap.txt || rc=1; \
+	  cat report/stats/tap.txt report/stats/sample_tap.txt; \
 	  (cd report/stats && while read -r p; do gnuplot "$$p.gp" || exit 1; done < plots.list) || rc=1; \
 	  echo "report: report/stats/index.html (TAP in report/stats/tap.txt)"; exit $$rc
 

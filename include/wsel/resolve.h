@@ -121,6 +121,14 @@ WSEL_API int wsel_resolver_new(const wsel_config *cfg, const wsel_state *st,
 WSEL_API int wsel_resolver_new_variant(const wsel_config *cfg, const wsel_state *st,
                                        const char *variant, wsel_resolver **out,
                                        wsel_error *err);
+/* A resolver for one resource `res` of cfg only: the fast engine prepares that
+ * resource's sets and no other (a config of a million resources costs one resource's
+ * snapshot, not a million), and a sync looks at it alone. wsel_resolve() with any other
+ * resource returns WSEL_E_ARG, whatever the engine. `variant` as for
+ * wsel_resolver_new_variant(); WSEL_E_ARG also when res is not one of cfg's. */
+WSEL_API int wsel_resolver_new_for(const wsel_config *cfg, const wsel_state *st,
+                                   const char *variant, const wsel_resource *res,
+                                   wsel_resolver **out, wsel_error *err);
 /* Writer side: pick up state changes (recomputes only sets whose version changed). */
 WSEL_API int wsel_resolver_sync(wsel_resolver *r);
 /* Query path: allocates nothing and takes no lock (FAST variants). */

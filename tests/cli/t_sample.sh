@@ -57,7 +57,8 @@ jqn '(.answers | length) == 8 and ([.answers[] | .count] | add) == 10' "mixed: 8
 # More than 4096 possible answers: per-item test.
 run sample "$DATA/big_multi.conf" big -n 20000 --json
 is_rc 0 "big_multi: exit 0"
-jqn '.test == "items" and (.items | length) == 14' "not enumerable: per-item inclusion counts"
+jqn '.test == "subtests" and (.items | length) == 14' "not enumerable: sub-tests"
+jqn '.subtests == [{kind: "items", set: 0, group: null, draws: 20000, chi2: .chi2, df: 13, p: .p}] and .correction == "none" and .subtests_counted == 1' "ungrouped multi: one items sub-test (inclusions are independent)"
 jqn '.items | map(.expected) | (near(.[13]; 20000) and near(.[0]; 20000/14))' "inclusion expected n*w/14"
 jqn '.df == 13 and .p > 0.001' "per-item chi-squared: df 13 (the always-included item excluded)"
 # Observed answers are listed with expected counts n * prod(in ? i/14 : 1 - i/14).
@@ -68,8 +69,33 @@ jqok '.n as $n | (.answers | length) > 100 and ([.answers[] | (.labels | map(ltr
 jqok '([.answers[] | .count] | add) == 20000 and .distinct_answers == (.answers | length) and .unlisted_draws == 0' "observed answers account for every draw"
 jqok '[.answers[] | .labels | index("h14") != null] | all' "the heaviest item is in every answer"
 run sample "$DATA/big_multi.conf" big -n 2000
-has "$TMP/out" '^chi-squared over per-item inclusion counts' "text says which test was used"
+has "$TMP/out" '^  items          0  -  *2000 ' "text lists the sub-tests"
+has "$TMP/out" '^1 sub-test, combined with no correction: chi2 [0-9.e+-]+, df 13, p [0-9.e+-]+$' "text says which test was used"
 has "$TMP/out" 'distinct answers drawn, most frequent first \(top 20\):$' "text lists the most frequent answers"
+
+# Grouped sets too large to enumerate: the group choice, then each group's addresses
+# among the draws that drew it, per set; combined with Sidak's correction.
+awk 'BEGIN { w = 7
+  printf "gs => { addrs_v4 => {"
+  for (g = 0; g < 8; g++) { printf " g%d => {", g
+    for (i = 0; i < 16; i++) { w = (w * 1103 + 17) % 9973; printf " a%d => [ 10.0.%d.%d, %d ]", i, g, i + 1, w + 1 }
+    printf " }" }
+  printf " }\n  addrs_v6 => { multi => true"
+  for (g = 0; g < 8; g++) { printf " h%d => {", g
+    for (i = 0; i < 8; i++) { w = (w * 1103 + 17) % 9973; printf " b%d => [ 2001:db8::%d:%d, %d ]", i, g, i + 1, w + 1 }
+    printf " }" }
+  printf " } }\n" }' >"$TMP/grouped.conf"
+run sample "$TMP/grouped.conf" gs -n 40000 --json
+is_rc 0 "grouped 8x16 + 8x8: exit 0"
+jqn '.test == "subtests" and .correction == "sidak" and .subtests_counted == (.subtests | map(select(.df > 0)) | length)' "sub-tests, Sidak's correction over those with df > 0"
+jqn '[.subtests[] | select(.set == 0)] | (.[0].kind == "groups" and .[0].group == null and .[0].draws == 40000 and .[0].df == 7 and (.[1:] | map(.kind) | unique) == ["group-items"] and (.[1:] | map(.group)) == ["g0","g1","g2","g3","g4","g5","g6","g7"] and ([.[1:][] | .draws] | add) == 40000)' "grouped-single set: groups (df 7), then one group-items test per group, whose draws add up to n"
+jqn '[.subtests[] | select(.set == 1)] | (.[0].kind == "groups" and (.[1:] | map(.kind) | unique) == ["group-items"] and (.[1:] | map(.group)) == ["h0","h1","h2","h3","h4","h5","h6","h7"] and (.[1:] | map(.df) | unique) == [7])' "grouped-multi set (addrs_v6): groups, then the address chosen in each group drawn (df 7)"
+jqn '(([.subtests[] | .p] | min) as $m | (.subtests_counted) as $k | near(.p; 1 - pow(1 - $m; $k))) and .p > 0.001' "combined p = 1 - (1 - min p)^m, and it fits"
+jqn 'near(.chi2; ([.subtests[] | .chi2] | add)) and .df == ([.subtests[] | .df] | add)' "chi2 and df are the sub-tests' sums"
+run sample "$TMP/grouped.conf" gs -n 4000
+has "$TMP/out" '^  groups         0  -  *4000 ' "text: the groups sub-test"
+has "$TMP/out" '^  group-items    1  h7  ' "text: a group-items sub-test names its group"
+has "$TMP/out" '^18 sub-tests, combined with Sidak.s correction, p = 1 - \(1 - min p\)\^m: chi2 [0-9.e+-]+, df [0-9]+, p [0-9.e+-]+$' "text: the combined line"
 
 # Text output.
 run sample "$SYN" cdnwww -n 100000
@@ -78,4 +104,23 @@ has "$TMP/out" '^resource cdnwww: 100000 draws, seed 1, engine ' "text header"
 has "$TMP/out" ' 44444\.444444  datacenter1/d1-lb1 datacenter1/d1-lb2  \[127\.0\.0\.1 127\.0\.0\.2\]$' "text: expected count n*4/9 beside the answer"
 has "$TMP/out" '^chi-squared over answer sets \(bins expecting < 5 merged\): chi2 [0-9.e+-]+, df 2, p [0-9.e+-]+$' "text: chi-squared line"
 [ ! -s "$TMP/err" ]; ok $? "no progress bar when stderr is not a terminal"
+# Only the sampled resource is prepared (issue 14 item 8): 20000 resources fit in 48 MB
+# of address space with one prepared (explain needs about 30 MB), where preparing every
+# resource's fast-engine snapshot (about 2.5 KiB a set) needed more than 60 MB.
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+             printf "r%d => { a => [ 192.0.2.1, 1 ] b => [ 192.0.2.2, 2 ] }\n", i }' >"$TMP/many.conf"
+if (ulimit -v 48000 && "$WSEL" --version) >/dev/null 2>&1; then
+    for e in fast ref; do
+        (ulimit -v 48000; "$WSEL" sample "$TMP/many.conf" r19999 -n 1000 --engine $e --json) \
+            >"$TMP/out" 2>"$TMP/err"
+        RC=$?
+        is_rc 0 "20000 resources, --engine $e: sample fits in 48 MB (prepares one resource)"
+        jqn '.resource == "r19999" and ([.answers[] | .count] | add) == 1000' "20000 resources, --engine $e: the last resource sampled"
+    done
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP this build does not run under ulimit -v (sanitizers)"
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP"
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP"
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP"
+fi
 done_testing

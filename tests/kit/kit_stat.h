@@ -72,4 +72,60 @@ double wsel_kit_detect_binom(double p, double n, double alpha, double power);
 /* Smallest phi coefficient (correlation of two inclusions) the 2x2 test detects. */
 double wsel_kit_detect_indep(double n, double alpha, double power);
 
+/* Sidak's combination of m independent tests: the p-value of "the smallest of the m
+ * p-values is this small", 1 - (1 - min p)^m. Uniform on [0, 1] when the m tests are
+ * independent with uniform p-values; never above Bonferroni's m * min p. NaN counts as
+ * 0 (a failure, never a pass); m == 0 gives 1. */
+double wsel_kit_sidak(const double *p, size_t m);
+
+/* ---- weighted sets: the goodness of fit `wsel sample` and the tests run ----
+ * A weighted set's answer is not a list of independent items: in grouped sets the
+ * addresses of one group come and go together. So a set that is not tested over its
+ * enumerated answers is tested by sub-tests that are each valid for its mode
+ * (doc/weighted.md §5.3-§5.6) and independent of one another:
+ *   ungrouped single, CNAME  "items"        chi-squared over the one chosen item
+ *   ungrouped multi          "items"        binomial terms summed: inclusions are
+ *                                           independent (§5.4), one df per item
+ *   grouped single           "groups"       chi-squared over the one chosen group
+ *                            "group-items"  per group drawn: its addresses' inclusions
+ *                                           among the draws that chose it, against
+ *                                           d_j / M_g (§5.5), binomial terms summed
+ *   grouped multi            "groups"       binomial terms summed over group inclusions
+ *                            "group-items"  per group drawn: the one address chosen
+ *                                           among the draws that took it, against
+ *                                           d_j / G_g (§5.6), chi-squared
+ * Conditional on the groups drawn, the address draws of different groups and draws are
+ * independent, so the sub-tests are independent and wsel_kit_sidak() combines them. */
+
+struct wsel_set_odds;
+
+typedef struct wsel_kit_set_counts {
+    const double *answers; /* per so->answers[] (enumerable sets), or NULL: sub-tests */
+    const double *items;   /* per item of the set: draws that answered it */
+    const double *groups;  /* grouped sets, per group: draws answering any address of it */
+} wsel_kit_set_counts;
+
+typedef struct wsel_kit_subtest {
+    const char *kind;      /* "answer-sets", "items", "groups", "group-items" */
+    uint32_t set;          /* the set's index in its resource */
+    int32_t group;         /* "group-items": the group's index, else -1 */
+    double draws;          /* draws tested: N, or those that drew the group */
+    wsel_kit_stat r;       /* df 0: nothing to test (not counted by the combination) */
+} wsel_kit_subtest;
+
+/* Most sub-tests one set gives: "groups" and one "group-items" per group. */
+#define WSEL_KIT_MAX_SUBTESTS (1 + 64)
+
+/* The sub-tests of set `set` of a resource (odds so, N draws, counts c): one
+ * "answer-sets" test when c->answers is given, else the mode's sub-tests above.
+ * Writes them to out[] (room for WSEL_KIT_MAX_SUBTESTS) and returns how many. A
+ * test's p is 0 when a count falls where the odds say 0 or misses where they say 1. */
+size_t wsel_kit_weighted_set_fit(const struct wsel_set_odds *so, uint32_t set, double N,
+                                 const wsel_kit_set_counts *c, wsel_kit_subtest *out);
+
+/* The combination of sub-tests t[0..n-1]: stat and df the sums over those with df > 0
+ * (shown for information), p = wsel_kit_sidak() over their p-values, impossible the sum
+ * of theirs (p 0 then). */
+wsel_kit_stat wsel_kit_subtests_combine(const wsel_kit_subtest *t, size_t n);
+
 #endif

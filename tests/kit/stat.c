@@ -6,6 +6,8 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "wsel.h"
+
 typedef struct bin {
     double obs, exp;
 } bin;
@@ -269,4 +271,140 @@ double wsel_kit_detect_indep(double n, double alpha, double power)
         return INFINITY;
     /* For a 2x2 table the Pearson statistic is n * phi^2, so lambda = n phi^2. */
     return sqrt(wsel_kit_lambda_needed(1, alpha, power) / n);
+}
+
+double wsel_kit_sidak(const double *p, size_t m)
+{
+    if (m == 0)
+        return 1.0;
+    double lo = 1.0;
+    for (size_t i = 0; i < m; i++)
+        if (!(p[i] >= lo)) /* NaN lands here */
+            lo = isnan(p[i]) ? 0.0 : p[i];
+    if (lo <= 0.0)
+        return 0.0;
+    if (lo >= 1.0)
+        return 1.0;
+    return -expm1((double)m * log1p(-lo)); /* 1 - (1 - lo)^m without cancellation */
+}
+
+/* Chi-squared over outcomes exactly one of which each of N draws takes: counts obs[]
+ * against N * p[] (a multinomial, the kit's pooling rule). */
+static wsel_kit_stat one_of(const double *obs, const double *p, size_t n, double N)
+{
+    double *exp = malloc((n ? n : 1) * sizeof *exp);
+    if (!exp) {
+        wsel_kit_stat r = { 0.0, 0, 0.0, 0 };
+        r.df = 1; /* cannot run: fail rather than pass (see wsel_kit_chisq_gof) */
+        return r;
+    }
+    for (size_t i = 0; i < n; i++)
+        exp[i] = N * p[i];
+    wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, n);
+    free(exp);
+    if (r.impossible) {
+        r.stat = INFINITY;
+        r.p = 0.0;
+        if (!r.df)
+            r.df = 1;
+    }
+    return r;
+}
+
+static wsel_kit_subtest subtest(const char *kind, uint32_t set, int32_t group, double draws,
+                                wsel_kit_stat r)
+{
+    wsel_kit_subtest t = { kind, set, group, draws, r };
+    if (r.impossible && !t.r.df)
+        t.r.df = 1; /* an impossible count is a finding, never "nothing to test" */
+    return t;
+}
+
+/* One group's addresses among the N_g draws that drew the group: under grouped-single
+ * each is included independently with d_j / M_g (binomial terms), under grouped-multi
+ * exactly one is chosen with d_j / G_g (chi-squared). */
+static wsel_kit_stat group_items(const wsel_set_odds *so, const wsel_group *g,
+                                 const double *obs, double Ng)
+{
+    uint64_t max = 0, sum = 0;
+    for (uint32_t j = 0; j < g->count; j++) {
+        uint64_t d = so->dyn_weight[g->first + j];
+        sum += d;
+        if (d > max)
+            max = d;
+    }
+    wsel_kit_stat r = { INFINITY, 1, 0.0, (size_t)Ng };
+    if (sum == 0)
+        return r; /* the group cannot be drawn, yet it was */
+    double p[64];
+    for (uint32_t j = 0; j < g->count && j < 64; j++)
+        p[j] = (double)so->dyn_weight[g->first + j] / (double)(so->set->multi ? sum : max);
+    if (so->set->multi)
+        return one_of(obs, p, g->count, Ng);
+    return wsel_kit_chisq_binoms(obs, p, g->count, Ng);
+}
+
+size_t wsel_kit_weighted_set_fit(const wsel_set_odds *so, uint32_t set, double N,
+                                 const wsel_kit_set_counts *c, wsel_kit_subtest *out)
+{
+    const wsel_set *s = so->set;
+    size_t n = 0;
+    double p[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
+    if (c->answers) {
+        double *q = malloc((so->n_answers ? so->n_answers : 1) * sizeof *q);
+        wsel_kit_stat r = { 0.0, 1, 0.0, 0 };
+        if (q) {
+            for (uint32_t k = 0; k < so->n_answers; k++)
+                q[k] = (double)so->answers[k].p.p;
+            r = one_of(c->answers, q, so->n_answers, N);
+            free(q);
+        }
+        out[n++] = subtest("answer-sets", set, -1, N, r);
+        return n;
+    }
+    if (!s->grouped) {
+        for (uint32_t i = 0; i < s->n_items; i++)
+            p[i] = (double)so->item_p[i].p;
+        wsel_kit_stat r = s->multi ? wsel_kit_chisq_binoms(c->items, p, s->n_items, N)
+                                   : one_of(c->items, p, s->n_items, N);
+        out[n++] = subtest("items", set, -1, N, r);
+        return n;
+    }
+    for (uint32_t g = 0; g < s->n_groups; g++)
+        p[g] = (double)so->group_p[g].p;
+    wsel_kit_stat r = s->multi ? wsel_kit_chisq_binoms(c->groups, p, s->n_groups, N)
+                               : one_of(c->groups, p, s->n_groups, N);
+    out[n++] = subtest("groups", set, -1, N, r);
+    for (uint32_t g = 0; g < s->n_groups; g++) {
+        const wsel_group *gr = &s->groups[g];
+        if (c->groups[g] <= 0)
+            continue;
+        out[n++] = subtest("group-items", set, (int32_t)g, c->groups[g],
+                           group_items(so, gr, c->items + gr->first, c->groups[g]));
+    }
+    return n;
+}
+
+wsel_kit_stat wsel_kit_subtests_combine(const wsel_kit_subtest *t, size_t n)
+{
+    wsel_kit_stat r = { 0.0, 0, 1.0, 0 };
+    double *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        r.p = 0.0;
+        return r;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        r.impossible += t[i].r.impossible;
+        if (t[i].r.df == 0)
+            continue;
+        r.stat += t[i].r.stat;
+        r.df += t[i].r.df;
+        p[m++] = t[i].r.p;
+    }
+    r.p = r.impossible ? 0.0 : wsel_kit_sidak(p, m);
+    if (r.impossible)
+        r.stat = INFINITY;
+    free(p);
+    return r;
 }
