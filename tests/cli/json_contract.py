@@ -262,7 +262,10 @@ for res, (expected, df) in cases.items():
 d = run("sample", "sample", data("pool.conf"), "wide", "-n", "2000", "--json")
 if d:
     eq([d["test"], d["distinct_answers"], d["unlisted_draws"]],
-       ["items", len(d["answers"]), 0], "sample, not enumerable: items test, every distinct answer listed")
+       ["subtests", len(d["answers"]), 0], "sample, not enumerable: sub-tests, every distinct answer listed")
+    eq([(t["kind"], t["set"], t["group"], t["draws"], t["df"]) for t in d["subtests"]] + [d["correction"], d["subtests_counted"]],
+       [("items", 0, None, 2000, 13), "none", 1],
+       "sample, not enumerable: one ungrouped-multi set gives one items sub-test, no correction")
     eq(sum(a["count"] for a in d["answers"]), 2000, "sample, not enumerable: listed counts add up")
     tally = {}
     for a in d["answers"]:

@@ -42,8 +42,13 @@ has() { # has FILE REGEX NAME  (extended regex, one line matches)
 }
 
 # jqok FILTER NAME: the JSON on stdout satisfies FILTER (jq -e, must yield true).
+# An empty stdout fails: jq 1.6 -e yields exit 0 on no input at all.
 jqok() {
-    jq -e "$1" "$TMP/out" >/dev/null 2>"$TMP/jqerr"; r=$?
+    if [ -s "$TMP/out" ]; then
+        jq -e "$1" "$TMP/out" >/dev/null 2>"$TMP/jqerr"; r=$?
+    else
+        r=1; echo "(stdout was empty)" >"$TMP/jqerr"
+    fi
     [ $r -eq 0 ] || echo "# jq filter failed: $1 $(head -c 200 "$TMP/jqerr")"
     ok $r "$2"
 }
