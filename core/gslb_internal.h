@@ -80,6 +80,15 @@ struct wsel_gslb_state {
     uint64_t mark_gen;
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
     uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
+    /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,
+     * [... + n + i] configured (a fallback with verify off); elig_mark[p] bit 1, bit 2 */
+    bool *elig;
+    size_t *elig_off;
+    uint8_t *elig_mark;
+    /* each wide IP's available pools (spec 3.2 step 3): w_avail[w * MAX_POOLS ...] list
+     * positions in order, w_ok[w * MAX_POOLS + i] by position; w_mark[w] 1 = known */
+    uint8_t *w_avail, *w_n_avail, *w_mark;
+    bool *w_ok;
     wsel__gslb_spcache *sp;               /* per pool */
 };
 

@@ -37,6 +37,26 @@ static long rr_pick(long *cursor, const bool *ok, size_t n)
 /* w[i] = weight (0 = not in E). Resets the counters when E or a weight changed. */
 static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n)
 {
+    if (st->used) { /* the usual case, E and weights as last time: one pass */
+        uint64_t total = 0;
+        long best = -1;
+        size_t i = 0;
+        for (; i < n && st->w[i] == w[i]; i++) {
+            if (!w[i])
+                continue;
+            total += w[i];
+            st->cur[i] += (int64_t)w[i];
+            if (best < 0 || st->cur[i] > st->cur[best])
+                best = (long)i;
+        }
+        if (i == n) {
+            if (best >= 0)
+                st->cur[best] -= (int64_t)total;
+            return best;
+        }
+        for (size_t k = 0; k < i; k++) /* something changed: undo the partial pass */
+            st->cur[k] -= (int64_t)w[k];
+    }
     bool same = st->used;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
@@ -510,15 +530,12 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
 
 /* ---- the wide-IP level (spec 3.2 step 3; A-23) ---- */
 
-int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *queue,
-                            size_t *n_queue, char *reason, size_t rlen)
+int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue, char *reason, size_t rlen)
 {
     const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
     wsel__gslb_stepst *st = &q->st->wideip_st[q->wideip];
     size_t n = w->n_pools;
-    bool ok[WSEL_GSLB_MAX_POOLS] = {0};
-    for (size_t k = 0; k < n_avail; k++)
-        ok[avail[k]] = true;
     *n_queue = 0;
     long first = -1;
     if (n == 1) { /* pool-lb-mode is never consulted with one pool (seed; G007) */
@@ -593,8 +610,8 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
         for (size_t k = 1; k < n_avail; k++)
             queue[(*n_queue)++] = avail[k];
     } else {
-        for (size_t k = 1; k < n; k++) {
-            size_t i = ((size_t)first + k) % n;
+        for (size_t k = 1, i = (size_t)first; k < n; k++) {
+            i = i + 1 == n ? 0 : i + 1;
             if (ok[i])
                 queue[(*n_queue)++] = i;
         }
