@@ -32,6 +32,7 @@ typedef struct wsel__gslb_wrr {
     uint32_t *w;                          /* weight used at the previous pick; 0 = not in E */
     int64_t *cur;
     bool used;                            /* a pick happened (w is meaningful) */
+    uint64_t epoch;                       /* the state's epoch at the last pick; 0 never */
 } wsel__gslb_wrr;
 
 typedef struct wsel__gslb_stepst {
@@ -78,6 +79,7 @@ struct wsel_gslb_state {
      * (same generation) are resolved again (sized once: a resolve allocates nothing) */
     const wsel_gslb_inputs *mark_in;
     uint64_t mark_gen;
+    uint64_t epoch;                       /* bumped with each new (mark_in, mark_gen) */
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
     uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
     /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,

@@ -544,6 +544,7 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
         memset(st->pool_mark, 0, cfg->n_pools ? cfg->n_pools : 1);
         memset(st->elig_mark, 0, cfg->n_pools ? cfg->n_pools : 1);
         memset(st->w_mark, 0, cfg->n_wideips);
+        st->epoch++;
         st->mark_in = in;
         st->mark_gen = in->gen;
     }

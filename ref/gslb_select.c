@@ -34,29 +34,11 @@ static long rr_pick(long *cursor, const bool *ok, size_t n)
     return -1;
 }
 
-/* w[i] = weight (0 = not in E). Resets the counters when E or a weight changed. */
-static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n)
+/* w[i] = weight (0 = not in E). Resets the counters when E or a weight changed. A
+ * successful pick records the state's epoch: while it is current, E and the weights
+ * (functions of config and inputs) are the same and wrr_repeat may be used instead. */
+static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n, uint64_t epoch)
 {
-    if (st->used) { /* the usual case, E and weights as last time: one pass */
-        uint64_t total = 0;
-        long best = -1;
-        size_t i = 0;
-        for (; i < n && st->w[i] == w[i]; i++) {
-            if (!w[i])
-                continue;
-            total += w[i];
-            st->cur[i] += (int64_t)w[i];
-            if (best < 0 || st->cur[i] > st->cur[best])
-                best = (long)i;
-        }
-        if (i == n) {
-            if (best >= 0)
-                st->cur[best] -= (int64_t)total;
-            return best;
-        }
-        for (size_t k = 0; k < i; k++) /* something changed: undo the partial pass */
-            st->cur[k] -= (int64_t)w[k];
-    }
     bool same = st->used;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
@@ -78,6 +60,30 @@ static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n)
         if (!w[i])
             continue;
         st->cur[i] += (int64_t)w[i];
+        if (best < 0 || st->cur[i] > st->cur[best])
+            best = (long)i;
+    }
+    st->cur[best] -= (int64_t)total;
+    st->epoch = epoch;
+    return best;
+}
+
+/* True when wrr_repeat may stand for wrr_pick: a pick happened under this epoch. */
+static bool wrr_current(const wsel__gslb_wrr *st, uint64_t epoch)
+{
+    return st->used && st->epoch == epoch;
+}
+
+/* wrr_pick with the weights of the previous pick (wrr_current). */
+static long wrr_repeat(wsel__gslb_wrr *st, size_t n)
+{
+    uint64_t total = 0;
+    long best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!st->w[i])
+            continue;
+        total += st->w[i];
+        st->cur[i] += st->w[i];
         if (best < 0 || st->cur[i] > st->cur[best])
             best = (long)i;
     }
@@ -290,6 +296,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         return pick;
     case WSEL_GSLB_RATIO: {
+        if (!reason && wrr_current(&st->wrr, q->st->epoch)) { /* no ratio-0 lines to log */
+            pick = wrr_repeat(&st->wrr, n);
+            for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+                if (st->wrr.w[i])
+                    rank[(*n_rank)++] = (long)i;
+            return pick;
+        }
         uint64_t w[NMAX];
         bool inE[NMAX];
         for (size_t i = 0; i < n; i++) {
@@ -300,7 +313,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                      "pool-member-traversal pool=%s step=%s method=ratio member=%s result=skipped reason=ratio-0",
                      pl->name, wsel_gslb_step_name((wsel_gslb_step)s), pl->members[i].key);
         }
-        pick = wrr_pick(&st->wrr, w, n);
+        pick = wrr_pick(&st->wrr, w, n, q->st->epoch);
         if (pick < 0) {
             REASON("no-eligible-member-with-ratio");
             return -1;
@@ -505,7 +518,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             w[sc[k].i] = (uint64_t)x;
             inE[sc[k].i] = x > 0;
         }
-        pick = wrr_pick(&st->wrr, w, n);
+        pick = wrr_pick(&st->wrr, w, n, q->st->epoch);
         if (pick < 0) {
             REASON("no-positive-weight");
             return -1;
@@ -553,10 +566,14 @@ int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n
         REASON("rr-next");
         break;
     case WSEL_GSLB_RATIO: {
-        uint64_t wt[WSEL_GSLB_MAX_POOLS];
-        for (size_t i = 0; i < n; i++)
-            wt[i] = ok[i] ? w->pools[i].ratio : 0;
-        first = wrr_pick(&st->wrr, wt, n);
+        if (wrr_current(&st->wrr, q->st->epoch)) {
+            first = wrr_repeat(&st->wrr, n);
+        } else {
+            uint64_t wt[WSEL_GSLB_MAX_POOLS];
+            for (size_t i = 0; i < n; i++)
+                wt[i] = ok[i] ? w->pools[i].ratio : 0;
+            first = wrr_pick(&st->wrr, wt, n, q->st->epoch);
+        }
         if (first < 0) {
             REASON("no-pool-with-ratio");
             return 0;
