@@ -63,6 +63,7 @@ struct wsel_gslb_inputs {
  * on the config and the key only, so a repeated key skips the hashing. */
 typedef struct wsel__gslb_spcache {
     bool valid;
+    wsel_gslb_addr ldns;                  /* the unmasked LDNS key was worked out from */
     wsel_gslb_addr key;
     long *order;                          /* n_members entries */
 } wsel__gslb_spcache;

@@ -443,11 +443,12 @@ static int decide(Q *q)
     uint64_t tried = 0; /* bit i: the pool at list position i ran (MAX_POOLS is 64) */
     bool all_unavailable = n_avail == 0;
     size_t queue[WSEL_GSLB_MAX_POOLS], n_queue = 0;
+    bool more = false;
     if (!all_unavailable) {
         char reason[120];
         reason[0] = '\0';
         bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION);
-        if (wsel__gslb_wideip_order(q, avail, ok, n_avail, queue, &n_queue, why ? reason : NULL, sizeof reason))
+        if (wsel__gslb_wideip_order(q, avail, ok, n_avail, queue, &n_queue, &more, why ? reason : NULL, sizeof reason))
             return WSEL_E_ARG; /* random input exhausted: err already filled */
         if (n_queue)
             EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
@@ -479,6 +480,10 @@ static int decide(Q *q)
             if (o->kind == WSEL_GSLB_O_ANSWER && persist && prec_store(q, &pnet, pprefix))
                 return WSEL_E_NOMEM;
             return 0;
+        }
+        if (more) {
+            wsel__gslb_wideip_rest(q, avail, ok, n_avail, queue, &n_queue);
+            more = false;
         }
     }
     /* 5: last-resort pool */

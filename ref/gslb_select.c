@@ -342,9 +342,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             REASON("no-ldns");
             return -1;
         }
-        unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
-        wsel_gslb_addr key = wsel__gslb_mask(ldns, prefix);
         wsel__gslb_spcache *sp = &q->st->sp[p];
+        wsel_gslb_addr key = sp->key;
+        if (!sp->valid || !wsel__gslb_addr_eq(&sp->ldns, ldns)) {
+            unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
+            key = wsel__gslb_mask(ldns, prefix);
+            sp->ldns = *ldns;
+        }
         if (!sp->valid || !wsel__gslb_addr_eq(&sp->key, &key)) {
             struct {
                 uint64_t h;
@@ -544,12 +548,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
 /* ---- the wide-IP level (spec 3.2 step 3; A-23) ---- */
 
 int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
-                            size_t *queue, size_t *n_queue, char *reason, size_t rlen)
+                            size_t *queue, size_t *n_queue, bool *more, char *reason, size_t rlen)
 {
     const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
     wsel__gslb_stepst *st = &q->st->wideip_st[q->wideip];
     size_t n = w->n_pools;
     *n_queue = 0;
+    *more = false;
     long first = -1;
     if (n == 1) { /* pool-lb-mode is never consulted with one pool (seed; G007) */
         queue[(*n_queue)++] = avail[0];
@@ -623,15 +628,23 @@ int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n
     if (first < 0)
         return 0;
     queue[(*n_queue)++] = (size_t)first;
+    *more = true; /* most queries stop at the first pool: the rest when it is needed */
+    return 0;
+}
+
+void wsel__gslb_wideip_rest(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue)
+{
+    const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
+    size_t n = w->n_pools, first = queue[0];
     if (w->lb_mode == WSEL_GSLB_GLOBAL_AVAILABILITY) {
         for (size_t k = 1; k < n_avail; k++)
             queue[(*n_queue)++] = avail[k];
     } else {
-        for (size_t k = 1, i = (size_t)first; k < n; k++) {
+        for (size_t k = 1, i = first; k < n; k++) {
             i = i + 1 == n ? 0 : i + 1;
             if (ok[i])
                 queue[(*n_queue)++] = i;
         }
     }
-    return 0;
 }
