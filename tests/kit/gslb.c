@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_gslb.h"
 #include "kit_system.h"
 
 #define G_POOLS 4
@@ -227,3 +228,395 @@ const wsel_kit_system wsel_kit_system_gslb = {
     .check = g_check,
     .boundary = g_boundary,
 };
+
+/* ---- round trip: render the model, read it again (doc/gslb.md, Verification) ---- */
+
+static void r_name(wsel_kit_sbuf *b, const char *s)
+{
+    wsel_kit_sb_printf(b, "\"");
+    for (; *s; s++)
+        wsel_kit_sb_printf(b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+    wsel_kit_sb_printf(b, "\"");
+}
+
+static void r_addr(wsel_kit_sbuf *b, const wsel_gslb_addr *a)
+{
+    char t[64];
+    wsel_kit_sb_printf(b, "%s", wsel_gslb_addr_str(a, t, sizeof t));
+}
+
+static void r_flag(wsel_kit_sbuf *b, bool on)
+{
+    wsel_kit_sb_printf(b, " %s", on ? "enabled" : "disabled");
+}
+
+static void r_server(wsel_kit_sbuf *b, const wsel_gslb_config *c, size_t si)
+{
+    const wsel_gslb_server *s = &c->servers[si];
+    wsel_kit_sb_printf(b, "gtm server ");
+    r_name(b, s->name);
+    wsel_kit_sb_printf(b, " {");
+    r_flag(b, s->enabled);
+    if (s->datacenter) {
+        wsel_kit_sb_printf(b, " datacenter ");
+        r_name(b, s->datacenter);
+    }
+    if (s->product) {
+        wsel_kit_sb_printf(b, " product ");
+        r_name(b, s->product);
+    }
+    if (s->n_vs) {
+        wsel_kit_sb_printf(b, "\n  virtual-servers {\n");
+        for (size_t v = s->first_vs; v < s->first_vs + s->n_vs; v++) {
+            const wsel_gslb_vs *vs = &c->vs[v];
+            wsel_kit_sb_printf(b, "    ");
+            r_name(b, vs->name);
+            wsel_kit_sb_printf(b, " { destination ");
+            r_addr(b, &vs->addr);
+            wsel_kit_sb_printf(b, "%c%u", vs->addr.family == 6 ? '.' : ':', vs->port);
+            r_flag(b, vs->enabled);
+            if (vs->n_depends) {
+                wsel_kit_sb_printf(b, " depends-on {");
+                for (size_t d = 0; d < vs->n_depends; d++) {
+                    wsel_kit_sb_printf(b, " ");
+                    r_name(b, vs->depends_text[d]);
+                }
+                wsel_kit_sb_printf(b, " }");
+            }
+            wsel_kit_sb_printf(b, " }\n");
+        }
+        wsel_kit_sb_printf(b, "  }\n");
+    }
+    wsel_kit_sb_printf(b, "}\n");
+}
+
+static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
+{
+    static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
+    static const char *const qos[WSEL_GSLB_QOS_COUNT_] = {
+        "qos-rtt", "qos-lcs", "qos-hit-ratio", "qos-kilobytes-second", "qos-packet-rate",
+        "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
+    static const char *const minup[3] = {"off", "at-least", "percent"};
+    unsigned w = pl->written;
+    wsel_kit_sb_printf(b, "gtm pool a ");
+    r_name(b, pl->name);
+    wsel_kit_sb_printf(b, " {\n ");
+    if (w & WSEL_GSLB_P_ENABLED)
+        r_flag(b, pl->enabled);
+    for (int s = 0; s < 3; s++)
+        if (w & (WSEL_GSLB_P_PREFERRED << s))
+            wsel_kit_sb_printf(b, " %s %s", steps[s], wsel_gslb_method_get(pl->mode[s])->token);
+    if (w & WSEL_GSLB_P_FALLBACK_IP) {
+        wsel_kit_sb_printf(b, " fallback-ip ");
+        if (pl->fallback_ip.family)
+            r_addr(b, &pl->fallback_ip);
+        else
+            wsel_kit_sb_printf(b, "any");
+    }
+    if (w & WSEL_GSLB_P_VERIFY)
+        wsel_kit_sb_printf(b, " verify-member-availability %s", pl->verify ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_DYNRATIO)
+        wsel_kit_sb_printf(b, " dynamic-ratio %s", pl->dynamic_ratio ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_MANUAL)
+        wsel_kit_sb_printf(b, " manual-resume %s", pl->manual_resume ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_MAXANS)
+        wsel_kit_sb_printf(b, " max-answers-returned %u", pl->max_answers);
+    if (w & WSEL_GSLB_P_TTL)
+        wsel_kit_sb_printf(b, " ttl %u", pl->ttl);
+    if (w & WSEL_GSLB_P_MINUP)
+        wsel_kit_sb_printf(b, " min-members-up-mode %s", minup[pl->min_up_mode]);
+    if (w & WSEL_GSLB_P_MINUPV)
+        wsel_kit_sb_printf(b, " min-members-up-value %u", pl->min_up_value);
+    for (int q = 0; q < WSEL_GSLB_QOS_COUNT_; q++)
+        if (pl->qos_written & (1u << q))
+            wsel_kit_sb_printf(b, " %s %u", qos[q], pl->qos[q]);
+    wsel_kit_sb_printf(b, "\n  members {\n");
+    for (size_t m = 0; m < pl->n_members; m++) {
+        const wsel_gslb_member *mb = &pl->members[m];
+        wsel_kit_sb_printf(b, "    ");
+        r_name(b, mb->key);
+        wsel_kit_sb_printf(b, " {");
+        r_flag(b, mb->enabled);
+        if (mb->order_written)
+            wsel_kit_sb_printf(b, " member-order %u", mb->order);
+        if (mb->ratio_written)
+            wsel_kit_sb_printf(b, " ratio %u", mb->ratio);
+        wsel_kit_sb_printf(b, " }\n");
+    }
+    wsel_kit_sb_printf(b, "  }\n}\n");
+}
+
+static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
+{
+    static const char *const rcodes[] = {"noerror", "formerr", "servfail", "nxdomain",
+                                         "notimpl", "refused", "yxdomain", "yxrrset",
+                                         "nxrrset", "notauth", "notzone"};
+    static const char *const logs[4] = {"pool-selection", "pool-traversal",
+                                        "pool-member-selection", "pool-member-traversal"};
+    unsigned w = wi->written;
+    wsel_kit_sb_printf(b, "gtm wideip a ");
+    r_name(b, wi->name);
+    wsel_kit_sb_printf(b, " {\n ");
+    if (w & WSEL_GSLB_W_ENABLED)
+        r_flag(b, wi->enabled);
+    if (w & WSEL_GSLB_W_LBMODE)
+        wsel_kit_sb_printf(b, " pool-lb-mode %s", wsel_gslb_method_get(wi->lb_mode)->token);
+    if (w & WSEL_GSLB_W_PERSIST)
+        wsel_kit_sb_printf(b, " persistence %s", wi->persistence ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_TTLP)
+        wsel_kit_sb_printf(b, " ttl-persistence %u", wi->ttl_persistence);
+    if (w & WSEL_GSLB_W_CIDR4)
+        wsel_kit_sb_printf(b, " persist-cidr-ipv4 %u", wi->cidr4);
+    if (w & WSEL_GSLB_W_CIDR6)
+        wsel_kit_sb_printf(b, " persist-cidr-ipv6 %u", wi->cidr6);
+    if (w & WSEL_GSLB_W_RCODE_ON)
+        wsel_kit_sb_printf(b, " failure-rcode-response %s", wi->rcode_response ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_RCODE)
+        wsel_kit_sb_printf(b, " failure-rcode %s", rcodes[wi->rcode]);
+    if (w & WSEL_GSLB_W_RCODE_TTL)
+        wsel_kit_sb_printf(b, " failure-rcode-ttl %u", wi->rcode_ttl);
+    if (w & WSEL_GSLB_W_ECS)
+        wsel_kit_sb_printf(b, " topology-prefer-edns0-client-subnet %s", wi->ecs ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_LOG) {
+        wsel_kit_sb_printf(b, " load-balancing-decision-log-verbosity {");
+        for (unsigned i = 0; i < 4; i++)
+            if (wi->log_flags & (1u << i))
+                wsel_kit_sb_printf(b, " %s", logs[i]);
+        wsel_kit_sb_printf(b, "%s }", wi->log_flags ? "" : " none");
+    }
+    if (w & WSEL_GSLB_W_LRP) {
+        wsel_kit_sb_printf(b, " last-resort-pool ");
+        if (wi->lrp_type) {
+            r_name(b, wi->lrp_type);
+            wsel_kit_sb_printf(b, " ");
+            r_name(b, wi->lrp_name);
+        } else {
+            wsel_kit_sb_printf(b, "none");
+        }
+    }
+    wsel_kit_sb_printf(b, "\n  pools {\n");
+    for (size_t k = 0; k < wi->n_pools; k++) {
+        const wsel_gslb_wpool *wp = &wi->pools[k];
+        wsel_kit_sb_printf(b, "    ");
+        r_name(b, wp->name);
+        wsel_kit_sb_printf(b, " {");
+        if (wp->order_written)
+            wsel_kit_sb_printf(b, " order %u", wp->order);
+        if (wp->ratio_written)
+            wsel_kit_sb_printf(b, " ratio %u", wp->ratio);
+        wsel_kit_sb_printf(b, " }\n");
+    }
+    wsel_kit_sb_printf(b, "  }\n}\n");
+}
+
+bool wsel_kit_gslb_render(const wsel_gslb_config *c, wsel_kit_sbuf *b)
+{
+    if (c->n_topo || c->n_regions || c->global_written || c->n_unknown ||
+        c->skipped_statements || c->version)
+        return false;
+    for (size_t w = 0; w < c->n_wideips; w++)
+        if (c->wideips[w].has_rules)
+            return false;
+    for (size_t s = 0; s < c->n_servers; s++)
+        r_server(b, c, s);
+    for (size_t p = 0; p < c->n_pools; p++)
+        r_pool(b, &c->pools[p]);
+    for (size_t w = 0; w < c->n_wideips; w++)
+        r_wideip(b, &c->wideips[w]);
+    return !b->oom;
+}
+
+#define D_DIFF(cond, ...)                                                                \
+    do {                                                                                 \
+        if (cond) {                                                                      \
+            snprintf(buf, len, __VA_ARGS__);                                             \
+            return buf;                                                                  \
+        }                                                                                \
+    } while (0)
+
+static bool str_eq(const char *x, const char *y)
+{
+    return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+static bool addr_eq(const wsel_gslb_addr *x, const wsel_gslb_addr *y)
+{
+    return x->family == y->family && !memcmp(x->bytes, y->bytes, sizeof x->bytes);
+}
+
+const char *wsel_kit_gslb_diff(const wsel_gslb_config *a, const wsel_gslb_config *b, char *buf,
+                               size_t len)
+{
+    D_DIFF(a->n_servers != b->n_servers || a->n_vs != b->n_vs || a->n_pools != b->n_pools ||
+               a->n_wideips != b->n_wideips,
+           "object counts differ");
+    for (size_t s = 0; s < a->n_servers; s++) {
+        const wsel_gslb_server *x = &a->servers[s], *y = &b->servers[s];
+        D_DIFF(!str_eq(x->name, y->name) || !str_eq(x->datacenter, y->datacenter) ||
+                   !str_eq(x->product, y->product) || x->enabled != y->enabled ||
+                   x->first_vs != y->first_vs || x->n_vs != y->n_vs,
+               "server %s differs", x->name);
+    }
+    for (size_t v = 0; v < a->n_vs; v++) {
+        const wsel_gslb_vs *x = &a->vs[v], *y = &b->vs[v];
+        D_DIFF(!str_eq(x->name, y->name) || x->server != y->server || !addr_eq(&x->addr, &y->addr) ||
+                   x->port != y->port || x->enabled != y->enabled || x->n_depends != y->n_depends,
+               "virtual server %s differs", x->name);
+        for (size_t d = 0; d < x->n_depends; d++)
+            D_DIFF(!str_eq(x->depends_text[d], y->depends_text[d]) || x->depends[d] != y->depends[d],
+                   "virtual server %s: depends-on %zu differs", x->name, d);
+    }
+    for (size_t p = 0; p < a->n_pools; p++) {
+        const wsel_gslb_pool *x = &a->pools[p], *y = &b->pools[p];
+        D_DIFF(!str_eq(x->name, y->name) || memcmp(x->mode, y->mode, sizeof x->mode) ||
+                   !addr_eq(&x->fallback_ip, &y->fallback_ip) || x->verify != y->verify ||
+                   x->dynamic_ratio != y->dynamic_ratio || x->enabled != y->enabled ||
+                   x->manual_resume != y->manual_resume || x->max_answers != y->max_answers ||
+                   x->ttl != y->ttl || memcmp(x->qos, y->qos, sizeof x->qos) ||
+                   x->min_up_mode != y->min_up_mode || x->min_up_value != y->min_up_value ||
+                   x->n_members != y->n_members || x->written != y->written ||
+                   x->qos_written != y->qos_written,
+               "pool %s differs", x->name);
+        for (size_t m = 0; m < x->n_members; m++) {
+            const wsel_gslb_member *u = &x->members[m], *t = &y->members[m];
+            D_DIFF(!str_eq(u->key, t->key) || u->vs != t->vs || u->order != t->order ||
+                       u->ratio != t->ratio || u->enabled != t->enabled ||
+                       u->order_written != t->order_written || u->ratio_written != t->ratio_written,
+                   "pool %s: member %zu (%s) differs", x->name, m, u->key);
+        }
+    }
+    for (size_t w = 0; w < a->n_wideips; w++) {
+        const wsel_gslb_wideip *x = &a->wideips[w], *y = &b->wideips[w];
+        D_DIFF(!str_eq(x->name, y->name) || x->lb_mode != y->lb_mode || x->n_pools != y->n_pools ||
+                   x->persistence != y->persistence || x->rcode_response != y->rcode_response ||
+                   x->ecs != y->ecs || x->enabled != y->enabled ||
+                   x->ttl_persistence != y->ttl_persistence || x->cidr4 != y->cidr4 ||
+                   x->cidr6 != y->cidr6 || !str_eq(x->lrp_type, y->lrp_type) ||
+                   !str_eq(x->lrp_name, y->lrp_name) || x->lrp != y->lrp || x->rcode != y->rcode ||
+                   x->rcode_ttl != y->rcode_ttl || x->log_flags != y->log_flags ||
+                   x->written != y->written,
+               "wide IP %s differs", x->name);
+        for (size_t k = 0; k < x->n_pools; k++) {
+            const wsel_gslb_wpool *u = &x->pools[k], *t = &y->pools[k];
+            D_DIFF(!str_eq(u->name, t->name) || u->pool != t->pool || u->order != t->order ||
+                       u->ratio != t->ratio || u->order_written != t->order_written ||
+                       u->ratio_written != t->ratio_written,
+                   "wide IP %s: pool %zu (%s) differs", x->name, k, u->name);
+        }
+    }
+    return NULL;
+}
+
+/* A config for the round trip: 1..3 servers of 1..4 virtual servers (IPv4 and IPv6, some
+ * disabled, some depending on another), 1..4 pools and 1..3 wide IPs, each attribute
+ * written or left to its default at random, names with and without /Common/. */
+void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
+{
+    static const char *const pm[] = {"round-robin", "ratio", "global-availability", "topology",
+                                     "static-persistence", "lowest-round-trip-time",
+                                     "quality-of-service", "completion-rate", "virtual-server-score"};
+    static const char *const am[] = {"round-robin", "ratio", "global-availability", "none",
+                                     "drop-packet", "return-to-dns", "fallback-ip", "packet-rate"};
+    static const char *const wm[] = {"round-robin", "ratio", "topology", "global-availability"};
+    static const char *const rc[] = {"noerror", "servfail", "nxdomain", "refused"};
+    uint64_t r = seed ^ 0x9d1c3a5e;
+#define COIN() (wsel_kit_range(&r, 0, 1) != 0)
+    unsigned ns = (unsigned)wsel_kit_range(&r, 1, 3), nvs[3];
+    for (unsigned s = 0; s < ns; s++) {
+        nvs[s] = (unsigned)wsel_kit_range(&r, 1, 4);
+        wsel_kit_sb_printf(b, "gtm server %ss%u {%s datacenter DC%u%s virtual-servers {\n",
+                           COIN() ? "/Common/" : "", s, COIN() ? " disabled" : "", s,
+                           COIN() ? " product bigip" : "");
+        for (unsigned v = 0; v < nvs[s]; v++) {
+            if (COIN())
+                wsel_kit_sb_printf(b, "  v%u { destination 2001:db8::%u:%u.%u", v, s, v + 1,
+                                   (unsigned)wsel_kit_range(&r, 1, 65535));
+            else
+                wsel_kit_sb_printf(b, "  v%u { destination 10.%u.0.%u:%s", v, s, v + 1,
+                                   COIN() ? "80" : "https");
+            if (COIN())
+                wsel_kit_sb_printf(b, " disabled");
+            if (v && COIN())
+                wsel_kit_sb_printf(b, " depends-on { s%u:v%u }", s, v - 1);
+            wsel_kit_sb_printf(b, " }\n");
+        }
+        wsel_kit_sb_printf(b, "} }\n");
+    }
+    unsigned np = (unsigned)wsel_kit_range(&r, 1, 4);
+    for (unsigned p = 0; p < np; p++) {
+        wsel_kit_sb_printf(b, "gtm pool a p%u {", p);
+        if (COIN())
+            wsel_kit_sb_printf(b, " %s", COIN() ? "enabled" : "disabled");
+        if (COIN())
+            wsel_kit_sb_printf(b, " load-balancing-mode %s", pm[wsel_kit_range(&r, 0, 8)]);
+        if (COIN())
+            wsel_kit_sb_printf(b, " alternate-mode %s", am[wsel_kit_range(&r, 0, 7)]);
+        if (COIN())
+            wsel_kit_sb_printf(b, " fallback-mode %s", am[wsel_kit_range(&r, 0, 7)]);
+        if (COIN())
+            wsel_kit_sb_printf(b, " fallback-ip %s",
+                               COIN() ? "192.0.2.9" : COIN() ? "any" : "2001:db8::9");
+        if (COIN())
+            wsel_kit_sb_printf(b, " verify-member-availability %s", COIN() ? "enabled" : "disabled");
+        if (COIN())
+            wsel_kit_sb_printf(b, " dynamic-ratio %s", COIN() ? "enabled" : "disabled");
+        if (COIN())
+            wsel_kit_sb_printf(b, " max-answers-returned %u", (unsigned)wsel_kit_range(&r, 1, 500));
+        if (COIN())
+            wsel_kit_sb_printf(b, " ttl %u", (unsigned)wsel_kit_range(&r, 0, 86400));
+        if (COIN())
+            wsel_kit_sb_printf(b, " min-members-up-mode %s min-members-up-value %u",
+                               COIN() ? "at-least" : "percent", (unsigned)wsel_kit_range(&r, 0, 100));
+        if (COIN())
+            wsel_kit_sb_printf(b, " qos-rtt %u qos-kbps %u", (unsigned)wsel_kit_range(&r, 0, 99),
+                               (unsigned)wsel_kit_range(&r, 0, 9));
+        wsel_kit_sb_printf(b, " members {");
+        unsigned nm = (unsigned)wsel_kit_range(&r, 0, 5);
+        for (unsigned m = 0; m < nm; m++) {
+            unsigned s = (unsigned)wsel_kit_range(&r, 0, ns - 1);
+            wsel_kit_sb_printf(b, " %ss%u:v%u {", COIN() ? "/Common/" : "", s,
+                               (unsigned)wsel_kit_range(&r, 0, nvs[s]) + 10 * (m > 0 && COIN()));
+            if (COIN())
+                wsel_kit_sb_printf(b, " %s %u", COIN() ? "member-order" : "order",
+                                   (unsigned)wsel_kit_range(&r, 0, 3));
+            if (COIN())
+                wsel_kit_sb_printf(b, " ratio %u", (unsigned)wsel_kit_range(&r, 0, 5));
+            if (COIN())
+                wsel_kit_sb_printf(b, " disabled");
+            wsel_kit_sb_printf(b, " }");
+        }
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+    unsigned nw = (unsigned)wsel_kit_range(&r, 1, 3);
+    for (unsigned w = 0; w < nw; w++) {
+        wsel_kit_sb_printf(b, "gtm wideip a w%u.example.com {", w);
+        if (COIN())
+            wsel_kit_sb_printf(b, " pool-lb-mode %s", wm[wsel_kit_range(&r, 0, 3)]);
+        if (COIN())
+            wsel_kit_sb_printf(b, " persistence enabled ttl-persistence %u persist-cidr-ipv4 %u",
+                               (unsigned)wsel_kit_range(&r, 0, 7200), (unsigned)wsel_kit_range(&r, 0, 32));
+        if (COIN())
+            wsel_kit_sb_printf(b, " failure-rcode-response enabled failure-rcode %s failure-rcode-ttl %u",
+                               rc[wsel_kit_range(&r, 0, 3)], (unsigned)wsel_kit_range(&r, 0, 600));
+        if (COIN())
+            wsel_kit_sb_printf(b, " last-resort-pool a p%u", (unsigned)wsel_kit_range(&r, 0, np));
+        if (COIN())
+            wsel_kit_sb_printf(b, " load-balancing-decision-log-verbosity { %s }",
+                               COIN() ? "pool-selection pool-member-traversal" : "none");
+        if (COIN())
+            wsel_kit_sb_printf(b, " %s", COIN() ? "enabled" : "disabled");
+        wsel_kit_sb_printf(b, " pools {");
+        for (unsigned p = 0; p < np; p++) {
+            if (COIN())
+                continue;
+            wsel_kit_sb_printf(b, " %sp%u {", COIN() ? "/Common/" : "", p);
+            if (COIN())
+                wsel_kit_sb_printf(b, " order %u", (unsigned)wsel_kit_range(&r, 0, 3));
+            if (COIN())
+                wsel_kit_sb_printf(b, " ratio %u", (unsigned)wsel_kit_range(&r, 0, 9));
+            wsel_kit_sb_printf(b, " }");
+        }
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+#undef COIN
+}
