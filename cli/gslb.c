@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gslb.h"
 
@@ -21,6 +22,38 @@ int cli_gslb_load(const char *cmd, const char *path, wsel_gslb_config **out)
     }
     fprintf(stderr, "%s\n", buf);
     return CLI_INVALID;
+}
+
+/* name without a leading /Common/ and a trailing dot, for comparing wide IP names */
+static size_t bare(const char *name, const char **start)
+{
+    if (!strncmp(name, "/Common/", 8))
+        name += 8;
+    size_t n = strlen(name);
+    if (n && name[n - 1] == '.')
+        n--;
+    *start = name;
+    return n;
+}
+
+int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const char *name,
+                         const char *path, long *out)
+{
+    if ((*out = wsel_gslb_find_wideip(cfg, name)) >= 0)
+        return CLI_OK;
+    const char *want, *have;
+    size_t nw = bare(name, &want);
+    for (size_t i = 0; i < cfg->n_unknown; i++) {
+        const wsel_gslb_unknown *u = &cfg->unknown[i];
+        const char *last = strrchr(u->object, ' ');
+        if (strncmp(u->object, "gtm wideip ", 11) || !last)
+            continue;
+        size_t nh = bare(last + 1, &have);
+        if (nh == nw && !strncasecmp(have, want, nw))
+            return cli_die(cmd, "%s:%u:%u: %s: this type is not supported (A wide IPs only; lint G030)",
+                           path, u->pos.line, u->pos.col, u->object);
+    }
+    return cli_die(cmd, "no wide IP '%s' in %s", name, path);
 }
 
 const char *cli_gslb_severity(wsel_gslb_severity s)
@@ -289,15 +322,13 @@ int cli_gslb_resolve(int argc, char **argv)
     int rc = cli_gslb_load(cmd, path, &cfg);
     if (rc)
         return rc;
-    long wi = wsel_gslb_find_wideip(cfg, wname);
+    long wi;
     wsel_gslb_inputs *in = NULL;
     wsel_gslb_state *st = NULL;
     wsel_error err;
     char ebuf[2048];
-    if (wi < 0) {
-        rc = cli_die(cmd, "no wide IP '%s' in %s", wname, path);
+    if ((rc = cli_gslb_find_wideip(cmd, cfg, wname, path, &wi)))
         goto out;
-    }
     if (wsel_gslb_inputs_load_file(cfg, inputs, &in, &err)) {
         rc = cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
         goto out;

@@ -351,9 +351,9 @@ int cli_gslb_explain(int argc, char **argv)
         return rc;
     long idx[64];
     for (size_t k = 0; k < n_names; k++)
-        if ((idx[k] = wsel_gslb_find_wideip(cfg, names[k])) < 0) {
+        if ((rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]))) {
             wsel_gslb_config_free(cfg);
-            return cli_die(cmd, "no wide IP '%s' in %s", names[k], path);
+            return rc;
         }
     wsel_gslb_finding *f;
     size_t nf;

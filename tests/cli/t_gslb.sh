@@ -135,6 +135,18 @@ run gslb resolve "$RR" rr.example.com
 one_line_error "missing --inputs: exit 2"
 run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
 one_line_error "unknown wide IP: exit 2"
+
+# ---- AAAA: not supported (A only), said with its position ----
+run gslb check "$G/aaaa.conf" --json
+is_rc 0 "aaaa.conf: only info findings => exit 0"
+jqok '[.findings[] | select(.code == "G030") | .line] == [4, 6]' "aaaa.conf: G030 at the AAAA pool (line 4) and wide IP (line 6)"
+jqok '[.findings[] | select(.code == "G030") | .message | test("type not supported \\(A only\\)")] == [true, true]' "aaaa.conf: G030 says type not supported (A only)"
+run gslb resolve "$G/aaaa.conf" w6.example.com --inputs "$RRIN"
+one_line_error "resolve of an AAAA wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa /Common/w6\.example\.com: this type is not supported \(A wide IPs only; lint G030\)' "AAAA wide IP: FILE:LINE:COL, the object, not supported"
+run gslb explain "$G/aaaa.conf" /Common/w6.example.com.
+one_line_error "explain of an AAAA wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa' "explain: the same positioned message"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
 one_line_error "bad --log flag: exit 2"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3
