@@ -1,4 +1,4 @@
-/* bin/wsel gslb explain: the resolved chain per wide IP (spec 6.1), every default
+/* bin/wsel gslb explain: the resolved chain per wide IP (doc/gslb.md §8.1), every default
  * labelled "(default)", each layer's meaning in one line, the lint findings in place. */
 #include <jansson.h>
 #include <stdlib.h>

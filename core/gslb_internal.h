@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "wsel/gslb.h"
 
-/* Per virtual server inputs (spec 4). Missing member entry = up false. */
+/* Per virtual server inputs (doc/gslb.md §3). Missing member entry = up false. */
 typedef struct wsel__gslb_vsin {
     bool up, limit;
     uint16_t have;                       /* bit m: metric m acquired */
@@ -19,7 +19,7 @@ typedef struct wsel__gslb_geo {
     char *attr[4];                        /* continent, country, state, isp; NULL = unknown */
 } wsel__gslb_geo;
 
-typedef struct wsel__gslb_prec {          /* persistence record (spec 3.2 step 2) */
+typedef struct wsel__gslb_prec {          /* persistence record (doc/gslb.md §4.2 step 2) */
     size_t wideip;
     wsel_gslb_addr net;                   /* masked LDNS */
     unsigned prefix;
@@ -88,7 +88,7 @@ struct wsel_gslb_state {
     bool *elig;
     size_t *elig_off;
     uint8_t *elig_mark;
-    /* each wide IP's available pools (spec 3.2 step 3): w_avail[w * MAX_POOLS ...] list
+    /* each wide IP's available pools (doc/gslb.md §4.2 step 3): w_avail[w * MAX_POOLS ...] list
      * positions in order, w_ok[w * MAX_POOLS + i] by position; w_mark[w] 1 = known */
     uint8_t *w_avail, *w_n_avail, *w_mark;
     bool *w_ok;
@@ -110,7 +110,7 @@ void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first);
 int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
                          size_t *len, wsel_error *err);
 
-/* The method table (spec 2.1). */
+/* The method table (doc/gslb.md §2). */
 extern const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_];
 
 /* "/Common/" + name when the name has no leading '/', into buf. */

@@ -1,4 +1,4 @@
-/* GSLB config reader (spec section 1): schema-driven parse of the bigip_gtm.conf subset
+/* GSLB config reader (doc/gslb.md §1): schema-driven parse of the bigip_gtm.conf subset
  * into the model of include/wsel/gslb.h, then name resolution and ordering.
  * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
  * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
@@ -1087,7 +1087,7 @@ static int statement(P *p)
         return server_body(p, c->n_servers - 1);
     }
     if (HEAD(0, "gtm") && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a")) {
-        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (spec 1.6) */
+        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (doc/gslb.md §1) */
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text, head[3]->text);
         if ((rc = add_unknown(p, p->obj, "type not supported (A only)", first)))
             return rc;

@@ -1,4 +1,4 @@
-/* GSLB decision engine (doc/gslb.md; spec section 3): wide IP -> pool -> member.
+/* GSLB decision engine (doc/gslb.md §4): wide IP -> pool -> member.
  * Pure function of (config, inputs, state): the same three give the same outcome, log
  * and next state. No allocation except when a new persistence record is stored. */
 #include <math.h>
@@ -28,7 +28,7 @@ void wsel__gslb_emit(Q *q, unsigned flag, const char *fmt, ...)
 }
 
 
-/* ---- availability (spec 3.1) ---- */
+/* ---- availability (doc/gslb.md §4.1) ---- */
 
 static bool vs_ok(Q *q, size_t v, long *why_dep)
 {
@@ -93,7 +93,7 @@ bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
     return vs_ok(q, (size_t)m->vs, NULL); /* server and VS enabled, up, no limit, depends-on */
 }
 
-/* Pool availability (spec 3.1). `why` (may be NULL: no formatting on the fast path)
+/* Pool availability (doc/gslb.md §4.1). `why` (may be NULL: no formatting on the fast path)
  * receives the reason for the log. */
 static bool pool_available(Q *q, size_t p, char *why, size_t len)
 {
@@ -183,7 +183,7 @@ static const char *ldns_str(const Q *q, char *buf, size_t len)
     return wsel_gslb_addr_str(&q->in->ldns, buf, len);
 }
 
-/* ---- one pool's chain (spec 3.3) ---- */
+/* ---- one pool's chain (doc/gslb.md §4.3) ---- */
 
 enum { POOL_TERMINAL, POOL_NEXT };
 
@@ -230,7 +230,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
                             sn, mt);
             return POOL_TERMINAL;
         }
-        /* candidates (spec 3.4; A-29) */
+        /* candidates (doc/gslb.md §4.4; A-29) */
         bool unverified = s == WSEL_GSLB_STEP_FALLBACK && !pl->verify;
         bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
         bool ebuf[NMAX];
@@ -259,7 +259,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
                             pl->name, sn, mt, reason);
             continue;
         }
-        /* answer assembly (spec 3.6; A-36) */
+        /* answer assembly (doc/gslb.md §4.5; A-36) */
         out_reset(q);
         o->kind = WSEL_GSLB_O_ANSWER;
         o->pool = (long)p;
@@ -285,7 +285,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
     return POOL_NEXT; /* */
 }
 
-/* ---- persistence (spec 3.2 step 2; A-22) ---- */
+/* ---- persistence (doc/gslb.md §4.2 step 2; A-22) ---- */
 
 static long prec_find(Q *q, const wsel_gslb_addr *net, unsigned prefix)
 {
@@ -357,7 +357,7 @@ static void result_line(Q *q)
                         wsel_gslb_outcome_name(o->kind), wn, detail);
 }
 
-/* ---- the wide-IP level (spec 3.2) ---- */
+/* ---- the wide-IP level (doc/gslb.md §4.2) ---- */
 
 /* A wide IP's pool entry by its resolved full name (as written when unresolved). */
 #define WPNAME(i) (w->pools[i].pool >= 0 ? cfg->pools[w->pools[i].pool].name : w->pools[i].name)

@@ -1,4 +1,4 @@
-/* GSLB engine: the selection methods (spec 2, 3.5) for members and for pools. */
+/* GSLB engine: the selection methods (doc/gslb.md §2) for members and for pools. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +91,7 @@ static long wrr_repeat(wsel__gslb_wrr *st, size_t n)
     return best;
 }
 
-/* ---- topology (spec 3.5, minimal scorer) ---- */
+/* ---- topology (doc/gslb.md §2, minimal scorer) ---- */
 
 static const wsel__gslb_geo *geo_of(const Q *q, const wsel_gslb_addr *a)
 {
@@ -260,7 +260,7 @@ static int cmp_hash(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* ---- QoS (spec 2.3; A-19) ---- */
+/* ---- QoS (doc/gslb.md §2; A-19) ---- */
 
 static const struct {
     int metric; /* -1: topology score */
@@ -545,7 +545,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
     return pick;
 }
 
-/* ---- the wide-IP level (spec 3.2 step 3; A-23) ---- */
+/* ---- the wide-IP level (doc/gslb.md §4.2 step 3; A-23) ---- */
 
 int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
                             size_t *queue, size_t *n_queue, bool *more, char *reason, size_t rlen)

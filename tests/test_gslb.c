@@ -1,6 +1,6 @@
 /* GSLB system: the config reader, the inputs reader and the decision engine against
- * doc/gslb.md (spec sections 1-4, 7). Every expected answer is worked out by hand from
- * the spec's rules (sequences written out in the comments) or computed here by small
+ * doc/gslb.md (§1-§4, §9). Every expected answer is worked out by hand from
+ * those rules (sequences written out in the comments) or computed here by small
  * independent code (the FNV-1a rendezvous order, the smooth WRR counts). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,7 +178,7 @@ static void parse_example_defaults(void **s)
     assert_int_equal(c->n_topo, 2);
     const wsel_gslb_pool *p1 = &c->pools[0], *p2 = &c->pools[1];
     assert_string_equal(p1->name, "/Common/p_dc1");
-    /* spec 1.3 defaults */
+    /* doc/gslb.md §1 defaults */
     assert_int_equal(p1->ttl, 30);
     assert_true(p1->verify);
     assert_false(p1->dynamic_ratio);
@@ -428,7 +428,7 @@ static void method_round_robin(void **s)
     (void)s;
     run r;
     char out[256];
-    /* v1 v2 v3 up: 1 2 3 1 2 3 (cursor from -1, spec 3.5) */
+    /* v1 v2 v3 up: 1 2 3 1 2 3 (cursor from -1, doc/gslb.md §2) */
     run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2 s1:v3") WIDE1,
              "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
     seq(&r, "w", 6, out, sizeof out);
@@ -660,7 +660,7 @@ static void method_qos(void **s)
              " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 60}}}");
     assert_string_equal(first(q(&r, "w")), "10.0.0.2");
     run_free(&r);
-    /* all coefficients 0: every score 0, round robin (spec 2.3) */
+    /* all coefficients 0: every score 0, round robin (doc/gslb.md §2) */
     run_init(&r, SERVERS POOL1("load-balancing-mode quality-of-service qos-rtt 0 qos-lcs 0 "
                                "qos-hit-ratio 0 qos-kbps 0 qos-packet-rate 0",
                                "s1:v1 s1:v2") WIDE1,
@@ -1084,7 +1084,7 @@ static void round_trip_generated(void **s)
     assert_true(accepted >= 200); /* the generator mostly writes valid configs */
 }
 
-/* ---- properties over generated configs (spec 7) ---------------------------------------- */
+/* ---- properties over generated configs (doc/gslb.md §9) ---------------------------------------- */
 
 static void properties_generated(void **s)
 {
