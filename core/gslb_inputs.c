@@ -180,16 +180,12 @@ static int q_ecs(R *r, const at *w, const char *k, json_t *v)
 
 static const field query_fields[] = {{"name", q_name}, {"type", q_type}, {"ldns", q_ldns}, {"ecs", q_ecs}};
 
-/* members.KEY and pools.NAME: w->idx is the virtual server or the pool */
+/* members.KEY and pools.NAME fields: w->idx is the virtual server or the pool */
 
-static int m_up(R *r, const at *w, const char *k, json_t *v)
+static int m_flag(R *r, const at *w, const char *k, json_t *v) /* up, limit_exceeded */
 {
-    return want_bool(r, w->name, k, v, &r->in->vs[w->idx].up);
-}
-
-static int m_limit(R *r, const at *w, const char *k, json_t *v)
-{
-    return want_bool(r, w->name, k, v, &r->in->vs[w->idx].limit);
+    wsel__gslb_vsin *vi = &r->in->vs[w->idx];
+    return want_bool(r, w->name, k, v, k[0] == 'u' ? &vi->up : &vi->limit);
 }
 
 static int m_metric(R *r, const at *w, const char *k, json_t *v)
@@ -209,35 +205,28 @@ static int m_metric(R *r, const at *w, const char *k, json_t *v)
     return 0;
 }
 
-static const field member_fields[] = {{"up", m_up}, {"limit_exceeded", m_limit}};
+static const field member_fields[] = {{"up", m_flag}, {"limit_exceeded", m_flag}};
 
-static int member(R *r, const at *w, const char *k, json_t *v)
+static int p_flag(R *r, const at *w, const char *k, json_t *v) /* held_down, limit_exceeded */
 {
-    long vs = wsel__gslb_find_vs(r->cfg, k);
-    if (vs < 0)
-        return bad(r, w->name, k, "'%s' names no configured virtual server (SERVER:VS)", k);
-    at here = {k, vs, NULL};
-    return walk(r, w->name, k, v, "", member_fields, N_OF(member_fields), m_metric, "", &here);
+    bool *f = k[0] == 'h' ? r->in->pool_held : r->in->pool_limit;
+    return want_bool(r, w->name, k, v, &f[w->idx]);
 }
 
-static int p_held(R *r, const at *w, const char *k, json_t *v)
-{
-    return want_bool(r, w->name, k, v, &r->in->pool_held[w->idx]);
-}
+static const field pool_fields[] = {{"held_down", p_flag}, {"limit_exceeded", p_flag}};
 
-static int p_limit(R *r, const at *w, const char *k, json_t *v)
+/* members.KEY or pools.NAME (w->name says which): the key resolves to a virtual server
+ * or a pool, whose fields follow */
+static int vs_or_pool(R *r, const at *w, const char *k, json_t *v)
 {
-    return want_bool(r, w->name, k, v, &r->in->pool_limit[w->idx]);
-}
-
-static const field pool_fields[] = {{"held_down", p_held}, {"limit_exceeded", p_limit}};
-
-static int pool(R *r, const at *w, const char *k, json_t *v)
-{
-    long p = wsel__gslb_find_pool(r->cfg, k);
-    if (p < 0)
-        return bad(r, w->name, k, "'%s' names no configured pool", k);
-    at here = {k, p, NULL};
+    bool vs = !strcmp(w->name, "members");
+    long i = vs ? wsel__gslb_find_vs(r->cfg, k) : wsel__gslb_find_pool(r->cfg, k);
+    if (i < 0)
+        return bad(r, w->name, k, "'%s' names no configured %s", k,
+                   vs ? "virtual server (SERVER:VS)" : "pool");
+    at here = {k, i, NULL};
+    if (vs)
+        return walk(r, w->name, k, v, "", member_fields, N_OF(member_fields), m_metric, "", &here);
     return walk(r, w->name, k, v, "", pool_fields, N_OF(pool_fields), NULL, "", &here);
 }
 
@@ -289,50 +278,70 @@ static long member_in_pool(const wsel_gslb_config *cfg, size_t pool, const char 
     return -1;
 }
 
-static int read_persistence(R *r, json_t *a)
+/* The arrays of the inputs (persistence, random): room for every item in *room (`size`
+ * bytes each, zeroed; the caller keeps it, also on failure), then item(r, *room, i, e)
+ * for each; `what` follows "must be an array of". */
+static int walk_array(R *r, const char *key, json_t *a, const char *what, void **room,
+                      size_t size, int (*item)(R *r, void *room, size_t i, json_t *e))
 {
     if (!json_is_array(a))
-        return bad(r, NULL, "persistence", "'persistence' must be an array of records");
+        return bad(r, NULL, key, "'%s' must be an array of %s", key, what);
     size_t n = json_array_size(a);
-    if (n && !(r->in->prec = calloc(n, sizeof *r->in->prec)))
+    if (n && !(*room = calloc(n, size)))
         return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
     size_t i;
     json_t *e;
     json_array_foreach(a, i, e) {
-        if (!json_is_object(e))
-            return bad(r, NULL, "persistence", "persistence record %zu must be an object", i);
-        json_t *w = json_object_get(e, "wideip"), *key = json_object_get(e, "key"),
-               *pool = json_object_get(e, "pool"), *mem = json_object_get(e, "member"),
-               *exp = json_object_get(e, "expires");
-        if (json_object_size(e) != 5 || !json_is_string(w) || !json_is_string(key) ||
-            !json_is_string(pool) || !json_is_string(mem) || !exp)
-            return bad(r, NULL, "persistence",
-                       "persistence record %zu must have exactly wideip, key, pool, member (strings) and expires", i);
-        wsel__gslb_prec *pr = &r->in->prec[r->in->n_prec];
-        long wi = wsel_gslb_find_wideip(r->cfg, json_string_value(w));
-        if (wi < 0)
-            return bad(r, "persistence", json_string_value(w), "'%s' names no configured wide IP",
-                       json_string_value(w));
-        if (!wsel__gslb_parse_subnet(json_string_value(key), &pr->net, &pr->prefix))
-            return bad(r, "persistence", json_string_value(key), "key '%s' is not ADDRESS/LENGTH",
-                       json_string_value(key));
-        long pl = wsel__gslb_find_pool(r->cfg, json_string_value(pool));
-        if (pl < 0)
-            return bad(r, "persistence", json_string_value(pool), "'%s' names no configured pool",
-                       json_string_value(pool));
-        long m = member_in_pool(r->cfg, (size_t)pl, json_string_value(mem));
-        if (m < 0)
-            return bad(r, "persistence", json_string_value(mem), "'%s' is not a member of %s",
-                       json_string_value(mem), json_string_value(pool));
-        int rc = want_uint(r, "persistence", "expires", exp, &pr->expires);
+        int rc = item(r, *room, i, e);
         if (rc)
             return rc;
-        pr->wideip = (size_t)wi;
-        pr->pool = (size_t)pl;
-        pr->member = (size_t)m;
-        r->in->n_prec++;
     }
     return 0;
+}
+
+static int persistence_record(R *r, void *room, size_t i, json_t *e)
+{
+    if (!json_is_object(e))
+        return bad(r, NULL, "persistence", "persistence record %zu must be an object", i);
+    json_t *w = json_object_get(e, "wideip"), *key = json_object_get(e, "key"),
+           *pool = json_object_get(e, "pool"), *mem = json_object_get(e, "member"),
+           *exp = json_object_get(e, "expires");
+    if (json_object_size(e) != 5 || !json_is_string(w) || !json_is_string(key) ||
+        !json_is_string(pool) || !json_is_string(mem) || !exp)
+        return bad(r, NULL, "persistence",
+                   "persistence record %zu must have exactly wideip, key, pool, member (strings) and expires", i);
+    wsel__gslb_prec *pr = (wsel__gslb_prec *)room + i;
+    long wi = wsel_gslb_find_wideip(r->cfg, json_string_value(w));
+    if (wi < 0)
+        return bad(r, "persistence", json_string_value(w), "'%s' names no configured wide IP",
+                   json_string_value(w));
+    if (!wsel__gslb_parse_subnet(json_string_value(key), &pr->net, &pr->prefix))
+        return bad(r, "persistence", json_string_value(key), "key '%s' is not ADDRESS/LENGTH",
+                   json_string_value(key));
+    long pl = wsel__gslb_find_pool(r->cfg, json_string_value(pool));
+    if (pl < 0)
+        return bad(r, "persistence", json_string_value(pool), "'%s' names no configured pool",
+                   json_string_value(pool));
+    long m = member_in_pool(r->cfg, (size_t)pl, json_string_value(mem));
+    if (m < 0)
+        return bad(r, "persistence", json_string_value(mem), "'%s' is not a member of %s",
+                   json_string_value(mem), json_string_value(pool));
+    int rc = want_uint(r, "persistence", "expires", exp, &pr->expires);
+    if (rc)
+        return rc;
+    pr->wideip = (size_t)wi;
+    pr->pool = (size_t)pl;
+    pr->member = (size_t)m;
+    r->in->n_prec++;
+    return 0;
+}
+
+static int read_persistence(R *r, json_t *a)
+{
+    void *room = NULL;
+    int rc = walk_array(r, "persistence", a, "records", &room, sizeof *r->in->prec, persistence_record);
+    r->in->prec = room;
+    return rc;
 }
 
 /* Method state {"rr": N, "ratio": {NAME: {"w": N, "cur": N}}} of one wide IP or one
@@ -441,22 +450,20 @@ static int st_pools(R *r, const at *w, const char *k, json_t *v)
 
 static const field state_fields[] = {{"wideip", st_wideips}, {"pool", st_pools}};
 
+static int random_word(R *r, void *room, size_t i, json_t *e)
+{
+    int rc = want_uint(r, NULL, "random", e, (uint64_t *)room + i);
+    r->in->n_random += !rc;
+    return rc;
+}
+
 static int read_random(R *r, json_t *a)
 {
-    if (!json_is_array(a))
-        return bad(r, NULL, "random", "'random' must be an array of non-negative integers");
-    size_t n = json_array_size(a);
-    if (n && !(r->in->random = calloc(n, sizeof *r->in->random)))
-        return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
-    size_t i;
-    json_t *e;
-    json_array_foreach(a, i, e) {
-        int rc = want_uint(r, NULL, "random", e, &r->in->random[i]);
-        if (rc)
-            return rc;
-        r->in->n_random++;
-    }
-    return 0;
+    void *room = NULL;
+    int rc = walk_array(r, "random", a, "non-negative integers", &room, sizeof *r->in->random,
+                        random_word);
+    r->in->random = room;
+    return rc;
 }
 
 int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out, wsel_error *err)
@@ -514,12 +521,12 @@ static int t_query(R *r, const at *w, const char *k, json_t *v)
 
 static int t_members(R *r, const at *w, const char *k, json_t *v)
 {
-    return walk(r, w->name, k, v, " keyed by SERVER:VS", NULL, 0, member, "", NULL);
+    return walk(r, w->name, k, v, " keyed by SERVER:VS", NULL, 0, vs_or_pool, "", NULL);
 }
 
 static int t_pools(R *r, const at *w, const char *k, json_t *v)
 {
-    return walk(r, w->name, k, v, " keyed by pool name", NULL, 0, pool, "", NULL);
+    return walk(r, w->name, k, v, " keyed by pool name", NULL, 0, vs_or_pool, "", NULL);
 }
 
 static int t_geo(R *r, const at *w, const char *k, json_t *v)
