@@ -72,6 +72,25 @@ static int json_print(json_t *root)
     return CLI_OK;
 }
 
+int cli_gslb_arg(const char *a, int *done, int *json, const char *usage)
+{
+    if (*done || a[0] != '-' || !a[1])
+        return CLI_GSLB_OPERAND;
+    if (!strcmp(a, "--")) {
+        *done = 1;
+        return CLI_GSLB_TAKEN;
+    }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        fputs(usage, stdout);
+        return CLI_GSLB_HELP;
+    }
+    if (!strcmp(a, "--json")) {
+        *json = 1;
+        return CLI_GSLB_TAKEN;
+    }
+    return CLI_GSLB_OPTION;
+}
+
 /* ---- check ---- */
 
 static const char check_usage[] =
@@ -87,19 +106,16 @@ int cli_gslb_check(int argc, char **argv)
     int json = 0, done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(check_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, check_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && a[0] == '-' && a[1]) {
+        if (k == CLI_GSLB_OPTION)
             return cli_die("gslb check", "unknown option '%s'", a);
-        } else if (!path) {
+        if (k == CLI_GSLB_OPERAND) {
+            if (path)
+                return cli_die("gslb check", "unexpected argument '%s'", a);
             path = a;
-        } else
-            return cli_die("gslb check", "unexpected argument '%s'", a);
+        }
     }
     if (!path)
         return cli_die("gslb check", "missing CONFIG (see wsel gslb check --help)");
@@ -279,36 +295,32 @@ int cli_gslb_resolve(int argc, char **argv)
     int json = 0, done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(resolve_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, resolve_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && cli_opt_is(a, "--inputs")) {
+        if (k == CLI_GSLB_TAKEN)
+            continue;
+        if (k == CLI_GSLB_OPERAND) {
+            if (path && wname)
+                return cli_die(cmd, "unexpected argument '%s'", a);
+            *(path ? &wname : &path) = a;
+        } else if (cli_opt_is(a, "--inputs")) {
             if (!(inputs = cli_optval(cmd, argc, argv, &i, "--inputs")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "--ldns")) {
+        } else if (cli_opt_is(a, "--ldns")) {
             if (!(ldns = cli_optval(cmd, argc, argv, &i, "--ldns")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "--log")) {
+        } else if (cli_opt_is(a, "--log")) {
             if (!(logs = cli_optval(cmd, argc, argv, &i, "--log")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "-n")) {
+        } else if (cli_opt_is(a, "-n")) {
             const char *v = cli_optval(cmd, argc, argv, &i, "-n");
             if (!v)
                 return CLI_USAGE;
             if (!cli_parse_u64(v, &n) || n < 1 || n > 10000000)
                 return cli_die(cmd, "-n needs an integer in 1..10000000, not '%s'", v);
-        } else if (!done && a[0] == '-' && a[1]) {
-            return cli_die(cmd, "unknown option '%s'", a);
-        } else if (!path) {
-            path = a;
-        } else if (!wname) {
-            wname = a;
         } else
-            return cli_die(cmd, "unexpected argument '%s'", a);
+            return cli_die(cmd, "unknown option '%s'", a);
     }
     if (!path || !wname)
         return cli_die(cmd, "missing CONFIG or WIDEIP (see wsel gslb resolve --help)");

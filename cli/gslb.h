@@ -14,6 +14,11 @@ const char *cli_gslb_severity(wsel_gslb_severity s);
 int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const char *name,
                          const char *path, long *out);
 
+/* The arguments every gslb command reads alike: `--` (then only operands), -h/--help
+ * (prints usage), --json (sets *json). Returns which kind `a` is. */
+enum { CLI_GSLB_TAKEN, CLI_GSLB_HELP, CLI_GSLB_OPTION, CLI_GSLB_OPERAND };
+int cli_gslb_arg(const char *a, int *done, int *json, const char *usage);
+
 int cli_gslb_check(int argc, char **argv);
 int cli_gslb_explain(int argc, char **argv);
 int cli_gslb_resolve(int argc, char **argv);

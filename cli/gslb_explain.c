@@ -327,14 +327,12 @@ int cli_gslb_explain(int argc, char **argv)
     int done = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(explain_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, explain_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && a[0] == '-' && a[1]) {
+        if (k == CLI_GSLB_TAKEN)
+            continue;
+        if (k == CLI_GSLB_OPTION) {
             return cli_die(cmd, "unknown option '%s'", a);
         } else if (!path) {
             path = a;
