@@ -111,10 +111,7 @@ static void *g_case_new(uint64_t seed, char *why, size_t len)
         rc = wsel_gslb_inputs_load_buffer(c->cfg, "kit-gslb-inputs", json, jp, &c->in, &err);
     if (rc == WSEL_OK)
         rc = wsel_gslb_state_new(c->cfg, c->in, &c->st, &err);
-    if (rc == WSEL_OK)
-        return c;
-    g_case_free(c);
-    return wsel_kit_case_failed(seed, &err, why, len);
+    return wsel_kit_case_done(c, rc, g_case_free, seed, &err, why, len);
 }
 
 static const char *g_case_text(const void *p)
@@ -507,6 +504,31 @@ const char *wsel_kit_gslb_diff(const wsel_gslb_config *a, const wsel_gslb_config
     return NULL;
 }
 
+/* One attribute the round-trip generator may write: KEY CHOICE or KEY N (lo..hi); no key:
+ * the choice alone (a flag). `alt`: another spelling of the key, used half the time. */
+typedef struct gattr {
+    const char *key;
+    const char *const *choices;
+    unsigned n_choices, lo, hi;
+    const char *alt;
+} gattr;
+
+/* Writes each attribute of tab or not, at random. */
+static void g_attrs(wsel_kit_sbuf *b, uint64_t *r, const gattr *tab, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gattr *a = &tab[i];
+        if (!wsel_kit_range(r, 0, 1))
+            continue;
+        const char *key = a->alt && wsel_kit_range(r, 0, 1) ? a->alt : a->key;
+        wsel_kit_sb_printf(b, " %s%s", key ? key : "", key ? " " : "");
+        if (a->choices)
+            wsel_kit_sb_printf(b, "%s", a->choices[wsel_kit_range(r, 0, a->n_choices - 1)]);
+        else
+            wsel_kit_sb_printf(b, "%u", (unsigned)wsel_kit_range(r, a->lo, a->hi));
+    }
+}
+
 /* A config for the round trip: 1..3 servers of 1..4 virtual servers (IPv4 and IPv6, some
  * disabled, some depending on another), 1..4 pools and 1..3 wide IPs, each attribute
  * written or left to its default at random, names with and without /Common/. */
@@ -519,24 +541,46 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
                                      "drop-packet", "return-to-dns", "fallback-ip", "packet-rate"};
     static const char *const wm[] = {"round-robin", "ratio", "topology", "global-availability"};
     static const char *const rc[] = {"noerror", "servfail", "nxdomain", "refused"};
+    static const char *const onoff[] = {"enabled", "disabled"};
+    static const char *const fip[] = {"192.0.2.9", "any", "2001:db8::9"};
+    static const char *const minup[] = {"at-least", "percent"};
+    static const char *const logs[] = {"{ pool-selection pool-member-traversal }", "{ none }"};
+    static const gattr pool_attrs[] = {
+        {NULL, onoff, 2, 0, 0, NULL},           {"load-balancing-mode", pm, 9, 0, 0, NULL},
+        {"alternate-mode", am, 8, 0, 0, NULL},  {"fallback-mode", am, 8, 0, 0, NULL},
+        {"fallback-ip", fip, 3, 0, 0, NULL},    {"verify-member-availability", onoff, 2, 0, 0, NULL},
+        {"dynamic-ratio", onoff, 2, 0, 0, NULL}, {"max-answers-returned", NULL, 0, 1, 500, NULL},
+        {"ttl", NULL, 0, 0, 86400, NULL},       {"min-members-up-mode", minup, 2, 0, 0, NULL},
+        {"min-members-up-value", NULL, 0, 0, 100, NULL}, {"qos-rtt", NULL, 0, 0, 99, NULL},
+        {"qos-kilobytes-second", NULL, 0, 0, 9, "qos-kbps"}};
+    static const gattr member_attrs[] = {
+        {"member-order", NULL, 0, 0, 3, "order"}, {"ratio", NULL, 0, 0, 5, NULL},
+        {NULL, onoff, 2, 0, 0, NULL}};
+    static const gattr wideip_attrs[] = {
+        {"pool-lb-mode", wm, 4, 0, 0, NULL},           {"persistence", onoff, 2, 0, 0, NULL},
+        {"ttl-persistence", NULL, 0, 0, 7200, NULL},   {"persist-cidr-ipv4", NULL, 0, 0, 32, NULL},
+        {"failure-rcode-response", onoff, 2, 0, 0, NULL}, {"failure-rcode", rc, 4, 0, 0, NULL},
+        {"failure-rcode-ttl", NULL, 0, 0, 600, NULL},  {"load-balancing-decision-log-verbosity", logs, 2, 0, 0, NULL},
+        {NULL, onoff, 2, 0, 0, NULL}};
+    static const gattr wpool_attrs[] = {{"order", NULL, 0, 0, 3, NULL}, {"ratio", NULL, 0, 0, 9, NULL}};
     uint64_t r = seed ^ 0x9d1c3a5e;
-#define COIN() (wsel_kit_range(&r, 0, 1) != 0)
     unsigned ns = (unsigned)wsel_kit_range(&r, 1, 3), nvs[3];
     for (unsigned s = 0; s < ns; s++) {
         nvs[s] = (unsigned)wsel_kit_range(&r, 1, 4);
         wsel_kit_sb_printf(b, "gtm server %ss%u {%s datacenter DC%u%s virtual-servers {\n",
-                           COIN() ? "/Common/" : "", s, COIN() ? " disabled" : "", s,
-                           COIN() ? " product bigip" : "");
+                           wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s,
+                           wsel_kit_range(&r, 0, 1) ? " disabled" : "", s,
+                           wsel_kit_range(&r, 0, 1) ? " product bigip" : "");
         for (unsigned v = 0; v < nvs[s]; v++) {
-            if (COIN())
-                wsel_kit_sb_printf(b, "  v%u { destination 2001:db8::%u:%u.%u", v, s, v + 1,
-                                   (unsigned)wsel_kit_range(&r, 1, 65535));
+            unsigned port = (unsigned)wsel_kit_range(&r, 1, 65535);
+            if (wsel_kit_range(&r, 0, 1))
+                wsel_kit_sb_printf(b, "  v%u { destination 2001:db8::%u:%u.%u", v, s, v + 1, port);
             else
                 wsel_kit_sb_printf(b, "  v%u { destination 10.%u.0.%u:%s", v, s, v + 1,
-                                   COIN() ? "80" : "https");
-            if (COIN())
+                                   port & 1 ? "80" : "https");
+            if (wsel_kit_range(&r, 0, 1))
                 wsel_kit_sb_printf(b, " disabled");
-            if (v && COIN())
+            if (v && wsel_kit_range(&r, 0, 1))
                 wsel_kit_sb_printf(b, " depends-on { s%u:v%u }", s, v - 1);
             wsel_kit_sb_printf(b, " }\n");
         }
@@ -545,44 +589,14 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
     unsigned np = (unsigned)wsel_kit_range(&r, 1, 4);
     for (unsigned p = 0; p < np; p++) {
         wsel_kit_sb_printf(b, "gtm pool a p%u {", p);
-        if (COIN())
-            wsel_kit_sb_printf(b, " %s", COIN() ? "enabled" : "disabled");
-        if (COIN())
-            wsel_kit_sb_printf(b, " load-balancing-mode %s", pm[wsel_kit_range(&r, 0, 8)]);
-        if (COIN())
-            wsel_kit_sb_printf(b, " alternate-mode %s", am[wsel_kit_range(&r, 0, 7)]);
-        if (COIN())
-            wsel_kit_sb_printf(b, " fallback-mode %s", am[wsel_kit_range(&r, 0, 7)]);
-        if (COIN())
-            wsel_kit_sb_printf(b, " fallback-ip %s",
-                               COIN() ? "192.0.2.9" : COIN() ? "any" : "2001:db8::9");
-        if (COIN())
-            wsel_kit_sb_printf(b, " verify-member-availability %s", COIN() ? "enabled" : "disabled");
-        if (COIN())
-            wsel_kit_sb_printf(b, " dynamic-ratio %s", COIN() ? "enabled" : "disabled");
-        if (COIN())
-            wsel_kit_sb_printf(b, " max-answers-returned %u", (unsigned)wsel_kit_range(&r, 1, 500));
-        if (COIN())
-            wsel_kit_sb_printf(b, " ttl %u", (unsigned)wsel_kit_range(&r, 0, 86400));
-        if (COIN())
-            wsel_kit_sb_printf(b, " min-members-up-mode %s min-members-up-value %u",
-                               COIN() ? "at-least" : "percent", (unsigned)wsel_kit_range(&r, 0, 100));
-        if (COIN())
-            wsel_kit_sb_printf(b, " qos-rtt %u qos-kbps %u", (unsigned)wsel_kit_range(&r, 0, 99),
-                               (unsigned)wsel_kit_range(&r, 0, 9));
+        g_attrs(b, &r, pool_attrs, sizeof pool_attrs / sizeof pool_attrs[0]);
         wsel_kit_sb_printf(b, " members {");
         unsigned nm = (unsigned)wsel_kit_range(&r, 0, 5);
         for (unsigned m = 0; m < nm; m++) {
             unsigned s = (unsigned)wsel_kit_range(&r, 0, ns - 1);
-            wsel_kit_sb_printf(b, " %ss%u:v%u {", COIN() ? "/Common/" : "", s,
-                               (unsigned)wsel_kit_range(&r, 0, nvs[s]) + 10 * (m > 0 && COIN()));
-            if (COIN())
-                wsel_kit_sb_printf(b, " %s %u", COIN() ? "member-order" : "order",
-                                   (unsigned)wsel_kit_range(&r, 0, 3));
-            if (COIN())
-                wsel_kit_sb_printf(b, " ratio %u", (unsigned)wsel_kit_range(&r, 0, 5));
-            if (COIN())
-                wsel_kit_sb_printf(b, " disabled");
+            unsigned v = (unsigned)wsel_kit_range(&r, 0, nvs[s]); /* nvs[s]: unresolved */
+            wsel_kit_sb_printf(b, " %ss%u:v%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s, v);
+            g_attrs(b, &r, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
             wsel_kit_sb_printf(b, " }");
         }
         wsel_kit_sb_printf(b, " } }\n");
@@ -590,33 +604,17 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
     unsigned nw = (unsigned)wsel_kit_range(&r, 1, 3);
     for (unsigned w = 0; w < nw; w++) {
         wsel_kit_sb_printf(b, "gtm wideip a w%u.example.com {", w);
-        if (COIN())
-            wsel_kit_sb_printf(b, " pool-lb-mode %s", wm[wsel_kit_range(&r, 0, 3)]);
-        if (COIN())
-            wsel_kit_sb_printf(b, " persistence enabled ttl-persistence %u persist-cidr-ipv4 %u",
-                               (unsigned)wsel_kit_range(&r, 0, 7200), (unsigned)wsel_kit_range(&r, 0, 32));
-        if (COIN())
-            wsel_kit_sb_printf(b, " failure-rcode-response enabled failure-rcode %s failure-rcode-ttl %u",
-                               rc[wsel_kit_range(&r, 0, 3)], (unsigned)wsel_kit_range(&r, 0, 600));
-        if (COIN())
+        g_attrs(b, &r, wideip_attrs, sizeof wideip_attrs / sizeof wideip_attrs[0]);
+        if (wsel_kit_range(&r, 0, 1))
             wsel_kit_sb_printf(b, " last-resort-pool a p%u", (unsigned)wsel_kit_range(&r, 0, np));
-        if (COIN())
-            wsel_kit_sb_printf(b, " load-balancing-decision-log-verbosity { %s }",
-                               COIN() ? "pool-selection pool-member-traversal" : "none");
-        if (COIN())
-            wsel_kit_sb_printf(b, " %s", COIN() ? "enabled" : "disabled");
         wsel_kit_sb_printf(b, " pools {");
         for (unsigned p = 0; p < np; p++) {
-            if (COIN())
+            if (wsel_kit_range(&r, 0, 1))
                 continue;
-            wsel_kit_sb_printf(b, " %sp%u {", COIN() ? "/Common/" : "", p);
-            if (COIN())
-                wsel_kit_sb_printf(b, " order %u", (unsigned)wsel_kit_range(&r, 0, 3));
-            if (COIN())
-                wsel_kit_sb_printf(b, " ratio %u", (unsigned)wsel_kit_range(&r, 0, 9));
+            wsel_kit_sb_printf(b, " %sp%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", p);
+            g_attrs(b, &r, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
             wsel_kit_sb_printf(b, " }");
         }
         wsel_kit_sb_printf(b, " } }\n");
     }
-#undef COIN
 }
