@@ -1,6 +1,6 @@
 /* GSLB engine inputs (doc/gslb.md §3): the JSON reader (jansson) and setters.
  * The reader lives in the library, not the CLI, so that tests, the engine fuzz target and
- * other callers share one strict reader (doc/gslb.md, "Inputs"). Every key must be known;
+ * other callers share one strict reader (doc/gslb.md §3). Every key must be known;
  * every member and pool name must resolve against the config. */
 #include <errno.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  * each wide IP's pools by (order, text order), every enum in range, max-answers-returned
  * in 1..500; lint runs and every finding has a code 1..30, a location and a message; a
  * second load of the same text gives the same model counts and the same findings; and
- * (property 14, doc/gslb.md, Verification) when the kit's writer covers the config, the
+ * (property 14, doc/gslb.md §9) when the kit's writer covers the config, the
  * rendered text reads back as the same chain. */
 #include "fuzz.h"
 #include "kit/kit_gslb.h"

@@ -3,7 +3,7 @@
  * Input: CONFIG '\0' INPUTS-JSON '\0' PARAMS. Without a second part the inputs are "{}";
  * PARAMS bytes give the number of queries (1..16) and per query a new LDNS and one
  * member's up/down flip. For every wide IP, queries run on two states side by side, the
- * second with every log flag on. Properties (doc/gslb.md, Verification), as assertions:
+ * second with every log flag on. Properties (doc/gslb.md §9), as assertions:
  *  - determinism: both states give the same outcome, addresses and state JSON (so the
  *    unlogged fast path, with its availability and ratio caches, decides as the logged
  *    path that works everything out afresh);

@@ -1034,7 +1034,7 @@ static void wideip_methods(void **s)
     run_free(&r);
 }
 
-/* ---- property 14: the rendered chain reads back the same (doc/gslb.md, Verification) --- */
+/* ---- property 14: the rendered chain reads back the same (doc/gslb.md §9) --- */
 
 static void round_trip_generated(void **s)
 {

@@ -5,7 +5,7 @@
  * some members marked down in the inputs. The engine draws no random words (static
  * methods are deterministic; their state moves from query to query), so a query
  * consumes 0 words. The chain has only its reference engine: the generic loops check its
- * answers against the invariants below (doc/gslb.md, properties of the verification
+ * answers against the invariants below (doc/gslb.md §9, the properties of the verification
  * suite), not against other variants. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -226,7 +226,7 @@ const wsel_kit_system wsel_kit_system_gslb = {
     .boundary = g_boundary,
 };
 
-/* ---- round trip: render the model, read it again (doc/gslb.md, Verification) ---- */
+/* ---- round trip: render the model, read it again (doc/gslb.md §9, property 14) ---- */
 
 static void r_name(wsel_kit_sbuf *b, const char *s)
 {
