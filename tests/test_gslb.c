@@ -14,6 +14,7 @@
 
 #include "wsel.h"
 #include "kit/kit.h"
+#include "support/support.h"
 #include "kit/kit_gslb.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
@@ -1221,35 +1222,29 @@ static void decision_log(void **s)
     run_free(&r);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parse_example_defaults),
-        cmocka_unit_test(parse_order_and_names),
-        cmocka_unit_test(parse_unknown_kept),
-        cmocka_unit_test(parse_strings_comments),
-        cmocka_unit_test(parse_errors),
-        cmocka_unit_test(parse_limits),
-        cmocka_unit_test(inputs_errors),
-        cmocka_unit_test(method_round_robin),
-        cmocka_unit_test(method_ratio),
-        cmocka_unit_test(method_global_availability),
-        cmocka_unit_test(method_static_persist),
-        cmocka_unit_test(method_dynamic),
-        cmocka_unit_test(method_qos),
-        cmocka_unit_test(method_topology_members),
-        cmocka_unit_test(availability_inputs),
-        cmocka_unit_test(chain_steps),
-        cmocka_unit_test(chain_none_cascade),
-        cmocka_unit_test(chain_wideip_terminal),
-        cmocka_unit_test(chain_dependency),
-        cmocka_unit_test(chain_max_answers),
-        cmocka_unit_test(chain_persistence),
-        cmocka_unit_test(wideip_methods),
-        cmocka_unit_test(properties_generated),
-        cmocka_unit_test(round_trip_generated),
-        cmocka_unit_test(decision_log),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("gslb", tests, NULL, NULL);
-}
+WSEL_TEST_MAIN("gslb",
+               cmocka_unit_test(parse_example_defaults),
+               cmocka_unit_test(parse_order_and_names),
+               cmocka_unit_test(parse_unknown_kept),
+               cmocka_unit_test(parse_strings_comments),
+               cmocka_unit_test(parse_errors),
+               cmocka_unit_test(parse_limits),
+               cmocka_unit_test(inputs_errors),
+               cmocka_unit_test(method_round_robin),
+               cmocka_unit_test(method_ratio),
+               cmocka_unit_test(method_global_availability),
+               cmocka_unit_test(method_static_persist),
+               cmocka_unit_test(method_dynamic),
+               cmocka_unit_test(method_qos),
+               cmocka_unit_test(method_topology_members),
+               cmocka_unit_test(availability_inputs),
+               cmocka_unit_test(chain_steps),
+               cmocka_unit_test(chain_none_cascade),
+               cmocka_unit_test(chain_wideip_terminal),
+               cmocka_unit_test(chain_dependency),
+               cmocka_unit_test(chain_max_answers),
+               cmocka_unit_test(chain_persistence),
+               cmocka_unit_test(wideip_methods),
+               cmocka_unit_test(properties_generated),
+               cmocka_unit_test(round_trip_generated),
+               cmocka_unit_test(decision_log))

@@ -178,12 +178,4 @@ static void example_lint(void **s)
     wsel_gslb_config_free(c);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(each_check),
-        cmocka_unit_test(example_lint),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("gslb_lint", tests, NULL, NULL);
-}
+WSEL_TEST_MAIN("gslb_lint", cmocka_unit_test(each_check), cmocka_unit_test(example_lint))
