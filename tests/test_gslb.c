@@ -96,6 +96,14 @@ static const char *first(const wsel_gslb_outcome *o)
     return buf;
 }
 
+/* A fresh run of conf and json, then one query of wide IP "w": its first address ("" when
+ * none); the outcome stays in r->o until run_free. */
+static const char *run1(run *r, const char *conf, const char *json)
+{
+    run_init(r, conf, json);
+    return first(q(r, "w"));
+}
+
 /* n queries; the last octet of each first address appended to seq ("1 3 2 ..."). */
 static void seq(run *r, const char *wideip, int n, char *out, size_t len)
 {
@@ -475,10 +483,9 @@ static void method_ratio(void **s)
     run_free(&r);
     /* a change of E resets counters: after 1 pick (a), v1 goes down: E = {b, c} (1, 2),
      * from zero: (0,1,2)->c (0,1,-1); (0,2,1)->b (0,-1,1); (0,0,3)->c */
-    run_init(&r, SERVERS POOL1("load-balancing-mode ratio",
+    assert_string_equal(run1(&r, SERVERS POOL1("load-balancing-mode ratio",
                                "s1:v1 { ratio 3 } s1:v2 { ratio 1 } s1:v3 { ratio 2 }") WIDE1,
-             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+             "{\"members\": {" UP(1) "," UP(2) "," UP(3) "}}"), "10.0.0.1");
     wsel_gslb_inputs_set_up(r.in, 0, false, false);
     seq(&r, "w", 3, out, sizeof out);
     assert_string_equal(out, "3 2 3");
@@ -616,8 +623,7 @@ static void method_dynamic(void **s)
     assert_int_equal(c2, 200);
     run_free(&r);
     /* missing metric for every candidate: preferred fails, alternate (RR) decides (property 8) */
-    run_init(&r, two, "{\"members\": {" UP(1) "," UP(2) "}}");
-    q(&r, "w");
+    run1(&r, two, "{\"members\": {" UP(1) "," UP(2) "}}");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
     assert_int_equal(r.o.pool_step, WSEL_GSLB_STEP_ALTERNATE);
     assert_int_equal(r.o.method, WSEL_GSLB_ROUND_ROBIN);
@@ -649,17 +655,15 @@ static void method_qos(void **s)
     const char *conf = SERVERS POOL1("load-balancing-mode quality-of-service qos-rtt 1 qos-lcs 1 "
                                      "qos-hit-ratio 0 qos-kilobytes-second 0 qos-packet-rate 0",
                                      "s1:v1 s1:v2") WIDE1;
-    run_init(&r, conf,
+    assert_string_equal(run1(&r, conf,
              "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100, \"link_capacity\": 100},"
-             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 20}}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 20}}}"), "10.0.0.1");
     assert_int_equal(r.o.method, WSEL_GSLB_QOS);
     run_free(&r);
     /* v2 link 60: v2 = 10 + 6 = 16 > 15 => v2 */
-    run_init(&r, conf,
+    assert_string_equal(run1(&r, conf,
              "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100, \"link_capacity\": 100},"
-             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 60}}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+             " \"s1:v2\": {\"up\": true, \"rtt_us\": 50, \"link_capacity\": 60}}}"), "10.0.0.2");
     run_free(&r);
     /* all coefficients 0: every score 0, round robin (doc/gslb.md §2) */
     run_init(&r, SERVERS POOL1("load-balancing-mode quality-of-service qos-rtt 0 qos-lcs 0 "
@@ -717,10 +721,9 @@ static void availability_inputs(void **s)
     assert_string_equal(out, "4 4 4");
     run_free(&r);
     /* pool limit_exceeded: unavailable, the next pool answers */
-    run_init(&r, SERVERS "gtm pool a p1 { members { s1:v1 } }\ngtm pool a p2 { members { s1:v2 } }\n"
+    assert_string_equal(run1(&r, SERVERS "gtm pool a p1 { members { s1:v1 } }\ngtm pool a p2 { members { s1:v2 } }\n"
                  "gtm wideip a w { pool-lb-mode global-availability pools { p1 p2 } }\n",
-             "{\"members\": {" UP(1) "," UP(2) "}, \"pools\": {\"p1\": {\"limit_exceeded\": true}}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+             "{\"members\": {" UP(1) "," UP(2) "}, \"pools\": {\"p1\": {\"limit_exceeded\": true}}}"), "10.0.0.2");
     run_free(&r);
     /* ECS: with topology-prefer-edns0-client-subnet the ECS address decides, else the LDNS */
     const char *topo =
@@ -734,12 +737,10 @@ static void availability_inputs(void **s)
                      " \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}";
     char conf[2048];
     snprintf(conf, sizeof conf, topo, "topology-prefer-edns0-client-subnet enabled");
-    run_init(&r, conf, in);
-    assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    assert_string_equal(run1(&r, conf, in), "10.0.0.2");
     run_free(&r);
     snprintf(conf, sizeof conf, topo, "");
-    run_init(&r, conf, in);
-    assert_string_equal(first(q(&r, "w")), "10.0.0.1");
+    assert_string_equal(run1(&r, conf, in), "10.0.0.1");
     run_free(&r);
 }
 
@@ -753,57 +754,50 @@ static void chain_steps(void **s)
      * fails anyway: topology without records (A-14). */
 #define FAILPREF "load-balancing-mode topology "
     /* alternate drop-packet => DROP at alternate */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode drop-packet", "s1:v1") WIDE1,
+    run1(&r, SERVERS POOL1(FAILPREF "alternate-mode drop-packet", "s1:v1") WIDE1,
              "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_DROP);
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_ALTERNATE);
     run_free(&r);
     /* alternate none => fallback (default return-to-dns) */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none", "s1:v1") WIDE1, "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
+    run1(&r, SERVERS POOL1(FAILPREF "alternate-mode none", "s1:v1") WIDE1, "{\"members\": {" UP(1) "}}");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
     assert_string_equal(r.o.reason, "return-to-dns");
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_FALLBACK);
     run_free(&r);
     /* fallback-ip set => FALLBACK_IP with the pool ttl */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip 192.0.2.9 ttl 77", "s1:v1") WIDE1,
+    run1(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip 192.0.2.9 ttl 77", "s1:v1") WIDE1,
              "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_FALLBACK_IP);
     assert_string_equal(first(&r.o), "192.0.2.9");
     assert_int_equal(r.o.ttl, 77);
     run_free(&r);
     /* fallback-ip unset (any) => EMPTY */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip any", "s1:v1") WIDE1,
+    run1(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode fallback-ip fallback-ip any", "s1:v1") WIDE1,
              "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_EMPTY);
     assert_int_equal(r.o.n_addrs, 0);
     run_free(&r);
     /* verify disabled: the fallback answers with a down member (seed): v1 admin-disabled
      * is still excluded, v2 is down but configured, v3 up keeps the pool available */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability verify-member-availability disabled",
+    run1(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability verify-member-availability disabled",
                                "s1:v1 { disabled } s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(3) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_FALLBACK);
     assert_string_equal(first(&r.o), "10.0.0.2");
     run_free(&r);
     /* verify enabled: the same pool's fallback takes v3, the first available */
-    run_init(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability",
-                               "s1:v1 { disabled } s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(3) "}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.3");
+    assert_string_equal(run1(&r, SERVERS POOL1(FAILPREF "alternate-mode none fallback-mode global-availability",
+                               "s1:v1 { disabled } s1:v2 s1:v3") WIDE1, "{\"members\": {" UP(3) "}}"), "10.0.0.3");
     run_free(&r);
     /* p1 is available but its chain fails: topology (no records) -> none -> RTT fallback
      * without metrics fails => next pool (A-27) => p2 answers */
-    run_init(&r, SERVERS
+    run1(&r, SERVERS
              "gtm pool a p1 { load-balancing-mode topology alternate-mode none\n"
              "  fallback-mode lowest-round-trip-time members { s1:v1 } }\n"
              "gtm pool a p2 { members { s1:v2 } }\n"
              "gtm wideip a w { pool-lb-mode global-availability pools { p1 p2 } }\n",
              "{\"members\": {" UP(1) "," UP(2) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
     assert_string_equal(first(&r.o), "10.0.0.2");
     run_free(&r);
@@ -819,8 +813,7 @@ static void chain_none_cascade(void **s)
         "gtm pool a p1 { alternate-mode none fallback-mode none members { s1:v1 s1:v2 } }\n"
         "gtm pool a p2 { alternate-mode none fallback-mode none members { s1:v3 } }\n"
         "gtm wideip a w { pool-lb-mode global-availability pools { p1 { order 0 } p2 { order 1 } } }\n";
-    run_init(&r, conf, "{\"members\": {" UP(1) "," UP(3) "}}");
-    assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* GA: p1 while available */
+    assert_string_equal(run1(&r, conf, "{\"members\": {" UP(1) "," UP(3) "}}"), "10.0.0.1"); /* GA: p1 while available */
     wsel_gslb_inputs_set_up(r.in, 0, false, false);      /* p1 unavailable */
     assert_string_equal(first(q(&r, "w")), "10.0.0.3");
     assert_string_equal(r.cfg->pools[r.o.pool].name, "/Common/p2");
@@ -842,34 +835,30 @@ static void chain_wideip_terminal(void **s)
     (void)s;
     run r;
     /* disabled wide IP */
-    run_init(&r, SERVERS POOL1("", "s1:v1") "gtm wideip a w { disabled pools { p } }\n", "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
+    run1(&r, SERVERS POOL1("", "s1:v1") "gtm wideip a w { disabled pools { p } }\n", "{\"members\": {" UP(1) "}}");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
     assert_string_equal(r.o.reason, "wideip-disabled");
     run_free(&r);
     /* failure rcode replaces the fall-through (seed; A-25) */
-    run_init(&r, SERVERS POOL1("", "s1:v1")
+    run1(&r, SERVERS POOL1("", "s1:v1")
              "gtm wideip a w { failure-rcode-response enabled failure-rcode nxdomain failure-rcode-ttl 60 pools { p } }\n",
              "{}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_RCODE);
     assert_int_equal(r.o.rcode, 3);
     assert_int_equal(r.o.soa_ttl, 60);
     run_free(&r);
     /* ...but not an explicit pool return-to-dns */
-    run_init(&r, SERVERS POOL1("load-balancing-mode return-to-dns", "s1:v1")
+    run1(&r, SERVERS POOL1("load-balancing-mode return-to-dns", "s1:v1")
              "gtm wideip a w { failure-rcode-response enabled pools { p } }\n",
              "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
     run_free(&r);
     /* last-resort pool runs even though unavailable, and its fallback answers */
-    run_init(&r, SERVERS
+    run1(&r, SERVERS
              "gtm pool a p { members { s1:v1 } }\n"
              "gtm pool a lr { alternate-mode none fallback-mode global-availability verify-member-availability disabled members { s1:v5 } }\n"
              "gtm wideip a w { persistence enabled last-resort-pool a lr pools { p } }\n",
              "{\"query\": {\"ldns\": \"192.0.2.1\"}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_LAST_RESORT);
     assert_int_equal(r.o.pool_step, WSEL_GSLB_STEP_FALLBACK);
@@ -879,15 +868,13 @@ static void chain_wideip_terminal(void **s)
     free(js);
     run_free(&r);
     /* min-members-up at-least 2 with 1 up: pool unavailable => aggregate */
-    run_init(&r, SERVERS POOL1("min-members-up-mode at-least min-members-up-value 2", "s1:v1 s1:v2") WIDE1,
+    run1(&r, SERVERS POOL1("min-members-up-mode at-least min-members-up-value 2", "s1:v1 s1:v2") WIDE1,
              "{\"members\": {" UP(1) "}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
     run_free(&r);
     /* held down (manual resume) */
-    run_init(&r, SERVERS POOL1("manual-resume enabled", "s1:v1") WIDE1,
+    run1(&r, SERVERS POOL1("manual-resume enabled", "s1:v1") WIDE1,
              "{\"members\": {" UP(1) "}, \"pools\": {\"p\": {\"held_down\": true}}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
     run_free(&r);
 }
@@ -909,11 +896,10 @@ static void chain_dependency(void **s)
     assert_string_equal(out, "2 1"); /* cursor was on s1:v1 (index 1): next is t:w */
     run_free(&r);
     /* a depends-on cycle makes both unavailable */
-    run_init(&r, "gtm server t { virtual-servers { a { destination 10.1.0.1:80 depends-on { t:b } } "
+    run1(&r, "gtm server t { virtual-servers { a { destination 10.1.0.1:80 depends-on { t:b } } "
                  "b { destination 10.1.0.2:80 depends-on { t:a } } } }\n"
                  "gtm pool a p { members { t:a t:b } }\n" WIDE1,
              "{\"members\": {\"t:a\": {\"up\": true}, \"t:b\": {\"up\": true}}}");
-    q(&r, "w");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_BIND_AGGREGATE);
     run_free(&r);
 }
@@ -935,10 +921,9 @@ static void chain_max_answers(void **s)
     }
     run_free(&r);
     /* duplicate addresses collapse */
-    run_init(&r, "gtm server a { virtual-servers { x { destination 10.0.0.1:80 } y { destination 10.0.0.1:443 } } }\n"
+    run1(&r, "gtm server a { virtual-servers { x { destination 10.0.0.1:80 } y { destination 10.0.0.1:443 } } }\n"
                  POOL1("max-answers-returned 3", "a:x a:y") WIDE1,
              "{\"members\": {\"a:x\": {\"up\": true}, \"a:y\": {\"up\": true}}}");
-    q(&r, "w");
     assert_int_equal(r.o.n_addrs, 1);
     run_free(&r);
 }
