@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gslb.h"
 
@@ -23,6 +24,38 @@ int cli_gslb_load(const char *cmd, const char *path, wsel_gslb_config **out)
     return CLI_INVALID;
 }
 
+/* name without a leading /Common/ and a trailing dot, for comparing wide IP names */
+static size_t bare(const char *name, const char **start)
+{
+    if (!strncmp(name, "/Common/", 8))
+        name += 8;
+    size_t n = strlen(name);
+    if (n && name[n - 1] == '.')
+        n--;
+    *start = name;
+    return n;
+}
+
+int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const char *name,
+                         const char *path, long *out)
+{
+    if ((*out = wsel_gslb_find_wideip(cfg, name)) >= 0)
+        return CLI_OK;
+    const char *want, *have;
+    size_t nw = bare(name, &want);
+    for (size_t i = 0; i < cfg->n_unknown; i++) {
+        const wsel_gslb_unknown *u = &cfg->unknown[i];
+        const char *last = strrchr(u->object, ' ');
+        if (strncmp(u->object, "gtm wideip ", 11) || !last)
+            continue;
+        size_t nh = bare(last + 1, &have);
+        if (nh == nw && !strncasecmp(have, want, nw))
+            return cli_die(cmd, "%s:%u:%u: %s: this type is not supported (A wide IPs only; lint G030)",
+                           path, u->pos.line, u->pos.col, u->object);
+    }
+    return cli_die(cmd, "no wide IP '%s' in %s", name, path);
+}
+
 const char *cli_gslb_severity(wsel_gslb_severity s)
 {
     return s == WSEL_GSLB_ERROR ? "error" : s == WSEL_GSLB_WARNING ? "warning" : "info";
@@ -37,6 +70,25 @@ static int json_print(json_t *root)
     puts(s);
     free(s);
     return CLI_OK;
+}
+
+int cli_gslb_arg(const char *a, int *done, int *json, const char *usage)
+{
+    if (*done || a[0] != '-' || !a[1])
+        return CLI_GSLB_OPERAND;
+    if (!strcmp(a, "--")) {
+        *done = 1;
+        return CLI_GSLB_TAKEN;
+    }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        fputs(usage, stdout);
+        return CLI_GSLB_HELP;
+    }
+    if (!strcmp(a, "--json")) {
+        *json = 1;
+        return CLI_GSLB_TAKEN;
+    }
+    return CLI_GSLB_OPTION;
 }
 
 /* ---- check ---- */
@@ -54,19 +106,16 @@ int cli_gslb_check(int argc, char **argv)
     int json = 0, done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(check_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, check_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && a[0] == '-' && a[1]) {
+        if (k == CLI_GSLB_OPTION)
             return cli_die("gslb check", "unknown option '%s'", a);
-        } else if (!path) {
+        if (k == CLI_GSLB_OPERAND) {
+            if (path)
+                return cli_die("gslb check", "unexpected argument '%s'", a);
             path = a;
-        } else
-            return cli_die("gslb check", "unexpected argument '%s'", a);
+        }
     }
     if (!path)
         return cli_die("gslb check", "missing CONFIG (see wsel gslb check --help)");
@@ -246,36 +295,32 @@ int cli_gslb_resolve(int argc, char **argv)
     int json = 0, done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(resolve_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, resolve_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && cli_opt_is(a, "--inputs")) {
+        if (k == CLI_GSLB_TAKEN)
+            continue;
+        if (k == CLI_GSLB_OPERAND) {
+            if (path && wname)
+                return cli_die(cmd, "unexpected argument '%s'", a);
+            *(path ? &wname : &path) = a;
+        } else if (cli_opt_is(a, "--inputs")) {
             if (!(inputs = cli_optval(cmd, argc, argv, &i, "--inputs")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "--ldns")) {
+        } else if (cli_opt_is(a, "--ldns")) {
             if (!(ldns = cli_optval(cmd, argc, argv, &i, "--ldns")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "--log")) {
+        } else if (cli_opt_is(a, "--log")) {
             if (!(logs = cli_optval(cmd, argc, argv, &i, "--log")))
                 return CLI_USAGE;
-        } else if (!done && cli_opt_is(a, "-n")) {
+        } else if (cli_opt_is(a, "-n")) {
             const char *v = cli_optval(cmd, argc, argv, &i, "-n");
             if (!v)
                 return CLI_USAGE;
             if (!cli_parse_u64(v, &n) || n < 1 || n > 10000000)
                 return cli_die(cmd, "-n needs an integer in 1..10000000, not '%s'", v);
-        } else if (!done && a[0] == '-' && a[1]) {
-            return cli_die(cmd, "unknown option '%s'", a);
-        } else if (!path) {
-            path = a;
-        } else if (!wname) {
-            wname = a;
         } else
-            return cli_die(cmd, "unexpected argument '%s'", a);
+            return cli_die(cmd, "unknown option '%s'", a);
     }
     if (!path || !wname)
         return cli_die(cmd, "missing CONFIG or WIDEIP (see wsel gslb resolve --help)");
@@ -289,15 +334,13 @@ int cli_gslb_resolve(int argc, char **argv)
     int rc = cli_gslb_load(cmd, path, &cfg);
     if (rc)
         return rc;
-    long wi = wsel_gslb_find_wideip(cfg, wname);
+    long wi;
     wsel_gslb_inputs *in = NULL;
     wsel_gslb_state *st = NULL;
     wsel_error err;
     char ebuf[2048];
-    if (wi < 0) {
-        rc = cli_die(cmd, "no wide IP '%s' in %s", wname, path);
+    if ((rc = cli_gslb_find_wideip(cmd, cfg, wname, path, &wi)))
         goto out;
-    }
     if (wsel_gslb_inputs_load_file(cfg, inputs, &in, &err)) {
         rc = cli_die(cmd, "%s", wsel_error_format(&err, ebuf, sizeof ebuf));
         goto out;

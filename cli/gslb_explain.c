@@ -1,4 +1,4 @@
-/* bin/wsel gslb explain: the resolved chain per wide IP (spec 6.1), every default
+/* bin/wsel gslb explain: the resolved chain per wide IP (doc/gslb.md §8.1), every default
  * labelled "(default)", each layer's meaning in one line, the lint findings in place. */
 #include <jansson.h>
 #include <stdlib.h>
@@ -327,14 +327,12 @@ int cli_gslb_explain(int argc, char **argv)
     int done = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!done && !strcmp(a, "--")) {
-            done = 1;
-        } else if (!done && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-            fputs(explain_usage, stdout);
+        int k = cli_gslb_arg(a, &done, &json, explain_usage);
+        if (k == CLI_GSLB_HELP)
             return CLI_OK;
-        } else if (!done && !strcmp(a, "--json")) {
-            json = 1;
-        } else if (!done && a[0] == '-' && a[1]) {
+        if (k == CLI_GSLB_TAKEN)
+            continue;
+        if (k == CLI_GSLB_OPTION) {
             return cli_die(cmd, "unknown option '%s'", a);
         } else if (!path) {
             path = a;
@@ -351,9 +349,9 @@ int cli_gslb_explain(int argc, char **argv)
         return rc;
     long idx[64];
     for (size_t k = 0; k < n_names; k++)
-        if ((idx[k] = wsel_gslb_find_wideip(cfg, names[k])) < 0) {
+        if ((rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]))) {
             wsel_gslb_config_free(cfg);
-            return cli_die(cmd, "no wide IP '%s' in %s", names[k], path);
+            return rc;
         }
     wsel_gslb_finding *f;
     size_t nf;

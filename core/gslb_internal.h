@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "wsel/gslb.h"
 
-/* Per virtual server inputs (spec 4). Missing member entry = up false. */
+/* Per virtual server inputs (doc/gslb.md §3). Missing member entry = up false. */
 typedef struct wsel__gslb_vsin {
     bool up, limit;
     uint16_t have;                       /* bit m: metric m acquired */
@@ -19,7 +19,7 @@ typedef struct wsel__gslb_geo {
     char *attr[4];                        /* continent, country, state, isp; NULL = unknown */
 } wsel__gslb_geo;
 
-typedef struct wsel__gslb_prec {          /* persistence record (spec 3.2 step 2) */
+typedef struct wsel__gslb_prec {          /* persistence record (doc/gslb.md §4.2 step 2) */
     size_t wideip;
     wsel_gslb_addr net;                   /* masked LDNS */
     unsigned prefix;
@@ -32,6 +32,7 @@ typedef struct wsel__gslb_wrr {
     uint32_t *w;                          /* weight used at the previous pick; 0 = not in E */
     int64_t *cur;
     bool used;                            /* a pick happened (w is meaningful) */
+    uint64_t epoch;                       /* the state's epoch at the last pick; 0 never */
 } wsel__gslb_wrr;
 
 typedef struct wsel__gslb_stepst {
@@ -62,6 +63,7 @@ struct wsel_gslb_inputs {
  * on the config and the key only, so a repeated key skips the hashing. */
 typedef struct wsel__gslb_spcache {
     bool valid;
+    wsel_gslb_addr ldns;                  /* the unmasked LDNS key was worked out from */
     wsel_gslb_addr key;
     long *order;                          /* n_members entries */
 } wsel__gslb_spcache;
@@ -78,8 +80,18 @@ struct wsel_gslb_state {
      * (same generation) are resolved again (sized once: a resolve allocates nothing) */
     const wsel_gslb_inputs *mark_in;
     uint64_t mark_gen;
+    uint64_t epoch;                       /* bumped with each new (mark_in, mark_gen) */
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
     uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
+    /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,
+     * [... + n + i] configured (a fallback with verify off); elig_mark[p] bit 1, bit 2 */
+    bool *elig;
+    size_t *elig_off;
+    uint8_t *elig_mark;
+    /* each wide IP's available pools (doc/gslb.md §4.2 step 3): w_avail[w * MAX_POOLS ...] list
+     * positions in order, w_ok[w * MAX_POOLS + i] by position; w_mark[w] 1 = known */
+    uint8_t *w_avail, *w_n_avail, *w_mark;
+    bool *w_ok;
     wsel__gslb_spcache *sp;               /* per pool */
 };
 
@@ -98,7 +110,7 @@ void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first);
 int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
                          size_t *len, wsel_error *err);
 
-/* The method table (spec 2.1). */
+/* The method table (doc/gslb.md §2). */
 extern const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_];
 
 /* "/Common/" + name when the name has no leading '/', into buf. */

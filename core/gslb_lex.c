@@ -1,4 +1,4 @@
-/* GSLB config reader, lexical part (spec 1.1): braces, quoted strings, bare words,
+/* GSLB config reader, lexical part (doc/gslb.md §1): braces, quoted strings, bare words,
  * '#' comments; every token with its line and column. */
 #include <stdlib.h>
 #include <string.h>

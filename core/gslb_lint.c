@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G030 of spec 6.2 (doc/gslb.md, "Lint"). */
+/* GSLB lint: the deterministic checks G001-G030 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* GSLB model: the method table (spec 2.1), names, addresses, freeing. */
+/* GSLB model: the method table (doc/gslb.md §2), names, addresses, freeing. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* GSLB config reader (spec section 1): schema-driven parse of the bigip_gtm.conf subset
+/* GSLB config reader (doc/gslb.md §1): schema-driven parse of the bigip_gtm.conf subset
  * into the model of include/wsel/gslb.h, then name resolution and ordering.
  * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
  * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
@@ -351,8 +351,10 @@ static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned 
     return 0;
 }
 
-/* A scalar attribute of a pool or wide IP: a bool (enabled/disabled) or an unsigned integer
- * in [lo, hi], stored at `off` in the object, with `bit` set in its `written` mask. */
+/* A scalar attribute of an object: a bool (enabled/disabled) or an unsigned integer in
+ * [lo, hi], stored at `off` in the object, with `bit` set in its `written` mask (pools,
+ * wide IPs) or the bool at `woff` set (members and a wide IP's pool entries: 0 = none).
+ * `as`: the name duplicates are counted under (an alternate spelling), NULL = name. */
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct {
@@ -361,6 +363,8 @@ typedef struct {
     unsigned long lo, hi;
     size_t off;
     unsigned bit;
+    size_t woff;
+    const char *as;
 } scalar_attr;
 
 /* 1: `key` is not in the table; otherwise 0 or the error of reading its value. */
@@ -371,11 +375,13 @@ static int scalar_attr_read(P *p, tok *key, const scalar_attr *t, size_t n, void
         if (strcmp(key->text, t[i].name))
             continue;
         char *field = (char *)obj + t[i].off;
-        int rc = seen(p, key, t[i].name);
+        int rc = seen(p, key, t[i].as ? t[i].as : t[i].name);
+        if (!rc && t[i].woff)
+            *(bool *)(void *)((char *)obj + t[i].woff) = true;
         if (!rc)
             rc = t[i].is_bool ? bool_value(p, key, (bool *)(void *)field)
                               : uint_value(p, key, t[i].lo, t[i].hi, (unsigned *)(void *)field);
-        if (!rc)
+        if (!rc && written)
             *written |= t[i].bit;
         return rc;
     }
@@ -554,6 +560,14 @@ static int server_body(P *p, size_t si)
 
 /* ---- gtm pool a ---- */
 
+#define M_(f) offsetof(wsel_gslb_member, f)
+static const scalar_attr member_scalars[] = {
+    {"member-order", false, 0, 65535, M_(order), 0, M_(order_written), NULL},
+    {"order", false, 0, 65535, M_(order), 0, M_(order_written), "member-order"}, /* v11 */
+    {"ratio", false, 0, 65535, M_(ratio), 0, M_(ratio_written), NULL},
+};
+#undef M_
+
 static int member_attr(P *p, tok *key, void *ctx)
 {
     wsel_gslb_member *m = ctx;
@@ -561,18 +575,8 @@ static int member_attr(P *p, tok *key, void *ctx)
     if (rc <= 0)
         return rc;
     const char *k = key->text;
-    if (!strcmp(k, "member-order") || !strcmp(k, "order")) { /* v11 spelling */
-        if ((rc = seen(p, key, "member-order")))
-            return rc;
-        m->order_written = true;
-        return uint_value(p, key, 0, 65535, &m->order);
-    }
-    if (!strcmp(k, "ratio")) {
-        if ((rc = seen(p, key, k)))
-            return rc;
-        m->ratio_written = true;
-        return uint_value(p, key, 0, 65535, &m->ratio);
-    }
+    if ((rc = scalar_attr_read(p, key, member_scalars, N_OF(member_scalars), m, NULL)) != 1)
+        return rc;
     if (!strcmp(k, "depends-on")) {
         if ((rc = seen(p, key, k)))
             return rc;
@@ -617,13 +621,13 @@ static const char *const qos_keys[WSEL_GSLB_QOS_COUNT_] = {
 static const unsigned qos_defaults[WSEL_GSLB_QOS_COUNT_] = {50, 30, 5, 3, 1, 0, 0, 0, 0};
 
 static const scalar_attr pool_scalars[] = {
-    {"verify-member-availability", true, 0, 1, offsetof(wsel_gslb_pool, verify), WSEL_GSLB_P_VERIFY},
-    {"dynamic-ratio", true, 0, 1, offsetof(wsel_gslb_pool, dynamic_ratio), WSEL_GSLB_P_DYNRATIO},
-    {"manual-resume", true, 0, 1, offsetof(wsel_gslb_pool, manual_resume), WSEL_GSLB_P_MANUAL},
-    {"max-answers-returned", false, 1, 500, offsetof(wsel_gslb_pool, max_answers), WSEL_GSLB_P_MAXANS},
-    {"ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, ttl), WSEL_GSLB_P_TTL},
+    {"verify-member-availability", true, 0, 1, offsetof(wsel_gslb_pool, verify), WSEL_GSLB_P_VERIFY, 0, NULL},
+    {"dynamic-ratio", true, 0, 1, offsetof(wsel_gslb_pool, dynamic_ratio), WSEL_GSLB_P_DYNRATIO, 0, NULL},
+    {"manual-resume", true, 0, 1, offsetof(wsel_gslb_pool, manual_resume), WSEL_GSLB_P_MANUAL, 0, NULL},
+    {"max-answers-returned", false, 1, 500, offsetof(wsel_gslb_pool, max_answers), WSEL_GSLB_P_MAXANS, 0, NULL},
+    {"ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, ttl), WSEL_GSLB_P_TTL, 0, NULL},
     {"min-members-up-value", false, 0, 0xffffffffu, offsetof(wsel_gslb_pool, min_up_value),
-     WSEL_GSLB_P_MINUPV},
+     WSEL_GSLB_P_MINUPV, 0, NULL},
 };
 
 static int pool_attr(P *p, tok *key, void *ctx)
@@ -699,23 +703,17 @@ static int pool_body(P *p, wsel_gslb_pool *pl)
 
 /* ---- gtm wideip a ---- */
 
+#define W_(f) offsetof(wsel_gslb_wpool, f)
+static const scalar_attr wpool_scalars[] = {
+    {"order", false, 0, 65535, W_(order), 0, W_(order_written), NULL},
+    {"ratio", false, 0, 0xffffffffu, W_(ratio), 0, W_(ratio_written), NULL},
+};
+#undef W_
+
 static int wpool_attr(P *p, tok *key, void *ctx)
 {
-    wsel_gslb_wpool *w = ctx;
-    int rc;
-    if (!strcmp(key->text, "order")) {
-        w->order_written = true;
-        if ((rc = seen(p, key, "order")))
-            return rc;
-        return uint_value(p, key, 0, 65535, &w->order);
-    }
-    if (!strcmp(key->text, "ratio")) {
-        w->ratio_written = true;
-        if ((rc = seen(p, key, "ratio")))
-            return rc;
-        return uint_value(p, key, 0, 0xffffffffu, &w->ratio);
-    }
-    return unknown_key(p, key);
+    int rc = scalar_attr_read(p, key, wpool_scalars, N_OF(wpool_scalars), ctx, NULL);
+    return rc == 1 ? unknown_key(p, key) : rc;
 }
 
 static int wpool_entry(P *p, tok *name, void *ctx)
@@ -780,15 +778,15 @@ static int rules_entry(P *p, tok *name, void *ctx)
 }
 
 static const scalar_attr wideip_scalars[] = {
-    {"persistence", true, 0, 1, offsetof(wsel_gslb_wideip, persistence), WSEL_GSLB_W_PERSIST},
+    {"persistence", true, 0, 1, offsetof(wsel_gslb_wideip, persistence), WSEL_GSLB_W_PERSIST, 0, NULL},
     {"ttl-persistence", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, ttl_persistence),
-     WSEL_GSLB_W_TTLP},
-    {"persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_wideip, cidr4), WSEL_GSLB_W_CIDR4},
-    {"persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_wideip, cidr6), WSEL_GSLB_W_CIDR6},
+     WSEL_GSLB_W_TTLP, 0, NULL},
+    {"persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_wideip, cidr4), WSEL_GSLB_W_CIDR4, 0, NULL},
+    {"persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_wideip, cidr6), WSEL_GSLB_W_CIDR6, 0, NULL},
     {"failure-rcode-response", true, 0, 1, offsetof(wsel_gslb_wideip, rcode_response),
-     WSEL_GSLB_W_RCODE_ON},
+     WSEL_GSLB_W_RCODE_ON, 0, NULL},
     {"failure-rcode-ttl", false, 0, 0xffffffffu, offsetof(wsel_gslb_wideip, rcode_ttl),
-     WSEL_GSLB_W_RCODE_TTL},
+     WSEL_GSLB_W_RCODE_TTL, 0, NULL},
 };
 
 static int wideip_attr(P *p, tok *key, void *ctx)
@@ -970,8 +968,8 @@ static int topo_attr(P *p, tok *key, void *ctx)
 }
 
 static const scalar_attr global_scalars[] = {
-    {"static-persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_config, sp_cidr4), 2},
-    {"static-persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_config, sp_cidr6), 4},
+    {"static-persist-cidr-ipv4", false, 0, 32, offsetof(wsel_gslb_config, sp_cidr4), 2, 0, NULL},
+    {"static-persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_config, sp_cidr6), 4, 0, NULL},
 };
 
 static int global_attr(P *p, tok *key, void *ctx)
@@ -1087,7 +1085,7 @@ static int statement(P *p)
         return server_body(p, c->n_servers - 1);
     }
     if (HEAD(0, "gtm") && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a")) {
-        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (spec 1.6) */
+        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (doc/gslb.md §1) */
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text, head[3]->text);
         if ((rc = add_unknown(p, p->obj, "type not supported (A only)", first)))
             return rc;

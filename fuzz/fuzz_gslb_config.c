@@ -6,9 +6,29 @@
  * reference is -1 or a valid index, members are ordered by (member-order, text order),
  * each wide IP's pools by (order, text order), every enum in range, max-answers-returned
  * in 1..500; lint runs and every finding has a code 1..30, a location and a message; a
- * second load of the same text gives the same model counts and the same findings. */
+ * second load of the same text gives the same model counts and the same findings; and
+ * (property 14, doc/gslb.md §9) when the kit's writer covers the config, the
+ * rendered text reads back as the same chain. */
 #include "fuzz.h"
+#include "kit/kit_gslb.h"
 #include "wsel.h"
+
+static void round_trip(const wsel_gslb_config *c)
+{
+    wsel_kit_sbuf r = {0};
+    if (wsel_kit_gslb_render(c, &r)) {
+        wsel_gslb_config *b = NULL;
+        wsel_error err;
+        int rc = wsel_gslb_config_load_buffer("rendered.conf", r.s, r.len, &b, &err);
+        FUZZ_ASSERT_MSG(rc == 0 || rc == WSEL_E_NOMEM, "rendered config refused: %s\n%s",
+                        err.message, r.s);
+        char why[300];
+        const char *d = rc ? NULL : wsel_kit_gslb_diff(c, b, why, sizeof why);
+        FUZZ_ASSERT_MSG(!d, "rendered config reads back differently: %s\n%s", d, r.s);
+        wsel_gslb_config_free(b);
+    }
+    free(r.s);
+}
 
 static void check_model(const wsel_gslb_config *c)
 {
@@ -70,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FUZZ_ASSERT(c != NULL);
     check_model(c);
+    round_trip(c);
     wsel_gslb_finding *f = NULL;
     size_t n = 0;
     FUZZ_ASSERT(wsel_gslb_lint(c, &f, &n, NULL) == 0);

@@ -1,4 +1,4 @@
-/* GSLB decision engine (doc/gslb.md; spec section 3): wide IP -> pool -> member.
+/* GSLB decision engine (doc/gslb.md §4): wide IP -> pool -> member.
  * Pure function of (config, inputs, state): the same three give the same outcome, log
  * and next state. No allocation except when a new persistence record is stored. */
 #include <math.h>
@@ -28,7 +28,7 @@ void wsel__gslb_emit(Q *q, unsigned flag, const char *fmt, ...)
 }
 
 
-/* ---- availability (spec 3.1) ---- */
+/* ---- availability (doc/gslb.md §4.1) ---- */
 
 static bool vs_ok(Q *q, size_t v, long *why_dep)
 {
@@ -93,7 +93,7 @@ bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m)
     return vs_ok(q, (size_t)m->vs, NULL); /* server and VS enabled, up, no limit, depends-on */
 }
 
-/* Pool availability (spec 3.1). `why` (may be NULL: no formatting on the fast path)
+/* Pool availability (doc/gslb.md §4.1). `why` (may be NULL: no formatting on the fast path)
  * receives the reason for the log. */
 static bool pool_available(Q *q, size_t p, char *why, size_t len)
 {
@@ -127,6 +127,24 @@ static bool pool_available(Q *q, size_t p, char *why, size_t len)
     }
     *pm = bad ? 3 : 2;
     return bad == NULL;
+}
+
+/* Pool p's member eligibility without reasons (the fast path): available, or only
+ * configured (`unverified`: a fallback with verify off, A-21). A function of config and
+ * inputs, so it is worked out once per inputs generation and kept in the state. */
+static const bool *member_elig(Q *q, size_t p, bool unverified)
+{
+    const wsel_gslb_pool *pl = &q->cfg->pools[p];
+    wsel_gslb_state *st = q->st;
+    bool *e = st->elig + st->elig_off[p] * 2 + (unverified ? pl->n_members : 0);
+    uint8_t bit = unverified ? 2 : 1;
+    if (!(st->elig_mark[p] & bit)) {
+        for (size_t i = 0; i < pl->n_members; i++)
+            e[i] = unverified ? wsel__gslb_member_configured(q, &pl->members[i])
+                              : wsel__gslb_member_available(q, &pl->members[i]);
+        st->elig_mark[p] |= bit;
+    }
+    return e;
 }
 
 /* ---- outcome helpers ---- */
@@ -165,7 +183,7 @@ static const char *ldns_str(const Q *q, char *buf, size_t len)
     return wsel_gslb_addr_str(&q->in->ldns, buf, len);
 }
 
-/* ---- one pool's chain (spec 3.3) ---- */
+/* ---- one pool's chain (doc/gslb.md §4.3) ---- */
 
 enum { POOL_TERMINAL, POOL_NEXT };
 
@@ -212,20 +230,18 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
                             sn, mt);
             return POOL_TERMINAL;
         }
-        /* candidates (spec 3.4; A-29) */
-        bool elig[NMAX];
+        /* candidates (doc/gslb.md §4.4; A-29) */
         bool unverified = s == WSEL_GSLB_STEP_FALLBACK && !pl->verify;
         bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL);
-        for (size_t i = 0; i < pl->n_members && !trav; i++) /* the fast path: no reasons */
-            elig[i] = unverified ? wsel__gslb_member_configured(q, &pl->members[i])
-                                 : wsel__gslb_member_available(q, &pl->members[i]);
+        bool ebuf[NMAX];
+        const bool *elig = trav ? ebuf : member_elig(q, p, unverified);
         for (size_t i = 0; i < pl->n_members && trav; i++) {
             const wsel_gslb_member *mb = &pl->members[i];
             char buf[300];
             const char *why = wsel__gslb_member_why(q, mb, buf, sizeof buf);
             if (unverified && why && wsel__gslb_member_configured(q, mb))
                 why = NULL;
-            elig[i] = why == NULL;
+            ebuf[i] = why == NULL;
             EMIT(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL,
                             "pool-member-traversal pool=%s step=%s method=%s member=%s result=%s reason=%s",
                             pl->name, sn, mt, mb->key, why ? "skipped" : "eligible",
@@ -243,7 +259,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
                             pl->name, sn, mt, reason);
             continue;
         }
-        /* answer assembly (spec 3.6; A-36) */
+        /* answer assembly (doc/gslb.md §4.5; A-36) */
         out_reset(q);
         o->kind = WSEL_GSLB_O_ANSWER;
         o->pool = (long)p;
@@ -269,7 +285,7 @@ static int run_pool(Q *q, size_t p, wsel_gslb_step chain_step)
     return POOL_NEXT; /* */
 }
 
-/* ---- persistence (spec 3.2 step 2; A-22) ---- */
+/* ---- persistence (doc/gslb.md §4.2 step 2; A-22) ---- */
 
 static long prec_find(Q *q, const wsel_gslb_addr *net, unsigned prefix)
 {
@@ -341,7 +357,7 @@ static void result_line(Q *q)
                         wsel_gslb_outcome_name(o->kind), wn, detail);
 }
 
-/* ---- the wide-IP level (spec 3.2) ---- */
+/* ---- the wide-IP level (doc/gslb.md §4.2) ---- */
 
 /* A wide IP's pool entry by its resolved full name (as written when unresolved). */
 #define WPNAME(i) (w->pools[i].pool >= 0 ? cfg->pools[w->pools[i].pool].name : w->pools[i].name)
@@ -400,30 +416,39 @@ static int decide(Q *q)
             }
         }
     }
-    /* 3: available pools in list order */
-    size_t avail[WSEL_GSLB_MAX_POOLS], n_avail = 0;
-    bool tried[WSEL_GSLB_MAX_POOLS] = {0};
-    for (size_t i = 0; i < w->n_pools; i++) {
-        char why[80];
-        bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL);
-        if (trav)
-            snprintf(why, sizeof why, "unresolved");
-        bool ok = w->pools[i].pool >= 0 &&
-                  pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
-        if (ok)
-            avail[n_avail++] = i;
-        else
-            EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
-                 "pool-traversal wideip=%s pool=%s pos=%zu result=skipped reason=%s", w->name,
-                 WPNAME(i), i, why);
+    /* 3: available pools in list order (kept per inputs generation; worked out again
+     * when the log wants each pool's reason) */
+    bool trav = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL);
+    uint8_t *avail = q->st->w_avail + q->wideip * WSEL_GSLB_MAX_POOLS;
+    bool *ok = q->st->w_ok + q->wideip * WSEL_GSLB_MAX_POOLS;
+    if (trav || !q->st->w_mark[q->wideip]) {
+        size_t n = 0;
+        for (size_t i = 0; i < w->n_pools; i++) {
+            char why[80];
+            if (trav)
+                snprintf(why, sizeof why, "unresolved");
+            ok[i] = w->pools[i].pool >= 0 &&
+                    pool_available(q, (size_t)w->pools[i].pool, trav ? why : NULL, sizeof why);
+            if (ok[i])
+                avail[n++] = (uint8_t)i;
+            else
+                EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
+                     "pool-traversal wideip=%s pool=%s pos=%zu result=skipped reason=%s", w->name,
+                     WPNAME(i), i, why);
+        }
+        q->st->w_n_avail[q->wideip] = (uint8_t)n;
+        q->st->w_mark[q->wideip] = 1;
     }
+    size_t n_avail = q->st->w_n_avail[q->wideip];
+    uint64_t tried = 0; /* bit i: the pool at list position i ran (MAX_POOLS is 64) */
     bool all_unavailable = n_avail == 0;
     size_t queue[WSEL_GSLB_MAX_POOLS], n_queue = 0;
+    bool more = false;
     if (!all_unavailable) {
         char reason[120];
         reason[0] = '\0';
         bool why = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION);
-        if (wsel__gslb_wideip_order(q, avail, n_avail, queue, &n_queue, why ? reason : NULL, sizeof reason))
+        if (wsel__gslb_wideip_order(q, avail, ok, n_avail, queue, &n_queue, &more, why ? reason : NULL, sizeof reason))
             return WSEL_E_ARG; /* random input exhausted: err already filled */
         if (n_queue)
             EMIT(q, WSEL_GSLB_LOG_POOL_SELECTION,
@@ -438,7 +463,7 @@ static int decide(Q *q)
     for (size_t k = 0; k < n_queue; k++) {
         size_t wi = queue[k];
         size_t p = (size_t)w->pools[wi].pool;
-        tried[wi] = true;
+        tried |= 1ull << wi;
         if (wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_TRAVERSAL)) {
             char why[80];
             pool_available(q, p, why, sizeof why);
@@ -456,12 +481,16 @@ static int decide(Q *q)
                 return WSEL_E_NOMEM;
             return 0;
         }
+        if (more) {
+            wsel__gslb_wideip_rest(q, avail, ok, n_avail, queue, &n_queue);
+            more = false;
+        }
     }
     /* 5: last-resort pool */
     if (w->lrp >= 0) {
         bool ran = false;
         for (size_t i = 0; i < w->n_pools; i++)
-            if (tried[i] && w->pools[i].pool == w->lrp)
+            if ((tried >> i & 1) && w->pools[i].pool == w->lrp)
                 ran = true;
         if (ran)
             EMIT(q, WSEL_GSLB_LOG_POOL_TRAVERSAL,
@@ -518,6 +547,9 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
     if (st->mark_in != in || st->mark_gen != in->gen) {
         memset(st->vs_mark, 0, cfg->n_vs ? cfg->n_vs : 1);
         memset(st->pool_mark, 0, cfg->n_pools ? cfg->n_pools : 1);
+        memset(st->elig_mark, 0, cfg->n_pools ? cfg->n_pools : 1);
+        memset(st->w_mark, 0, cfg->n_wideips);
+        st->epoch++;
         st->mark_in = in;
         st->mark_gen = in->gen;
     }
@@ -548,13 +580,28 @@ int wsel_gslb_state_new(const wsel_gslb_config *cfg, const wsel_gslb_inputs *in,
     st->vs_mark = calloc(cfg->n_vs ? cfg->n_vs : 1, 1);
     st->pool_mark = calloc(cfg->n_pools ? cfg->n_pools : 1, 1);
     st->sp = calloc(cfg->n_pools ? cfg->n_pools : 1, sizeof *st->sp);
+    size_t np = cfg->n_pools ? cfg->n_pools : 1, nw = cfg->n_wideips ? cfg->n_wideips : 1;
+    size_t n_members = 0;
+    st->elig_off = calloc(np, sizeof *st->elig_off);
+    for (size_t p = 0; st->elig_off && p < cfg->n_pools; p++) {
+        st->elig_off[p] = n_members;
+        n_members += cfg->pools[p].n_members;
+    }
+    st->elig = calloc(n_members ? 2 * n_members : 1, sizeof *st->elig);
+    st->elig_mark = calloc(np, 1);
+    st->w_avail = calloc(nw, WSEL_GSLB_MAX_POOLS);
+    st->w_ok = calloc(nw * WSEL_GSLB_MAX_POOLS, sizeof *st->w_ok);
+    st->w_n_avail = calloc(nw, 1);
+    st->w_mark = calloc(nw, 1);
     for (size_t p = 0; st->sp && p < cfg->n_pools; p++)
         if (!(st->sp[p].order = calloc(cfg->pools[p].n_members ? cfg->pools[p].n_members : 1,
                                        sizeof *st->sp[p].order))) {
             wsel_gslb_state_free(st);
             return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");
         }
-    int bad = !st->vs_mark || !st->pool_mark || !st->sp || wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
+    int bad = !st->vs_mark || !st->pool_mark || !st->sp || !st->elig_off || !st->elig ||
+              !st->elig_mark || !st->w_avail || !st->w_ok || !st->w_n_avail || !st->w_mark ||
+              wsel__gslb_stepst_alloc(cfg, &st->wideip_st, &st->pool_st);
     if (!bad && in) {
         wsel__gslb_stepst_copy(cfg, st->wideip_st, st->pool_st, in->wideip_st, in->pool_st);
         if (in->n_prec) {
@@ -592,6 +639,13 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
     free(st->random);
     free(st->vs_mark);
     free(st->pool_mark);
+    free(st->elig);
+    free(st->elig_off);
+    free(st->elig_mark);
+    free(st->w_avail);
+    free(st->w_ok);
+    free(st->w_n_avail);
+    free(st->w_mark);
     if (st->sp)
         for (size_t p = 0; p < st->cfg->n_pools; p++)
             free(st->sp[p].order);

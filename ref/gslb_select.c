@@ -1,4 +1,4 @@
-/* GSLB engine: the selection methods (spec 2, 3.5) for members and for pools. */
+/* GSLB engine: the selection methods (doc/gslb.md §2) for members and for pools. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,10 @@ static long rr_pick(long *cursor, const bool *ok, size_t n)
     return -1;
 }
 
-/* w[i] = weight (0 = not in E). Resets the counters when E or a weight changed. */
-static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n)
+/* w[i] = weight (0 = not in E). Resets the counters when E or a weight changed. A
+ * successful pick records the state's epoch: while it is current, E and the weights
+ * (functions of config and inputs) are the same and wrr_repeat may be used instead. */
+static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n, uint64_t epoch)
 {
     bool same = st->used;
     uint64_t total = 0;
@@ -62,10 +64,34 @@ static long wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n)
             best = (long)i;
     }
     st->cur[best] -= (int64_t)total;
+    st->epoch = epoch;
     return best;
 }
 
-/* ---- topology (spec 3.5, minimal scorer) ---- */
+/* True when wrr_repeat may stand for wrr_pick: a pick happened under this epoch. */
+static bool wrr_current(const wsel__gslb_wrr *st, uint64_t epoch)
+{
+    return st->used && st->epoch == epoch;
+}
+
+/* wrr_pick with the weights of the previous pick (wrr_current). */
+static long wrr_repeat(wsel__gslb_wrr *st, size_t n)
+{
+    uint64_t total = 0;
+    long best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!st->w[i])
+            continue;
+        total += st->w[i];
+        st->cur[i] += st->w[i];
+        if (best < 0 || st->cur[i] > st->cur[best])
+            best = (long)i;
+    }
+    st->cur[best] -= (int64_t)total;
+    return best;
+}
+
+/* ---- topology (doc/gslb.md §2, minimal scorer) ---- */
 
 static const wsel__gslb_geo *geo_of(const Q *q, const wsel_gslb_addr *a)
 {
@@ -234,7 +260,7 @@ static int cmp_hash(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* ---- QoS (spec 2.3; A-19) ---- */
+/* ---- QoS (doc/gslb.md §2; A-19) ---- */
 
 static const struct {
     int metric; /* -1: topology score */
@@ -270,6 +296,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
         }
         return pick;
     case WSEL_GSLB_RATIO: {
+        if (!reason && wrr_current(&st->wrr, q->st->epoch)) { /* no ratio-0 lines to log */
+            pick = wrr_repeat(&st->wrr, n);
+            for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+                if (st->wrr.w[i])
+                    rank[(*n_rank)++] = (long)i;
+            return pick;
+        }
         uint64_t w[NMAX];
         bool inE[NMAX];
         for (size_t i = 0; i < n; i++) {
@@ -280,7 +313,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
                      "pool-member-traversal pool=%s step=%s method=ratio member=%s result=skipped reason=ratio-0",
                      pl->name, wsel_gslb_step_name((wsel_gslb_step)s), pl->members[i].key);
         }
-        pick = wrr_pick(&st->wrr, w, n);
+        pick = wrr_pick(&st->wrr, w, n, q->st->epoch);
         if (pick < 0) {
             REASON("no-eligible-member-with-ratio");
             return -1;
@@ -309,9 +342,13 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             REASON("no-ldns");
             return -1;
         }
-        unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
-        wsel_gslb_addr key = wsel__gslb_mask(ldns, prefix);
         wsel__gslb_spcache *sp = &q->st->sp[p];
+        wsel_gslb_addr key = sp->key;
+        if (!sp->valid || !wsel__gslb_addr_eq(&sp->ldns, ldns)) {
+            unsigned prefix = ldns->family == 4 ? q->cfg->sp_cidr4 : q->cfg->sp_cidr6;
+            key = wsel__gslb_mask(ldns, prefix);
+            sp->ldns = *ldns;
+        }
         if (!sp->valid || !wsel__gslb_addr_eq(&sp->key, &key)) {
             struct {
                 uint64_t h;
@@ -485,7 +522,7 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
             w[sc[k].i] = (uint64_t)x;
             inE[sc[k].i] = x > 0;
         }
-        pick = wrr_pick(&st->wrr, w, n);
+        pick = wrr_pick(&st->wrr, w, n, q->st->epoch);
         if (pick < 0) {
             REASON("no-positive-weight");
             return -1;
@@ -508,18 +545,16 @@ long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *el
     return pick;
 }
 
-/* ---- the wide-IP level (spec 3.2 step 3; A-23) ---- */
+/* ---- the wide-IP level (doc/gslb.md §4.2 step 3; A-23) ---- */
 
-int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *queue,
-                            size_t *n_queue, char *reason, size_t rlen)
+int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue, bool *more, char *reason, size_t rlen)
 {
     const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
     wsel__gslb_stepst *st = &q->st->wideip_st[q->wideip];
     size_t n = w->n_pools;
-    bool ok[WSEL_GSLB_MAX_POOLS] = {0};
-    for (size_t k = 0; k < n_avail; k++)
-        ok[avail[k]] = true;
     *n_queue = 0;
+    *more = false;
     long first = -1;
     if (n == 1) { /* pool-lb-mode is never consulted with one pool (seed; G007) */
         queue[(*n_queue)++] = avail[0];
@@ -536,10 +571,14 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
         REASON("rr-next");
         break;
     case WSEL_GSLB_RATIO: {
-        uint64_t wt[WSEL_GSLB_MAX_POOLS];
-        for (size_t i = 0; i < n; i++)
-            wt[i] = ok[i] ? w->pools[i].ratio : 0;
-        first = wrr_pick(&st->wrr, wt, n);
+        if (wrr_current(&st->wrr, q->st->epoch)) {
+            first = wrr_repeat(&st->wrr, n);
+        } else {
+            uint64_t wt[WSEL_GSLB_MAX_POOLS];
+            for (size_t i = 0; i < n; i++)
+                wt[i] = ok[i] ? w->pools[i].ratio : 0;
+            first = wrr_pick(&st->wrr, wt, n, q->st->epoch);
+        }
         if (first < 0) {
             REASON("no-pool-with-ratio");
             return 0;
@@ -589,15 +628,23 @@ int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *q
     if (first < 0)
         return 0;
     queue[(*n_queue)++] = (size_t)first;
+    *more = true; /* most queries stop at the first pool: the rest when it is needed */
+    return 0;
+}
+
+void wsel__gslb_wideip_rest(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue)
+{
+    const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
+    size_t n = w->n_pools, first = queue[0];
     if (w->lb_mode == WSEL_GSLB_GLOBAL_AVAILABILITY) {
         for (size_t k = 1; k < n_avail; k++)
             queue[(*n_queue)++] = avail[k];
     } else {
-        for (size_t k = 1; k < n; k++) {
-            size_t i = ((size_t)first + k) % n;
+        for (size_t k = 1, i = first; k < n; k++) {
+            i = i + 1 == n ? 0 : i + 1;
             if (ok[i])
                 queue[(*n_queue)++] = i;
         }
     }
-    return 0;
 }

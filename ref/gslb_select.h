@@ -38,17 +38,21 @@ bool wsel__gslb_member_configured(const Q *q, const wsel_gslb_member *m);
 bool wsel__gslb_member_available(Q *q, const wsel_gslb_member *m);
 const char *wsel__gslb_member_why(Q *q, const wsel_gslb_member *m, char *buf, size_t len);
 
-/* Member selection by method m at step s of pool p over elig[] (spec 2, 3.5). Returns
+/* Member selection by method m at step s of pool p over elig[] (doc/gslb.md §2). Returns
  * the picked member index or -1 (FAIL, reason says why); rank[] receives the method's
  * own order for filling max-answers-returned, the pick first (A-36). */
 long wsel__gslb_select(Q *q, size_t p, int s, wsel_gslb_method m, const bool *elig, long *rank,
                        size_t *n_rank, char *reason, size_t rlen);
 
-/* Wide-IP pool order (spec 3.2 step 3; A-23): queue[] = the first pick then the
- * traversal order of the rest (indexes into the wide IP's pools). n_queue 0 when the
- * method fails (topology: no pool scores > 0). Nonzero only when pool-lb-mode random has
- * no random word left (q->err filled). */
-int wsel__gslb_wideip_order(Q *q, const size_t *avail, size_t n_avail, size_t *queue,
-                            size_t *n_queue, char *reason, size_t rlen);
+/* Wide-IP pool order (doc/gslb.md §4.2 step 3; A-23) over the available pools (avail[]: their
+ * list positions in order; ok[i]: position i available): queue[] = the first pick, then
+ * the traversal order of the rest (indexes into the wide IP's pools); *more set when the
+ * queue holds the first pick only and wsel__gslb_wideip_rest appends the rest. n_queue 0
+ * when the method fails (topology: no pool scores > 0). Nonzero only when pool-lb-mode
+ * random has no random word left (q->err filled). */
+int wsel__gslb_wideip_order(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue, bool *more, char *reason, size_t rlen);
+void wsel__gslb_wideip_rest(Q *q, const uint8_t *avail, const bool *ok, size_t n_avail,
+                            size_t *queue, size_t *n_queue);
 
 #endif

@@ -1,5 +1,5 @@
 /* GSLB engine state as JSON: the same shape the inputs reader takes under "state" and
- * "persistence" (spec 4), so that one run's output state feeds the next run. */
+ * "persistence" (doc/gslb.md §3), so that one run's output state feeds the next run. */
 #include <jansson.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
-/* GSLB lint: every check G001-G030 (spec 6.2) with a config that triggers it and one that
- * does not, its severity from the spec's table, and the expected lint of spec 6.3. */
+/* GSLB lint: every check G001-G030 (doc/gslb.md §8.2) with a config that triggers it and one that
+ * does not, its severity from the lint table (man wsel), and the expected lint of doc/gslb.md §8.2. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -158,7 +158,7 @@ static void each_check(void **s)
         }
 }
 
-/* spec 6.3: the example's lint is exactly G001, G006, G016 (no G004) */
+/* doc/gslb.md §8.2: the example's lint is exactly G001, G006, G016 (no G004) */
 static void example_lint(void **s)
 {
     (void)s;
@@ -178,12 +178,4 @@ static void example_lint(void **s)
     wsel_gslb_config_free(c);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(each_check),
-        cmocka_unit_test(example_lint),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("gslb_lint", tests, NULL, NULL);
-}
+WSEL_TEST_MAIN("gslb_lint", cmocka_unit_test(each_check), cmocka_unit_test(example_lint))

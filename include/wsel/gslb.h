@@ -7,7 +7,7 @@
  *   resolve the decision of doc/gslb.md section 3: one query -> one outcome, the next
  *           method state and a decision log
  *
- * The model structs are read-only for callers; every name follows spec section 1. */
+ * The model structs are read-only for callers; every name follows doc/gslb.md §1. */
 #ifndef WSEL_GSLB_H
 #define WSEL_GSLB_H
 
@@ -26,7 +26,7 @@ extern "C" {
 #define WSEL_GSLB_MAX_VS       4096u       /* virtual servers in all */
 #define WSEL_GSLB_MAX_TOKENS   (1u << 21)  /* tokens in one config */
 
-/* Load-balancing methods (spec 2.1), in the order of its table. */
+/* Load-balancing methods (doc/gslb.md §2), in the order of its table. */
 typedef enum wsel_gslb_method {
     WSEL_GSLB_ROUND_ROBIN = 0,
     WSEL_GSLB_RATIO,
@@ -51,7 +51,7 @@ typedef enum wsel_gslb_method {
     WSEL_GSLB_METHOD_COUNT_
 } wsel_gslb_method;
 
-/* Metric inputs (spec 4), in a fixed order. */
+/* Metric inputs (doc/gslb.md §3), in a fixed order. */
 typedef enum wsel_gslb_metric {
     WSEL_GSLB_M_RTT = 0,       /* rtt_us          lower is better (path) */
     WSEL_GSLB_M_COMPLETION,    /* completion_rate higher (path) */
@@ -74,7 +74,7 @@ typedef enum wsel_gslb_kind {
     WSEL_GSLB_KIND_PATH      /* path probes to the LDNS (QoS: path + srv + link) */
 } wsel_gslb_kind;
 
-/* Method facts (spec 2.1). `token` is the tmsh spelling. */
+/* Method facts (doc/gslb.md §2). `token` is the tmsh spelling. */
 typedef struct wsel_gslb_method_info {
     const char *token, *name;
     wsel_gslb_kind kind;
@@ -155,7 +155,7 @@ enum {
 
 typedef enum wsel_gslb_minup { WSEL_GSLB_MINUP_OFF, WSEL_GSLB_MINUP_AT_LEAST, WSEL_GSLB_MINUP_PERCENT } wsel_gslb_minup;
 
-/* QoS coefficients in spec 2.3's factor order. */
+/* QoS coefficients in doc/gslb.md §2's factor order. */
 enum { WSEL_GSLB_QOS_RTT, WSEL_GSLB_QOS_LCS, WSEL_GSLB_QOS_HIT, WSEL_GSLB_QOS_KBPS,
        WSEL_GSLB_QOS_PPS, WSEL_GSLB_QOS_HOPS, WSEL_GSLB_QOS_TOPOLOGY, WSEL_GSLB_QOS_VSCAP,
        WSEL_GSLB_QOS_VSSCORE, WSEL_GSLB_QOS_COUNT_ };
@@ -185,7 +185,7 @@ typedef struct wsel_gslb_wpool {
     wsel_gslb_pos pos;
 } wsel_gslb_wpool;
 
-/* Decision-log flags (spec 5). RESULT is always on. */
+/* Decision-log flags (doc/gslb.md §7). RESULT is always on. */
 enum {
     WSEL_GSLB_LOG_POOL_SELECTION = 1u << 0,
     WSEL_GSLB_LOG_POOL_TRAVERSAL = 1u << 1,
@@ -299,7 +299,7 @@ WSEL_API int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out
 typedef struct wsel_gslb_inputs wsel_gslb_inputs;
 typedef struct wsel_gslb_state wsel_gslb_state;
 
-/* Reads the inputs JSON of spec section 4 against a config (member and pool names must
+/* Reads the inputs JSON of doc/gslb.md §3 against a config (member and pool names must
  * name configured objects). Errors give file, line, column and the offending key. */
 WSEL_API int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
                                         wsel_gslb_inputs **out, wsel_error *err);

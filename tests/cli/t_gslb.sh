@@ -15,11 +15,11 @@ is_rc 1 "example: G001 is an error finding => exit 1"
 has "$TMP/out" 'bigip_gtm\.conf:24:1: error: G001 gtm pool a /Common/p_dc2: fallback-ip method selected but fallback-ip is unset' "G001 on p_dc2 at its line"
 has "$TMP/out" 'warning: G006 gtm pool a /Common/p_dc2: preferred lowest-round-trip-time has no metrics source' "G006 on p_dc2"
 has "$TMP/out" 'info: G016 gtm wideip a /Common/www\.example\.com' "G016 on the wide IP"
-has "$TMP/out" '^invalid: 1 errors, 1 warnings, 1 info$' "summary: exactly the three findings of spec 6.3"
+has "$TMP/out" '^invalid: 1 errors, 1 warnings, 1 info$' "summary: exactly the three findings of doc/gslb.md §8.2"
 
 run gslb check "$EX" --json
 is_rc 1 "example --json: exit 1"
-jqok '[.findings[].code] == ["G001","G006","G016"]' "json: codes G001, G006, G016 (spec 6.3; no G004)"
+jqok '[.findings[].code] == ["G001","G006","G016"]' "json: codes G001, G006, G016 (doc/gslb.md §8.2; no G004)"
 jqok '[.findings[].severity] == ["error","warning","info"]' "json: severities"
 jqok '[.findings[].line] == [24, 24, 38]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38)"
 jqok '.findings[0] | keys == ["code","file","line","message","object","severity"]' "json: finding keys exactly as the contract"
@@ -56,7 +56,7 @@ has "$TMP/out" 'preferred topology \[static\] -> alternate none \[skip to fallba
 has "$TMP/out" '-> fallback none \[next pool\]' "pool 1: none at fallback = next pool"
 has "$TMP/out" 'preferred lowest-round-trip-time fails when: no rtt_us' "what failing means"
 has "$TMP/out" 'global: topology-longest-match yes \(default\)  static-persist-cidr /32 \(default\), /128 \(default\)' "globals labelled default"
-# every default of spec 1 that explain shows is tagged (default) (spec 7 property 14)
+# every default that explain shows is tagged (default) (doc/gslb.md §9 property 14)
 run gslb explain "$G/minimal.conf"
 is_rc 0 "explain minimal: exit 0"
 has "$TMP/out" '^wideip a /Common/w  pool-lb-mode round-robin \(default\)  persistence disabled \(default\) ttl 3600 \(default\) cidr /32 \(default\), /128 \(default\)' "minimal: wide IP defaults"
@@ -71,7 +71,7 @@ has "$TMP/out" 'qos rtt 50 \(default\) lcs 30 \(default\) hit-ratio 5 \(default\
 has "$TMP/out" 'member 1 s:v -> 10\.0\.0\.1  member-order 0 \(default\) ratio 1 \(default\)' "minimal: member defaults"
 has "$TMP/out" 'global: topology-longest-match yes \(default\)  static-persist-cidr /32 \(default\), /128 \(default\)' "minimal: global defaults"
 # explainer goldens: the rendered chains, reviewed line by line against the configs and
-# spec 1 and 6.1 (defaults, kinds, failure meanings, findings in place)
+# doc/gslb.md §1 and §8.1 (defaults, kinds, failure meanings, findings in place)
 run gslb explain "$G/minimal.conf"
 diff "$G/minimal.explain.expect" "$TMP/out" >/dev/null; ok $? "explain minimal: golden"
 (cd "$EXAMPLES/gslb" && "$WSEL" gslb explain bigip_gtm.conf >"$TMP/out" 2>"$TMP/err"); RC=$?
@@ -96,7 +96,7 @@ jqok '.state.persistence == [{"wideip":"/Common/www.example.com","key":"203.0.11
 jqok '.queries[0].log | map(.event) == ["pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
 jqok '.queries[0].log[0] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
 
-# RR and ratio over whole cycles (spec 7 properties 2, 3)
+# RR and ratio over whole cycles (doc/gslb.md §9 properties 2, 3)
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 6 --json
 jqok '[.queries[].addresses[0]] == ["10.0.0.1","10.0.0.2","10.0.0.1","10.0.0.2","10.0.0.1","10.0.0.2"]' "rr: v3 down, alternating"
 jqok '.counts.picks == {"10.0.0.1": 3, "10.0.0.2": 3}' "rr: counts"
@@ -135,6 +135,18 @@ run gslb resolve "$RR" rr.example.com
 one_line_error "missing --inputs: exit 2"
 run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
 one_line_error "unknown wide IP: exit 2"
+
+# ---- AAAA: not supported (A only), said with its position ----
+run gslb check "$G/aaaa.conf" --json
+is_rc 0 "aaaa.conf: only info findings => exit 0"
+jqok '[.findings[] | select(.code == "G030") | .line] == [4, 6]' "aaaa.conf: G030 at the AAAA pool (line 4) and wide IP (line 6)"
+jqok '[.findings[] | select(.code == "G030") | .message | test("type not supported \\(A only\\)")] == [true, true]' "aaaa.conf: G030 says type not supported (A only)"
+run gslb resolve "$G/aaaa.conf" w6.example.com --inputs "$RRIN"
+one_line_error "resolve of an AAAA wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa /Common/w6\.example\.com: this type is not supported \(A wide IPs only; lint G030\)' "AAAA wide IP: FILE:LINE:COL, the object, not supported"
+run gslb explain "$G/aaaa.conf" /Common/w6.example.com.
+one_line_error "explain of an AAAA wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa' "explain: the same positioned message"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
 one_line_error "bad --log flag: exit 2"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3

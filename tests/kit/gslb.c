@@ -5,13 +5,14 @@
  * some members marked down in the inputs. The engine draws no random words (static
  * methods are deterministic; their state moves from query to query), so a query
  * consumes 0 words. The chain has only its reference engine: the generic loops check its
- * answers against the invariants below (doc/gslb.md, properties of the verification
+ * answers against the invariants below (doc/gslb.md §9, the properties of the verification
  * suite), not against other variants. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit_gslb.h"
 #include "kit_system.h"
 
 #define G_POOLS 4
@@ -110,10 +111,7 @@ static void *g_case_new(uint64_t seed, char *why, size_t len)
         rc = wsel_gslb_inputs_load_buffer(c->cfg, "kit-gslb-inputs", json, jp, &c->in, &err);
     if (rc == WSEL_OK)
         rc = wsel_gslb_state_new(c->cfg, c->in, &c->st, &err);
-    if (rc == WSEL_OK)
-        return c;
-    g_case_free(c);
-    return wsel_kit_case_failed(seed, &err, why, len);
+    return wsel_kit_case_done(c, rc, g_case_free, seed, &err, why, len);
 }
 
 static const char *g_case_text(const void *p)
@@ -227,3 +225,396 @@ const wsel_kit_system wsel_kit_system_gslb = {
     .check = g_check,
     .boundary = g_boundary,
 };
+
+/* ---- round trip: render the model, read it again (doc/gslb.md §9, property 14) ---- */
+
+static void r_name(wsel_kit_sbuf *b, const char *s)
+{
+    wsel_kit_sb_printf(b, "\"");
+    for (; *s; s++)
+        wsel_kit_sb_printf(b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+    wsel_kit_sb_printf(b, "\"");
+}
+
+static void r_addr(wsel_kit_sbuf *b, const wsel_gslb_addr *a)
+{
+    char t[64];
+    wsel_kit_sb_printf(b, "%s", wsel_gslb_addr_str(a, t, sizeof t));
+}
+
+static void r_flag(wsel_kit_sbuf *b, bool on)
+{
+    wsel_kit_sb_printf(b, " %s", on ? "enabled" : "disabled");
+}
+
+static void r_server(wsel_kit_sbuf *b, const wsel_gslb_config *c, size_t si)
+{
+    const wsel_gslb_server *s = &c->servers[si];
+    wsel_kit_sb_printf(b, "gtm server ");
+    r_name(b, s->name);
+    wsel_kit_sb_printf(b, " {");
+    r_flag(b, s->enabled);
+    if (s->datacenter) {
+        wsel_kit_sb_printf(b, " datacenter ");
+        r_name(b, s->datacenter);
+    }
+    if (s->product) {
+        wsel_kit_sb_printf(b, " product ");
+        r_name(b, s->product);
+    }
+    if (s->n_vs) {
+        wsel_kit_sb_printf(b, "\n  virtual-servers {\n");
+        for (size_t v = s->first_vs; v < s->first_vs + s->n_vs; v++) {
+            const wsel_gslb_vs *vs = &c->vs[v];
+            wsel_kit_sb_printf(b, "    ");
+            r_name(b, vs->name);
+            wsel_kit_sb_printf(b, " { destination ");
+            r_addr(b, &vs->addr);
+            wsel_kit_sb_printf(b, "%c%u", vs->addr.family == 6 ? '.' : ':', vs->port);
+            r_flag(b, vs->enabled);
+            if (vs->n_depends) {
+                wsel_kit_sb_printf(b, " depends-on {");
+                for (size_t d = 0; d < vs->n_depends; d++) {
+                    wsel_kit_sb_printf(b, " ");
+                    r_name(b, vs->depends_text[d]);
+                }
+                wsel_kit_sb_printf(b, " }");
+            }
+            wsel_kit_sb_printf(b, " }\n");
+        }
+        wsel_kit_sb_printf(b, "  }\n");
+    }
+    wsel_kit_sb_printf(b, "}\n");
+}
+
+static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
+{
+    static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
+    static const char *const qos[WSEL_GSLB_QOS_COUNT_] = {
+        "qos-rtt", "qos-lcs", "qos-hit-ratio", "qos-kilobytes-second", "qos-packet-rate",
+        "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
+    static const char *const minup[3] = {"off", "at-least", "percent"};
+    unsigned w = pl->written;
+    wsel_kit_sb_printf(b, "gtm pool a ");
+    r_name(b, pl->name);
+    wsel_kit_sb_printf(b, " {\n ");
+    if (w & WSEL_GSLB_P_ENABLED)
+        r_flag(b, pl->enabled);
+    for (int s = 0; s < 3; s++)
+        if (w & (WSEL_GSLB_P_PREFERRED << s))
+            wsel_kit_sb_printf(b, " %s %s", steps[s], wsel_gslb_method_get(pl->mode[s])->token);
+    if (w & WSEL_GSLB_P_FALLBACK_IP) {
+        wsel_kit_sb_printf(b, " fallback-ip ");
+        if (pl->fallback_ip.family)
+            r_addr(b, &pl->fallback_ip);
+        else
+            wsel_kit_sb_printf(b, "any");
+    }
+    if (w & WSEL_GSLB_P_VERIFY)
+        wsel_kit_sb_printf(b, " verify-member-availability %s", pl->verify ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_DYNRATIO)
+        wsel_kit_sb_printf(b, " dynamic-ratio %s", pl->dynamic_ratio ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_MANUAL)
+        wsel_kit_sb_printf(b, " manual-resume %s", pl->manual_resume ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_P_MAXANS)
+        wsel_kit_sb_printf(b, " max-answers-returned %u", pl->max_answers);
+    if (w & WSEL_GSLB_P_TTL)
+        wsel_kit_sb_printf(b, " ttl %u", pl->ttl);
+    if (w & WSEL_GSLB_P_MINUP)
+        wsel_kit_sb_printf(b, " min-members-up-mode %s", minup[pl->min_up_mode]);
+    if (w & WSEL_GSLB_P_MINUPV)
+        wsel_kit_sb_printf(b, " min-members-up-value %u", pl->min_up_value);
+    for (int q = 0; q < WSEL_GSLB_QOS_COUNT_; q++)
+        if (pl->qos_written & (1u << q))
+            wsel_kit_sb_printf(b, " %s %u", qos[q], pl->qos[q]);
+    wsel_kit_sb_printf(b, "\n  members {\n");
+    for (size_t m = 0; m < pl->n_members; m++) {
+        const wsel_gslb_member *mb = &pl->members[m];
+        wsel_kit_sb_printf(b, "    ");
+        r_name(b, mb->key);
+        wsel_kit_sb_printf(b, " {");
+        r_flag(b, mb->enabled);
+        if (mb->order_written)
+            wsel_kit_sb_printf(b, " member-order %u", mb->order);
+        if (mb->ratio_written)
+            wsel_kit_sb_printf(b, " ratio %u", mb->ratio);
+        wsel_kit_sb_printf(b, " }\n");
+    }
+    wsel_kit_sb_printf(b, "  }\n}\n");
+}
+
+static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
+{
+    static const char *const rcodes[] = {"noerror", "formerr", "servfail", "nxdomain",
+                                         "notimpl", "refused", "yxdomain", "yxrrset",
+                                         "nxrrset", "notauth", "notzone"};
+    static const char *const logs[4] = {"pool-selection", "pool-traversal",
+                                        "pool-member-selection", "pool-member-traversal"};
+    unsigned w = wi->written;
+    wsel_kit_sb_printf(b, "gtm wideip a ");
+    r_name(b, wi->name);
+    wsel_kit_sb_printf(b, " {\n ");
+    if (w & WSEL_GSLB_W_ENABLED)
+        r_flag(b, wi->enabled);
+    if (w & WSEL_GSLB_W_LBMODE)
+        wsel_kit_sb_printf(b, " pool-lb-mode %s", wsel_gslb_method_get(wi->lb_mode)->token);
+    if (w & WSEL_GSLB_W_PERSIST)
+        wsel_kit_sb_printf(b, " persistence %s", wi->persistence ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_TTLP)
+        wsel_kit_sb_printf(b, " ttl-persistence %u", wi->ttl_persistence);
+    if (w & WSEL_GSLB_W_CIDR4)
+        wsel_kit_sb_printf(b, " persist-cidr-ipv4 %u", wi->cidr4);
+    if (w & WSEL_GSLB_W_CIDR6)
+        wsel_kit_sb_printf(b, " persist-cidr-ipv6 %u", wi->cidr6);
+    if (w & WSEL_GSLB_W_RCODE_ON)
+        wsel_kit_sb_printf(b, " failure-rcode-response %s", wi->rcode_response ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_RCODE)
+        wsel_kit_sb_printf(b, " failure-rcode %s", rcodes[wi->rcode]);
+    if (w & WSEL_GSLB_W_RCODE_TTL)
+        wsel_kit_sb_printf(b, " failure-rcode-ttl %u", wi->rcode_ttl);
+    if (w & WSEL_GSLB_W_ECS)
+        wsel_kit_sb_printf(b, " topology-prefer-edns0-client-subnet %s", wi->ecs ? "enabled" : "disabled");
+    if (w & WSEL_GSLB_W_LOG) {
+        wsel_kit_sb_printf(b, " load-balancing-decision-log-verbosity {");
+        for (unsigned i = 0; i < 4; i++)
+            if (wi->log_flags & (1u << i))
+                wsel_kit_sb_printf(b, " %s", logs[i]);
+        wsel_kit_sb_printf(b, "%s }", wi->log_flags ? "" : " none");
+    }
+    if (w & WSEL_GSLB_W_LRP) {
+        wsel_kit_sb_printf(b, " last-resort-pool ");
+        if (wi->lrp_type) {
+            r_name(b, wi->lrp_type);
+            wsel_kit_sb_printf(b, " ");
+            r_name(b, wi->lrp_name);
+        } else {
+            wsel_kit_sb_printf(b, "none");
+        }
+    }
+    wsel_kit_sb_printf(b, "\n  pools {\n");
+    for (size_t k = 0; k < wi->n_pools; k++) {
+        const wsel_gslb_wpool *wp = &wi->pools[k];
+        wsel_kit_sb_printf(b, "    ");
+        r_name(b, wp->name);
+        wsel_kit_sb_printf(b, " {");
+        if (wp->order_written)
+            wsel_kit_sb_printf(b, " order %u", wp->order);
+        if (wp->ratio_written)
+            wsel_kit_sb_printf(b, " ratio %u", wp->ratio);
+        wsel_kit_sb_printf(b, " }\n");
+    }
+    wsel_kit_sb_printf(b, "  }\n}\n");
+}
+
+bool wsel_kit_gslb_render(const wsel_gslb_config *c, wsel_kit_sbuf *b)
+{
+    if (c->n_topo || c->n_regions || c->global_written || c->n_unknown ||
+        c->skipped_statements || c->version)
+        return false;
+    for (size_t w = 0; w < c->n_wideips; w++)
+        if (c->wideips[w].has_rules)
+            return false;
+    for (size_t s = 0; s < c->n_servers; s++)
+        r_server(b, c, s);
+    for (size_t p = 0; p < c->n_pools; p++)
+        r_pool(b, &c->pools[p]);
+    for (size_t w = 0; w < c->n_wideips; w++)
+        r_wideip(b, &c->wideips[w]);
+    return !b->oom;
+}
+
+#define D_DIFF(cond, ...)                                                                \
+    do {                                                                                 \
+        if (cond) {                                                                      \
+            snprintf(buf, len, __VA_ARGS__);                                             \
+            return buf;                                                                  \
+        }                                                                                \
+    } while (0)
+
+static bool str_eq(const char *x, const char *y)
+{
+    return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+static bool addr_eq(const wsel_gslb_addr *x, const wsel_gslb_addr *y)
+{
+    return x->family == y->family && !memcmp(x->bytes, y->bytes, sizeof x->bytes);
+}
+
+const char *wsel_kit_gslb_diff(const wsel_gslb_config *a, const wsel_gslb_config *b, char *buf,
+                               size_t len)
+{
+    D_DIFF(a->n_servers != b->n_servers || a->n_vs != b->n_vs || a->n_pools != b->n_pools ||
+               a->n_wideips != b->n_wideips,
+           "object counts differ");
+    for (size_t s = 0; s < a->n_servers; s++) {
+        const wsel_gslb_server *x = &a->servers[s], *y = &b->servers[s];
+        D_DIFF(!str_eq(x->name, y->name) || !str_eq(x->datacenter, y->datacenter) ||
+                   !str_eq(x->product, y->product) || x->enabled != y->enabled ||
+                   x->first_vs != y->first_vs || x->n_vs != y->n_vs,
+               "server %s differs", x->name);
+    }
+    for (size_t v = 0; v < a->n_vs; v++) {
+        const wsel_gslb_vs *x = &a->vs[v], *y = &b->vs[v];
+        D_DIFF(!str_eq(x->name, y->name) || x->server != y->server || !addr_eq(&x->addr, &y->addr) ||
+                   x->port != y->port || x->enabled != y->enabled || x->n_depends != y->n_depends,
+               "virtual server %s differs", x->name);
+        for (size_t d = 0; d < x->n_depends; d++)
+            D_DIFF(!str_eq(x->depends_text[d], y->depends_text[d]) || x->depends[d] != y->depends[d],
+                   "virtual server %s: depends-on %zu differs", x->name, d);
+    }
+    for (size_t p = 0; p < a->n_pools; p++) {
+        const wsel_gslb_pool *x = &a->pools[p], *y = &b->pools[p];
+        D_DIFF(!str_eq(x->name, y->name) || memcmp(x->mode, y->mode, sizeof x->mode) ||
+                   !addr_eq(&x->fallback_ip, &y->fallback_ip) || x->verify != y->verify ||
+                   x->dynamic_ratio != y->dynamic_ratio || x->enabled != y->enabled ||
+                   x->manual_resume != y->manual_resume || x->max_answers != y->max_answers ||
+                   x->ttl != y->ttl || memcmp(x->qos, y->qos, sizeof x->qos) ||
+                   x->min_up_mode != y->min_up_mode || x->min_up_value != y->min_up_value ||
+                   x->n_members != y->n_members || x->written != y->written ||
+                   x->qos_written != y->qos_written,
+               "pool %s differs", x->name);
+        for (size_t m = 0; m < x->n_members; m++) {
+            const wsel_gslb_member *u = &x->members[m], *t = &y->members[m];
+            D_DIFF(!str_eq(u->key, t->key) || u->vs != t->vs || u->order != t->order ||
+                       u->ratio != t->ratio || u->enabled != t->enabled ||
+                       u->order_written != t->order_written || u->ratio_written != t->ratio_written,
+                   "pool %s: member %zu (%s) differs", x->name, m, u->key);
+        }
+    }
+    for (size_t w = 0; w < a->n_wideips; w++) {
+        const wsel_gslb_wideip *x = &a->wideips[w], *y = &b->wideips[w];
+        D_DIFF(!str_eq(x->name, y->name) || x->lb_mode != y->lb_mode || x->n_pools != y->n_pools ||
+                   x->persistence != y->persistence || x->rcode_response != y->rcode_response ||
+                   x->ecs != y->ecs || x->enabled != y->enabled ||
+                   x->ttl_persistence != y->ttl_persistence || x->cidr4 != y->cidr4 ||
+                   x->cidr6 != y->cidr6 || !str_eq(x->lrp_type, y->lrp_type) ||
+                   !str_eq(x->lrp_name, y->lrp_name) || x->lrp != y->lrp || x->rcode != y->rcode ||
+                   x->rcode_ttl != y->rcode_ttl || x->log_flags != y->log_flags ||
+                   x->written != y->written,
+               "wide IP %s differs", x->name);
+        for (size_t k = 0; k < x->n_pools; k++) {
+            const wsel_gslb_wpool *u = &x->pools[k], *t = &y->pools[k];
+            D_DIFF(!str_eq(u->name, t->name) || u->pool != t->pool || u->order != t->order ||
+                       u->ratio != t->ratio || u->order_written != t->order_written ||
+                       u->ratio_written != t->ratio_written,
+                   "wide IP %s: pool %zu (%s) differs", x->name, k, u->name);
+        }
+    }
+    return NULL;
+}
+
+/* One attribute the round-trip generator may write: KEY CHOICE or KEY N (lo..hi); no key:
+ * the choice alone (a flag). `alt`: another spelling of the key, used half the time. */
+typedef struct gattr {
+    const char *key;
+    const char *const *choices;
+    unsigned n_choices, lo, hi;
+    const char *alt;
+} gattr;
+
+/* Writes each attribute of tab or not, at random. */
+static void g_attrs(wsel_kit_sbuf *b, uint64_t *r, const gattr *tab, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gattr *a = &tab[i];
+        if (!wsel_kit_range(r, 0, 1))
+            continue;
+        const char *key = a->alt && wsel_kit_range(r, 0, 1) ? a->alt : a->key;
+        wsel_kit_sb_printf(b, " %s%s", key ? key : "", key ? " " : "");
+        if (a->choices)
+            wsel_kit_sb_printf(b, "%s", a->choices[wsel_kit_range(r, 0, a->n_choices - 1)]);
+        else
+            wsel_kit_sb_printf(b, "%u", (unsigned)wsel_kit_range(r, a->lo, a->hi));
+    }
+}
+
+/* A config for the round trip: 1..3 servers of 1..4 virtual servers (IPv4 and IPv6, some
+ * disabled, some depending on another), 1..4 pools and 1..3 wide IPs, each attribute
+ * written or left to its default at random, names with and without /Common/. */
+void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
+{
+    static const char *const pm[] = {"round-robin", "ratio", "global-availability", "topology",
+                                     "static-persistence", "lowest-round-trip-time",
+                                     "quality-of-service", "completion-rate", "virtual-server-score"};
+    static const char *const am[] = {"round-robin", "ratio", "global-availability", "none",
+                                     "drop-packet", "return-to-dns", "fallback-ip", "packet-rate"};
+    static const char *const wm[] = {"round-robin", "ratio", "topology", "global-availability"};
+    static const char *const rc[] = {"noerror", "servfail", "nxdomain", "refused"};
+    static const char *const onoff[] = {"enabled", "disabled"};
+    static const char *const fip[] = {"192.0.2.9", "any", "2001:db8::9"};
+    static const char *const minup[] = {"at-least", "percent"};
+    static const char *const logs[] = {"{ pool-selection pool-member-traversal }", "{ none }"};
+    static const gattr pool_attrs[] = {
+        {NULL, onoff, 2, 0, 0, NULL},           {"load-balancing-mode", pm, 9, 0, 0, NULL},
+        {"alternate-mode", am, 8, 0, 0, NULL},  {"fallback-mode", am, 8, 0, 0, NULL},
+        {"fallback-ip", fip, 3, 0, 0, NULL},    {"verify-member-availability", onoff, 2, 0, 0, NULL},
+        {"dynamic-ratio", onoff, 2, 0, 0, NULL}, {"max-answers-returned", NULL, 0, 1, 500, NULL},
+        {"ttl", NULL, 0, 0, 86400, NULL},       {"min-members-up-mode", minup, 2, 0, 0, NULL},
+        {"min-members-up-value", NULL, 0, 0, 100, NULL}, {"qos-rtt", NULL, 0, 0, 99, NULL},
+        {"qos-kilobytes-second", NULL, 0, 0, 9, "qos-kbps"}};
+    static const gattr member_attrs[] = {
+        {"member-order", NULL, 0, 0, 3, "order"}, {"ratio", NULL, 0, 0, 5, NULL},
+        {NULL, onoff, 2, 0, 0, NULL}};
+    static const gattr wideip_attrs[] = {
+        {"pool-lb-mode", wm, 4, 0, 0, NULL},           {"persistence", onoff, 2, 0, 0, NULL},
+        {"ttl-persistence", NULL, 0, 0, 7200, NULL},   {"persist-cidr-ipv4", NULL, 0, 0, 32, NULL},
+        {"failure-rcode-response", onoff, 2, 0, 0, NULL}, {"failure-rcode", rc, 4, 0, 0, NULL},
+        {"failure-rcode-ttl", NULL, 0, 0, 600, NULL},  {"load-balancing-decision-log-verbosity", logs, 2, 0, 0, NULL},
+        {NULL, onoff, 2, 0, 0, NULL}};
+    static const gattr wpool_attrs[] = {{"order", NULL, 0, 0, 3, NULL}, {"ratio", NULL, 0, 0, 9, NULL}};
+    uint64_t r = seed ^ 0x9d1c3a5e;
+    unsigned ns = (unsigned)wsel_kit_range(&r, 1, 3), nvs[3];
+    for (unsigned s = 0; s < ns; s++) {
+        nvs[s] = (unsigned)wsel_kit_range(&r, 1, 4);
+        wsel_kit_sb_printf(b, "gtm server %ss%u {%s datacenter DC%u%s virtual-servers {\n",
+                           wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s,
+                           wsel_kit_range(&r, 0, 1) ? " disabled" : "", s,
+                           wsel_kit_range(&r, 0, 1) ? " product bigip" : "");
+        for (unsigned v = 0; v < nvs[s]; v++) {
+            unsigned port = (unsigned)wsel_kit_range(&r, 1, 65535);
+            if (wsel_kit_range(&r, 0, 1))
+                wsel_kit_sb_printf(b, "  v%u { destination 2001:db8::%u:%u.%u", v, s, v + 1, port);
+            else
+                wsel_kit_sb_printf(b, "  v%u { destination 10.%u.0.%u:%s", v, s, v + 1,
+                                   port & 1 ? "80" : "https");
+            if (wsel_kit_range(&r, 0, 1))
+                wsel_kit_sb_printf(b, " disabled");
+            if (v && wsel_kit_range(&r, 0, 1))
+                wsel_kit_sb_printf(b, " depends-on { s%u:v%u }", s, v - 1);
+            wsel_kit_sb_printf(b, " }\n");
+        }
+        wsel_kit_sb_printf(b, "} }\n");
+    }
+    unsigned np = (unsigned)wsel_kit_range(&r, 1, 4);
+    for (unsigned p = 0; p < np; p++) {
+        wsel_kit_sb_printf(b, "gtm pool a p%u {", p);
+        g_attrs(b, &r, pool_attrs, sizeof pool_attrs / sizeof pool_attrs[0]);
+        wsel_kit_sb_printf(b, " members {");
+        unsigned nm = (unsigned)wsel_kit_range(&r, 0, 5);
+        for (unsigned m = 0; m < nm; m++) {
+            unsigned s = (unsigned)wsel_kit_range(&r, 0, ns - 1);
+            unsigned v = (unsigned)wsel_kit_range(&r, 0, nvs[s]); /* nvs[s]: unresolved */
+            wsel_kit_sb_printf(b, " %ss%u:v%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s, v);
+            g_attrs(b, &r, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
+            wsel_kit_sb_printf(b, " }");
+        }
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+    unsigned nw = (unsigned)wsel_kit_range(&r, 1, 3);
+    for (unsigned w = 0; w < nw; w++) {
+        wsel_kit_sb_printf(b, "gtm wideip a w%u.example.com {", w);
+        g_attrs(b, &r, wideip_attrs, sizeof wideip_attrs / sizeof wideip_attrs[0]);
+        if (wsel_kit_range(&r, 0, 1))
+            wsel_kit_sb_printf(b, " last-resort-pool a p%u", (unsigned)wsel_kit_range(&r, 0, np));
+        wsel_kit_sb_printf(b, " pools {");
+        for (unsigned p = 0; p < np; p++) {
+            if (wsel_kit_range(&r, 0, 1))
+                continue;
+            wsel_kit_sb_printf(b, " %sp%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", p);
+            g_attrs(b, &r, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
+            wsel_kit_sb_printf(b, " }");
+        }
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+}

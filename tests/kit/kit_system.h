@@ -51,6 +51,10 @@ typedef struct wsel_kit_system {
 
 /* For case_new implementations: writes "seed S: <err>" to why and returns NULL. */
 void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size_t len);
+/* For case_new implementations, at the end: the case c when rc is WSEL_OK; otherwise
+ * frees it with case_free and returns wsel_kit_case_failed's NULL. */
+void *wsel_kit_case_done(void *c, int rc, void (*case_free)(void *), uint64_t seed,
+                         const wsel_error *err, char *why, size_t len);
 
 /* Every system, in core/systems.def order; *n gets the count. */
 const wsel_kit_system *const *wsel_kit_systems(size_t *n);

@@ -24,6 +24,15 @@ void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size
     return NULL;
 }
 
+void *wsel_kit_case_done(void *c, int rc, void (*case_free)(void *), uint64_t seed,
+                         const wsel_error *err, char *why, size_t len)
+{
+    if (rc == WSEL_OK)
+        return c;
+    case_free(c);
+    return wsel_kit_case_failed(seed, err, why, len);
+}
+
 const wsel_kit_system *wsel_kit_system_find(const char *name)
 {
     for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++)

@@ -47,4 +47,14 @@ wsel_mstate wsel_test_item_state(const wsel_state *st, const wsel_config *cfg,
         assert_int_equal(m_.ttl, (t));                                                 \
     } while (0)
 
+/* The main() of a test program: the cmocka group `name` of the given
+ * cmocka_unit_test(...) entries, with TAP output. */
+#define WSEL_TEST_MAIN(name, ...)                                                        \
+    int main(void)                                                                       \
+    {                                                                                    \
+        const struct CMUnitTest tests_[] = {__VA_ARGS__};                                \
+        cmocka_set_message_output(CM_OUTPUT_TAP);                                        \
+        return cmocka_run_group_tests_name(name, tests_, NULL, NULL);                    \
+    }
+
 #endif
