@@ -17,9 +17,7 @@
 
 #include "ring_view.h"
 
-#define FOR_EACH_ADDR(r, a)                                                            \
-    for (size_t hi_ = 0; hi_ < (r)->nh; hi_++)                                         \
-        for (size_t ai_ = 0; ai_ < (r)->h[hi_]->n && ((a) = (r)->h[hi_]->a[ai_], 1); ai_++)
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
 
 static int nomem(wsel_error *err)
 {

@@ -108,18 +108,35 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
     return s;
 }
 
-#define FOR_EACH_ADDR(r, a)                                                            \
-    for (size_t hi_ = 0; hi_ < (r)->nh; hi_++)                                         \
-        for (size_t ai_ = 0; ai_ < (r)->h[hi_]->n && ((a) = (r)->h[hi_]->a[ai_], 1); ai_++)
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
 
-/* Positions in iteration order, for wsel_ring_owner() and wsel_ring_address_get(). */
+/* The address array and positions in iteration order, after addresses came or went
+ * (capacity reserved by reserve_addr). */
 static void renumber(wsel_ring *r)
 {
-    wsel__raddr *a;
     size_t pos = 0;
-    FOR_EACH_ADDR(r, a)
-        a->pos = pos++;
+    for (size_t i = 0; i < r->nh; i++)
+        for (size_t k = 0; k < r->h[i]->n; k++) {
+            wsel__raddr *a = r->h[i]->a[k];
+            a->pos = pos;
+            r->addr[pos++] = a;
+        }
     r->naddr = pos;
+}
+
+static bool reserve_addr(wsel_ring *r, size_t need)
+{
+    if (need <= r->capaddr)
+        return true;
+    size_t cap = r->capaddr ? r->capaddr : 8;
+    while (cap < need)
+        cap *= 2;
+    wsel__raddr **na = realloc(r->addr, cap * sizeof *na);
+    if (!na)
+        return false;
+    r->addr = na;
+    r->capaddr = cap;
+    return true;
 }
 
 /* 5.2.3's counts: each address gets the floor of its share of what is left. */
@@ -294,33 +311,39 @@ void wsel__ring_redistribute(wsel_ring *r)
         a->settled = true;
         a->prev_weight = a->weight;
     }
-    renumber(r);
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
 
+/* Total weight, and the part of it unavailable, in one pass. */
+static uint64_t weights(const wsel_ring *r, uint64_t *unavailable)
+{
+    uint64_t w = 0, u = 0;
+    wsel__raddr *a;
+    FOR_EACH_ADDR(r, a) {
+        w += a->weight;
+        u += a->available ? 0 : a->weight;
+    }
+    *unavailable = u;
+    return w;
+}
+
 uint64_t wsel_ring_weight(const wsel_ring *r)
 {
-    uint64_t w = 0;
-    wsel__raddr *a;
-    FOR_EACH_ADDR(r, a)
-        w += a->weight;
-    return w;
+    uint64_t u;
+    return weights(r, &u);
 }
 
 uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
 {
-    uint64_t w = 0;
-    wsel__raddr *a;
-    FOR_EACH_ADDR(r, a)
-        if (!a->available)
-            w += a->weight;
-    return w;
+    uint64_t u;
+    weights(r, &u);
+    return u;
 }
 
 bool wsel__ring_healthy(const wsel_ring *r)
 {
-    uint64_t w = wsel_ring_weight(r), u = wsel_ring_unavailable_weight(r);
+    uint64_t u, w = weights(r, &u);
     return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
 }
 
@@ -519,6 +542,8 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
+    if (!reserve_addr(r, r->naddr + fresh))
+        return nomem(err);
     if (h->n + fresh > h->cap) {
         size_t cap = h->n + fresh + 4;
         wsel__raddr **na = realloc(h->a, cap * sizeof *na);
@@ -564,6 +589,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->ttl0 = p->ttl0;
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
+    renumber(r);
     wsel__ring_redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
@@ -628,8 +654,9 @@ const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
 
 static wsel__rhost *find_host(const wsel_ring *r, const char *name, uint32_t port, size_t *idx)
 {
+    uint32_t key = wsel__ring_name_key(name);
     for (size_t i = 0; i < r->nh; i++)
-        if (r->h[i]->port == port && strcmp(r->h[i]->name, name) == 0) {
+        if (r->h[i]->key == key && r->h[i]->port == port && strcmp(r->h[i]->name, name) == 0) {
             if (idx)
                 *idx = i;
             return r->h[i];
@@ -692,6 +719,7 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         return nomem(err);
     }
     char buf[64];
+    h->key = wsel__ring_name_key(name);
     h->port = (uint16_t)port;
     h->node_weight = weight;
     h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
@@ -974,6 +1002,7 @@ void wsel_ring_free(wsel_ring *r)
     free(r->next);
     free(r->prev);
     free(r->free);
+    free(r->addr);
     wsel__ring_journal_stop(r);
     free(r);
 }

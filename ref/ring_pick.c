@@ -163,12 +163,7 @@ size_t wsel_ring_host_count(const wsel_ring *r)
 
 static const wsel__raddr *nth(const wsel_ring *r, size_t i)
 {
-    for (size_t k = 0; k < r->nh; k++) {
-        if (i < r->h[k]->n)
-            return r->h[k]->a[i];
-        i -= r->h[k]->n;
-    }
-    return NULL;
+    return i < r->naddr ? r->addr[i] : NULL;
 }
 
 void wsel_ring_address_get(const wsel_ring *r, size_t i, wsel_ring_address *out)
@@ -212,6 +207,8 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
             const wsel__raddr *a = r->h[k]->a[j];
             if (a->disabled)
                 return BAD("ring: disabled address %s left behind", a->ip);
+            if (pos >= r->naddr || r->addr[pos] != a)
+                return BAD("ring: address %s is not entry %zu of the address array", a->ip, pos);
             if (a->pos != pos++)
                 return BAD("ring: address %s numbered %zu, expected %zu", a->ip, a->pos, pos - 1);
             if (a->host != r->h[k])
