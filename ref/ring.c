@@ -110,17 +110,20 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
 
 #define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
 
-/* The address array and positions in iteration order, after addresses came or went
- * (capacity reserved by reserve_addr). */
-static void renumber(wsel_ring *r)
+/* The address array and positions in iteration order from host `from` on, whose first
+ * address goes to position `pos` (the hosts before it are as they were), after
+ * addresses came or went (capacity reserved by reserve_addr). */
+static void renumber(wsel_ring *r, size_t from, size_t pos)
 {
-    size_t pos = 0;
-    for (size_t i = 0; i < r->nh; i++)
+    for (size_t i = from; i < r->nh; i++) {
+        r->h[i]->idx = i;
+        r->h[i]->first = pos;
         for (size_t k = 0; k < r->h[i]->n; k++) {
             wsel__raddr *a = r->h[i]->a[k];
             a->pos = pos;
             r->addr[pos++] = a;
         }
+    }
     r->naddr = pos;
 }
 
@@ -589,7 +592,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->ttl0 = p->ttl0;
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
-    renumber(r);
+    renumber(r, h->idx, h->first);
     wsel__ring_redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
@@ -599,7 +602,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
             h->a[w++] = h->a[k];
     }
     h->n = w;
-    renumber(r);
+    renumber(r, h->idx, h->first);
 }
 
 /* Asks the resolver about h (an IP literal answers itself) and plans the update. */
@@ -732,6 +735,8 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         free(h);
         return rc;
     }
+    h->idx = r->nh;
+    h->first = r->naddr;
     r->h[r->nh++] = h;
     apply_plan(r, h, &p);
     plan_free(&p);
@@ -766,8 +771,8 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     wsel__ring_redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
     r->nh--;
+    renumber(r, i, h->first);
     host_free(h);
-    renumber(r);
     if (found)
         *found = true;
     return WSEL_OK;

@@ -29,6 +29,7 @@ typedef struct wsel__raddr {
 typedef struct wsel__rhost {
     char *name;
     uint32_t key;               /* wsel__ring_name_key(name): compared before the name */
+    size_t idx, first;          /* its index in the host list, its first address's position */
     uint16_t port;
     uint32_t node_weight;
     bool literal;               /* name is an IP literal: resolves to itself, never expires */

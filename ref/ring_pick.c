@@ -202,7 +202,10 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
 #define BAD(...) wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL, __VA_ARGS__)
     uint64_t owned = 0, w = 0;
     size_t pos = 0;
-    for (size_t k = 0; k < r->nh; k++)
+    for (size_t k = 0; k < r->nh; k++) {
+        if (r->h[k]->idx != k || r->h[k]->first != pos)
+            return BAD("ring: host %s indexed %zu from %zu, expected %zu from %zu",
+                       r->h[k]->name, r->h[k]->idx, r->h[k]->first, k, pos);
         for (size_t j = 0; j < r->h[k]->n; j++) {
             const wsel__raddr *a = r->h[k]->a[j];
             if (a->disabled)
@@ -225,6 +228,7 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
             owned += c;
             w += a->weight;
         }
+    }
     if (pos != r->naddr)
         return BAD("ring: %zu addresses, %zu numbered", pos, r->naddr);
     uint64_t wheel_owned = 0;
