@@ -657,9 +657,9 @@ const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
 
 static wsel__rhost *find_host(const wsel_ring *r, const char *name, uint32_t port, size_t *idx)
 {
-    uint32_t key = wsel__ring_name_key(name);
+    uint64_t key = (uint64_t)port << 32 | wsel__ring_name_key(name);
     for (size_t i = 0; i < r->nh; i++)
-        if (r->h[i]->key == key && r->h[i]->port == port && strcmp(r->h[i]->name, name) == 0) {
+        if (r->hkey[i] == key && strcmp(r->h[i]->name, name) == 0) {
             if (idx)
                 *idx = i;
             return r->h[i];
@@ -711,9 +711,12 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     if (r->nh == r->caph) {
         size_t cap = r->caph ? 2 * r->caph : 8;
         wsel__rhost **nh = realloc(r->h, cap * sizeof *nh);
-        if (!nh)
+        if (nh)
+            r->h = nh;
+        uint64_t *nk = nh ? realloc(r->hkey, cap * sizeof *nk) : NULL;
+        if (!nk)
             return nomem(err);
-        r->h = nh;
+        r->hkey = nk;
         r->caph = cap;
     }
     h = calloc(1, sizeof *h);
@@ -722,7 +725,6 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         return nomem(err);
     }
     char buf[64];
-    h->key = wsel__ring_name_key(name);
     h->port = (uint16_t)port;
     h->node_weight = weight;
     h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
@@ -737,6 +739,7 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     }
     h->idx = r->nh;
     h->first = r->naddr;
+    r->hkey[r->nh] = (uint64_t)port << 32 | wsel__ring_name_key(name);
     r->h[r->nh++] = h;
     apply_plan(r, h, &p);
     plan_free(&p);
@@ -770,6 +773,7 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     }
     wsel__ring_redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
+    memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
     r->nh--;
     renumber(r, i, h->first);
     host_free(h);
@@ -1003,6 +1007,7 @@ void wsel_ring_free(wsel_ring *r)
     for (size_t i = 0; i < r->nh; i++)
         host_free(r->h[i]);
     free(r->h);
+    free(r->hkey);
     free(r->wheel);
     free(r->next);
     free(r->prev);

@@ -28,7 +28,6 @@ typedef struct wsel__raddr {
 
 typedef struct wsel__rhost {
     char *name;
-    uint32_t key;               /* wsel__ring_name_key(name): compared before the name */
     size_t idx, first;          /* its index in the host list, its first address's position */
     uint16_t port;
     uint32_t node_weight;
@@ -49,6 +48,8 @@ struct wsel_ring {
     uint32_t *free;             /* the free stack; top = free[nfree - 1] */
     uint32_t nfree;
     wsel__rhost **h;
+    uint64_t *hkey;             /* [i]: host i's port << 32 | wsel__ring_name_key(name),
+                                   compared before the name (one array, few cache lines) */
     size_t nh, caph;
     double threshold, requery, ttl0, now;
     uint32_t pointer;           /* next round-robin slot */
