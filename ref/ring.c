@@ -30,7 +30,21 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
     unsigned char bin[16];
     char tmp[64];
     if (inet_pton(AF_INET, s, bin) == 1) {
-        inet_ntop(AF_INET, bin, out, (socklen_t)len);
+        /* dotted decimal by hand: inet_ntop formats with sprintf, the most of an add */
+        char txt[16], *o = txt;
+        for (int i = 0; i < 4; i++) {
+            unsigned v = bin[i];
+            if (v >= 100)
+                *o++ = (char)('0' + v / 100);
+            if (v >= 10)
+                *o++ = (char)('0' + v / 10 % 10);
+            *o++ = (char)('0' + v % 10);
+            *o++ = i < 3 ? '.' : '\0';
+        }
+        if ((size_t)(o - txt) <= len)
+            memcpy(out, txt, (size_t)(o - txt));
+        else if (len)
+            out[0] = '\0';
         return WSEL_RING_IPV4;
     }
     size_t n = strlen(s);
