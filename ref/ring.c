@@ -126,7 +126,7 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
 
 /* The address array and positions in iteration order from host `from` on, whose first
  * address goes to position `pos` (the hosts before it are as they were), after
- * addresses came or went (capacity reserved by reserve_addr). */
+ * addresses came or went (capacity reserved when the change was planned). */
 static void renumber(wsel_ring *r, size_t from, size_t pos)
 {
     for (size_t i = from; i < r->nh; i++) {
@@ -141,20 +141,6 @@ static void renumber(wsel_ring *r, size_t from, size_t pos)
     r->naddr = pos;
 }
 
-static bool reserve_addr(wsel_ring *r, size_t need)
-{
-    if (need <= r->capaddr)
-        return true;
-    size_t cap = r->capaddr ? r->capaddr : 8;
-    while (cap < need)
-        cap *= 2;
-    wsel__raddr **na = realloc(r->addr, cap * sizeof *na);
-    if (!na)
-        return false;
-    r->addr = na;
-    r->capaddr = cap;
-    return true;
-}
 
 /* 5.2.3's counts: each address gets the floor of its share of what is left. */
 static void sequential_targets(wsel_ring *r)
@@ -402,13 +388,17 @@ static void plan_free(plan *p)
     p->e = NULL;
 }
 
+/* Sorting by key bytes, ties in input order (a stable sort out of qsort). */
+static int key_then_ord(const char *ka, size_t oa, const char *kb, size_t ob)
+{
+    int c = strcmp(ka, kb);
+    return c ? c : (oa > ob) - (oa < ob);
+}
+
 static int cmp_pentry(const void *pa, const void *pb)
 {
     const pentry *a = pa, *b = pb;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return a->ord < b->ord ? -1 : a->ord > b->ord;
+    return key_then_ord(a->key, a->ord, b->key, b->ord);
 }
 
 static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, const char *what)
@@ -559,7 +549,7 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
-    if (!reserve_addr(r, r->naddr + fresh))
+    if (!wsel__reserve((void **)&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
         return nomem(err);
     if (h->n + fresh > h->cap) {
         size_t cap = h->n + fresh + 4;
@@ -722,17 +712,11 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         set_host_weight(r, h, weight);
         return WSEL_OK;
     }
-    if (r->nh == r->caph) {
-        size_t cap = r->caph ? 2 * r->caph : 8;
-        wsel__rhost **nh = realloc(r->h, cap * sizeof *nh);
-        if (nh)
-            r->h = nh;
-        uint64_t *nk = nh ? realloc(r->hkey, cap * sizeof *nk) : NULL;
-        if (!nk)
-            return nomem(err);
-        r->hkey = nk;
-        r->caph = cap;
-    }
+    size_t caph = r->caph, capk = r->caph; /* both grow alike: caph counts for both */
+    if (!wsel__reserve((void **)&r->h, &caph, r->nh + 1, sizeof *r->h) ||
+        !wsel__reserve((void **)&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
+        return nomem(err);
+    r->caph = capk;
     h = calloc(1, sizeof *h);
     if (!h || !(h->name = dupstr(name))) {
         free(h);
@@ -885,10 +869,7 @@ typedef struct hs {
 static int cmp_hs(const void *pa, const void *pb)
 {
     const hs *a = pa, *b = pb;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return a->ord < b->ord ? -1 : a->ord > b->ord;
+    return key_then_ord(a->key, a->ord, b->key, b->ord);
 }
 
 static int opt_fail(wsel_error *err, const char *opt, const char *fmt, double v)
@@ -953,14 +934,16 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
     if (!r)
         return nomem(err);
     r->n = n;
-    r->wheel = calloc((size_t)n + 1, sizeof *r->wheel);
-    r->next = calloc((size_t)n + 1, sizeof *r->next);
-    r->prev = calloc((size_t)n + 1, sizeof *r->prev);
-    r->free = calloc(n, sizeof *r->free);
-    if (!r->wheel || !r->next || !r->prev || !r->free) {
-        wsel_ring_free(r);
+    /* the per-slot arrays in one block: wheel[0..n], next[0..n], prev[0..n], free[0..n) */
+    size_t m = (size_t)n + 1;
+    r->wheel = calloc(1, m * sizeof *r->wheel + (3 * m - 1) * sizeof *r->next);
+    if (!r->wheel) {
+        free(r);
         return nomem(err);
     }
+    r->next = (uint32_t *)(r->wheel + m);
+    r->prev = r->next + m;
+    r->free = r->prev + m;
     rc = o->order ? wsel__ring_ranks(o->order, n, r->free, err)
                   : wsel_ring_default_order(n, r->free, err);
     if (rc) {
@@ -1022,10 +1005,7 @@ void wsel_ring_free(wsel_ring *r)
         host_free(r->h[i]);
     free(r->h);
     free(r->hkey);
-    free(r->wheel);
-    free(r->next);
-    free(r->prev);
-    free(r->free);
+    free(r->wheel); /* and next, prev, free */
     free(r->addr);
     wsel__ring_journal_stop(r);
     free(r);

@@ -43,7 +43,7 @@ typedef struct wsel__rhost {
 
 struct wsel_ring {
     uint32_t n;                 /* wheel size N */
-    wsel__raddr **wheel;        /* [1..N] owner or NULL */
+    wsel__raddr **wheel;        /* [1..N] owner or NULL; one allocation with next, prev, free */
     uint32_t *next, *prev;      /* [1..N] slot lists of the owners */
     uint32_t *free;             /* the free stack; top = free[nfree - 1] */
     uint32_t nfree;

@@ -352,52 +352,45 @@ static void refresh(wsel_ring *r, const char *name)
     ok_check(r);
 }
 
+/* mashape.com answers `first` (type t0), then `then` (type t1): slots of from[i] must
+ * now belong to to[i] (the spec's K6 replacements), every other slot stays. */
+static void k6_update(wsel_ring_rrtype t0, const char *const *first, wsel_ring_rrtype t1,
+                      const char *const *then, const char *const *from, const char *const *to)
+{
+    static char b[101][64];
+    static mock m;
+    memset(&m, 0, sizeof m);
+    wsel_ring *r = k6(&m, t0, first);
+    snap(r, b, 100);
+    mock_addr(&m, "mashape.com", t1, 300, then);
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++) {
+        const char *want = b[s];
+        for (size_t i = 0; from[i]; i++)
+            if (strcmp(b[s], from[i]) == 0)
+                want = to[i];
+        assert_string_equal(owner_ip(r, s), want);
+    }
+    wsel_ring_free(r);
+}
+
 static void test_k6(void **u)
 {
     (void)u;
-    static char b[101][64];
-    mock m = {0};
     static const char *const n56[] = {"1.2.3.5", "1.2.3.6", NULL};
     static const char *const n67[] = {"1.2.3.6", "1.2.3.7", NULL};
     static const char *const v6[] = {"::1", "::2", NULL};
-
-    wsel_ring *r = k6(&m, WSEL_RING_A, mashape2);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2); /* identical: nothing moves */
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++)
-        assert_string_equal(owner_ip(r, s), b[s]);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n56);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++)
-        assert_string_equal(owner_ip(r, s), strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.6" : b[s]);
-    wsel_ring_free(r);
-
-    memset(&m, 0, sizeof m);
-    r = k6(&m, WSEL_RING_A, mashape2);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n67);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++) {
-        const char *want = strcmp(b[s], "1.2.3.5") == 0   ? "1.2.3.6"
-                           : strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.7"
-                                                          : b[s];
-        assert_string_equal(owner_ip(r, s), want);
-    }
-    wsel_ring_free(r);
-
-    memset(&m, 0, sizeof m);
-    r = k6(&m, WSEL_RING_AAAA, v6);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++) {
-        const char *want = strcmp(b[s], "::2") == 0   ? "1.2.3.4"
-                           : strcmp(b[s], "::1") == 0 ? "1.2.3.5"
-                                                      : b[s];
-        assert_string_equal(owner_ip(r, s), want);
-    }
-    wsel_ring_free(r);
+    static const char *const none[] = {NULL};
+    /* identical answer: nothing moves */
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, mashape2, none, none);
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, n56, (const char *const[]){"1.2.3.4", NULL},
+              (const char *const[]){"1.2.3.6", NULL});
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, n67,
+              (const char *const[]){"1.2.3.5", "1.2.3.4", NULL},
+              (const char *const[]){"1.2.3.6", "1.2.3.7", NULL});
+    k6_update(WSEL_RING_AAAA, v6, WSEL_RING_A, mashape2,
+              (const char *const[]){"::2", "::1", NULL},
+              (const char *const[]){"1.2.3.4", "1.2.3.5", NULL});
 }
 
 /* ---- section 8: counterexamples C1-C4 ---------------------------------------------------- */
