@@ -5,7 +5,6 @@
  * and nothing shared is written except the round-robin pointer, advanced by one
  * compare-and-swap to just past the slot taken (where the reference, taking one pointer
  * value per skipped slot, leaves it too). */
-#include <math.h>
 #include <string.h>
 
 #include "ring_view.h"
@@ -131,6 +130,18 @@ HOT uint32_t hash_slot(const wsel__fview *v, const wsel_ring_handle *h)
     return 1 + (uint32_t)k;
 }
 
+/* A float pick's start slot (u in [0,1)): 1 + ((floor(u N) + retries) mod N), where
+ * floor(u N) rounding up to N counts as N - 1. */
+HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
+{
+    const uint32_t n = v->n;
+    double x = h->u * (double)n;
+    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x; /* x >= 0: truncation is the floor */
+    if (h->retries)
+        k = (k + h->retries % n) % n;
+    return 1 + (uint32_t)k;
+}
+
 /* Checks the call and sets the start slot; w->slot == 0 for round-robin. */
 HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
                         const wsel_ring_peer *peer, const wsel__fview *v, wsel__fwalk *w,
@@ -139,7 +150,6 @@ HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
     if (!f || !h || !peer)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: pick needs a fast engine, a handle and a peer record");
-    const uint32_t n = v->n;
     w->skipped = 0;
     switch (h->mode) {
     case WSEL_RING_HASH:
@@ -149,11 +159,7 @@ HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
         if (!(h->u >= 0 && h->u < 1))
             return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                               "ring: a float key must be in [0,1), got %g", h->u);
-        {
-            double x = floor(h->u * (double)n);
-            uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x;
-            w->slot = 1 + (uint32_t)((k + h->retries % n) % n);
-        }
+        w->slot = float_slot(v, h);
         return WSEL_OK;
     case WSEL_RING_RR:
         w->slot = 0;
@@ -192,8 +198,8 @@ HOT bool plain_at(const wsel__fview *v, uint32_t s, bool cache_only)
            (cache_only || atomic_load_explicit(&rec->expire, memory_order_relaxed) >= v->now);
 }
 
-/* The common picks, with no call: a hashed pick that finds an available IP address
- * needing no refresh, or a round-robin pointer landing on one. Returns false, having
+/* The common picks, with no call: a hashed or float pick that finds an available IP
+ * address needing no refresh, or a round-robin pointer landing on one. Returns false, having
  * changed nothing, for anything else (and a round-robin pointer another reader moved
  * meanwhile): the general way (pick) then gives the same answer on the same view. */
 HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
@@ -201,8 +207,11 @@ HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
 {
     if (f && h && peer) {
         const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
-        if (v->healthy && h->mode == WSEL_RING_HASH) {
-            uint32_t s = hash_slot(v, h), d = next_avail(v, s, v->n);
+        bool keyed = h->mode == WSEL_RING_HASH ||
+                     (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1);
+        if (v->healthy && keyed) {
+            uint32_t s = h->mode == WSEL_RING_HASH ? hash_slot(v, h) : float_slot(v, h);
+            uint32_t d = next_avail(v, s, v->n);
             s = step(s, d, v->n);
             if (d != NONE && plain_at(v, s, cache_only)) {
                 answer(f, v->owner[s], s, cache_only, peer);
