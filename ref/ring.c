@@ -388,17 +388,12 @@ static void plan_free(plan *p)
     p->e = NULL;
 }
 
-/* Sorting by key bytes, ties in input order (a stable sort out of qsort). */
-static int key_then_ord(const char *ka, size_t oa, const char *kb, size_t ob)
-{
-    int c = strcmp(ka, kb);
-    return c ? c : (oa > ob) - (oa < ob);
-}
-
+/* By key bytes, ties in input order (a stable sort out of qsort). */
 static int cmp_pentry(const void *pa, const void *pb)
 {
     const pentry *a = pa, *b = pb;
-    return key_then_ord(a->key, a->ord, b->key, b->ord);
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->ord > b->ord) - (a->ord < b->ord);
 }
 
 static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, const char *what)
@@ -860,16 +855,29 @@ void wsel_ring_opts_init(wsel_ring_opts *o)
     o->rr_start = 1;
 }
 
+/* A host given at construction, sorted by the bytes of name followed by `suffix`. */
 typedef struct hs {
     const wsel_ring_host_spec *s;
-    char *key;
+    size_t len;                 /* strlen(s->name) */
+    char suffix[8];             /* ":" and the port as given, or ":" alone */
     size_t ord;
 } hs;
+
+static unsigned char hs_byte(const hs *h, size_t i)
+{
+    return (unsigned char)(i < h->len ? h->s->name[i] : h->suffix[i - h->len]);
+}
 
 static int cmp_hs(const void *pa, const void *pb)
 {
     const hs *a = pa, *b = pb;
-    return key_then_ord(a->key, a->ord, b->key, b->ord);
+    for (size_t i = 0;; i++) {
+        unsigned char ca = hs_byte(a, i), cb = hs_byte(b, i);
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        if (!ca)
+            return (a->ord > b->ord) - (a->ord < b->ord);
+    }
 }
 
 static int opt_fail(wsel_error *err, const char *opt, const char *fmt, double v)
@@ -966,28 +974,22 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
         wsel_ring_free(r);
         return nomem(err);
     }
-    for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
+    for (size_t i = 0; i < o->n_hosts; i++) {
         const wsel_ring_host_spec *s = &o->hosts[i];
-        size_t len = strlen(s->name) + 16;
         v[i].s = s;
+        v[i].len = strlen(s->name);
         v[i].ord = i;
-        v[i].key = malloc(len);
-        if (!v[i].key)
-            rc = nomem(err);
-        else if (s->port < 0)
-            snprintf(v[i].key, len, "%s:", s->name);
-        else
-            snprintf(v[i].key, len, "%s:%lld", s->name, (long long)s->port);
+        if (s->port < 0)
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":");
+        else /* 1..65535 (check_opts) */
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":%u", (unsigned)s->port);
     }
-    if (rc == WSEL_OK)
-        qsort(v, o->n_hosts, sizeof *v, cmp_hs);
+    qsort(v, o->n_hosts, sizeof *v, cmp_hs);
     for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
         const wsel_ring_host_spec *s = v[i].s;
         rc = wsel_ring_add_host(r, s->name, s->port < 0 ? 80u : (uint32_t)s->port,
                                 s->weight < 0 ? 10u : (uint32_t)s->weight, err);
     }
-    for (size_t i = 0; i < o->n_hosts; i++)
-        free(v[i].key);
     free(v);
     if (rc) {
         wsel_ring_free(r);
