@@ -49,15 +49,6 @@ typedef struct ring_case {
     ring_fx *fx;
 } ring_case;
 
-static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
-{
-    (void)ctx;
-    (void)name;
-    out->failed = true;
-    out->message = "benchmark rings hold IP literals only";
-    return 0;
-}
-
 static void host_name(uint32_t i, char *buf, size_t len)
 {
     snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
@@ -68,7 +59,7 @@ static wsel_ring *ring_make(uint32_t slots, uint32_t hosts)
 {
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = no_resolve;
+    o.dns.resolve = wsel_kit_ring_literals_only;
     o.wheel_size = slots;
     wsel_ring *r = NULL;
     if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
@@ -132,14 +123,21 @@ static int pick_one(const ring_case *c, uint32_t k, wsel_ring_peer *p)
     return wsel_ring_pick(fx->r, &h, true, p, NULL);
 }
 
+/* The case's fixture, built; NULL (the case skipped) when it cannot be. */
+static ring_fx *fx_ready(wsel_bench_state *st, const ring_case *c)
+{
+    if (fx_ensure(c->fx))
+        return c->fx;
+    wsel_bench_skip(st, "could not build the ring");
+    return NULL;
+}
+
 static void bm_pick(wsel_bench_state *st, void *arg)
 {
     ring_case *c = arg;
-    ring_fx *fx = c->fx;
-    if (!fx_ensure(fx)) {
-        wsel_bench_skip(st, "could not build the ring");
+    ring_fx *fx = fx_ready(st, c);
+    if (!fx)
         return;
-    }
     uint32_t k = 0, n = fx->slots;
     int rc = 0;
     if (c->engine == RE_FLOOR) {
@@ -185,11 +183,8 @@ static int toggle(const ring_case *c, bool add)
 static void bm_change(wsel_bench_state *st, void *arg)
 {
     ring_case *c = arg;
-    ring_fx *fx = c->fx;
-    if (!fx_ensure(fx)) {
-        wsel_bench_skip(st, "could not build the ring");
+    if (!fx_ready(st, c))
         return;
-    }
     int rc = 0;
     while (wsel_bench_keep_running(st)) {
         wsel_bench_pause(st);

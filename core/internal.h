@@ -25,4 +25,8 @@ bool wsel__canon_key(const char *text, char *out, size_t len);
  * model; every engine and the odds calculator refuse a set it faults. */
 const char *wsel__set_problem(const wsel_set *set);
 
+/* Grows the array *p of *cap elements of `size` bytes (doubling, from 16) so that it
+ * holds at least `need`. False when out of memory, with *p and *cap unchanged. */
+bool wsel__reserve(void **p, size_t *cap, size_t need, size_t size);
+
 #endif

@@ -17,29 +17,12 @@
 
 #include "ring_view.h"
 
-#define FOR_EACH_ADDR(r, a)                                                            \
-    for (size_t hi_ = 0; hi_ < (r)->nh; hi_++)                                         \
-        for (size_t ai_ = 0; ai_ < (r)->h[hi_]->n && ((a) = (r)->h[hi_]->a[ai_], 1); ai_++)
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
 
 static int nomem(wsel_error *err)
 {
     return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
                       "ring fast engine: out of memory");
-}
-
-static bool reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = c;
-    return true;
 }
 
 /* What picks of this address report as host name (doc/ring.md section 9). */
@@ -182,9 +165,9 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
     }
 
     /* 2. everything that can fail, before anything is committed */
-    if (!reserve((void **)&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
-        !reserve((void **)&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
-        !reserve((void **)&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
+    if (!wsel__reserve((void **)&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
+        !wsel__reserve((void **)&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
+        !wsel__reserve((void **)&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
         return nomem(err);
     wsel__fview *v = NULL;
     if (f->nspare) {
@@ -281,16 +264,8 @@ int wsel_ring_fast_new(wsel_ring *r, wsel_ring_fast **out, wsel_error *err)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: wsel_ring_fast_new needs a ring and an output pointer");
     wsel_ring_fast *f = calloc(1, sizeof *f);
-    if (!f)
-        return nomem(err);
-    f->spare = calloc(WSEL__FAST_SPARES, sizeof *f->spare);
-    if (!f->spare) {
-        free(f);
-        return nomem(err);
-    }
-    int rc = wsel__ring_journal_start(r, err);
+    int rc = f ? wsel__ring_journal_start(r, err) : nomem(err);
     if (rc != WSEL_OK) {
-        free(f->spare);
         free(f);
         return rc;
     }
@@ -326,7 +301,6 @@ void wsel_ring_fast_free(wsel_ring_fast *f)
         free(rec);
     }
     free(f->retired);
-    free(f->spare);
     free(f->dead);
     free(f->log);
     free(f);

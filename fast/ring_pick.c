@@ -5,16 +5,16 @@
  * and nothing shared is written except the round-robin pointer, advanced by one
  * compare-and-swap to just past the slot taken (where the reference, taking one pointer
  * value per skipped slot, leaves it too). */
-#include <math.h>
 #include <string.h>
 
 #include "ring_view.h"
 
 #define NONE UINT32_MAX
+#define HOT static inline __attribute__((always_inline))
 
 /* d in [0, lim) such that slot p + d (cyclic in 1..n) is the first available slot from p
  * on, or NONE. Bits above n and bit 0 are never set. */
-static inline uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim)
+HOT uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim)
 {
     const uint64_t *b = v->avail;
     const uint32_t n = v->n;
@@ -41,13 +41,13 @@ static inline uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim
 }
 
 /* Slot p moved on by k <= n, cyclic in 1..n. */
-static inline uint32_t step(uint32_t p, uint64_t k, uint32_t n)
+HOT uint32_t step(uint32_t p, uint64_t k, uint32_t n)
 {
     uint64_t q = p + k;
     return (uint32_t)(q > n ? q - n : q);
 }
 
-static int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
+static __attribute__((cold, noinline)) int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
 {
     peer->outcome = o;
     peer->ip[0] = '\0';
@@ -59,7 +59,7 @@ static int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
     return WSEL_OK;
 }
 
-static inline void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
+HOT void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
                           bool cache_only, wsel_ring_peer *peer)
 {
     peer->slot = slot;
@@ -76,7 +76,7 @@ static inline void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32
 
 /* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
  * taken here) to the first available slot, and the answer there. */
-static inline int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
+HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
                        wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
 {
     const uint32_t n = v->n;
@@ -119,35 +119,47 @@ static inline int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode m
     return WSEL_OK;
 }
 
+/* A hashed pick's start slot: 1 + ((hash mod N + retries mod N) mod N). */
+HOT uint32_t hash_slot(const wsel__fview *v, const wsel_ring_handle *h)
+{
+    uint64_t k = wsel__fview_mod(v, h->hash);
+    if (h->retries) {
+        k += wsel__fview_mod(v, h->retries);
+        k = k >= v->n ? k - v->n : k;
+    }
+    return 1 + (uint32_t)k;
+}
+
+/* A float pick's start slot (u in [0,1)): 1 + ((floor(u N) + retries) mod N), where
+ * floor(u N) rounding up to N counts as N - 1. */
+HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
+{
+    const uint32_t n = v->n;
+    double x = h->u * (double)n;
+    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x; /* x >= 0: truncation is the floor */
+    if (h->retries)
+        k = (k + h->retries % n) % n;
+    return 1 + (uint32_t)k;
+}
+
 /* Checks the call and sets the start slot; w->slot == 0 for round-robin. */
-static inline int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
+HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
                         const wsel_ring_peer *peer, const wsel__fview *v, wsel__fwalk *w,
                         wsel_error *err)
 {
     if (!f || !h || !peer)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: pick needs a fast engine, a handle and a peer record");
-    const uint32_t n = v->n;
     w->skipped = 0;
     switch (h->mode) {
-    case WSEL_RING_HASH: {
-        uint64_t k = wsel__fview_mod(v, h->hash);
-        if (h->retries) {
-            k += wsel__fview_mod(v, h->retries);
-            k = k >= n ? k - n : k;
-        }
-        w->slot = 1 + (uint32_t)k;
+    case WSEL_RING_HASH:
+        w->slot = hash_slot(v, h);
         return WSEL_OK;
-    }
     case WSEL_RING_FLOAT:
         if (!(h->u >= 0 && h->u < 1))
             return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                               "ring: a float key must be in [0,1), got %g", h->u);
-        {
-            double x = floor(h->u * (double)n);
-            uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x;
-            w->slot = 1 + (uint32_t)((k + h->retries % n) % n);
-        }
+        w->slot = float_slot(v, h);
         return WSEL_OK;
     case WSEL_RING_RR:
         w->slot = 0;
@@ -157,8 +169,8 @@ static inline int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
                       "ring: unknown pick mode %d", (int)h->mode);
 }
 
-static int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ring_peer *peer,
-                wsel__fwalk *w, wsel_error *err)
+HOT int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ring_peer *peer,
+             wsel__fwalk *w, wsel_error *err)
 {
     const wsel__fview *v = f ? atomic_load_explicit(&f->cur, memory_order_acquire) : NULL;
     int rc = begin(f, h, peer, v, w, err);
@@ -169,11 +181,62 @@ static int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ri
     return walk(f, v, h->mode, w, true, cache_only, peer);
 }
 
-int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
-                        wsel_ring_peer *peer, wsel_error *err)
+static __attribute__((noinline)) int pick_general(wsel_ring_fast *f, wsel_ring_handle *h,
+                                                  bool cache_only, wsel_ring_peer *peer,
+                                                  wsel_error *err)
 {
     wsel__fwalk w;
     return pick(f, h, cache_only, peer, &w, err);
+}
+
+/* Whether the address of slot s of v (available) is an IP whose answer may be given as
+ * it stands: then a pick there is answer() and nothing else. */
+HOT bool plain_at(const wsel__fview *v, uint32_t s, bool cache_only)
+{
+    const wsel__frec *rec = v->owner[s];
+    return rec->iptype != WSEL_RING_NAME &&
+           (cache_only || atomic_load_explicit(&rec->expire, memory_order_relaxed) >= v->now);
+}
+
+/* The common picks, with no call: a hashed or float pick that finds an available IP
+ * address needing no refresh, or a round-robin pointer landing on one. Returns false, having
+ * changed nothing, for anything else (and a round-robin pointer another reader moved
+ * meanwhile): the general way (pick) then gives the same answer on the same view. */
+HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
+               wsel_ring_peer *peer)
+{
+    if (f && h && peer) {
+        const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
+        bool keyed = h->mode == WSEL_RING_HASH ||
+                     (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1);
+        if (v->healthy && keyed) {
+            uint32_t s = h->mode == WSEL_RING_HASH ? hash_slot(v, h) : float_slot(v, h);
+            uint32_t d = next_avail(v, s, v->n);
+            s = step(s, d, v->n);
+            if (d != NONE && plain_at(v, s, cache_only)) {
+                answer(f, v->owner[s], s, cache_only, peer);
+                return true;
+            }
+        } else if (v->healthy && h->mode == WSEL_RING_RR) {
+            uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
+            if (((v->avail[P >> 6] >> (P & 63)) & 1) && plain_at(v, P, cache_only) &&
+                atomic_compare_exchange_strong_explicit(&f->rr, &P, step(P, 1, v->n),
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed)) {
+                answer(f, v->owner[P], P, cache_only, peer);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                        wsel_ring_peer *peer, wsel_error *err)
+{
+    if (quick(f, h, cache_only, peer))
+        return WSEL_OK;
+    return pick_general(f, h, cache_only, peer, err);
 }
 
 int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
@@ -187,6 +250,8 @@ int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only
 int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                                 wsel_ring_peer *peer, wsel_error *err)
 {
+    if (quick(f, h, cache_only, peer))
+        return WSEL_OK;
     wsel__fwalk w;
     int rc = pick(f, h, cache_only, peer, &w, err);
     while (rc == WSEL_OK && peer->outcome == WSEL_RING_EXPIRED) {

@@ -51,6 +51,8 @@ static inline uint64_t wsel__fview_mod(const wsel__fview *v, uint64_t x)
     return (uint64_t)(((wsel__u128)hi * v->n + (((wsel__u128)lo * v->n) >> 64)) >> 64);
 }
 
+#define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */
+
 struct wsel_ring_fast {
     wsel_ring *r;
     _Atomic(wsel__fview *) cur;
@@ -61,14 +63,13 @@ struct wsel_ring_fast {
     wsel__frec *recs;           /* live records */
     wsel__frec **dead;          /* records of removed addresses, freed by reclaim */
     size_t ndead, capdead;
-    wsel__fview **retired, **spare;
+    wsel__fview **retired, *spare[WSEL__FAST_SPARES];
     size_t nretired, capretired, nspare;
     uint32_t *log;              /* slots changed, in sync order; log[0] is position log_off */
     size_t nlog, caplog;
     uint64_t log_off;
 };
 
-#define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */
 
 /* Where a pick's walk is: at slot `slot` after `skipped` unavailable ones. */
 typedef struct wsel__fwalk {

@@ -52,14 +52,9 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
 
 static int retire(wsel_resolver *r, wsel__rsnap *rs)
 {
-    if (r->n_retired == r->cap_retired) {
-        size_t cap = r->cap_retired ? 2 * r->cap_retired : 16;
-        wsel__rsnap **p = realloc(r->retired, cap * sizeof *p);
-        if (!p)
-            return WSEL_E_NOMEM;
-        r->retired = p;
-        r->cap_retired = cap;
-    }
+    if (!wsel__reserve((void **)&r->retired, &r->cap_retired, r->n_retired + 1,
+                       sizeof *r->retired))
+        return WSEL_E_NOMEM;
     r->retired[r->n_retired++] = rs;
     return WSEL_OK;
 }

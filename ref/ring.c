@@ -30,7 +30,21 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
     unsigned char bin[16];
     char tmp[64];
     if (inet_pton(AF_INET, s, bin) == 1) {
-        inet_ntop(AF_INET, bin, out, (socklen_t)len);
+        /* dotted decimal by hand: inet_ntop formats with sprintf, the most of an add */
+        char txt[16], *o = txt;
+        for (int i = 0; i < 4; i++) {
+            unsigned v = bin[i];
+            if (v >= 100)
+                *o++ = (char)('0' + v / 100);
+            if (v >= 10)
+                *o++ = (char)('0' + v / 10 % 10);
+            *o++ = (char)('0' + v % 10);
+            *o++ = i < 3 ? '.' : '\0';
+        }
+        if ((size_t)(o - txt) <= len)
+            memcpy(out, txt, (size_t)(o - txt));
+        else if (len)
+            out[0] = '\0';
         return WSEL_RING_IPV4;
     }
     size_t n = strlen(s);
@@ -108,19 +122,25 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
     return s;
 }
 
-#define FOR_EACH_ADDR(r, a)                                                            \
-    for (size_t hi_ = 0; hi_ < (r)->nh; hi_++)                                         \
-        for (size_t ai_ = 0; ai_ < (r)->h[hi_]->n && ((a) = (r)->h[hi_]->a[ai_], 1); ai_++)
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
 
-/* Positions in iteration order, for wsel_ring_owner() and wsel_ring_address_get(). */
-static void renumber(wsel_ring *r)
+/* The address array and positions in iteration order from host `from` on, whose first
+ * address goes to position `pos` (the hosts before it are as they were), after
+ * addresses came or went (capacity reserved when the change was planned). */
+static void renumber(wsel_ring *r, size_t from, size_t pos)
 {
-    wsel__raddr *a;
-    size_t pos = 0;
-    FOR_EACH_ADDR(r, a)
-        a->pos = pos++;
+    for (size_t i = from; i < r->nh; i++) {
+        r->h[i]->idx = i;
+        r->h[i]->first = pos;
+        for (size_t k = 0; k < r->h[i]->n; k++) {
+            wsel__raddr *a = r->h[i]->a[k];
+            a->pos = pos;
+            r->addr[pos++] = a;
+        }
+    }
     r->naddr = pos;
 }
+
 
 /* 5.2.3's counts: each address gets the floor of its share of what is left. */
 static void sequential_targets(wsel_ring *r)
@@ -294,33 +314,39 @@ void wsel__ring_redistribute(wsel_ring *r)
         a->settled = true;
         a->prev_weight = a->weight;
     }
-    renumber(r);
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
 
+/* Total weight, and the part of it unavailable, in one pass. */
+static uint64_t weights(const wsel_ring *r, uint64_t *unavailable)
+{
+    uint64_t w = 0, u = 0;
+    wsel__raddr *a;
+    FOR_EACH_ADDR(r, a) {
+        w += a->weight;
+        u += a->available ? 0 : a->weight;
+    }
+    *unavailable = u;
+    return w;
+}
+
 uint64_t wsel_ring_weight(const wsel_ring *r)
 {
-    uint64_t w = 0;
-    wsel__raddr *a;
-    FOR_EACH_ADDR(r, a)
-        w += a->weight;
-    return w;
+    uint64_t u;
+    return weights(r, &u);
 }
 
 uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
 {
-    uint64_t w = 0;
-    wsel__raddr *a;
-    FOR_EACH_ADDR(r, a)
-        if (!a->available)
-            w += a->weight;
-    return w;
+    uint64_t u;
+    weights(r, &u);
+    return u;
 }
 
 bool wsel__ring_healthy(const wsel_ring *r)
 {
-    uint64_t w = wsel_ring_weight(r), u = wsel_ring_unavailable_weight(r);
+    uint64_t u, w = weights(r, &u);
     return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
 }
 
@@ -362,13 +388,12 @@ static void plan_free(plan *p)
     p->e = NULL;
 }
 
+/* By key bytes, ties in input order (a stable sort out of qsort). */
 static int cmp_pentry(const void *pa, const void *pb)
 {
     const pentry *a = pa, *b = pb;
     int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return a->ord < b->ord ? -1 : a->ord > b->ord;
+    return c ? c : (a->ord > b->ord) - (a->ord < b->ord);
 }
 
 static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, const char *what)
@@ -519,6 +544,8 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
+    if (!wsel__reserve((void **)&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
+        return nomem(err);
     if (h->n + fresh > h->cap) {
         size_t cap = h->n + fresh + 4;
         wsel__raddr **na = realloc(h->a, cap * sizeof *na);
@@ -564,6 +591,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->ttl0 = p->ttl0;
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
+    renumber(r, h->idx, h->first);
     wsel__ring_redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
@@ -573,7 +601,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
             h->a[w++] = h->a[k];
     }
     h->n = w;
-    renumber(r);
+    renumber(r, h->idx, h->first);
 }
 
 /* Asks the resolver about h (an IP literal answers itself) and plans the update. */
@@ -628,8 +656,9 @@ const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
 
 static wsel__rhost *find_host(const wsel_ring *r, const char *name, uint32_t port, size_t *idx)
 {
+    uint64_t key = (uint64_t)port << 32 | wsel__ring_name_key(name);
     for (size_t i = 0; i < r->nh; i++)
-        if (r->h[i]->port == port && strcmp(r->h[i]->name, name) == 0) {
+        if (r->hkey[i] == key && strcmp(r->h[i]->name, name) == 0) {
             if (idx)
                 *idx = i;
             return r->h[i];
@@ -678,14 +707,11 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         set_host_weight(r, h, weight);
         return WSEL_OK;
     }
-    if (r->nh == r->caph) {
-        size_t cap = r->caph ? 2 * r->caph : 8;
-        wsel__rhost **nh = realloc(r->h, cap * sizeof *nh);
-        if (!nh)
-            return nomem(err);
-        r->h = nh;
-        r->caph = cap;
-    }
+    size_t caph = r->caph, capk = r->caph; /* both grow alike: caph counts for both */
+    if (!wsel__reserve((void **)&r->h, &caph, r->nh + 1, sizeof *r->h) ||
+        !wsel__reserve((void **)&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
+        return nomem(err);
+    r->caph = capk;
     h = calloc(1, sizeof *h);
     if (!h || !(h->name = dupstr(name))) {
         free(h);
@@ -704,6 +730,9 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         free(h);
         return rc;
     }
+    h->idx = r->nh;
+    h->first = r->naddr;
+    r->hkey[r->nh] = (uint64_t)port << 32 | wsel__ring_name_key(name);
     r->h[r->nh++] = h;
     apply_plan(r, h, &p);
     plan_free(&p);
@@ -737,9 +766,10 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     }
     wsel__ring_redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
+    memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
     r->nh--;
+    renumber(r, i, h->first);
     host_free(h);
-    renumber(r);
     if (found)
         *found = true;
     return WSEL_OK;
@@ -825,19 +855,29 @@ void wsel_ring_opts_init(wsel_ring_opts *o)
     o->rr_start = 1;
 }
 
+/* A host given at construction, sorted by the bytes of name followed by `suffix`. */
 typedef struct hs {
     const wsel_ring_host_spec *s;
-    char *key;
+    size_t len;                 /* strlen(s->name) */
+    char suffix[8];             /* ":" and the port as given, or ":" alone */
     size_t ord;
 } hs;
+
+static unsigned char hs_byte(const hs *h, size_t i)
+{
+    return (unsigned char)(i < h->len ? h->s->name[i] : h->suffix[i - h->len]);
+}
 
 static int cmp_hs(const void *pa, const void *pb)
 {
     const hs *a = pa, *b = pb;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return a->ord < b->ord ? -1 : a->ord > b->ord;
+    for (size_t i = 0;; i++) {
+        unsigned char ca = hs_byte(a, i), cb = hs_byte(b, i);
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        if (!ca)
+            return (a->ord > b->ord) - (a->ord < b->ord);
+    }
 }
 
 static int opt_fail(wsel_error *err, const char *opt, const char *fmt, double v)
@@ -902,14 +942,16 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
     if (!r)
         return nomem(err);
     r->n = n;
-    r->wheel = calloc((size_t)n + 1, sizeof *r->wheel);
-    r->next = calloc((size_t)n + 1, sizeof *r->next);
-    r->prev = calloc((size_t)n + 1, sizeof *r->prev);
-    r->free = calloc(n, sizeof *r->free);
-    if (!r->wheel || !r->next || !r->prev || !r->free) {
-        wsel_ring_free(r);
+    /* the per-slot arrays in one block: wheel[0..n], next[0..n], prev[0..n], free[0..n) */
+    size_t m = (size_t)n + 1;
+    r->wheel = calloc(1, m * sizeof *r->wheel + (3 * m - 1) * sizeof *r->next);
+    if (!r->wheel) {
+        free(r);
         return nomem(err);
     }
+    r->next = (uint32_t *)(r->wheel + m);
+    r->prev = r->next + m;
+    r->free = r->prev + m;
     rc = o->order ? wsel__ring_ranks(o->order, n, r->free, err)
                   : wsel_ring_default_order(n, r->free, err);
     if (rc) {
@@ -932,28 +974,22 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
         wsel_ring_free(r);
         return nomem(err);
     }
-    for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
+    for (size_t i = 0; i < o->n_hosts; i++) {
         const wsel_ring_host_spec *s = &o->hosts[i];
-        size_t len = strlen(s->name) + 16;
         v[i].s = s;
+        v[i].len = strlen(s->name);
         v[i].ord = i;
-        v[i].key = malloc(len);
-        if (!v[i].key)
-            rc = nomem(err);
-        else if (s->port < 0)
-            snprintf(v[i].key, len, "%s:", s->name);
-        else
-            snprintf(v[i].key, len, "%s:%lld", s->name, (long long)s->port);
+        if (s->port < 0)
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":");
+        else /* 1..65535 (check_opts) */
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":%u", (unsigned)s->port);
     }
-    if (rc == WSEL_OK)
-        qsort(v, o->n_hosts, sizeof *v, cmp_hs);
+    qsort(v, o->n_hosts, sizeof *v, cmp_hs);
     for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
         const wsel_ring_host_spec *s = v[i].s;
         rc = wsel_ring_add_host(r, s->name, s->port < 0 ? 80u : (uint32_t)s->port,
                                 s->weight < 0 ? 10u : (uint32_t)s->weight, err);
     }
-    for (size_t i = 0; i < o->n_hosts; i++)
-        free(v[i].key);
     free(v);
     if (rc) {
         wsel_ring_free(r);
@@ -970,10 +1006,9 @@ void wsel_ring_free(wsel_ring *r)
     for (size_t i = 0; i < r->nh; i++)
         host_free(r->h[i]);
     free(r->h);
-    free(r->wheel);
-    free(r->next);
-    free(r->prev);
-    free(r->free);
+    free(r->hkey);
+    free(r->wheel); /* and next, prev, free */
+    free(r->addr);
     wsel__ring_journal_stop(r);
     free(r);
 }

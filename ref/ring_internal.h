@@ -28,6 +28,7 @@ typedef struct wsel__raddr {
 
 typedef struct wsel__rhost {
     char *name;
+    size_t idx, first;          /* its index in the host list, its first address's position */
     uint16_t port;
     uint32_t node_weight;
     bool literal;               /* name is an IP literal: resolves to itself, never expires */
@@ -42,11 +43,13 @@ typedef struct wsel__rhost {
 
 struct wsel_ring {
     uint32_t n;                 /* wheel size N */
-    wsel__raddr **wheel;        /* [1..N] owner or NULL */
+    wsel__raddr **wheel;        /* [1..N] owner or NULL; one allocation with next, prev, free */
     uint32_t *next, *prev;      /* [1..N] slot lists of the owners */
     uint32_t *free;             /* the free stack; top = free[nfree - 1] */
     uint32_t nfree;
     wsel__rhost **h;
+    uint64_t *hkey;             /* [i]: host i's port << 32 | wsel__ring_name_key(name),
+                                   compared before the name (one array, few cache lines) */
     size_t nh, caph;
     double threshold, requery, ttl0, now;
     uint32_t pointer;           /* next round-robin slot */
@@ -54,13 +57,30 @@ struct wsel_ring {
     bool strict;                /* apportionment that keeps the seed's promise (section 8) */
     wsel_ring_dns dns;
     uint64_t serial;
-    size_t naddr;               /* addresses in iteration order (after renumbering) */
+    /* Every address in iteration order (hosts in order, then each host's addresses),
+     * rebuilt whenever addresses come or go, so a redistribution walks one array;
+     * capacity is reserved when a change plans its new addresses. */
+    wsel__raddr **addr;
+    size_t naddr, capaddr;
     /* The slot journal a fast engine reads (fast/ring.c): every slot whose owner changed
      * since it was last emptied, once each; jmark == NULL while no engine listens. */
     uint32_t *journal;
     uint8_t *jmark;
     uint32_t njournal;
 };
+
+/* Each address of ring r in iteration order, into `a` (a wsel__raddr *). */
+#define WSEL__RING_FOR_EACH_ADDR(r, a)                                                    \
+    for (size_t i_ = 0; i_ < (r)->naddr && ((a) = (r)->addr[i_], 1); i_++)
+
+/* A cheap digest of a host name (FNV-1a), so finding a host compares few names. */
+static inline uint32_t wsel__ring_name_key(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    return h;
+}
 
 /* ring_order.c: ranks of n distinct finite numbers (1-based) into out; WSEL_E_ARG on
  * duplicates or non-finite values, WSEL_E_NOMEM. */

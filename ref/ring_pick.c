@@ -163,12 +163,7 @@ size_t wsel_ring_host_count(const wsel_ring *r)
 
 static const wsel__raddr *nth(const wsel_ring *r, size_t i)
 {
-    for (size_t k = 0; k < r->nh; k++) {
-        if (i < r->h[k]->n)
-            return r->h[k]->a[i];
-        i -= r->h[k]->n;
-    }
-    return NULL;
+    return i < r->naddr ? r->addr[i] : NULL;
 }
 
 void wsel_ring_address_get(const wsel_ring *r, size_t i, wsel_ring_address *out)
@@ -207,11 +202,18 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
 #define BAD(...) wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL, __VA_ARGS__)
     uint64_t owned = 0, w = 0;
     size_t pos = 0;
-    for (size_t k = 0; k < r->nh; k++)
+    for (size_t k = 0; k < r->nh; k++) {
+        if (r->hkey[k] != ((uint64_t)r->h[k]->port << 32 | wsel__ring_name_key(r->h[k]->name)))
+            return BAD("ring: host %s has the wrong key", r->h[k]->name);
+        if (r->h[k]->idx != k || r->h[k]->first != pos)
+            return BAD("ring: host %s indexed %zu from %zu, expected %zu from %zu",
+                       r->h[k]->name, r->h[k]->idx, r->h[k]->first, k, pos);
         for (size_t j = 0; j < r->h[k]->n; j++) {
             const wsel__raddr *a = r->h[k]->a[j];
             if (a->disabled)
                 return BAD("ring: disabled address %s left behind", a->ip);
+            if (pos >= r->naddr || r->addr[pos] != a)
+                return BAD("ring: address %s is not entry %zu of the address array", a->ip, pos);
             if (a->pos != pos++)
                 return BAD("ring: address %s numbered %zu, expected %zu", a->ip, a->pos, pos - 1);
             if (a->host != r->h[k])
@@ -228,6 +230,7 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
             owned += c;
             w += a->weight;
         }
+    }
     if (pos != r->naddr)
         return BAD("ring: %zu addresses, %zu numbered", pos, r->naddr);
     uint64_t wheel_owned = 0;

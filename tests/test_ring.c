@@ -199,6 +199,28 @@ static void test_given_order(void **u)
     wsel_ring_free(b);
 }
 
+/* Construction sorts the hosts by "name:port" and keeps the input order of equal keys:
+ * a host given twice ends with the weight given last (section 2). */
+static void test_equal_keys_keep_order(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring_host_spec hs[] = {{"10.0.0.2", 80, 5}, {"10.0.0.1", 80, 1}, {"10.0.0.1", 80, 5}};
+    o.hosts = hs;
+    o.n_hosts = 3;
+    wsel_ring *r = mk(&o);
+    assert_int_equal(wsel_ring_host_count(r), 2);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 5);
+    assert_int_equal(count_of(r, "10.0.0.2", 80), 5);
+    wsel_ring_free(r);
+    hs[1].weight = 5;
+    hs[2].weight = 1;
+    r = mk(&o);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 1);
+    wsel_ring_free(r);
+}
+
 /* ---- section 5: layouts K1-K6 ----------------------------------------------------------- */
 
 static void test_k1(void **u)
@@ -352,52 +374,45 @@ static void refresh(wsel_ring *r, const char *name)
     ok_check(r);
 }
 
+/* mashape.com answers `first` (type t0), then `then` (type t1): slots of from[i] must
+ * now belong to to[i] (the spec's K6 replacements), every other slot stays. */
+static void k6_update(wsel_ring_rrtype t0, const char *const *first, wsel_ring_rrtype t1,
+                      const char *const *then, const char *const *from, const char *const *to)
+{
+    static char b[101][64];
+    static mock m;
+    memset(&m, 0, sizeof m);
+    wsel_ring *r = k6(&m, t0, first);
+    snap(r, b, 100);
+    mock_addr(&m, "mashape.com", t1, 300, then);
+    refresh(r, "mashape.com");
+    for (uint32_t s = 1; s <= 100; s++) {
+        const char *want = b[s];
+        for (size_t i = 0; from[i]; i++)
+            if (strcmp(b[s], from[i]) == 0)
+                want = to[i];
+        assert_string_equal(owner_ip(r, s), want);
+    }
+    wsel_ring_free(r);
+}
+
 static void test_k6(void **u)
 {
     (void)u;
-    static char b[101][64];
-    mock m = {0};
     static const char *const n56[] = {"1.2.3.5", "1.2.3.6", NULL};
     static const char *const n67[] = {"1.2.3.6", "1.2.3.7", NULL};
     static const char *const v6[] = {"::1", "::2", NULL};
-
-    wsel_ring *r = k6(&m, WSEL_RING_A, mashape2);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2); /* identical: nothing moves */
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++)
-        assert_string_equal(owner_ip(r, s), b[s]);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n56);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++)
-        assert_string_equal(owner_ip(r, s), strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.6" : b[s]);
-    wsel_ring_free(r);
-
-    memset(&m, 0, sizeof m);
-    r = k6(&m, WSEL_RING_A, mashape2);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, n67);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++) {
-        const char *want = strcmp(b[s], "1.2.3.5") == 0   ? "1.2.3.6"
-                           : strcmp(b[s], "1.2.3.4") == 0 ? "1.2.3.7"
-                                                          : b[s];
-        assert_string_equal(owner_ip(r, s), want);
-    }
-    wsel_ring_free(r);
-
-    memset(&m, 0, sizeof m);
-    r = k6(&m, WSEL_RING_AAAA, v6);
-    snap(r, b, 100);
-    mock_addr(&m, "mashape.com", WSEL_RING_A, 300, mashape2);
-    refresh(r, "mashape.com");
-    for (uint32_t s = 1; s <= 100; s++) {
-        const char *want = strcmp(b[s], "::2") == 0   ? "1.2.3.4"
-                           : strcmp(b[s], "::1") == 0 ? "1.2.3.5"
-                                                      : b[s];
-        assert_string_equal(owner_ip(r, s), want);
-    }
-    wsel_ring_free(r);
+    static const char *const none[] = {NULL};
+    /* identical answer: nothing moves */
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, mashape2, none, none);
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, n56, (const char *const[]){"1.2.3.4", NULL},
+              (const char *const[]){"1.2.3.6", NULL});
+    k6_update(WSEL_RING_A, mashape2, WSEL_RING_A, n67,
+              (const char *const[]){"1.2.3.5", "1.2.3.4", NULL},
+              (const char *const[]){"1.2.3.6", "1.2.3.7", NULL});
+    k6_update(WSEL_RING_AAAA, v6, WSEL_RING_A, mashape2,
+              (const char *const[]){"::2", "::1", NULL},
+              (const char *const[]){"1.2.3.4", "1.2.3.5", NULL});
 }
 
 /* ---- section 8: counterexamples C1-C4 ---------------------------------------------------- */
@@ -603,41 +618,36 @@ static void test_distribution(void **u)
     wsel_ring_free(r);
 }
 
+/* How many of n slots change owner when equal-weight IP hosts 10.0.0.(k+1) ..
+ * 10.0.0.(k+extra) join a ring of k of them, one by one. */
+static int moved_by_adds(uint32_t n, size_t k, size_t extra)
+{
+    static mock m;
+    static char b[5001][64];
+    static const uint32_t eq[] = {1, 1, 1, 1, 1, 1, 1, 1};
+    memset(&m, 0, sizeof m);
+    wsel_ring *r = ip_ring(&m, n, eq, k);
+    snap(r, b, n);
+    for (size_t j = k + 1; j <= k + extra; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.0.0.%zu", j);
+        add(r, name, 80, 1);
+    }
+    int moved = 0;
+    for (uint32_t s = 1; s <= n; s++)
+        moved += strcmp(b[s], owner_ip(r, s)) != 0;
+    wsel_ring_free(r);
+    return moved;
+}
+
 static void test_movement_figures(void **u)
 {
     (void)u;
-    mock m = {0};
-    static char b[5001][64];
-    static const uint32_t eq[] = {1, 1, 1, 1, 1, 1, 1, 1};
     /* 5 -> 6 equal hosts at N=5000: 834 slots (16.68%) */
-    wsel_ring *r = ip_ring(&m, 5000, eq, 5);
-    snap(r, b, 5000);
-    add(r, "10.0.0.6", 80, 1);
-    int moved = 0;
-    for (uint32_t s = 1; s <= 5000; s++)
-        moved += strcmp(b[s], owner_ip(r, s)) != 0;
-    assert_int_equal(moved, 834);
-    wsel_ring_free(r);
+    assert_int_equal(moved_by_adds(5000, 5, 1), 834);
     /* 6 -> 8: exactly 25%, 5 -> 8: 37.5% of the keys (1000-slot wheel) */
-    r = ip_ring(&m, 1000, eq, 6);
-    snap(r, b, 1000);
-    add(r, "10.0.0.7", 80, 1);
-    add(r, "10.0.0.8", 80, 1);
-    moved = 0;
-    for (uint32_t s = 1; s <= 1000; s++)
-        moved += strcmp(b[s], owner_ip(r, s)) != 0;
-    assert_int_equal(moved, 250);
-    wsel_ring_free(r);
-    r = ip_ring(&m, 1000, eq, 5);
-    snap(r, b, 1000);
-    add(r, "10.0.0.6", 80, 1);
-    add(r, "10.0.0.7", 80, 1);
-    add(r, "10.0.0.8", 80, 1);
-    moved = 0;
-    for (uint32_t s = 1; s <= 1000; s++)
-        moved += strcmp(b[s], owner_ip(r, s)) != 0;
-    assert_int_equal(moved, 375);
-    wsel_ring_free(r);
+    assert_int_equal(moved_by_adds(1000, 6, 2), 250);
+    assert_int_equal(moved_by_adds(1000, 5, 3), 375);
 }
 
 /* ring_spec exact counts of section 13.7 beyond K1-K5 */
@@ -1282,6 +1292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_lists),
         cmocka_unit_test(test_given_order),
+        cmocka_unit_test(test_equal_keys_keep_order),
         cmocka_unit_test(test_k1),
         cmocka_unit_test(test_k2),
         cmocka_unit_test(test_k3),

@@ -85,38 +85,46 @@ static int op_pick_expired(wsel_ring *r, mock *m)
     return rc;
 }
 
-/* Something built and freed again (make: build from ctx; out of memory -> WSEL_E_NOMEM
- * with nothing left allocated; else free it at once). */
-typedef int (*make_fn)(void *ctx);
+/* Something built and freed again: make builds from ctx into *out (out of memory ->
+ * WSEL_E_NOMEM, *out NULL and nothing left allocated), drop frees what it built. */
+typedef struct maker {
+    int (*make)(void *ctx, void **out);
+    void (*drop)(void *obj);
+} maker;
 
-static int make_ring(void *ctx)
+static int new_ring(void *ctx, void **out)
 {
     wsel_ring *r = NULL;
     int rc = wsel_ring_new(ctx, &r, NULL);
-    if (rc != WSEL_OK)
-        assert_null(r);
-    wsel_ring_free(r);
+    *out = r;
     return rc;
 }
 
-static int make_fast(void *ctx)
+static int new_fast(void *ctx, void **out)
 {
     wsel_ring_fast *f = NULL;
     int rc = wsel_ring_fast_new(ctx, &f, NULL);
-    if (rc != WSEL_OK)
-        assert_null(f);
-    wsel_ring_fast_free(f);
+    *out = f;
     return rc;
 }
 
-/* Every allocation of make fails in turn: out of memory and nothing left behind. */
-static void sweep_new(make_fn make, void *ctx)
+static void drop_ring(void *obj) { wsel_ring_free(obj); }
+static void drop_fast(void *obj) { wsel_ring_fast_free(obj); }
+
+static const maker make_ring = {new_ring, drop_ring}, make_fast = {new_fast, drop_fast};
+
+/* Every allocation of the maker fails in turn: out of memory and nothing left behind. */
+static void sweep_new(const maker *mk, void *ctx)
 {
     long base = live;
     for (long k = 0;; k++) {
         hit = 0;
         countdown = k;
-        int rc = make(ctx);
+        void *obj = NULL;
+        int rc = mk->make(ctx, &obj);
+        if (rc != WSEL_OK)
+            assert_null(obj);
+        mk->drop(obj);
         countdown = -1;
         assert_int_equal(live, base);
         if (rc == WSEL_OK && !hit)
@@ -141,7 +149,7 @@ static void test_nomem(void **u)
     o.n_hosts = 2;
 
     /* construction */
-    sweep_new(make_ring, &o);
+    sweep_new(&make_ring, &o);
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
     sweep("add a named host", r, &m, op_add_named);
@@ -156,7 +164,7 @@ static void test_nomem(void **u)
     /* the fast engine: attaching, and syncing a change, with each allocation failing in
      * turn; a failed sync keeps the old view, and the next one publishes everything */
     long base = live;
-    sweep_new(make_fast, r);
+    sweep_new(&make_fast, r);
     wsel_ring_fast *f = NULL;
     assert_int_equal(wsel_ring_fast_new(r, &f, NULL), WSEL_OK);
     for (long k = 0;; k++) {

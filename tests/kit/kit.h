@@ -133,4 +133,10 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
 
 #define WSEL_KIT_MAX_VARIANTS 8
 
+/* ---- ring balancer -------------------------------------------------------------------- */
+
+/* A ring resolver (wsel_ring_dns.resolve) for rings of IP-literal hosts, which never
+ * reach it: any name it is asked about fails. */
+int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
+
 #endif

@@ -25,12 +25,12 @@ typedef struct rcase {
     bool have_last;
 } rcase;
 
-static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
+int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out)
 {
     (void)ctx;
     (void)name;
     out->failed = true;
-    out->message = "the kit's ring cases hold IP literals only";
+    out->message = "a ring of IP literals only";
     return 0;
 }
 
@@ -54,7 +54,7 @@ static void *r_case_new(uint64_t seed, char *why, size_t len)
     uint64_t rs = seed ^ 0x21a9c0de;
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = no_resolve;
+    o.dns.resolve = wsel_kit_ring_literals_only;
     o.wheel_size = (int64_t)wsel_kit_range(&rs, 1, 300);
     wsel_ring_host_spec hosts[RING_MAX_HOSTS];
     size_t nh = (size_t)wsel_kit_range(&rs, 1, RING_MAX_HOSTS);
