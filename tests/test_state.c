@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -259,6 +260,81 @@ static void test_extfile(void **unused)
     wsel_config_free(cfg);
 }
 
+/* A temporary file of `size` bytes: one comment line (a valid, empty state file). */
+static void make_comment_file(char *path, size_t size)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    fputc('#', f);
+    for (size_t i = 2; i < size; i++)
+        fputc('x', f);
+    fputc('\n', f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Issue 14 items 4 and 11: a state file must be a regular file (a FIFO is refused, not
+ * waited on), every I/O error names the file and the reason, and the 64 MiB limit
+ * accepts exactly 64 MiB. */
+static void test_extfile_files(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_error err;
+
+    char dir[] = "/tmp/wsel_test_stdirXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[sizeof dir + 8];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    alarm(10); /* a FIFO that is waited on fails the test instead of hanging it */
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", fifo, &err), WSEL_E_IO);
+    alarm(0);
+    assert_string_equal(err.file, fifo);
+    assert_non_null(strstr(err.message, "FIFO"));
+    unlink(fifo);
+
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", dir, &err), WSEL_E_IO);
+    assert_string_equal(err.file, dir);
+    assert_non_null(strstr(err.message, "is a directory"));
+    rmdir(dir);
+
+    char none[] = "/tmp/wsel_test_none_XXXXXX";
+    make_comment_file(none, 2);
+    unlink(none);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", none, &err), WSEL_E_IO);
+    assert_non_null(strstr(err.message, none));
+    assert_non_null(strstr(err.message, "No such file or directory"));
+
+    char big[] = "/tmp/wsel_test_bigXXXXXX";
+    make_comment_file(big, (size_t)64 << 20);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", big, &err), WSEL_OK);
+    unlink(big);
+    char over[] = "/tmp/wsel_test_overXXXXXX";
+    make_comment_file(over, ((size_t)64 << 20) + 1);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", over, &err), WSEL_E_LIMIT);
+    assert_non_null(strstr(err.message, "67108864"));
+    unlink(over);
+
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+/* Issue 14 item 12: freeing the state after its config reads no freed memory (checked
+ * under ASan: make BUILD=build-san CC=clang SAN=1 check-unit). */
+static void test_free_after_config(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_config_free(cfg);
+    wsel_state_free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +343,8 @@ int main(void)
         cmocka_unit_test(test_canonical_keys),
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_extfile),
+        cmocka_unit_test(test_extfile_files),
+        cmocka_unit_test(test_free_after_config),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("state", tests, NULL, NULL);

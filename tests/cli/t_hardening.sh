@@ -78,6 +78,20 @@ timeout 5 "$WSEL" check --stanza "$TMP/fifoinc.conf" >"$TMP/out" 2>"$TMP/err"; R
 [ "$RC" -eq 1 ] && grep -q "FIFO" "$TMP/err"
 ok $? "item 4: a FIFO as an include is refused (exit $RC: $(head -c 200 "$TMP/err"))"
 
+# Items 4 and 11: a state file must be a regular file, refused at once with the reason.
+mkfifo "$TMP/state.fifo"
+for opt in "--state web_check=$TMP/state.fifo" "--admin-state $TMP/state.fifo"; do
+    # shellcheck disable=SC2086
+    timeout 5 "$WSEL" explain "$SYN" pubwww $opt >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 2 ] && grep -q "state.fifo' is a FIFO" "$TMP/err"
+    ok $? "item 4: a FIFO given as ${opt%% *} is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+done
+run explain "$SYN" pubwww --state "web_check=$TMP"
+one_line_error "item 11: a directory as a state file"
+has "$TMP/err" "'$TMP' is a directory" "item 11: ... names it and says it is a directory"
+run states "$SYN" --state "web_check=$TMP/none.state"
+has "$TMP/err" "none.state': No such file or directory" "item 11: a missing state file names it and says why"
+
 # Item 12: a dangling symlink or a symlink loop as an include says why.
 ln -s "$TMP/nowhere.conf" "$TMP/dangling.conf"
 ln -s "$TMP/loop2.conf" "$TMP/loop1.conf"; ln -s "$TMP/loop1.conf" "$TMP/loop2.conf"
