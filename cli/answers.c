@@ -113,8 +113,9 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
-            fprintf(f, "%s%s", sep,
-                    cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+            fputs(sep, f);
+            cli_put_escaped(f, cli_item_path(set, &set->items[a->items[s][i]], path,
+                                             sizeof path));
             sep = " ";
         }
     }
@@ -123,7 +124,8 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
-            fprintf(f, "%s%s", sep, set->items[a->items[s][i]].value);
+            fputs(sep, f);
+            cli_put_escaped(f, set->items[a->items[s][i]].value);
             sep = " ";
         }
     }

@@ -194,31 +194,34 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
 static void print_services(FILE *f, const wsel_set *set)
 {
     if (set->n_services == 1) {
-        fputs(set->services[0], f);
+        cli_put_escaped(f, set->services[0]);
         return;
     }
     fputc('[', f);
-    for (uint32_t s = 0; s < set->n_services; s++)
-        fprintf(f, "%s%s", s ? ", " : "", set->services[s]);
+    for (uint32_t s = 0; s < set->n_services; s++) {
+        fputs(s ? ", " : "", f);
+        cli_put_escaped(f, set->services[s]);
+    }
     fputc(']', f);
 }
 
 static void text_listing(const wsel_config *cfg, const char *path)
 {
     size_t nres = wsel_config_resource_count(cfg);
-    printf("%s: %s, %zu resource%s, %zu set%s\n", path,
+    char e[CLI_ESC_MAX];
+    printf("%s: %s, %zu resource%s, %zu set%s\n", cli_esc(path, e, sizeof e),
            wsel_config_is_whole(cfg) ? "whole gdnsd config" : "weighted stanza", nres,
            nres == 1 ? "" : "s", wsel_config_set_count(cfg),
            wsel_config_set_count(cfg) == 1 ? "" : "s");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
-        printf("resource %s: %s\n", res->name,
+        printf("resource %s: %s\n", cli_esc(res->name, e, sizeof e),
                res->is_cname ? "CNAMEs (DYNC only)"
                : res->n_sets == 2 ? "IPv4 and IPv6 addresses (DYNA or DYNC)"
                                   : "addresses (DYNA or DYNC)");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
-            printf("  %s: %s, %s, %u item%s", set->stanza ? set->stanza : "set",
+            printf("  %s: %s, %s, %u item%s", cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
                    wsel_mode_name(set->mode), cli_kind_name(set->kind), set->n_items,
                    set->n_items == 1 ? "" : "s");
             if (set->grouped)
@@ -318,11 +321,14 @@ static void json_issues(jw_out *j, const char *key, const zone_report *rep, int 
 
 static void print_issue(const zone_issue *z)
 {
+    char e[CLI_ESC_MAX];
     if (z->file[0] && z->line)
-        fprintf(stderr, "%s:%u:%u: ", z->file, z->line, z->col);
+        fprintf(stderr, "%s:%u:%u: ", cli_esc(z->file, e, sizeof e), z->line, z->col);
     else if (z->file[0])
-        fprintf(stderr, "%s: ", z->file);
-    fprintf(stderr, "%s%s\n", z->is_error ? "" : "warning: ", z->message);
+        fprintf(stderr, "%s: ", cli_esc(z->file, e, sizeof e));
+    fputs(z->is_error ? "" : "warning: ", stderr);
+    cli_put_escaped(stderr, z->message);
+    fputc('\n', stderr);
 }
 
 int cli_check(int argc, char **argv)

@@ -25,6 +25,11 @@ enum {
 /* Writes s with control bytes (labels may hold any byte) as \DDD escapes, so that no
  * config text reaches the terminal raw. */
 void cli_put_escaped(FILE *f, const char *s);
+/* s escaped the same way into buf (cut short to fit len), for printf's %s; returns buf. */
+const char *cli_esc(const char *s, char *buf, size_t len);
+/* Room for an escaped label, group path or address: 4 bytes per byte of the 600-byte
+ * paths the commands build. */
+#define CLI_ESC_MAX 2400
 
 /* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);

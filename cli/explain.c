@@ -160,12 +160,13 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
 static void text_resource(const wsel_resource *res, const wsel_odds *o, const cli_combo *combo,
                           size_t ncombo, int enumerable)
 {
-    char path[600];
-    printf("resource %s\n", res->name);
+    char path[600], e[CLI_ESC_MAX], e2[CLI_ESC_MAX];
+    printf("resource %s\n", cli_esc(res->name, e, sizeof e));
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
-        printf("  %s: %s, %s, up_thresh %.17g\n", set->stanza ? set->stanza : "set",
+        printf("  %s: %s, %s, up_thresh %.17g\n",
+               cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
                wsel_mode_name(set->mode), cli_kind_name(set->kind), set->up_thresh);
         printf("    dynamic sum %llu of T = %llu, threshold %llu: %s\n",
                (unsigned long long)so->dyn_sum, (unsigned long long)so->total,
@@ -176,7 +177,8 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
         printf("    items (label, address, weight, state, dynamic weight, P(included)):\n");
         for (uint32_t i = 0; i < set->n_items; i++) {
             printf("      %s  %s  %u  %s  %u  ",
-                   cli_item_path(set, &set->items[i], path, sizeof path), set->items[i].value,
+                   cli_esc(cli_item_path(set, &set->items[i], path, sizeof path), e, sizeof e),
+                   cli_esc(set->items[i].value, e2, sizeof e2),
                    set->items[i].weight, so->up[i] ? "UP" : "DOWN", so->dyn_weight[i]);
             cli_print_prob(stdout, &so->item_p[i]);
             putchar('\n');
@@ -185,7 +187,8 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
             printf("    groups (%s):\n",
                    set->mode == WSEL_MODE_GROUPED_SINGLE ? "P(chosen)" : "P(included)");
             for (uint32_t g = 0; g < set->n_groups; g++) {
-                printf("      %s  ", cli_group_path(set, &set->groups[g], path, sizeof path));
+                printf("      %s  ", cli_esc(cli_group_path(set, &set->groups[g], path,
+                                                            sizeof path), e, sizeof e));
                 cli_print_prob(stdout, &so->group_p[g]);
                 putchar('\n');
             }

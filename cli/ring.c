@@ -61,11 +61,13 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
     wsel_error_clear(&err);
     if (wsel_ring_new(&sc->opts, out, &err) == WSEL_OK)
         return CLI_OK;
+    char e[CLI_ESC_MAX], m[CLI_ESC_MAX];
+    cli_esc(err.message, m, sizeof m);
     if (err.item[0])
-        fprintf(stderr, "%s: $.hosts: %s\n", file, err.message);
+        fprintf(stderr, "%s: $.hosts: %s\n", cli_esc(file, e, sizeof e), m);
     else
-        fprintf(stderr, "%s: $%s%s: %s\n", file, err.stanza[0] ? "." : "", err.stanza,
-                err.message);
+        fprintf(stderr, "%s: $%s%s: %s\n", cli_esc(file, e, sizeof e),
+                err.stanza[0] ? "." : "", err.stanza, m);
     return CLI_INVALID;
 }
 
@@ -210,7 +212,7 @@ static void json_snapshot(jw_out *j, const wsel_ring *r)
 
 static void text_snapshot(FILE *f, const wsel_ring *r)
 {
-    char pb[300];
+    char pb[300], e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
     fprintf(f, "  %u slots, weight %llu, unavailable %llu, %s\n", wsel_ring_size(r),
             (unsigned long long)wsel_ring_weight(r),
             (unsigned long long)wsel_ring_unavailable_weight(r),
@@ -219,7 +221,8 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         fprintf(f, "  %-28s host %s:%u  weight %u  slots %zu%s\n",
-                fmt_peer(a.ip, a.port, pb, sizeof pb), a.host, a.host_port, a.weight, a.n_slots,
+                cli_esc(fmt_peer(a.ip, a.port, pb, sizeof pb), e, sizeof e),
+                cli_esc(a.host, eh, sizeof eh), a.host_port, a.weight, a.n_slots,
                 a.available ? "" : "  (unavailable)");
     }
 }
@@ -264,15 +267,20 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
             jw_obj_end(ru->j);
         }
     }
+    char e[CLI_ESC_MAX];
     if (ru->text)
         fprintf(ru->text, "  %s -> %s\n", what,
-                p->outcome == WSEL_RING_PEER ? fmt_peer(p->ip, p->port, pb, sizeof pb)
-                                             : wsel_ring_outcome_name(p->outcome));
+                p->outcome == WSEL_RING_PEER
+                    ? cli_esc(fmt_peer(p->ip, p->port, pb, sizeof pb), e, sizeof e)
+                    : wsel_ring_outcome_name(p->outcome));
 }
 
 static int op_fail(runner *ru, const rs_op *op, const wsel_error *err)
 {
-    fprintf(stderr, "%s: %s: %s\n", ru->file, op->path, err->message);
+    char e[CLI_ESC_MAX];
+    fprintf(stderr, "%s: ", cli_esc(ru->file, e, sizeof e));
+    fprintf(stderr, "%s: ", cli_esc(op->path, e, sizeof e));
+    fprintf(stderr, "%s\n", cli_esc(err->message, e, sizeof e));
     return CLI_INVALID;
 }
 
@@ -296,18 +304,22 @@ static int apply(runner *ru, rs_op *op)
     jw_out *j = ru->j;
     int rc = WSEL_OK;
     bool found = false;
+    char e[CLI_ESC_MAX];
+    const char *name = op->name ? cli_esc(op->name, e, sizeof e) : "";
     if (j) {
         jw_obj_begin(j);
         jw_key(j, "op");
         jw_str(j, op_names[op->kind]);
     }
     if (ru->text)
-        fprintf(ru->text, "%s %s", op->path, op_names[op->kind]);
+        cli_put_escaped(ru->text, op->path);
+    if (ru->text)
+        fprintf(ru->text, " %s", op_names[op->kind]);
     switch (op->kind) {
     case RS_ADD:
         rc = wsel_ring_add_host(ru->r, op->name, op->port, op->weight, &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u weight %u\n", op->name, op->port, op->weight);
+            fprintf(ru->text, " %s:%u weight %u\n", name, op->port, op->weight);
         break;
     case RS_REMOVE:
         rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
@@ -316,18 +328,19 @@ static int apply(runner *ru, rs_op *op)
             jw_bool(j, found);
         }
         if (ru->text)
-            fprintf(ru->text, " %s:%u%s\n", op->name, op->port, found ? "" : " (not present)");
+            fprintf(ru->text, " %s:%u%s\n", name, op->port, found ? "" : " (not present)");
         break;
     case RS_STATUS:
         rc = wsel_ring_set_address_status(ru->r, op->ip, op->port, op->hostname, op->available,
                                           &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u %s\n", op->ip, op->port, op->available ? "up" : "down");
+            fprintf(ru->text, " %s:%u %s\n", cli_esc(op->ip, e, sizeof e), op->port,
+                    op->available ? "up" : "down");
         break;
     case RS_HOSTSTATUS:
         rc = wsel_ring_set_host_status(ru->r, op->name, op->port, op->available, &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u %s\n", op->name, op->port, op->available ? "up" : "down");
+            fprintf(ru->text, " %s:%u %s\n", name, op->port, op->available ? "up" : "down");
         break;
     case RS_DNS:
         if (rs_set_name(ru->sc, &op->dns)) {
@@ -338,7 +351,7 @@ static int apply(runner *ru, rs_op *op)
             rc = wsel_ring_refresh(ru->r, op->name, &err);
         }
         if (ru->text)
-            fprintf(ru->text, " %s\n", op->name);
+            fprintf(ru->text, " %s\n", name);
         break;
     case RS_ADVANCE:
         ru->now += op->seconds;
@@ -593,7 +606,9 @@ static int cmd_show(int argc, char **argv)
             jw_num(&j, dev);
             jw_obj_end(&j);
         } else {
-            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", pb, hb, ad.weight,
+            char e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
+            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", cli_esc(pb, e, sizeof e),
+                   cli_esc(hb, eh, sizeof eh), ad.weight,
                    ad.n_slots, 100 * ss, 100 * ws, dev);
         }
     }
@@ -619,8 +634,10 @@ static int cmd_show(int argc, char **argv)
     } else if (na) {
         wsel_ring_address ad;
         wsel_ring_address_get(r, worst_i, &ad);
+        char e[CLI_ESC_MAX];
         printf("largest deviation: %s, %+.3f slots (%+.4f%% of the wheel)\n",
-               fmt_peer(ad.ip, ad.port, pb, sizeof pb), worst_dev, 100 * worst_dev / n);
+               cli_esc(fmt_peer(ad.ip, ad.port, pb, sizeof pb), e, sizeof e), worst_dev,
+               100 * worst_dev / n);
     }
     wsel_ring_free(r);
     rs_free(&sc);
@@ -755,9 +772,12 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         jw_key(j, "slots");
         jw_arr_begin(j);
     } else if (print) {
-        fprintf(c->f, "%s %s", op->path, op_names[op->kind]);
-        if (op->name)
-            fprintf(c->f, " %s", op->name);
+        cli_put_escaped(c->f, op->path);
+        fprintf(c->f, " %s", op_names[op->kind]);
+        if (op->name) {
+            fputc(' ', c->f);
+            cli_put_escaped(c->f, op->name);
+        }
         if (op->kind == RS_ADD || op->kind == RS_REMOVE)
             fprintf(c->f, ":%u", op->port);
         fprintf(c->f, "\n");
@@ -790,7 +810,9 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
             jw_bool(j, between_untouched);
             jw_obj_end(j);
         } else if (between_untouched) {
-            fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s, fl, tl);
+            char ef[CLI_ESC_MAX], et[CLI_ESC_MAX];
+            fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s,
+                    cli_esc(fl, ef, sizeof ef), cli_esc(tl, et, sizeof et));
         }
     }
     const diffres *st = &c->strict[op - c->ops];

@@ -9,16 +9,8 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "ring_scenario.h"
-
-/* cli.h's JSON writer names clash with jansson's, so only what is needed from it: */
-#if defined(__GNUC__)
-#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define CLI_PRINTF(a, b)
-#endif
-int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
-enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 
 typedef struct pool {
     void **p;
@@ -54,11 +46,16 @@ static int bad(rd *r, const char *path, const char *fmt, ...)
     if (r->failed)
         return -1;
     r->failed = 1;
+    char msg[2048];
     va_list ap;
-    fprintf(stderr, "%s: %s: ", r->file, path);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    cli_put_escaped(stderr, r->file);
+    fputs(": ", stderr);
+    cli_put_escaped(stderr, path);
+    fputs(": ", stderr);
+    cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
     return -1;
 }
@@ -623,7 +620,10 @@ int rs_load(const char *cmd, const char *path, rs_scenario *sc)
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (!root) {
-        fprintf(stderr, "%s:%d:%d: %s\n", path, je.line, je.column, je.text);
+        char e[CLI_ESC_MAX];
+        fprintf(stderr, "%s:%d:%d: ", cli_esc(path, e, sizeof e), je.line, je.column);
+        cli_put_escaped(stderr, je.text);
+        fputc('\n', stderr);
         return CLI_INVALID;
     }
     rd r = {cmd, path, pl, 0};

@@ -81,8 +81,9 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
 static void print_warning(void *ctx, const wsel_error *w)
 {
     char buf[2048];
-    fprintf(stderr, "wsel: %s: warning: %s\n", (const char *)ctx,
-            wsel_error_format(w, buf, sizeof buf));
+    fprintf(stderr, "wsel: %s: warning: ", (const char *)ctx);
+    cli_put_escaped(stderr, wsel_error_format(w, buf, sizeof buf));
+    fputc('\n', stderr);
 }
 
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,

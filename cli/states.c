@@ -85,7 +85,7 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
     for (size_t i = 0; i < n; i++) {
         wsel_pair_info p;
         wsel_state_pair(st, i, &p);
-        char key[600], mon[32], forced[32], res[32];
+        char key[600], e[CLI_ESC_MAX], mon[32], forced[32], res[32];
         snprintf(key, sizeof key, "%s/%s", p.thing, p.service);
         snprintf(mon, sizeof mon, "%s/%u", updown(p.monitored.up), p.monitored.ttl);
         if (!p.forced)
@@ -95,7 +95,7 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         else
             snprintf(forced, sizeof forced, "%s", updown(p.forced_up));
         snprintf(res, sizeof res, "%s/%u", updown(p.effective.up), p.effective.ttl);
-        printf("%-40s %-22s %-15s %s\n", key, mon, forced, res);
+        printf("%-40s %-22s %-15s %s\n", cli_esc(key, e, sizeof e), mon, forced, res);
     }
 }
 

@@ -7,15 +7,40 @@
 
 #include "cli.h"
 
+/* One byte as the terminal may see it: itself, or a control byte as \DDD (the config
+ * language's own escape). Returns the length written to out (at most 4). */
+static size_t esc_byte(unsigned char c, char out[5])
+{
+    if (c < 0x20 || c == 0x7f)
+        return (size_t)snprintf(out, 5, "\\%03u", c);
+    out[0] = (char)c;
+    out[1] = '\0';
+    return 1;
+}
+
 void cli_put_escaped(FILE *f, const char *s)
 {
+    char e[5];
     for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\%03u", c); /* the config language's own escape */
-        else
-            fputc(c, f);
+        esc_byte((unsigned char)*s, e);
+        fputs(e, f);
     }
+}
+
+const char *cli_esc(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    char e[5];
+    for (; s && *s; s++) {
+        size_t k = esc_byte((unsigned char)*s, e);
+        if (n + k >= len)
+            break;
+        memcpy(buf + n, e, k);
+        n += k;
+    }
+    if (len)
+        buf[n] = '\0';
+    return buf;
 }
 
 int cli_die(const char *cmd, const char *fmt, ...)

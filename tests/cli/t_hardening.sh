@@ -137,6 +137,27 @@ is_rc 1 "item 12: a duplicate label holding ESC is an error"
 ! grep -q "$(printf '\033')" "$TMP/err"; ok $? "item 12: no raw ESC byte on stderr"
 has "$TMP/err" 'a\\027\[2Jb' "item 12: ... it is shown as \\027"
 
+# Item 12: ... nor in any text output of check, explain, states and ring run/show/diff
+# (labels, groups, resource names, service types, host names, ops' error messages).
+printf '"r\\027x" => { service_types = "s\\027v"\n  "a\\027[2Jb" => [192.0.2.1, 1]\n  c => [192.0.2.2, 1] }\ng => { "G\\027" => { "i\\027" => [192.0.2.3, 1] } }\n' \
+    >"$TMP/ctl2.conf"
+printf '192.0.2.9 => DOWN\n' >"$TMP/ctl.state"
+printf '{"wheelSize": 10, "dns": {"a\\u001b[2Jb": {"A": [{"address": "1.2.3.4"}]}},\n "ops": [{"op": "add", "name": "a\\u001b[2Jb", "port": 80, "weight": 5}, {"op": "snapshot"}]}\n' \
+    >"$TMP/ctl.json"
+printf '{"ops": [{"op": "status", "ip": "1.2.3.4\\u001b", "port": 1, "available": true}]}\n' \
+    >"$TMP/ctlbad.json"
+printf '{"ops": [{"op": "no\\u001b"}]}\n' >"$TMP/ctlop.json"
+ESC=$(printf '\033')
+for args in "check --stanza $TMP/ctl2.conf" "explain --stanza $TMP/ctl2.conf" \
+            "states --stanza $TMP/ctl2.conf --state s${ESC}v=$TMP/ctl.state" \
+            "ring run $TMP/ctl.json" "ring show $TMP/ctl.json" "ring diff $TMP/ctl.json" \
+            "ring run $TMP/ctlbad.json" "ring run $TMP/ctlop.json"; do
+    # shellcheck disable=SC2086
+    run $args
+    ! cat "$TMP/out" "$TMP/err" | grep -q "$ESC" && cat "$TMP/out" "$TMP/err" | grep -q '\\027'
+    ok $? "item 12: wsel ${args%% /*} ${args##*/}: control bytes escaped, never raw (exit $RC)"
+done
+
 # Item 12: an unknown WSEL_FAST_KERNEL is reported, not silently ignored.
 WSEL_FAST_KERNEL=bogus "$WSEL" check "$SYN" >"$TMP/out" 2>"$TMP/err"; RC=$?
 [ "$RC" -eq 0 ] && grep -q "WSEL_FAST_KERNEL='bogus' names no fast variant" "$TMP/err"
