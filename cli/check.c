@@ -18,7 +18,8 @@ static const char check_usage[] =
     "  --json                  print one JSON document on stdout\n"
     "Exit 0 means gdnsd 3.8.1 would accept the weighted plugin's part of the config and\n"
     "the service types it uses (wsel checks only the syntax of everything else).\n"
-    "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file.\n";
+    "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file,\n"
+    "3 out of memory or output not written.\n";
 
 #define ODDS_WARN_BELOW 1e-6
 
@@ -62,8 +63,10 @@ static int cmp_item_key(const void *a, const void *b)
 static void warn_duplicates(zone_report *w, const wsel_resource *res, const wsel_set *set)
 {
     const wsel_item **v = malloc(set->n_items * sizeof *v);
-    if (!v)
+    if (!v) {
+        w->nomem = 1;
         return;
+    }
     for (uint32_t i = 0; i < set->n_items; i++)
         v[i] = &set->items[i];
     qsort(v, set->n_items, sizeof *v, cmp_item_key);
@@ -140,7 +143,10 @@ static void warn_odds(zone_report *w, const wsel_resource *res, const wsel_state
     wsel_odds *o = NULL;
     wsel_error err;
     wsel_error_clear(&err);
-    if (!st || wsel_odds_compute(res, st, &o, &err) != WSEL_OK)
+    int rc = wsel_odds_compute(res, st, &o, &err);
+    if (rc == WSEL_E_NOMEM)
+        w->nomem = 1;
+    if (rc != WSEL_OK)
         return;
     char path[600];
     for (uint32_t s = 0; s < o->n_sets; s++) {
@@ -163,8 +169,10 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     wsel_state *st = NULL;
     wsel_error err;
     wsel_error_clear(&err);
-    if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
-        st = NULL;
+    if (wsel_state_new(cfg, &st, &err) != WSEL_OK) {
+        w->nomem = 1; /* its only failure with a valid config */
+        return;
+    }
     /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
     for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
         const wsel_error *cw = wsel_config_warning(cfg, k);
@@ -187,8 +195,7 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
         }
         warn_odds(w, res, st);
     }
-    if (st)
-        wsel_state_free(st);
+    wsel_state_free(st);
 }
 
 static void print_services(FILE *f, const wsel_set *set)
@@ -343,7 +350,7 @@ int cli_check(int argc, char **argv)
     wsel_config *cfg = NULL;
     zone_report rep = {0};
     if (!zones)
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     int opts_done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -385,7 +392,7 @@ int cli_check(int argc, char **argv)
     jw_init(&j, stdout);
     wsel_error err;
     rc = cli_load_config(cmd, config, input, &cfg, &err);
-    if (rc == CLI_USAGE)
+    if (rc != CLI_OK && rc != CLI_INVALID)
         goto out;
     if (rc != CLI_OK) {
         if (json) {
@@ -426,11 +433,13 @@ int cli_check(int argc, char **argv)
     }
 
     collect_warnings(cfg, config, &rep);
-    for (size_t z = 0; z < nz; z++) {
-        if (cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep) != 0) {
-            rc = CLI_USAGE;
+    for (size_t z = 0; z < nz && !rep.nomem; z++)
+        if ((rc = cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep)) != 0)
             goto out;
-        }
+    if (rep.nomem) {
+        /* a report with a warning missing must not pass for the whole verdict */
+        rc = cli_nomem(cmd);
+        goto out;
     }
     if (strict) {
         for (size_t i = 0; i < rep.n; i++)

@@ -33,6 +33,16 @@ const char *cli_esc(const char *s, char *buf, size_t len);
 
 /* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* The same line for a failed library call: returns CLI_RESOURCE when `code` is
+ * WSEL_E_NOMEM (out of memory is never bad input), else CLI_USAGE. */
+int cli_fail(const char *cmd, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* "wsel: CMD: out of memory"; returns CLI_RESOURCE. */
+int cli_nomem(const char *cmd);
+
+/* Opens `path` for reading when it is a regular file (a FIFO is refused at once, never
+ * waited on); otherwise prints why, naming it as `what` ("zone file"), and returns NULL
+ * with *rc set to the exit status. */
+FILE *cli_open_regular(const char *cmd, const char *what, const char *path, int *rc);
 
 /* Parses a whole unsigned decimal string into *out; false on junk or overflow. */
 int cli_parse_u64(const char *s, unsigned long long *out);
@@ -108,19 +118,20 @@ typedef struct cli_stateopts {
 } cli_stateopts;
 
 /* Consumes a state option at argv[*i] if there is one: returns 1 (consumed), 0 (not a
- * state option) or -1 (error already printed). */
+ * state option) or, after printing the error, minus the exit status (-CLI_USAGE, or
+ * -CLI_RESOURCE when out of memory). */
 int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv, int *i);
 /* Builds the state: all UP, then every option in command-line order (--state sets
  * monitored state; --admin-state, --down and --up force pairs). Prints one line and
- * returns CLI_USAGE on error; lines of state files that change nothing are warnings on
- * stderr. */
+ * returns CLI_USAGE on error (CLI_RESOURCE when out of memory); lines of state files that
+ * change nothing are warnings on stderr. */
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
 /* The command line of a command that takes state options: the shared options
  * (cli_common_opt), state options, and positional arguments, collected into pos[]
  * (room for argc entries) in order; the first is CONFIG, which must be there. Returns
- * CLI_OK, -1 (--help: usage printed) or CLI_USAGE (message printed). */
+ * CLI_OK, -1 (--help: usage printed) or the exit status (message printed). */
 int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
                       cli_stateopts *so, int *json, wsel_input *input, const char **pos,
                       size_t *npos);
@@ -147,14 +158,16 @@ typedef struct zone_report {
     size_t n, cap;
     size_t records;   /* weighted records seen */
     size_t errors, warnings;
+    int nomem;        /* an allocation failed: the report is incomplete */
 } zone_report;
 
-/* Appends an issue (copies the strings); -1 when out of memory. */
+/* Appends an issue (copies the strings); -1 (and nomem set) when out of memory. */
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
                   int is_error, const char *msg, const char *name, const char *res,
                   int rrtype);
 
-/* Returns 0, or CLI_USAGE when the zone file cannot be read (message printed). */
+/* Returns 0, or CLI_USAGE when the zone file cannot be read, CLI_RESOURCE when out of
+ * memory (message printed). */
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep);
 void cli_zone_report_free(zone_report *rep);

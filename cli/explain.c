@@ -247,10 +247,10 @@ int cli_explain(int argc, char **argv)
     wsel_state *st = NULL;
     size_t npos = 0;
     if (!pos)
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     int k = cli_stateopt_args(cmd, explain_usage, argc, argv, &so, &json, &input, pos, &npos);
     if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : CLI_USAGE;
+        rc = k < 0 ? CLI_OK : k;
         goto out;
     }
     config = pos[0];
@@ -283,10 +283,11 @@ int cli_explain(int argc, char **argv)
         wsel_odds *o = NULL;
         wsel_error err;
         wsel_error_clear(&err);
-        if (wsel_odds_compute(res, st, &o, &err) != WSEL_OK) {
+        int orc = wsel_odds_compute(res, st, &o, &err);
+        if (orc != WSEL_OK) {
             char buf[2048];
-            cli_die(cmd, "resource '%s': %s", res->name,
-                    wsel_error_format(&err, buf, sizeof buf));
+            rc = cli_fail(cmd, orc, "resource '%s': %s", res->name,
+                          wsel_error_format(&err, buf, sizeof buf));
             goto out;
         }
         cli_combo *combo = NULL;
@@ -294,7 +295,7 @@ int cli_explain(int argc, char **argv)
         int en = cli_combine(o, &combo, &ncombo);
         if (en < 0) {
             wsel_odds_free(o);
-            cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (json)

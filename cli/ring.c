@@ -59,7 +59,8 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
     sc->opts.dns.ctx = sc;
     wsel_error err;
     wsel_error_clear(&err);
-    if (wsel_ring_new(&sc->opts, out, &err) == WSEL_OK)
+    int rc = wsel_ring_new(&sc->opts, out, &err);
+    if (rc == WSEL_OK)
         return CLI_OK;
     char e[CLI_ESC_MAX], m[CLI_ESC_MAX];
     cli_esc(err.message, m, sizeof m);
@@ -68,7 +69,7 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
     else
         fprintf(stderr, "%s: $%s%s: %s\n", cli_esc(file, e, sizeof e),
                 err.stanza[0] ? "." : "", err.stanza, m);
-    return CLI_INVALID;
+    return rc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 
 /* "a.b.c.d:port", "[v6]:port" or "name:port" */
@@ -131,8 +132,11 @@ static int snap_take(const wsel_ring *r, snap *s)
     s->slots = calloc(m, sizeof *s->slots);
     s->available = calloc(m, sizeof *s->available);
     s->owner = calloc((size_t)s->n + 1, sizeof *s->owner);
-    if (!s->label || !s->key || !s->host || !s->weight || !s->slots || !s->available || !s->owner)
+    if (!s->label || !s->key || !s->host || !s->weight || !s->slots || !s->available ||
+        !s->owner) {
+        s->na = 0; /* snap_free must not walk arrays that are missing */
         return -1;
+    }
     for (size_t i = 0; i < s->na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
@@ -140,12 +144,14 @@ static int snap_take(const wsel_ring *r, snap *s)
         s->label[i] = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
         snprintf(buf, sizeof buf, "%s:%u", a.host, a.host_port);
         s->host[i] = dup(buf);
+        if (!s->label[i] || !s->host[i])
+            return -1;
         unsigned occ = 0;
         for (size_t k = 0; k < i; k++)
             occ += strcmp(s->host[k], s->host[i]) == 0 && strcmp(s->label[k], s->label[i]) == 0;
-        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->label[i] ? s->label[i] : "", occ);
+        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->label[i], occ);
         s->key[i] = dup(buf);
-        if (!s->label[i] || !s->host[i] || !s->key[i])
+        if (!s->key[i])
             return -1;
         s->weight[i] = a.weight;
         s->slots[i] = a.n_slots;
@@ -156,7 +162,8 @@ static int snap_take(const wsel_ring *r, snap *s)
     return 0;
 }
 
-static void json_snapshot(jw_out *j, const wsel_ring *r)
+/* -1 when out of memory (the document is then incomplete). */
+static int json_snapshot(jw_out *j, const wsel_ring *r)
 {
     uint32_t n = wsel_ring_size(r);
     jw_key(j, "wheel");
@@ -177,6 +184,8 @@ static void json_snapshot(jw_out *j, const wsel_ring *r)
     jw_key(j, "addresses");
     jw_arr_begin(j);
     uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
+    if (!slots)
+        return -1;
     for (size_t i = 0; i < na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
@@ -192,11 +201,9 @@ static void json_snapshot(jw_out *j, const wsel_ring *r)
         jw_bool(j, a.available);
         jw_key(j, "slots");
         jw_arr_begin(j);
-        if (slots) {
-            wsel_ring_address_slots(r, i, slots);
-            for (size_t k = 0; k < a.n_slots; k++)
-                jw_u64(j, slots[k]);
-        }
+        wsel_ring_address_slots(r, i, slots);
+        for (size_t k = 0; k < a.n_slots; k++)
+            jw_u64(j, slots[k]);
         jw_arr_end(j);
         jw_obj_end(j);
     }
@@ -208,6 +215,7 @@ static void json_snapshot(jw_out *j, const wsel_ring *r)
     jw_u64(j, wsel_ring_weight(r));
     jw_key(j, "unavailableWeight");
     jw_u64(j, wsel_ring_unavailable_weight(r));
+    return 0;
 }
 
 static void text_snapshot(FILE *f, const wsel_ring *r)
@@ -228,18 +236,24 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
 }
 
 /* Closes the JSON document's results array and object when j is given, then the buffer
- * mem writes to; its text goes to stdout only when rc is CLI_OK. */
-static void end_output(int rc, jw_out *j, FILE *mem, char **buf, size_t *len)
+ * mem writes to; its text goes to stdout only when rc is CLI_OK and the buffer holds all
+ * of it. Returns rc, or CLI_RESOURCE when the buffer could not grow. */
+static int end_output(const char *cmd, int rc, jw_out *j, FILE *mem, char **buf, size_t *len)
 {
     if (j) {
         jw_arr_end(j);
         jw_obj_end(j);
         jw_finish(j);
     }
-    fclose(mem);
+    bool lost = fflush(mem) != 0 || ferror(mem);
+    /* glibc's fclose shrinks the buffer with realloc and leaves NULL when that fails */
+    lost |= fclose(mem) != 0 || !*buf;
+    if (rc == CLI_OK && lost)
+        rc = cli_nomem(cmd);
     if (rc == CLI_OK)
         fwrite(*buf, 1, *len, stdout);
     free(*buf);
+    return rc;
 }
 
 /* ---- applying one op ------------------------------------------------------------------------- */
@@ -275,13 +289,13 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
                     : wsel_ring_outcome_name(p->outcome));
 }
 
-static int op_fail(runner *ru, const rs_op *op, const wsel_error *err)
+static int op_fail(runner *ru, const rs_op *op, int code, const wsel_error *err)
 {
     char e[CLI_ESC_MAX];
     fprintf(stderr, "%s: ", cli_esc(ru->file, e, sizeof e));
     fprintf(stderr, "%s: ", cli_esc(op->path, e, sizeof e));
     fprintf(stderr, "%s\n", cli_esc(err->message, e, sizeof e));
-    return CLI_INVALID;
+    return code == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 
 /* A pick (retry: count one retry first) by the engine chosen. */
@@ -364,8 +378,10 @@ static int apply(runner *ru, rs_op *op)
             fprintf(ru->text, " to %g s\n", ru->now);
         break;
     case RS_SNAPSHOT:
-        if (j)
-            json_snapshot(j, ru->r);
+        if (j && json_snapshot(j, ru->r)) {
+            snprintf(err.message, sizeof err.message, "out of memory");
+            rc = WSEL_E_NOMEM;
+        }
         if (ru->text) {
             fputc('\n', ru->text);
             text_snapshot(ru->text, ru->r);
@@ -429,7 +445,7 @@ static int apply(runner *ru, rs_op *op)
     if (rc == WSEL_OK && ru->f)
         rc = wsel_ring_fast_sync(ru->f, &err);
     if (rc != WSEL_OK)
-        return op_fail(ru, op, &err);
+        return op_fail(ru, op, rc, &err);
     return CLI_OK;
 }
 
@@ -467,17 +483,17 @@ static int cmd_run(int argc, char **argv)
     if (!mem) {
         wsel_ring_free(r);
         rs_free(&sc);
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     }
     jw_out j;
     runner ru = {a.scenario, &sc, r, NULL, sc.opts.now, NULL, NULL};
     wsel_error ferr;
-    if (a.fast && wsel_ring_fast_new(r, &ru.f, &ferr) != WSEL_OK) {
+    if (a.fast && (rc = wsel_ring_fast_new(r, &ru.f, &ferr)) != WSEL_OK) {
         fclose(mem);
         free(buf);
         wsel_ring_free(r);
         rs_free(&sc);
-        return cli_die(cmd, "%s", ferr.message);
+        return cli_fail(cmd, rc, "%s", ferr.message);
     }
     if (a.json) {
         jw_init(&j, mem);
@@ -485,7 +501,8 @@ static int cmd_run(int argc, char **argv)
         jw_obj_begin(&j);
         jw_key(&j, "initial");
         jw_obj_begin(&j);
-        json_snapshot(&j, r);
+        if (json_snapshot(&j, r))
+            rc = cli_nomem(cmd);
         jw_obj_end(&j);
         jw_key(&j, "results");
         jw_arr_begin(&j);
@@ -496,7 +513,7 @@ static int cmd_run(int argc, char **argv)
     }
     for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
         rc = apply(&ru, &sc.ops[i]);
-    end_output(rc, a.json ? &j : NULL, mem, &buf, &len);
+    rc = end_output(cmd, rc, a.json ? &j : NULL, mem, &buf, &len);
     wsel_ring_fast_free(ru.f);
     wsel_ring_free(r);
     rs_free(&sc);
@@ -522,7 +539,7 @@ static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring
         snap before;
         if (each && snap_take(*out, &before)) {
             snap_free(&before);
-            return cli_die(cmd, "out of memory");
+            return cli_nomem(cmd);
         }
         rc = apply(&ru, &sc->ops[i]);
         if (rc == CLI_OK && each)
@@ -742,7 +759,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     snap a;
     if (snap_take(r, &a)) {
         snap_free(&a);
-        return cli_die("ring diff", "out of memory");
+        return cli_nomem("ring diff");
     }
     uint32_t n = a.n;
     /* per address (identity key): touched or not, count before and after */
@@ -853,7 +870,7 @@ static int cmd_diff(int argc, char **argv)
     FILE *mem = open_memstream(&buf, &len);
     if (!mem) {
         rs_free(&sc);
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     }
     jw_out j;
     jw_init(&j, mem);
@@ -862,7 +879,7 @@ static int cmd_diff(int argc, char **argv)
     rs_scenario sc2;
     wsel_ring *r2 = NULL;
     if (!c.strict)
-        rc = cli_die(cmd, "out of memory");
+        rc = cli_nomem(cmd);
     else if ((rc = rs_load(cmd, a.scenario, &sc2)) == CLI_OK) {
         sc2.opts.strict = true;
         c.ops = sc2.ops;
@@ -880,7 +897,7 @@ static int cmd_diff(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
-    end_output(rc, rc == CLI_OK && a.json ? &j : NULL, mem, &buf, &len);
+    rc = end_output(cmd, rc, rc == CLI_OK && a.json ? &j : NULL, mem, &buf, &len);
     free(c.strict);
     wsel_ring_free(r);
     rs_free(&sc);

@@ -112,7 +112,7 @@ int cli_states(int argc, char **argv)
     size_t npos = 0;
     const char **all = calloc((size_t)argc, sizeof *all);
     if (!all)
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     int k = cli_stateopt_args(cmd, states_usage, argc, argv, &so, &json, &input, all, &npos);
     if (npos > 1 && k == CLI_OK) {
         cli_die(cmd, "unexpected argument '%s' (see wsel states --help)", all[1]);
@@ -121,7 +121,7 @@ int cli_states(int argc, char **argv)
     pos[0] = npos ? all[0] : NULL;
     free(all);
     if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : CLI_USAGE;
+        rc = k < 0 ? CLI_OK : k;
         goto out;
     }
     rc = cli_stateopt_load(cmd, pos[0], input, &so, &cfg, &st);

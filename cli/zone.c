@@ -54,8 +54,10 @@ int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned co
     if (rep->n == rep->cap) {
         size_t cap = rep->cap ? rep->cap * 2 : 8;
         zone_issue *p = realloc(rep->issues, cap * sizeof *p);
-        if (!p)
+        if (!p) {
+            rep->nomem = 1;
             return -1;
+        }
         rep->issues = p;
         rep->cap = cap;
     }
@@ -69,6 +71,7 @@ int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned co
         free(z->message);
         free(z->name);
         free(z->resource);
+        rep->nomem = 1;
         return -1;
     }
     z->line = line;
@@ -232,35 +235,14 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep)
 {
-    /* O_NONBLOCK: a FIFO must be refused, not waited on. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return cli_die(cmd, "cannot open zone file '%s': %s", path, strerror(errno));
-    struct stat st;
-    int fl;
-    FILE *f = NULL;
-    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
-        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        int e = errno;
-        close(fd);
-        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cli_die(cmd, "zone file '%s' is %s; expected a regular file", path,
-                       S_ISDIR(st.st_mode)    ? "a directory"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                                              : "a device or socket");
-    }
-    if (!(f = fdopen(fd, "r"))) {
-        int e = errno;
-        close(fd);
-        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
-    }
+    int rc = 0;
+    FILE *f = cli_open_regular(cmd, "zone file", path, &rc);
+    if (!f)
+        return rc;
     char *line = NULL;
     size_t cap = 0, len = 0;
     unsigned lineno = 0;
-    int paren = 0, rc = 0;
+    int paren = 0;
     int c;
     record rec;
     memset(&rec, 0, sizeof rec);
@@ -275,7 +257,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                 }
                 char *p = realloc(line, ncap);
                 if (!p) {
-                    rc = cli_die(cmd, "out of memory");
+                    rc = cli_nomem(cmd);
                     goto out;
                 }
                 line = p;
@@ -301,13 +283,13 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
             rec.directive = line[0] == '$';
         }
         if (tokenize(line, lineno, &rec, &paren) < 0) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (paren < 0)
             paren = 0;
         if (paren == 0 && !rec.directive && check_record(cfg, path, origin, &rec, rep) < 0) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (c == EOF)
@@ -318,7 +300,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
         snprintf(msg, sizeof msg, "'(' of the record at line %u is never closed", rec.line);
         if (cli_issue_add(rep, path, lineno, 1, 1, msg, "", "", -1) < 0 ||
             (!rec.directive && check_record(cfg, path, origin, &rec, rep) < 0)) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
     }
