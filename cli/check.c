@@ -251,36 +251,29 @@ static void text_listing(const wsel_config *cfg, const char *path)
 
 static void json_level(jw_out *j, const char *key, wsel_level from)
 {
-    jw_key(j, key);
-    jw_str(j, wsel_level_name(from));
+    jw_kstr(j, key, wsel_level_name(from));
 }
 
 static void json_listing(jw_out *j, const wsel_config *cfg)
 {
-    jw_key(j, "whole");
-    jw_bool(j, wsel_config_is_whole(cfg));
+    jw_kbool(j, "whole", wsel_config_is_whole(cfg));
     jw_key(j, "resources");
     jw_arr_begin(j);
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         jw_obj_begin(j);
-        jw_key(j, "name");
-        jw_str(j, res->name);
-        jw_key(j, "cname");
-        jw_bool(j, res->is_cname);
-        jw_key(j, "explicit_families");
-        jw_bool(j, res->explicit_families);
+        jw_kstr(j, "name", res->name);
+        jw_kbool(j, "cname", res->is_cname);
+        jw_kbool(j, "explicit_families", res->explicit_families);
         jw_key(j, "sets");
         jw_arr_begin(j);
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
             jw_obj_begin(j);
             cli_json_set_id(j, set);
-            jw_key(j, "multi");
-            jw_bool(j, set->multi);
+            jw_kbool(j, "multi", set->multi);
             json_level(j, "multi_from", set->multi_from);
-            jw_key(j, "up_thresh");
-            jw_num(j, set->up_thresh);
+            jw_knum(j, "up_thresh", set->up_thresh);
             json_level(j, "up_thresh_from", set->up_thresh_from);
             jw_key(j, "service_types");
             jw_arr_begin(j);
@@ -288,14 +281,10 @@ static void json_listing(jw_out *j, const wsel_config *cfg)
                 jw_str(j, set->services[k]);
             jw_arr_end(j);
             json_level(j, "service_types_from", set->services_from);
-            jw_key(j, "total");
-            jw_u64(j, set->total);
-            jw_key(j, "threshold");
-            jw_u64(j, set->threshold);
-            jw_key(j, "items");
-            jw_u64(j, set->n_items);
-            jw_key(j, "groups");
-            jw_u64(j, set->n_groups);
+            jw_ku64(j, "total", set->total);
+            jw_ku64(j, "threshold", set->threshold);
+            jw_ku64(j, "items", set->n_items);
+            jw_ku64(j, "groups", set->n_groups);
             jw_obj_end(j);
         }
         jw_arr_end(j);
@@ -313,14 +302,10 @@ static void json_issues(jw_out *j, const char *key, const zone_report *rep, int 
         if (z->is_error != errors)
             continue;
         jw_obj_begin(j);
-        jw_key(j, "file");
-        jw_str(j, z->file);
-        jw_key(j, "line");
-        jw_u64(j, z->line);
-        jw_key(j, "col");
-        jw_u64(j, z->col);
-        jw_key(j, "message");
-        jw_str(j, z->message);
+        jw_kstr(j, "file", z->file);
+        jw_ku64(j, "line", z->line);
+        jw_ku64(j, "col", z->col);
+        jw_kstr(j, "message", z->message);
         jw_obj_end(j);
     }
     jw_arr_end(j);
@@ -398,29 +383,19 @@ int cli_check(int argc, char **argv)
         if (json) {
             char buf[2048];
             jw_obj_begin(&j);
-            jw_key(&j, "file");
-            jw_str(&j, config);
-            jw_key(&j, "valid");
-            jw_bool(&j, 0);
+            jw_kstr(&j, "file", config);
+            jw_kbool(&j, "valid", 0);
             jw_key(&j, "errors");
             jw_arr_begin(&j);
             jw_obj_begin(&j);
-            jw_key(&j, "file");
-            jw_str(&j, err.file);
-            jw_key(&j, "line");
-            jw_u64(&j, err.line);
-            jw_key(&j, "col");
-            jw_u64(&j, err.col);
-            jw_key(&j, "code");
-            jw_str(&j, wsel_strerror(err.code));
-            jw_key(&j, "resource");
-            jw_str(&j, err.resource);
-            jw_key(&j, "stanza");
-            jw_str(&j, err.stanza);
-            jw_key(&j, "item");
-            jw_str(&j, err.item);
-            jw_key(&j, "message");
-            jw_str(&j, wsel_error_format(&err, buf, sizeof buf));
+            jw_kstr(&j, "file", err.file);
+            jw_ku64(&j, "line", err.line);
+            jw_ku64(&j, "col", err.col);
+            jw_kstr(&j, "code", wsel_strerror(err.code));
+            jw_kstr(&j, "resource", err.resource);
+            jw_kstr(&j, "stanza", err.stanza);
+            jw_kstr(&j, "item", err.item);
+            jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
             jw_obj_end(&j);
             jw_arr_end(&j);
             jw_key(&j, "warnings");
@@ -454,15 +429,11 @@ int cli_check(int argc, char **argv)
                               : "the weighted plugin stanza";
     if (json) {
         jw_obj_begin(&j);
-        jw_key(&j, "file");
-        jw_str(&j, config);
-        jw_key(&j, "valid");
-        jw_bool(&j, rep.errors == 0);
-        jw_key(&j, "checked");
-        jw_str(&j, checked);
+        jw_kstr(&j, "file", config);
+        jw_kbool(&j, "valid", rep.errors == 0);
+        jw_kstr(&j, "checked", checked);
         json_listing(&j, cfg);
-        jw_key(&j, "records");
-        jw_u64(&j, rep.records);
+        jw_ku64(&j, "records", rep.records);
         json_issues(&j, "errors", &rep, 1);
         json_issues(&j, "warnings", &rep, 0);
         jw_obj_end(&j);

@@ -96,6 +96,11 @@ void jw_num(jw_out *j, double v);      /* %.17g; null when not finite */
 void jw_u64(jw_out *j, unsigned long long v);
 void jw_bool(jw_out *j, int v);
 void jw_null(jw_out *j);
+/* A key and its value in one call: jw_key then jw_str/jw_num/jw_u64/jw_bool. */
+void jw_kstr(jw_out *j, const char *key, const char *s);
+void jw_knum(jw_out *j, const char *key, double v);
+void jw_ku64(jw_out *j, const char *key, unsigned long long v);
+void jw_kbool(jw_out *j, const char *key, int v);
 /* Ends the document with a newline and flushes; a failed flush leaves its errno in
  * cli_write_errno for main's final check of stdout. */
 void jw_finish(jw_out *j);
@@ -197,6 +202,12 @@ typedef struct cli_system {
     size_t n_commands;
     const cli_command *commands;
 } cli_system;
+
+/* Defines cli_system_ID in the system's file from its `static const cli_command
+ * commands[]` table: CLI_SYSTEM(ring, 0, "summary"); */
+#define CLI_SYSTEM(id, top, summary_)                                                    \
+    const cli_system cli_system_##id = {#id, summary_, top,                              \
+                                        sizeof commands / sizeof commands[0], commands}
 
 #define WSEL_SYSTEM(id) extern const cli_system cli_system_##id;
 #include "../core/systems.def"

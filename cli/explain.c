@@ -23,8 +23,7 @@ static const char explain_usage[] =
 
 static void json_prob(jw_out *j, const char *key, const char *exact_key, const wsel_prob *p)
 {
-    jw_key(j, key);
-    jw_num(j, (double)p->p);
+    jw_knum(j, key, (double)p->p);
     cli_json_exact(j, exact_key, p->exact, p->num, p->den);
 }
 
@@ -58,14 +57,10 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
             ttl = o->sets[s].ttl;
     }
     jw_obj_begin(j);
-    jw_key(j, "resource");
-    jw_str(j, res->name);
-    jw_key(j, "failed");
-    jw_bool(j, failed);
-    jw_key(j, "ttl");
-    jw_u64(j, ttl);
-    jw_key(j, "enumerable");
-    jw_bool(j, enumerable);
+    jw_kstr(j, "resource", res->name);
+    jw_kbool(j, "failed", failed);
+    jw_ku64(j, "ttl", ttl);
+    jw_kbool(j, "enumerable", enumerable);
     jw_key(j, "answers");
     if (enumerable) {
         jw_arr_begin(j);
@@ -74,8 +69,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
             cli_combo_ans(o, &combo[k], &a);
             jw_obj_begin(j);
             cli_json_ans(j, res, &a);
-            jw_key(j, "p");
-            jw_num(j, (double)combo[k].p);
+            jw_knum(j, "p", (double)combo[k].p);
             cli_json_exact(j, "p_exact", combo[k].exact, combo[k].num, combo[k].den);
             jw_obj_end(j);
         }
@@ -90,16 +84,11 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         const wsel_set *set = so->set;
         for (uint32_t i = 0; i < set->n_items; i++) {
             jw_obj_begin(j);
-            jw_key(j, "label");
-            jw_str(j, cli_item_path(set, &set->items[i], path, sizeof path));
-            jw_key(j, "address");
-            jw_str(j, set->items[i].value);
-            jw_key(j, "weight");
-            jw_u64(j, set->items[i].weight);
-            jw_key(j, "up");
-            jw_bool(j, so->up[i]);
-            jw_key(j, "dyn_weight");
-            jw_u64(j, so->dyn_weight[i]);
+            jw_kstr(j, "label", cli_item_path(set, &set->items[i], path, sizeof path));
+            jw_kstr(j, "address", set->items[i].value);
+            jw_ku64(j, "weight", set->items[i].weight);
+            jw_kbool(j, "up", so->up[i]);
+            jw_ku64(j, "dyn_weight", so->dyn_weight[i]);
             json_prob(j, "p_included", "p_included_exact", &so->item_p[i]);
             jw_obj_end(j);
         }
@@ -112,26 +101,18 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         const wsel_set *set = so->set;
         jw_obj_begin(j);
         cli_json_set_id(j, set);
-        jw_key(j, "up_thresh");
-        jw_num(j, set->up_thresh);
-        jw_key(j, "total");
-        jw_u64(j, so->total);
-        jw_key(j, "dyn_sum");
-        jw_u64(j, so->dyn_sum);
-        jw_key(j, "threshold");
-        jw_u64(j, so->threshold);
-        jw_key(j, "failed");
-        jw_bool(j, so->failed);
-        jw_key(j, "ttl");
-        jw_u64(j, so->ttl);
+        jw_knum(j, "up_thresh", set->up_thresh);
+        jw_ku64(j, "total", so->total);
+        jw_ku64(j, "dyn_sum", so->dyn_sum);
+        jw_ku64(j, "threshold", so->threshold);
+        jw_kbool(j, "failed", so->failed);
+        jw_ku64(j, "ttl", so->ttl);
         jw_key(j, "groups");
         jw_arr_begin(j);
         for (uint32_t g = 0; g < set->n_groups; g++) {
             jw_obj_begin(j);
-            jw_key(j, "label");
-            jw_str(j, cli_group_path(set, &set->groups[g], path, sizeof path));
-            jw_key(j, "total");
-            jw_u64(j, set->groups[g].total);
+            jw_kstr(j, "label", cli_group_path(set, &set->groups[g], path, sizeof path));
+            jw_ku64(j, "total", set->groups[g].total);
             json_prob(j, "p", "p_exact", &so->group_p[g]);
             jw_obj_end(j);
         }
@@ -141,8 +122,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         for (uint32_t k = 0; k < so->n_sizes; k++)
             jw_num(j, (double)so->size_p[k]);
         jw_arr_end(j);
-        jw_key(j, "enumerable");
-        jw_bool(j, so->enumerable);
+        jw_kbool(j, "enumerable", so->enumerable);
         jw_key(j, "answers");
         if (so->enumerable) {
             jw_arr_begin(j);
@@ -272,8 +252,7 @@ int cli_explain(int argc, char **argv)
     jw_init(&j, stdout);
     if (json) {
         jw_obj_begin(&j);
-        jw_key(&j, "config");
-        jw_str(&j, config);
+        jw_kstr(&j, "config", config);
         jw_key(&j, "resources");
         jw_arr_begin(&j);
     }

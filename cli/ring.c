@@ -190,15 +190,12 @@ static int json_snapshot(jw_out *j, const wsel_ring *r)
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         jw_obj_begin(j);
-        jw_key(j, "address");
-        jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        jw_kstr(j, "address", fmt_peer(a.ip, a.port, pb, sizeof pb));
         jw_key(j, "host");
         snprintf(pb, sizeof pb, "%s:%u", a.host, a.host_port);
         jw_str(j, pb);
-        jw_key(j, "weight");
-        jw_u64(j, a.weight);
-        jw_key(j, "available");
-        jw_bool(j, a.available);
+        jw_ku64(j, "weight", a.weight);
+        jw_kbool(j, "available", a.available);
         jw_key(j, "slots");
         jw_arr_begin(j);
         wsel_ring_address_slots(r, i, slots);
@@ -209,12 +206,9 @@ static int json_snapshot(jw_out *j, const wsel_ring *r)
     }
     free(slots);
     jw_arr_end(j);
-    jw_key(j, "healthy");
-    jw_bool(j, wsel_ring_healthy(r));
-    jw_key(j, "weight");
-    jw_u64(j, wsel_ring_weight(r));
-    jw_key(j, "unavailableWeight");
-    jw_u64(j, wsel_ring_unavailable_weight(r));
+    jw_kbool(j, "healthy", wsel_ring_healthy(r));
+    jw_ku64(j, "weight", wsel_ring_weight(r));
+    jw_ku64(j, "unavailableWeight", wsel_ring_unavailable_weight(r));
     return 0;
 }
 
@@ -276,8 +270,7 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
             jw_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
         } else {
             jw_obj_begin(ru->j);
-            jw_key(ru->j, "error");
-            jw_str(ru->j, wsel_ring_outcome_name(p->outcome));
+            jw_kstr(ru->j, "error", wsel_ring_outcome_name(p->outcome));
             jw_obj_end(ru->j);
         }
     }
@@ -322,8 +315,7 @@ static int apply(runner *ru, rs_op *op)
     const char *name = op->name ? cli_esc(op->name, e, sizeof e) : "";
     if (j) {
         jw_obj_begin(j);
-        jw_key(j, "op");
-        jw_str(j, op_names[op->kind]);
+        jw_kstr(j, "op", op_names[op->kind]);
     }
     if (ru->text)
         cli_put_escaped(ru->text, op->path);
@@ -338,8 +330,7 @@ static int apply(runner *ru, rs_op *op)
     case RS_REMOVE:
         rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
         if (j) {
-            jw_key(j, "found");
-            jw_bool(j, found);
+            jw_kbool(j, "found", found);
         }
         if (ru->text)
             fprintf(ru->text, " %s:%u%s\n", name, op->port, found ? "" : " (not present)");
@@ -371,8 +362,7 @@ static int apply(runner *ru, rs_op *op)
         ru->now += op->seconds;
         rc = wsel_ring_tick(ru->r, ru->now, &err);
         if (j) {
-            jw_key(j, "now");
-            jw_num(j, ru->now);
+            jw_knum(j, "now", ru->now);
         }
         if (ru->text)
             fprintf(ru->text, " to %g s\n", ru->now);
@@ -575,12 +565,9 @@ static int cmd_show(int argc, char **argv)
     jw_init(&j, stdout);
     if (a.json) {
         jw_obj_begin(&j);
-        jw_key(&j, "wheelSize");
-        jw_u64(&j, n);
-        jw_key(&j, "weight");
-        jw_u64(&j, (unsigned long long)W);
-        jw_key(&j, "healthy");
-        jw_bool(&j, wsel_ring_healthy(r));
+        jw_ku64(&j, "wheelSize", n);
+        jw_ku64(&j, "weight", (unsigned long long)W);
+        jw_kbool(&j, "healthy", wsel_ring_healthy(r));
         jw_key(&j, "addresses");
         jw_arr_begin(&j);
     } else {
@@ -605,22 +592,14 @@ static int cmd_show(int argc, char **argv)
         snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
         if (a.json) {
             jw_obj_begin(&j);
-            jw_key(&j, "address");
-            jw_str(&j, pb);
-            jw_key(&j, "host");
-            jw_str(&j, hb);
-            jw_key(&j, "weight");
-            jw_u64(&j, ad.weight);
-            jw_key(&j, "available");
-            jw_bool(&j, ad.available);
-            jw_key(&j, "slots");
-            jw_u64(&j, ad.n_slots);
-            jw_key(&j, "slotShare");
-            jw_num(&j, ss);
-            jw_key(&j, "weightShare");
-            jw_num(&j, ws);
-            jw_key(&j, "deviation");
-            jw_num(&j, dev);
+            jw_kstr(&j, "address", pb);
+            jw_kstr(&j, "host", hb);
+            jw_ku64(&j, "weight", ad.weight);
+            jw_kbool(&j, "available", ad.available);
+            jw_ku64(&j, "slots", ad.n_slots);
+            jw_knum(&j, "slotShare", ss);
+            jw_knum(&j, "weightShare", ws);
+            jw_knum(&j, "deviation", dev);
             jw_obj_end(&j);
         } else {
             char e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
@@ -638,12 +617,9 @@ static int cmd_show(int argc, char **argv)
             wsel_ring_address ad;
             wsel_ring_address_get(r, worst_i, &ad);
             jw_obj_begin(&j);
-            jw_key(&j, "address");
-            jw_str(&j, fmt_peer(ad.ip, ad.port, pb, sizeof pb));
-            jw_key(&j, "slots");
-            jw_num(&j, worst_dev);
-            jw_key(&j, "share");
-            jw_num(&j, worst_dev / n);
+            jw_kstr(&j, "address", fmt_peer(ad.ip, ad.port, pb, sizeof pb));
+            jw_knum(&j, "slots", worst_dev);
+            jw_knum(&j, "share", worst_dev / n);
             jw_obj_end(&j);
         }
         jw_obj_end(&j);
@@ -729,18 +705,12 @@ static double max_quota_dev(const snap *a)
 
 static void json_figures(jw_out *j, const diffres *d, uint32_t n)
 {
-    jw_key(j, "moved");
-    jw_u64(j, d->moved);
-    jw_key(j, "movedShare");
-    jw_num(j, (double)d->moved / n);
-    jw_key(j, "minimalMoved");
-    jw_u64(j, d->minimal);
-    jw_key(j, "minimalShare");
-    jw_num(j, (double)d->minimal / n);
-    jw_key(j, "untouchedMoves");
-    jw_u64(j, d->untouched);
-    jw_key(j, "maxQuotaDeviation");
-    jw_num(j, d->max_dev);
+    jw_ku64(j, "moved", d->moved);
+    jw_knum(j, "movedShare", (double)d->moved / n);
+    jw_ku64(j, "minimalMoved", d->minimal);
+    jw_knum(j, "minimalShare", (double)d->minimal / n);
+    jw_ku64(j, "untouchedMoves", d->untouched);
+    jw_knum(j, "maxQuotaDeviation", d->max_dev);
 }
 
 static void text_figures(FILE *f, const char *mode, const diffres *d, uint32_t n)
@@ -782,10 +752,8 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     bool print = !c->collect;
     if (print && c->json) {
         jw_obj_begin(j);
-        jw_key(j, "op");
-        jw_str(j, op->path);
-        jw_key(j, "kind");
-        jw_str(j, op_names[op->kind]);
+        jw_kstr(j, "op", op->path);
+        jw_kstr(j, "kind", op_names[op->kind]);
         jw_key(j, "slots");
         jw_arr_begin(j);
     } else if (print) {
@@ -817,14 +785,12 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         const char *tl = to ? a.label[a.owner[s]] : NULL;
         if (c->json) {
             jw_obj_begin(j);
-            jw_key(j, "slot");
-            jw_u64(j, s);
+            jw_ku64(j, "slot", s);
             jw_key(j, "from");
             fl ? jw_str(j, fl) : jw_null(j);
             jw_key(j, "to");
             tl ? jw_str(j, tl) : jw_null(j);
-            jw_key(j, "untouched");
-            jw_bool(j, between_untouched);
+            jw_kbool(j, "untouched", between_untouched);
             jw_obj_end(j);
         } else if (between_untouched) {
             char ef[CLI_ESC_MAX], et[CLI_ESC_MAX];
@@ -912,10 +878,5 @@ static const cli_command commands[] = {
      "slots that move on each change, against the least possible; 5.2.3 and strict mode"},
 };
 
-const cli_system cli_system_ring = {
-    .name = "ring",
-    .summary = "lua-resty-dns-client's ring balancer (consistent hashing over a wheel of slots)",
-    .top_level = 0,
-    .n_commands = sizeof commands / sizeof commands[0],
-    .commands = commands,
-};
+CLI_SYSTEM(ring, 0,
+           "lua-resty-dns-client's ring balancer (consistent hashing over a wheel of slots)");

@@ -28,10 +28,8 @@ static void json_ms(jw_out *j, const char *key, wsel_mstate m)
 {
     jw_key(j, key);
     jw_obj_begin(j);
-    jw_key(j, "state");
-    jw_str(j, updown(m.up));
-    jw_key(j, "ttl");
-    jw_u64(j, m.ttl);
+    jw_kstr(j, "state", updown(m.up));
+    jw_ku64(j, "ttl", m.ttl);
     jw_obj_end(j);
 }
 
@@ -42,24 +40,20 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         jw_out j;
         jw_init(&j, stdout);
         jw_obj_begin(&j);
-        jw_key(&j, "config");
-        jw_str(&j, config);
+        jw_kstr(&j, "config", config);
         jw_key(&j, "pairs");
         jw_arr_begin(&j);
         for (size_t i = 0; i < n; i++) {
             wsel_pair_info p;
             wsel_state_pair(st, i, &p);
             jw_obj_begin(&j);
-            jw_key(&j, "thing");
-            jw_str(&j, p.thing);
-            jw_key(&j, "service");
-            jw_str(&j, p.service);
+            jw_kstr(&j, "thing", p.thing);
+            jw_kstr(&j, "service", p.service);
             json_ms(&j, "monitored", p.monitored);
             jw_key(&j, "forced");
             if (p.forced) {
                 jw_obj_begin(&j);
-                jw_key(&j, "state");
-                jw_str(&j, updown(p.forced_up));
+                jw_kstr(&j, "state", updown(p.forced_up));
                 jw_key(&j, "ttl");
                 if (p.forced_ttl)
                     jw_u64(&j, p.ttl_forced);
@@ -69,10 +63,8 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
             } else {
                 jw_null(&j);
             }
-            jw_key(&j, "state");
-            jw_str(&j, updown(p.effective.up));
-            jw_key(&j, "ttl");
-            jw_u64(&j, p.effective.ttl);
+            jw_kstr(&j, "state", updown(p.effective.up));
+            jw_ku64(&j, "ttl", p.effective.ttl);
             jw_obj_end(&j);
         }
         jw_arr_end(&j);
