@@ -257,16 +257,14 @@ static void json_level(jw_out *j, const char *key, wsel_level from)
 static void json_listing(jw_out *j, const wsel_config *cfg)
 {
     jw_kbool(j, "whole", wsel_config_is_whole(cfg));
-    jw_key(j, "resources");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "resources");
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         jw_obj_begin(j);
         jw_kstr(j, "name", res->name);
         jw_kbool(j, "cname", res->is_cname);
         jw_kbool(j, "explicit_families", res->explicit_families);
-        jw_key(j, "sets");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "sets");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
             jw_obj_begin(j);
@@ -275,8 +273,7 @@ static void json_listing(jw_out *j, const wsel_config *cfg)
             json_level(j, "multi_from", set->multi_from);
             jw_knum(j, "up_thresh", set->up_thresh);
             json_level(j, "up_thresh_from", set->up_thresh_from);
-            jw_key(j, "service_types");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "service_types");
             for (uint32_t k = 0; k < set->n_services; k++)
                 jw_str(j, set->services[k]);
             jw_arr_end(j);
@@ -295,8 +292,7 @@ static void json_listing(jw_out *j, const wsel_config *cfg)
 
 static void json_issues(jw_out *j, const char *key, const zone_report *rep, int errors)
 {
-    jw_key(j, key);
-    jw_arr_begin(j);
+    jw_karr_begin(j, key);
     for (size_t i = 0; i < rep->n; i++) {
         const zone_issue *z = &rep->issues[i];
         if (z->is_error != errors)
@@ -385,8 +381,7 @@ int cli_check(int argc, char **argv)
             jw_obj_begin(&j);
             jw_kstr(&j, "file", config);
             jw_kbool(&j, "valid", 0);
-            jw_key(&j, "errors");
-            jw_arr_begin(&j);
+            jw_karr_begin(&j, "errors");
             jw_obj_begin(&j);
             jw_kstr(&j, "file", err.file);
             jw_ku64(&j, "line", err.line);
@@ -398,8 +393,7 @@ int cli_check(int argc, char **argv)
             jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
             jw_obj_end(&j);
             jw_arr_end(&j);
-            jw_key(&j, "warnings");
-            jw_arr_begin(&j);
+            jw_karr_begin(&j, "warnings");
             jw_arr_end(&j);
             jw_obj_end(&j);
             jw_finish(&j);

@@ -101,6 +101,9 @@ void jw_kstr(jw_out *j, const char *key, const char *s);
 void jw_knum(jw_out *j, const char *key, double v);
 void jw_ku64(jw_out *j, const char *key, unsigned long long v);
 void jw_kbool(jw_out *j, const char *key, int v);
+/* A key whose value is an array or object: jw_key then jw_arr_begin/jw_obj_begin. */
+void jw_karr_begin(jw_out *j, const char *key);
+void jw_kobj_begin(jw_out *j, const char *key);
 /* Ends the document with a newline and flushes; a failed flush leaves its errno in
  * cli_write_errno for main's final check of stdout. */
 void jw_finish(jw_out *j);
@@ -133,17 +136,25 @@ int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
-/* The command line of a command that takes state options: the shared options
- * (cli_common_opt), state options, and positional arguments, collected into pos[]
- * (room for argc entries) in order; the first is CONFIG, which must be there. Returns
- * CLI_OK, -1 (--help: usage printed) or the exit status (message printed). */
-int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
-                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
-                      size_t *npos);
-/* Loads CONFIG and builds its state from the options: CLI_OK, or the exit status
- * (message printed). */
-int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
-                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st);
+
+/* A command that takes CONFIG, state options and the shared options (explain, states):
+ * its command line, config and state. */
+typedef struct cli_statecmd {
+    cli_stateopts so;
+    int json;
+    wsel_input input;
+    const char **pos;  /* the positional arguments in order; pos[0] is CONFIG */
+    size_t npos;
+    wsel_config *cfg;
+    wsel_state *st;
+} cli_statecmd;
+
+/* Reads the command line (at most max_pos positional arguments), loads CONFIG and builds
+ * its state from the options in order. Returns CLI_OK, -1 (--help: usage printed) or the
+ * exit status (message printed); cli_statecmd_free(c) is due in every case. */
+int cli_statecmd_open(const char *cmd, const char *usage, int argc, char **argv,
+                      size_t max_pos, cli_statecmd *c);
+void cli_statecmd_free(cli_statecmd *c);
 
 /* ---- zone.c ---- */
 

@@ -1,4 +1,5 @@
 /* bin/wsel: `wsel explain` -- exact odds per resource and set under a monitoring state. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +78,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
     } else {
         jw_null(j);
     }
-    jw_key(j, "items");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "items");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
@@ -94,8 +94,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         }
     }
     jw_arr_end(j);
-    jw_key(j, "sets");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "sets");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
@@ -107,8 +106,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         jw_ku64(j, "threshold", so->threshold);
         jw_kbool(j, "failed", so->failed);
         jw_ku64(j, "ttl", so->ttl);
-        jw_key(j, "groups");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "groups");
         for (uint32_t g = 0; g < set->n_groups; g++) {
             jw_obj_begin(j);
             jw_kstr(j, "label", cli_group_path(set, &set->groups[g], path, sizeof path));
@@ -117,8 +115,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
             jw_obj_end(j);
         }
         jw_arr_end(j);
-        jw_key(j, "sizes");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "sizes");
         for (uint32_t k = 0; k < so->n_sizes; k++)
             jw_num(j, (double)so->size_p[k]);
         jw_arr_end(j);
@@ -217,28 +214,18 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
 int cli_explain(int argc, char **argv)
 {
     const char *cmd = "explain";
-    const char *config = NULL;
-    const char **pos = calloc((size_t)argc, sizeof *pos);
-    wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0;
-    int rc = CLI_USAGE;
-    cli_stateopts so = {0};
-    wsel_config *cfg = NULL;
-    wsel_state *st = NULL;
-    size_t npos = 0;
-    if (!pos)
-        return cli_nomem(cmd);
-    int k = cli_stateopt_args(cmd, explain_usage, argc, argv, &so, &json, &input, pos, &npos);
-    if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : k;
+    cli_statecmd c;
+    int rc = cli_statecmd_open(cmd, explain_usage, argc, argv, SIZE_MAX, &c);
+    if (rc != CLI_OK) {
+        rc = rc < 0 ? CLI_OK : rc;
         goto out;
     }
-    config = pos[0];
-    const char **names = pos + 1;
-    size_t nn = npos - 1;
-    rc = cli_stateopt_load(cmd, config, input, &so, &cfg, &st);
-    if (rc != CLI_OK)
-        goto out;
+    const char *config = c.pos[0];
+    const char **names = c.pos + 1;
+    size_t nn = c.npos - 1;
+    const wsel_config *cfg = c.cfg;
+    const wsel_state *st = c.st;
+    int json = c.json;
     rc = CLI_USAGE;
     for (size_t k = 0; k < nn; k++) {
         if (!wsel_config_find(cfg, names[k])) {
@@ -253,8 +240,7 @@ int cli_explain(int argc, char **argv)
     if (json) {
         jw_obj_begin(&j);
         jw_kstr(&j, "config", config);
-        jw_key(&j, "resources");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "resources");
     }
     for (size_t k = 0; k < count; k++) {
         const wsel_resource *res =
@@ -291,11 +277,6 @@ int cli_explain(int argc, char **argv)
     }
     rc = CLI_OK;
 out:
-    if (st)
-        wsel_state_free(st);
-    if (cfg)
-        wsel_config_free(cfg);
-    cli_stateopt_free(&so);
-    free(pos);
+    cli_statecmd_free(&c);
     return rc;
 }

@@ -171,6 +171,18 @@ void jw_kbool(jw_out *j, const char *key, int v)
     jw_bool(j, v);
 }
 
+void jw_karr_begin(jw_out *j, const char *key)
+{
+    jw_key(j, key);
+    jw_arr_begin(j);
+}
+
+void jw_kobj_begin(jw_out *j, const char *key)
+{
+    jw_key(j, key);
+    jw_obj_begin(j);
+}
+
 int cli_write_errno;
 
 void jw_finish(jw_out *j)

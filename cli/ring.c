@@ -51,6 +51,22 @@ static int parse_args(const char *cmd, const char *usage, int argc, char **argv,
     return 0;
 }
 
+/* What every command shares: its options, the scenario they name (loaded, then freed
+ * whatever happens) and the exit status of `body`, which runs on them. */
+static int ring_main(int argc, char **argv, const char *cmd, const char *usage,
+                     int (*body)(const char *cmd, const ring_args *a, rs_scenario *sc))
+{
+    ring_args a;
+    int rc = parse_args(cmd, usage, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    rs_scenario sc;
+    if ((rc = rs_load(cmd, a.scenario, &sc)) == CLI_OK)
+        rc = body(cmd, &a, &sc);
+    rs_free(&sc);
+    return rc;
+}
+
 /* Builds the ring; prints the error with the scenario path of the fault. */
 static int build(const char *file, rs_scenario *sc, wsel_ring **out)
 {
@@ -166,8 +182,7 @@ static int snap_take(const wsel_ring *r, snap *s)
 static int json_snapshot(jw_out *j, const wsel_ring *r)
 {
     uint32_t n = wsel_ring_size(r);
-    jw_key(j, "wheel");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "wheel");
     char pb[300];
     size_t na = wsel_ring_address_count(r);
     for (uint32_t k = 1; k <= n; k++) {
@@ -181,8 +196,7 @@ static int json_snapshot(jw_out *j, const wsel_ring *r)
         jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
     }
     jw_arr_end(j);
-    jw_key(j, "addresses");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "addresses");
     uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
     if (!slots)
         return -1;
@@ -196,8 +210,7 @@ static int json_snapshot(jw_out *j, const wsel_ring *r)
         jw_str(j, pb);
         jw_ku64(j, "weight", a.weight);
         jw_kbool(j, "available", a.available);
-        jw_key(j, "slots");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "slots");
         wsel_ring_address_slots(r, i, slots);
         for (size_t k = 0; k < a.n_slots; k++)
             jw_u64(j, slots[k]);
@@ -229,24 +242,39 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
     }
 }
 
-/* Closes the JSON document's results array and object when j is given, then the buffer
- * mem writes to; its text goes to stdout only when rc is CLI_OK and the buffer holds all
- * of it. Returns rc, or CLI_RESOURCE when the buffer could not grow. */
-static int end_output(const char *cmd, int rc, jw_out *j, FILE *mem, char **buf, size_t *len)
+/* run and diff write their output to a buffer, so that an error leaves stdout empty. */
+typedef struct outbuf {
+    char *buf;
+    size_t len;
+    FILE *f;
+} outbuf;
+
+static bool begin_output(outbuf *o)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->f = open_memstream(&o->buf, &o->len);
+    return o->f != NULL;
+}
+
+/* Closes the JSON document's results array and object when j is given, then the buffer;
+ * its text goes to stdout only when rc is CLI_OK and the buffer holds all of it. Returns
+ * rc, or CLI_RESOURCE when the buffer could not grow. */
+static int end_output(const char *cmd, int rc, jw_out *j, outbuf *o)
 {
     if (j) {
         jw_arr_end(j);
         jw_obj_end(j);
         jw_finish(j);
     }
-    bool lost = fflush(mem) != 0 || ferror(mem);
+    bool lost = fflush(o->f) != 0 || ferror(o->f);
     /* glibc's fclose shrinks the buffer with realloc and leaves NULL when that fails */
-    lost |= fclose(mem) != 0 || !*buf;
+    lost |= fclose(o->f) != 0 || !o->buf;
     if (rc == CLI_OK && lost)
         rc = cli_nomem(cmd);
     if (rc == CLI_OK)
-        fwrite(*buf, 1, *len, stdout);
-    free(*buf);
+        fwrite(o->buf, 1, o->len, stdout);
+    free(o->buf);
     return rc;
 }
 
@@ -379,8 +407,7 @@ static int apply(runner *ru, rs_op *op)
         break;
     case RS_PEERS:
         if (j) {
-            jw_key(j, "peers");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "peers");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -405,8 +432,7 @@ static int apply(runner *ru, rs_op *op)
     case RS_RR:
     case RS_RETRY:
         if (j) {
-            jw_key(j, "picks");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "picks");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -449,65 +475,50 @@ static const char run_usage[] =
     "                 engine's published view, synced after every op (same results)\n"
     "  --json         {\"initial\": SNAPSHOT, \"results\": [one per op]}\n";
 
-static int cmd_run(int argc, char **argv)
+static int run_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring run";
-    ring_args a;
-    int rc = parse_args(cmd, run_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
-        rs_free(&sc);
-        return rc;
-    }
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = build(a.scenario, &sc, &r)) != CLI_OK) {
-        rs_free(&sc);
+    if ((rc = build(a->scenario, sc, &r)) != CLI_OK)
         return rc;
-    }
-    /* output is buffered so that an error leaves stdout empty */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) {
+    outbuf out;
+    if (!begin_output(&out)) {
         wsel_ring_free(r);
-        rs_free(&sc);
         return cli_nomem(cmd);
     }
     jw_out j;
-    runner ru = {a.scenario, &sc, r, NULL, sc.opts.now, NULL, NULL};
+    runner ru = {a->scenario, sc, r, NULL, sc->opts.now, NULL, NULL};
     wsel_error ferr;
-    if (a.fast && (rc = wsel_ring_fast_new(r, &ru.f, &ferr)) != WSEL_OK) {
-        fclose(mem);
-        free(buf);
+    if (a->fast && (rc = wsel_ring_fast_new(r, &ru.f, &ferr)) != WSEL_OK) {
+        end_output(cmd, CLI_RESOURCE, NULL, &out);
         wsel_ring_free(r);
-        rs_free(&sc);
         return cli_fail(cmd, rc, "%s", ferr.message);
     }
-    if (a.json) {
-        jw_init(&j, mem);
+    if (a->json) {
+        jw_init(&j, out.f);
         ru.j = &j;
         jw_obj_begin(&j);
-        jw_key(&j, "initial");
-        jw_obj_begin(&j);
+        jw_kobj_begin(&j, "initial");
         if (json_snapshot(&j, r))
             rc = cli_nomem(cmd);
         jw_obj_end(&j);
-        jw_key(&j, "results");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "results");
     } else {
-        ru.text = mem;
-        fprintf(mem, "initial\n");
-        text_snapshot(mem, r);
+        ru.text = out.f;
+        fprintf(out.f, "initial\n");
+        text_snapshot(out.f, r);
     }
-    for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
-        rc = apply(&ru, &sc.ops[i]);
-    rc = end_output(cmd, rc, a.json ? &j : NULL, mem, &buf, &len);
+    for (size_t i = 0; i < sc->n_ops && rc == CLI_OK; i++)
+        rc = apply(&ru, &sc->ops[i]);
+    rc = end_output(cmd, rc, a->json ? &j : NULL, &out);
     wsel_ring_fast_free(ru.f);
     wsel_ring_free(r);
-    rs_free(&sc);
     return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring run", run_usage, run_body);
 }
 
 /* ---- show ------------------------------------------------------------------------------------ */
@@ -542,20 +553,12 @@ static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring
     return CLI_OK;
 }
 
-static int cmd_show(int argc, char **argv)
+static int show_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring show";
-    ring_args a;
-    int rc = parse_args(cmd, show_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) == CLI_OK)
-        rc = run_all(cmd, a.scenario, &sc, &r, NULL, NULL);
-    if (rc) {
+    if ((rc = run_all(cmd, a->scenario, sc, &r, NULL, NULL)) != CLI_OK) {
         wsel_ring_free(r);
-        rs_free(&sc);
         return rc;
     }
     uint32_t n = wsel_ring_size(r);
@@ -563,13 +566,12 @@ static int cmd_show(int argc, char **argv)
     size_t na = wsel_ring_address_count(r);
     jw_out j;
     jw_init(&j, stdout);
-    if (a.json) {
+    if (a->json) {
         jw_obj_begin(&j);
         jw_ku64(&j, "wheelSize", n);
         jw_ku64(&j, "weight", (unsigned long long)W);
         jw_kbool(&j, "healthy", wsel_ring_healthy(r));
-        jw_key(&j, "addresses");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "addresses");
     } else {
         printf("%u slots, total weight %.0f, %s\n", n, W, wsel_ring_healthy(r) ? "healthy" : "unhealthy");
         printf("%-28s %-24s %7s %8s %11s %12s %10s\n", "address", "host", "weight", "slots",
@@ -590,7 +592,7 @@ static int cmd_show(int argc, char **argv)
         }
         fmt_peer(ad.ip, ad.port, pb, sizeof pb);
         snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
-        if (a.json) {
+        if (a->json) {
             jw_obj_begin(&j);
             jw_kstr(&j, "address", pb);
             jw_kstr(&j, "host", hb);
@@ -608,7 +610,7 @@ static int cmd_show(int argc, char **argv)
                    ad.n_slots, 100 * ss, 100 * ws, dev);
         }
     }
-    if (a.json) {
+    if (a->json) {
         jw_arr_end(&j);
         jw_key(&j, "largestDeviation");
         if (na == 0) {
@@ -633,8 +635,12 @@ static int cmd_show(int argc, char **argv)
                100 * worst_dev / n);
     }
     wsel_ring_free(r);
-    rs_free(&sc);
     return CLI_OK;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring show", show_usage, show_body);
 }
 
 /* ---- diff ------------------------------------------------------------------------------------ */
@@ -754,8 +760,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         jw_obj_begin(j);
         jw_kstr(j, "op", op->path);
         jw_kstr(j, "kind", op_names[op->kind]);
-        jw_key(j, "slots");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "slots");
     } else if (print) {
         cli_put_escaped(c->f, op->path);
         fprintf(c->f, " %s", op_names[op->kind]);
@@ -804,8 +809,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     } else if (c->json) {
         jw_arr_end(j);
         json_figures(j, &d, n);
-        jw_key(j, "strict");
-        jw_obj_begin(j);
+        jw_kobj_begin(j, "strict");
         json_figures(j, st, n);
         jw_obj_end(j);
         jw_obj_end(j);
@@ -817,57 +821,47 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     return CLI_OK;
 }
 
-static int cmd_diff(int argc, char **argv)
+static int diff_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring diff";
-    ring_args a;
-    int rc = parse_args(cmd, diff_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
-        rs_free(&sc);
-        return rc;
-    }
-    /* results go to a buffer so that an error leaves stdout empty */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) {
-        rs_free(&sc);
+    outbuf out;
+    if (!begin_output(&out))
         return cli_nomem(cmd);
-    }
     jw_out j;
-    jw_init(&j, mem);
-    diffctx c = {&j, a.json, mem, sc.ops, calloc(sc.n_ops + 1, sizeof(diffres)), true};
+    jw_init(&j, out.f);
+    diffctx c = {&j, a->json, out.f, sc->ops, calloc(sc->n_ops + 1, sizeof(diffres)), true};
     /* the strict pass first, on a fresh copy of the scenario (its DNS data changes) */
     rs_scenario sc2;
     wsel_ring *r2 = NULL;
     if (!c.strict)
         rc = cli_nomem(cmd);
-    else if ((rc = rs_load(cmd, a.scenario, &sc2)) == CLI_OK) {
+    else if ((rc = rs_load(cmd, a->scenario, &sc2)) == CLI_OK) {
         sc2.opts.strict = true;
         c.ops = sc2.ops;
-        rc = run_all(cmd, a.scenario, &sc2, &r2, diff_each, &c);
+        rc = run_all(cmd, a->scenario, &sc2, &r2, diff_each, &c);
         wsel_ring_free(r2);
-        rs_free(&sc2);
     }
-    sc.opts.strict = false;
-    c.ops = sc.ops;
+    if (c.strict)
+        rs_free(&sc2); /* loaded, or what a failed load left */
+    sc->opts.strict = false;
+    c.ops = sc->ops;
     c.collect = false;
-    if (rc == CLI_OK && a.json) {
+    if (rc == CLI_OK && a->json) {
         jw_obj_begin(&j);
-        jw_key(&j, "changes");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "changes");
     }
     if (rc == CLI_OK)
-        rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
-    rc = end_output(cmd, rc, rc == CLI_OK && a.json ? &j : NULL, mem, &buf, &len);
+        rc = run_all(cmd, a->scenario, sc, &r, diff_each, &c);
+    rc = end_output(cmd, rc, rc == CLI_OK && a->json ? &j : NULL, &out);
     free(c.strict);
     wsel_ring_free(r);
-    rs_free(&sc);
     return rc;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring diff", diff_usage, diff_body);
 }
 
 static const cli_command commands[] = {

@@ -132,9 +132,12 @@ int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_conf
     return CLI_OK;
 }
 
-int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
-                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
-                      size_t *npos)
+/* The shared options (cli_common_opt), state options and positional arguments, these
+ * collected into pos[] (room for argc entries) in order; the first is CONFIG, which must
+ * be there. Returns CLI_OK, -1 (--help: usage printed) or the exit status. */
+static int stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
+                         cli_stateopts *so, int *json, wsel_input *input, const char **pos,
+                         size_t *npos)
 {
     int opts_done = 0;
     *npos = 0;
@@ -160,13 +163,34 @@ int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
     return CLI_OK;
 }
 
-int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
-                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st)
+int cli_statecmd_open(const char *cmd, const char *usage, int argc, char **argv,
+                      size_t max_pos, cli_statecmd *c)
 {
-    int rc = cli_load_config(cmd, config, input, cfg, NULL);
+    memset(c, 0, sizeof *c);
+    c->input = WSEL_INPUT_AUTO;
+    c->pos = calloc((size_t)argc, sizeof *c->pos);
+    if (!c->pos)
+        return cli_nomem(cmd);
+    int rc = stateopt_args(cmd, usage, argc, argv, &c->so, &c->json, &c->input, c->pos,
+                           &c->npos);
     if (rc != CLI_OK)
         return rc;
-    return cli_stateopt_apply(cmd, so, *cfg, st);
+    if (c->npos > max_pos)
+        return cli_die(cmd, "unexpected argument '%s' (see wsel %s --help)", c->pos[max_pos],
+                       cmd);
+    rc = cli_load_config(cmd, c->pos[0], c->input, &c->cfg, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    return cli_stateopt_apply(cmd, &c->so, c->cfg, &c->st);
+}
+
+void cli_statecmd_free(cli_statecmd *c)
+{
+    wsel_state_free(c->st);
+    wsel_config_free(c->cfg);
+    cli_stateopt_free(&c->so);
+    free(c->pos);
+    memset(c, 0, sizeof *c);
 }
 
 void cli_stateopt_free(cli_stateopts *so)

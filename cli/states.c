@@ -26,8 +26,7 @@ static const char *updown(bool up)
 
 static void json_ms(jw_out *j, const char *key, wsel_mstate m)
 {
-    jw_key(j, key);
-    jw_obj_begin(j);
+    jw_kobj_begin(j, key);
     jw_kstr(j, "state", updown(m.up));
     jw_ku64(j, "ttl", m.ttl);
     jw_obj_end(j);
@@ -41,8 +40,7 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         jw_init(&j, stdout);
         jw_obj_begin(&j);
         jw_kstr(&j, "config", config);
-        jw_key(&j, "pairs");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "pairs");
         for (size_t i = 0; i < n; i++) {
             wsel_pair_info p;
             wsel_state_pair(st, i, &p);
@@ -93,37 +91,10 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
 
 int cli_states(int argc, char **argv)
 {
-    const char *cmd = "states";
-    const char *pos[2] = { NULL, NULL };
-    wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0;
-    int rc = CLI_USAGE;
-    cli_stateopts so = {0};
-    wsel_config *cfg = NULL;
-    wsel_state *st = NULL;
-    size_t npos = 0;
-    const char **all = calloc((size_t)argc, sizeof *all);
-    if (!all)
-        return cli_nomem(cmd);
-    int k = cli_stateopt_args(cmd, states_usage, argc, argv, &so, &json, &input, all, &npos);
-    if (npos > 1 && k == CLI_OK) {
-        cli_die(cmd, "unexpected argument '%s' (see wsel states --help)", all[1]);
-        k = CLI_USAGE;
-    }
-    pos[0] = npos ? all[0] : NULL;
-    free(all);
-    if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : k;
-        goto out;
-    }
-    rc = cli_stateopt_load(cmd, pos[0], input, &so, &cfg, &st);
-    if (rc != CLI_OK)
-        goto out;
-    print_pairs(st, json, pos[0]);
-    rc = CLI_OK;
-out:
-    wsel_state_free(st);
-    wsel_config_free(cfg);
-    cli_stateopt_free(&so);
-    return rc;
+    cli_statecmd c;
+    int rc = cli_statecmd_open("states", states_usage, argc, argv, 1, &c);
+    if (rc == CLI_OK)
+        print_pairs(c.st, c.json, c.pos[0]);
+    cli_statecmd_free(&c);
+    return rc < 0 ? CLI_OK : rc;
 }
