@@ -24,6 +24,31 @@ static const char *const two_svc =
     "V6 => { service_types = svc_a\n  a = [ 2001:DB8::ABC, 1 ]\n  b = [ 2001:db8::1:0:0:1, 1 ] }\n"
     "C => { service_types = svc_b\n  c = [ Foo.Example.NET., 1 ] }\n";
 
+/* The fixture of most tests: two_svc loaded and a state for it, all UP. */
+typedef struct fixture {
+    wsel_config *cfg;
+    wsel_state *st;
+} fixture;
+
+static int setup_two_svc(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    *state = f;
+    f->cfg = wsel_test_load(two_svc);
+    return wsel_state_new(f->cfg, &f->st, NULL) == WSEL_OK ? 0 : -1;
+}
+
+static int teardown_two_svc(void **state)
+{
+    fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    free(f);
+    return 0;
+}
+
 static const wsel_set *set_of(const wsel_config *cfg, const char *name)
 {
     const wsel_resource *r = wsel_config_find(cfg, name);
@@ -32,12 +57,11 @@ static const wsel_set *set_of(const wsel_config *cfg, const char *name)
 }
 
 
-static void test_defaults_and_combination(void **unused)
+static void test_defaults_and_combination(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     assert_ptr_equal(wsel_state_config(st), cfg);
 
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
@@ -86,16 +110,13 @@ static void test_defaults_and_combination(void **unused)
     assert_non_null(strstr(err.message, "268435455"));
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 1), true, 0); /* unchanged */
 
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
-static void test_service_checks(void **unused)
+static void test_service_checks(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     wsel_error err;
     assert_int_equal(wsel_state_set(st, "up", "10.0.0.1", false, 1, NULL, &err), WSEL_E_STATE);
     assert_non_null(strstr(err.message, "built in"));
@@ -106,8 +127,6 @@ static void test_service_checks(void **unused)
     assert_int_equal(matched, 0);
     WSEL_ASSERT_MS(wsel_state_get(st, "other", "10.0.0.1"), false, 1);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 
     /* whole configs: only service types the weighted resources use */
     cfg = wsel_test_load_synopsis();
@@ -128,12 +147,11 @@ static void test_service_checks(void **unused)
     wsel_config_free(cfg);
 }
 
-static void test_canonical_keys(void **unused)
+static void test_canonical_keys(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     size_t matched = 0;
     assert_int_equal(wsel_state_set(st, "svc_a", "2001:db8:0:0::abc", false, 3, &matched,
                                     NULL), 0);
@@ -150,16 +168,13 @@ static void test_canonical_keys(void **unused)
                                     NULL), 0);
     assert_int_equal(matched, 1);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "C", 0), false, 9);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
-static void test_versions(void **unused)
+static void test_versions(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     const char *names[] = { "R", "S", "N", "U", "D", "V6", "C" };
     enum { NS = 7 };
     uint64_t v0[NS], v1[NS];
@@ -189,8 +204,6 @@ static void test_versions(void **unused)
         else
             assert_true(v == v1[i]);
     }
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_error *err)
@@ -198,12 +211,11 @@ static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_erro
     return wsel_state_load_extfile_buffer(st, svc, text, strlen(text), "ext.state", err);
 }
 
-static void test_extfile(void **unused)
+static void test_extfile(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     wsel_error err;
     const char *good = "# monitor output\n"
                        "\n"
@@ -256,8 +268,6 @@ static void test_extfile(void **unused)
     assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_E_IO);
     assert_string_equal(err.file, path);
 
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 /* A temporary file of `size` bytes: one comment line (a valid, empty state file). */
@@ -277,12 +287,9 @@ static void make_comment_file(char *path, size_t size)
 /* Issue 14 items 4 and 11: a state file must be a regular file (a FIFO is refused, not
  * waited on), every I/O error names the file and the reason, and the 64 MiB limit
  * accepts exactly 64 MiB. */
-static void test_extfile_files(void **unused)
+static void test_extfile_files(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_state *st = ((const fixture *)*state)->st;
     wsel_error err;
 
     char dir[] = "/tmp/wsel_test_stdirXXXXXX";
@@ -319,8 +326,6 @@ static void test_extfile_files(void **unused)
     assert_non_null(strstr(err.message, "67108864"));
     unlink(over);
 
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 /* Issue 14 item 12: freeing the state after its config reads no freed memory (checked
@@ -338,12 +343,12 @@ static void test_free_after_config(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults_and_combination),
-        cmocka_unit_test(test_service_checks),
-        cmocka_unit_test(test_canonical_keys),
-        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_extfile),
-        cmocka_unit_test(test_extfile_files),
+        cmocka_unit_test_setup_teardown(test_defaults_and_combination, setup_two_svc, teardown_two_svc),
+        cmocka_unit_test_setup_teardown(test_service_checks, setup_two_svc, teardown_two_svc),
+        cmocka_unit_test_setup_teardown(test_canonical_keys, setup_two_svc, teardown_two_svc),
+        cmocka_unit_test_setup_teardown(test_versions, setup_two_svc, teardown_two_svc),
+        cmocka_unit_test_setup_teardown(test_extfile, setup_two_svc, teardown_two_svc),
+        cmocka_unit_test_setup_teardown(test_extfile_files, setup_two_svc, teardown_two_svc),
         cmocka_unit_test(test_free_after_config),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
