@@ -228,7 +228,8 @@ static void text_listing(const wsel_config *cfg, const char *path)
                                   : "addresses (DYNA or DYNC)");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
-            printf("  %s: %s, %s, %u item%s", cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
+            printf("  %s: %s, %s, %u item%s",
+                   cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
                    wsel_mode_name(set->mode), cli_kind_name(set->kind), set->n_items,
                    set->n_items == 1 ? "" : "s");
             if (set->grouped)

@@ -98,31 +98,31 @@ static const char *fmt_peer(const char *ip, unsigned port, char *buf, size_t len
     return buf;
 }
 
+/* One address of a snapshot. */
+typedef struct snap_addr {
+    char *label;       /* "ip:port" */
+    char *key;         /* identity: host name, host port, address, occurrence */
+    char *host;        /* "name:port" of the owning host */
+    uint32_t weight;
+    size_t slots;
+    bool available;
+} snap_addr;
+
 typedef struct snap {
     uint32_t n;
     size_t na;
-    char **label;      /* "ip:port" */
-    char **key;        /* identity: host name, host port, address, occurrence */
-    char **host;       /* "name:port" of the owning host */
-    uint32_t *weight;
-    size_t *slots;
-    bool *available;
+    snap_addr *addr;   /* [na] */
     long *owner;       /* [1..n] */
 } snap;
 
 static void snap_free(snap *s)
 {
-    for (size_t i = 0; i < s->na; i++) {
-        free(s->label[i]);
-        free(s->key[i]);
-        free(s->host[i]);
+    for (size_t i = 0; s->addr && i < s->na; i++) {
+        free(s->addr[i].label);
+        free(s->addr[i].key);
+        free(s->addr[i].host);
     }
-    free(s->label);
-    free(s->key);
-    free(s->host);
-    free(s->weight);
-    free(s->slots);
-    free(s->available);
+    free(s->addr);
     free(s->owner);
     memset(s, 0, sizeof *s);
 }
@@ -140,38 +140,30 @@ static int snap_take(const wsel_ring *r, snap *s)
     memset(s, 0, sizeof *s);
     s->n = wsel_ring_size(r);
     s->na = wsel_ring_address_count(r);
-    size_t m = s->na ? s->na : 1;
-    s->label = calloc(m, sizeof *s->label);
-    s->key = calloc(m, sizeof *s->key);
-    s->host = calloc(m, sizeof *s->host);
-    s->weight = calloc(m, sizeof *s->weight);
-    s->slots = calloc(m, sizeof *s->slots);
-    s->available = calloc(m, sizeof *s->available);
+    s->addr = calloc(s->na ? s->na : 1, sizeof *s->addr);
     s->owner = calloc((size_t)s->n + 1, sizeof *s->owner);
-    if (!s->label || !s->key || !s->host || !s->weight || !s->slots || !s->available ||
-        !s->owner) {
-        s->na = 0; /* snap_free must not walk arrays that are missing */
+    if (!s->addr || !s->owner)
         return -1;
-    }
     for (size_t i = 0; i < s->na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         char buf[600], pb[300];
-        s->label[i] = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
+        s->addr[i].label = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
         snprintf(buf, sizeof buf, "%s:%u", a.host, a.host_port);
-        s->host[i] = dup(buf);
-        if (!s->label[i] || !s->host[i])
+        s->addr[i].host = dup(buf);
+        if (!s->addr[i].label || !s->addr[i].host)
             return -1;
         unsigned occ = 0;
         for (size_t k = 0; k < i; k++)
-            occ += strcmp(s->host[k], s->host[i]) == 0 && strcmp(s->label[k], s->label[i]) == 0;
-        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->label[i], occ);
-        s->key[i] = dup(buf);
-        if (!s->key[i])
+            occ += strcmp(s->addr[k].host, s->addr[i].host) == 0 &&
+                   strcmp(s->addr[k].label, s->addr[i].label) == 0;
+        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->addr[i].label, occ);
+        s->addr[i].key = dup(buf);
+        if (!s->addr[i].key)
             return -1;
-        s->weight[i] = a.weight;
-        s->slots[i] = a.n_slots;
-        s->available[i] = a.available;
+        s->addr[i].weight = a.weight;
+        s->addr[i].slots = a.n_slots;
+        s->addr[i].available = a.available;
     }
     for (uint32_t k = 1; k <= s->n; k++)
         s->owner[k] = wsel_ring_owner(r, k);
@@ -673,7 +665,7 @@ typedef struct diffctx {
 static long find_key(const snap *s, const char *key)
 {
     for (size_t i = 0; i < s->na; i++)
-        if (strcmp(s->key[i], key) == 0)
+        if (strcmp(s->addr[i].key, key) == 0)
             return (long)i;
     return -1;
 }
@@ -682,17 +674,17 @@ static long find_key(const snap *s, const char *key)
  * name and port; dns: by name), or exists on one side only. */
 static bool touched(const rs_op *op, const snap *s, size_t i, const snap *other)
 {
-    if (find_key(other, s->key[i]) < 0)
+    if (find_key(other, s->addr[i].key) < 0)
         return true;
     char hb[300];
     if (op->kind == RS_ADD || op->kind == RS_REMOVE) {
         snprintf(hb, sizeof hb, "%s:%u", op->name, op->port);
-        return strcmp(s->host[i], hb) == 0;
+        return strcmp(s->addr[i].host, hb) == 0;
     }
     if (op->kind == RS_DNS) {
         size_t n = strlen(op->name);
-        return strncmp(s->host[i], op->name, n) == 0 && s->host[i][n] == ':' &&
-               !strchr(s->host[i] + n + 1, ':');
+        return strncmp(s->addr[i].host, op->name, n) == 0 && s->addr[i].host[n] == ':' &&
+               !strchr(s->addr[i].host + n + 1, ':');
     }
     return false;
 }
@@ -701,9 +693,9 @@ static double max_quota_dev(const snap *a)
 {
     double W = 0, worst = 0;
     for (size_t i = 0; i < a->na; i++)
-        W += a->weight[i];
+        W += a->addr[i].weight;
     for (size_t i = 0; W > 0 && i < a->na; i++) {
-        double d = fabs((double)a->slots[i] - (double)a->n * a->weight[i] / W);
+        double d = fabs((double)a->addr[i].slots - (double)a->n * a->addr[i].weight / W);
         worst = d > worst ? d : worst;
     }
     return worst;
@@ -743,16 +735,16 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     diffres d = {0, 0, 0, max_quota_dev(&a)};
     for (size_t i = 0; i < a.na; i++)
         if (touched(op, &a, i, b)) {
-            long k = find_key(b, a.key[i]);
-            size_t old = k < 0 ? 0 : b->slots[k];
-            if (a.slots[i] > old)
-                gains += a.slots[i] - old;
+            long k = find_key(b, a.addr[i].key);
+            size_t old = k < 0 ? 0 : b->addr[k].slots;
+            if (a.addr[i].slots > old)
+                gains += a.addr[i].slots - old;
             else
-                losses += old - a.slots[i];
+                losses += old - a.addr[i].slots;
         }
     for (size_t k = 0; k < b->na; k++)
-        if (find_key(&a, b->key[k]) < 0)
-            losses += b->slots[k];
+        if (find_key(&a, b->addr[k].key) < 0)
+            losses += b->addr[k].slots;
     d.minimal = gains > losses ? gains : losses;
     jw_out *j = c->j;
     bool print = !c->collect;
@@ -773,8 +765,8 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         fprintf(c->f, "\n");
     }
     for (uint32_t s = 1; s <= n; s++) {
-        const char *from = b->owner[s] < 0 ? NULL : b->key[b->owner[s]];
-        const char *to = a.owner[s] < 0 ? NULL : a.key[a.owner[s]];
+        const char *from = b->owner[s] < 0 ? NULL : b->addr[b->owner[s]].key;
+        const char *to = a.owner[s] < 0 ? NULL : a.addr[a.owner[s]].key;
         if ((from == NULL && to == NULL) || (from && to && strcmp(from, to) == 0))
             continue;
         d.moved++;
@@ -786,8 +778,8 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         d.untouched += between_untouched;
         if (!print)
             continue;
-        const char *fl = from ? b->label[b->owner[s]] : NULL;
-        const char *tl = to ? a.label[a.owner[s]] : NULL;
+        const char *fl = from ? b->addr[b->owner[s]].label : NULL;
+        const char *tl = to ? a.addr[a.owner[s]].label : NULL;
         if (c->json) {
             jw_obj_begin(j);
             jw_ku64(j, "slot", s);

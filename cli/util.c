@@ -182,12 +182,10 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
 
 const char *cli_kind_name(wsel_kind k)
 {
-    switch (k) {
-    case WSEL_KIND_V4: return "ipv4";
-    case WSEL_KIND_V6: return "ipv6";
-    case WSEL_KIND_CNAME: return "cname";
-    }
-    return "unknown";
+    static const char *const names[] = {
+        [WSEL_KIND_V4] = "ipv4", [WSEL_KIND_V6] = "ipv6", [WSEL_KIND_CNAME] = "cname"};
+    size_t i = (size_t)k;
+    return i < sizeof names / sizeof names[0] && names[i] ? names[i] : "unknown";
 }
 
 const char *cli_group_path(const wsel_set *set, const wsel_group *g, char *buf, size_t len)
