@@ -32,13 +32,12 @@ static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char
 
 static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
 {
-    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = cli_issue_vadd(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
+                            loc ? loc->col : 0, 0, "", res ? res : "", -1, fmt, ap);
     va_end(ap);
-    return cli_issue_add(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
-                         loc ? loc->col : 0, 0, msg, "", res ? res : "", -1);
+    return rc;
 }
 
 static void warn_label(zone_report *w, const wsel_resource *res, const char *what,
@@ -176,11 +175,11 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
     for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
         const wsel_error *cw = wsel_config_warning(cfg, k);
-        cli_issue_add(w, cw->file, cw->line, cw->col, 0, cw->message, "", cw->resource, -1);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->resource, -1, "%s", cw->message);
     }
     size_t nres = wsel_config_resource_count(cfg);
     if (nres == 0)
-        cli_issue_add(w, path, 0, 0, 0, "the weighted stanza defines no resources", "", "", -1);
+        cli_issue_add(w, path, 0, 0, 0, "", "", -1, "the weighted stanza defines no resources");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         warn_label(w, res, "resource", res->name, &res->loc);

@@ -2,6 +2,7 @@
 #ifndef WSEL_CLI_H
 #define WSEL_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "wsel.h"
@@ -177,10 +178,14 @@ typedef struct zone_report {
     int nomem;        /* an allocation failed: the report is incomplete */
 } zone_report;
 
-/* Appends an issue (copies the strings); -1 (and nomem set) when out of memory. */
+/* Appends an issue whose message is printf(fmt, ...) (copies the strings); -1 (and nomem
+ * set) when out of memory. cli_issue_vadd takes the arguments as a va_list. */
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
-                  int is_error, const char *msg, const char *name, const char *res,
-                  int rrtype);
+                  int is_error, const char *name, const char *res, int rrtype,
+                  const char *fmt, ...) CLI_PRINTF(9, 10);
+int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned col,
+                   int is_error, const char *name, const char *res, int rrtype,
+                   const char *fmt, va_list ap) CLI_PRINTF(9, 0);
 
 /* Returns 0, or CLI_USAGE when the zone file cannot be read, CLI_RESOURCE when out of
  * memory (message printed). */
