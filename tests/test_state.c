@@ -340,15 +340,18 @@ static void test_free_after_config(void **unused)
     wsel_state_free(st);
 }
 
+/* A test run on the two_svc fixture. */
+#define WITH_TWO_SVC(t) cmocka_unit_test_setup_teardown(t, setup_two_svc, teardown_two_svc)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_defaults_and_combination, setup_two_svc, teardown_two_svc),
-        cmocka_unit_test_setup_teardown(test_service_checks, setup_two_svc, teardown_two_svc),
-        cmocka_unit_test_setup_teardown(test_canonical_keys, setup_two_svc, teardown_two_svc),
-        cmocka_unit_test_setup_teardown(test_versions, setup_two_svc, teardown_two_svc),
-        cmocka_unit_test_setup_teardown(test_extfile, setup_two_svc, teardown_two_svc),
-        cmocka_unit_test_setup_teardown(test_extfile_files, setup_two_svc, teardown_two_svc),
+        WITH_TWO_SVC(test_defaults_and_combination),
+        WITH_TWO_SVC(test_service_checks),
+        WITH_TWO_SVC(test_canonical_keys),
+        WITH_TWO_SVC(test_versions),
+        WITH_TWO_SVC(test_extfile),
+        WITH_TWO_SVC(test_extfile_files),
         cmocka_unit_test(test_free_after_config),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
