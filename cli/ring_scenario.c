@@ -237,17 +237,31 @@ static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool 
     return opt_get(r, path, obj, key, get_bool, out);
 }
 
+/* `v`, which must be an array of `what`, and pool room for its *n elements of `size`
+ * bytes each; NULL (error reported) when it is not an array or out of memory. */
+static void *array_room(rd *r, const char *path, json_t *v, const char *what, size_t size,
+                        size_t *n)
+{
+    if (!json_is_array(v)) {
+        bad(r, path, "expected an array of %s, got %s", what, type_name(v));
+        return NULL;
+    }
+    *n = json_array_size(v);
+    void *room = palloc(r, *n * size);
+    if (!room)
+        oom(r, path);
+    return room;
+}
+
 /* ---- DNS answers ------------------------------------------------------------------------ */
 
 static int read_entries(rd *r, const char *path, json_t *arr, wsel_ring_rrtype t,
                         wsel_ring_entry **out, size_t *n)
 {
-    if (!json_is_array(arr))
-        return bad(r, path, "expected an array of records, got %s", type_name(arr));
-    size_t k = json_array_size(arr);
-    wsel_ring_entry *e = palloc(r, k * sizeof *e);
+    size_t k;
+    wsel_ring_entry *e = array_room(r, path, arr, "records", sizeof *e, &k);
     if (!e)
-        return oom(r, path);
+        return -1;
     for (size_t i = 0; i < k; i++) {
         char p[256];
         idx(p, sizeof p, path, i);
@@ -541,11 +555,9 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         return -1;
     o->rr_start = x;
     if ((v = json_object_get(root, "hosts"))) {
-        if (!json_is_array(v))
-            return bad(r, "$.hosts", "expected an array of hosts, got %s", type_name(v));
-        size_t k = json_array_size(v);
-        if (!(sc->hosts = palloc(r, k * sizeof *sc->hosts)))
-            return oom(r, "$.hosts");
+        size_t k;
+        if (!(sc->hosts = array_room(r, "$.hosts", v, "hosts", sizeof *sc->hosts, &k)))
+            return -1;
         for (size_t i = 0; i < k; i++) {
             char p[64];
             idx(p, sizeof p, "$.hosts", i);
@@ -595,11 +607,8 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         }
     }
     if ((v = json_object_get(root, "ops"))) {
-        if (!json_is_array(v))
-            return bad(r, "$.ops", "expected an array of ops, got %s", type_name(v));
-        sc->n_ops = json_array_size(v);
-        if (!(sc->ops = palloc(r, sc->n_ops * sizeof *sc->ops)))
-            return oom(r, "$.ops");
+        if (!(sc->ops = array_room(r, "$.ops", v, "ops", sizeof *sc->ops, &sc->n_ops)))
+            return -1;
         for (size_t i = 0; i < sc->n_ops; i++) {
             char p[32];
             idx(p, sizeof p, "$.ops", i);
