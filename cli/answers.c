@@ -88,16 +88,14 @@ void cli_combo_ans(const wsel_odds *o, const cli_combo *c, cli_ans *a)
 void cli_json_ans(jw_out *j, const wsel_resource *res, const cli_ans *a)
 {
     char path[600];
-    jw_key(j, "labels");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "labels");
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
             jw_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
     }
     jw_arr_end(j);
-    jw_key(j, "addresses");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "addresses");
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
@@ -113,8 +111,9 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
-            fprintf(f, "%s%s", sep,
-                    cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+            fputs(sep, f);
+            cli_put_escaped(f, cli_item_path(set, &set->items[a->items[s][i]], path,
+                                             sizeof path));
             sep = " ";
         }
     }
@@ -123,7 +122,8 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
-            fprintf(f, "%s%s", sep, set->items[a->items[s][i]].value);
+            fputs(sep, f);
+            cli_put_escaped(f, set->items[a->items[s][i]].value);
             sep = " ";
         }
     }

@@ -18,7 +18,8 @@ static const char check_usage[] =
     "  --json                  print one JSON document on stdout\n"
     "Exit 0 means gdnsd 3.8.1 would accept the weighted plugin's part of the config and\n"
     "the service types it uses (wsel checks only the syntax of everything else).\n"
-    "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file.\n";
+    "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file,\n"
+    "3 out of memory or output not written.\n";
 
 #define ODDS_WARN_BELOW 1e-6
 
@@ -31,13 +32,12 @@ static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char
 
 static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
 {
-    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = cli_issue_vadd(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
+                            loc ? loc->col : 0, 0, "", res ? res : "", -1, fmt, ap);
     va_end(ap);
-    return cli_issue_add(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
-                         loc ? loc->col : 0, 0, msg, "", res ? res : "", -1);
+    return rc;
 }
 
 static void warn_label(zone_report *w, const wsel_resource *res, const char *what,
@@ -62,8 +62,10 @@ static int cmp_item_key(const void *a, const void *b)
 static void warn_duplicates(zone_report *w, const wsel_resource *res, const wsel_set *set)
 {
     const wsel_item **v = malloc(set->n_items * sizeof *v);
-    if (!v)
+    if (!v) {
+        w->nomem = 1;
         return;
+    }
     for (uint32_t i = 0; i < set->n_items; i++)
         v[i] = &set->items[i];
     qsort(v, set->n_items, sizeof *v, cmp_item_key);
@@ -140,7 +142,10 @@ static void warn_odds(zone_report *w, const wsel_resource *res, const wsel_state
     wsel_odds *o = NULL;
     wsel_error err;
     wsel_error_clear(&err);
-    if (!st || wsel_odds_compute(res, st, &o, &err) != WSEL_OK)
+    int rc = wsel_odds_compute(res, st, &o, &err);
+    if (rc == WSEL_E_NOMEM)
+        w->nomem = 1;
+    if (rc != WSEL_OK)
         return;
     char path[600];
     for (uint32_t s = 0; s < o->n_sets; s++) {
@@ -163,16 +168,18 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     wsel_state *st = NULL;
     wsel_error err;
     wsel_error_clear(&err);
-    if (wsel_state_new(cfg, &st, &err) != WSEL_OK)
-        st = NULL;
+    if (wsel_state_new(cfg, &st, &err) != WSEL_OK) {
+        w->nomem = 1; /* its only failure with a valid config */
+        return;
+    }
     /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
     for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
         const wsel_error *cw = wsel_config_warning(cfg, k);
-        cli_issue_add(w, cw->file, cw->line, cw->col, 0, cw->message, "", cw->resource, -1);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->resource, -1, "%s", cw->message);
     }
     size_t nres = wsel_config_resource_count(cfg);
     if (nres == 0)
-        cli_issue_add(w, path, 0, 0, 0, "the weighted stanza defines no resources", "", "", -1);
+        cli_issue_add(w, path, 0, 0, 0, "", "", -1, "the weighted stanza defines no resources");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         warn_label(w, res, "resource", res->name, &res->loc);
@@ -187,38 +194,41 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
         }
         warn_odds(w, res, st);
     }
-    if (st)
-        wsel_state_free(st);
+    wsel_state_free(st);
 }
 
 static void print_services(FILE *f, const wsel_set *set)
 {
     if (set->n_services == 1) {
-        fputs(set->services[0], f);
+        cli_put_escaped(f, set->services[0]);
         return;
     }
     fputc('[', f);
-    for (uint32_t s = 0; s < set->n_services; s++)
-        fprintf(f, "%s%s", s ? ", " : "", set->services[s]);
+    for (uint32_t s = 0; s < set->n_services; s++) {
+        fputs(s ? ", " : "", f);
+        cli_put_escaped(f, set->services[s]);
+    }
     fputc(']', f);
 }
 
 static void text_listing(const wsel_config *cfg, const char *path)
 {
     size_t nres = wsel_config_resource_count(cfg);
-    printf("%s: %s, %zu resource%s, %zu set%s\n", path,
+    char e[CLI_ESC_MAX];
+    printf("%s: %s, %zu resource%s, %zu set%s\n", cli_esc(path, e, sizeof e),
            wsel_config_is_whole(cfg) ? "whole gdnsd config" : "weighted stanza", nres,
            nres == 1 ? "" : "s", wsel_config_set_count(cfg),
            wsel_config_set_count(cfg) == 1 ? "" : "s");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
-        printf("resource %s: %s\n", res->name,
+        printf("resource %s: %s\n", cli_esc(res->name, e, sizeof e),
                res->is_cname ? "CNAMEs (DYNC only)"
                : res->n_sets == 2 ? "IPv4 and IPv6 addresses (DYNA or DYNC)"
                                   : "addresses (DYNA or DYNC)");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
-            printf("  %s: %s, %s, %u item%s", set->stanza ? set->stanza : "set",
+            printf("  %s: %s, %s, %u item%s",
+                   cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
                    wsel_mode_name(set->mode), cli_kind_name(set->kind), set->n_items,
                    set->n_items == 1 ? "" : "s");
             if (set->grouped)
@@ -241,51 +251,37 @@ static void text_listing(const wsel_config *cfg, const char *path)
 
 static void json_level(jw_out *j, const char *key, wsel_level from)
 {
-    jw_key(j, key);
-    jw_str(j, wsel_level_name(from));
+    jw_kstr(j, key, wsel_level_name(from));
 }
 
 static void json_listing(jw_out *j, const wsel_config *cfg)
 {
-    jw_key(j, "whole");
-    jw_bool(j, wsel_config_is_whole(cfg));
-    jw_key(j, "resources");
-    jw_arr_begin(j);
+    jw_kbool(j, "whole", wsel_config_is_whole(cfg));
+    jw_karr_begin(j, "resources");
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         jw_obj_begin(j);
-        jw_key(j, "name");
-        jw_str(j, res->name);
-        jw_key(j, "cname");
-        jw_bool(j, res->is_cname);
-        jw_key(j, "explicit_families");
-        jw_bool(j, res->explicit_families);
-        jw_key(j, "sets");
-        jw_arr_begin(j);
+        jw_kstr(j, "name", res->name);
+        jw_kbool(j, "cname", res->is_cname);
+        jw_kbool(j, "explicit_families", res->explicit_families);
+        jw_karr_begin(j, "sets");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
             jw_obj_begin(j);
             cli_json_set_id(j, set);
-            jw_key(j, "multi");
-            jw_bool(j, set->multi);
+            jw_kbool(j, "multi", set->multi);
             json_level(j, "multi_from", set->multi_from);
-            jw_key(j, "up_thresh");
-            jw_num(j, set->up_thresh);
+            jw_knum(j, "up_thresh", set->up_thresh);
             json_level(j, "up_thresh_from", set->up_thresh_from);
-            jw_key(j, "service_types");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "service_types");
             for (uint32_t k = 0; k < set->n_services; k++)
                 jw_str(j, set->services[k]);
             jw_arr_end(j);
             json_level(j, "service_types_from", set->services_from);
-            jw_key(j, "total");
-            jw_u64(j, set->total);
-            jw_key(j, "threshold");
-            jw_u64(j, set->threshold);
-            jw_key(j, "items");
-            jw_u64(j, set->n_items);
-            jw_key(j, "groups");
-            jw_u64(j, set->n_groups);
+            jw_ku64(j, "total", set->total);
+            jw_ku64(j, "threshold", set->threshold);
+            jw_ku64(j, "items", set->n_items);
+            jw_ku64(j, "groups", set->n_groups);
             jw_obj_end(j);
         }
         jw_arr_end(j);
@@ -296,21 +292,16 @@ static void json_listing(jw_out *j, const wsel_config *cfg)
 
 static void json_issues(jw_out *j, const char *key, const zone_report *rep, int errors)
 {
-    jw_key(j, key);
-    jw_arr_begin(j);
+    jw_karr_begin(j, key);
     for (size_t i = 0; i < rep->n; i++) {
         const zone_issue *z = &rep->issues[i];
         if (z->is_error != errors)
             continue;
         jw_obj_begin(j);
-        jw_key(j, "file");
-        jw_str(j, z->file);
-        jw_key(j, "line");
-        jw_u64(j, z->line);
-        jw_key(j, "col");
-        jw_u64(j, z->col);
-        jw_key(j, "message");
-        jw_str(j, z->message);
+        jw_kstr(j, "file", z->file);
+        jw_ku64(j, "line", z->line);
+        jw_ku64(j, "col", z->col);
+        jw_kstr(j, "message", z->message);
         jw_obj_end(j);
     }
     jw_arr_end(j);
@@ -318,11 +309,14 @@ static void json_issues(jw_out *j, const char *key, const zone_report *rep, int 
 
 static void print_issue(const zone_issue *z)
 {
+    char e[CLI_ESC_MAX];
     if (z->file[0] && z->line)
-        fprintf(stderr, "%s:%u:%u: ", z->file, z->line, z->col);
+        fprintf(stderr, "%s:%u:%u: ", cli_esc(z->file, e, sizeof e), z->line, z->col);
     else if (z->file[0])
-        fprintf(stderr, "%s: ", z->file);
-    fprintf(stderr, "%s%s\n", z->is_error ? "" : "warning: ", z->message);
+        fprintf(stderr, "%s: ", cli_esc(z->file, e, sizeof e));
+    fputs(z->is_error ? "" : "warning: ", stderr);
+    cli_put_escaped(stderr, z->message);
+    fputc('\n', stderr);
 }
 
 int cli_check(int argc, char **argv)
@@ -337,7 +331,7 @@ int cli_check(int argc, char **argv)
     wsel_config *cfg = NULL;
     zone_report rep = {0};
     if (!zones)
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     int opts_done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -379,39 +373,27 @@ int cli_check(int argc, char **argv)
     jw_init(&j, stdout);
     wsel_error err;
     rc = cli_load_config(cmd, config, input, &cfg, &err);
-    if (rc == CLI_USAGE)
+    if (rc != CLI_OK && rc != CLI_INVALID)
         goto out;
     if (rc != CLI_OK) {
         if (json) {
             char buf[2048];
             jw_obj_begin(&j);
-            jw_key(&j, "file");
-            jw_str(&j, config);
-            jw_key(&j, "valid");
-            jw_bool(&j, 0);
-            jw_key(&j, "errors");
-            jw_arr_begin(&j);
+            jw_kstr(&j, "file", config);
+            jw_kbool(&j, "valid", 0);
+            jw_karr_begin(&j, "errors");
             jw_obj_begin(&j);
-            jw_key(&j, "file");
-            jw_str(&j, err.file);
-            jw_key(&j, "line");
-            jw_u64(&j, err.line);
-            jw_key(&j, "col");
-            jw_u64(&j, err.col);
-            jw_key(&j, "code");
-            jw_str(&j, wsel_strerror(err.code));
-            jw_key(&j, "resource");
-            jw_str(&j, err.resource);
-            jw_key(&j, "stanza");
-            jw_str(&j, err.stanza);
-            jw_key(&j, "item");
-            jw_str(&j, err.item);
-            jw_key(&j, "message");
-            jw_str(&j, wsel_error_format(&err, buf, sizeof buf));
+            jw_kstr(&j, "file", err.file);
+            jw_ku64(&j, "line", err.line);
+            jw_ku64(&j, "col", err.col);
+            jw_kstr(&j, "code", wsel_strerror(err.code));
+            jw_kstr(&j, "resource", err.resource);
+            jw_kstr(&j, "stanza", err.stanza);
+            jw_kstr(&j, "item", err.item);
+            jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
             jw_obj_end(&j);
             jw_arr_end(&j);
-            jw_key(&j, "warnings");
-            jw_arr_begin(&j);
+            jw_karr_begin(&j, "warnings");
             jw_arr_end(&j);
             jw_obj_end(&j);
             jw_finish(&j);
@@ -420,11 +402,13 @@ int cli_check(int argc, char **argv)
     }
 
     collect_warnings(cfg, config, &rep);
-    for (size_t z = 0; z < nz; z++) {
-        if (cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep) != 0) {
-            rc = CLI_USAGE;
+    for (size_t z = 0; z < nz && !rep.nomem; z++)
+        if ((rc = cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep)) != 0)
             goto out;
-        }
+    if (rep.nomem) {
+        /* a report with a warning missing must not pass for the whole verdict */
+        rc = cli_nomem(cmd);
+        goto out;
     }
     if (strict) {
         for (size_t i = 0; i < rep.n; i++)
@@ -439,15 +423,11 @@ int cli_check(int argc, char **argv)
                               : "the weighted plugin stanza";
     if (json) {
         jw_obj_begin(&j);
-        jw_key(&j, "file");
-        jw_str(&j, config);
-        jw_key(&j, "valid");
-        jw_bool(&j, rep.errors == 0);
-        jw_key(&j, "checked");
-        jw_str(&j, checked);
+        jw_kstr(&j, "file", config);
+        jw_kbool(&j, "valid", rep.errors == 0);
+        jw_kstr(&j, "checked", checked);
         json_listing(&j, cfg);
-        jw_key(&j, "records");
-        jw_u64(&j, rep.records);
+        jw_ku64(&j, "records", rep.records);
         json_issues(&j, "errors", &rep, 1);
         json_issues(&j, "warnings", &rep, 0);
         jw_obj_end(&j);

@@ -2,6 +2,7 @@
 #ifndef WSEL_CLI_H
 #define WSEL_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "wsel.h"
@@ -25,9 +26,24 @@ enum {
 /* Writes s with control bytes (labels may hold any byte) as \DDD escapes, so that no
  * config text reaches the terminal raw. */
 void cli_put_escaped(FILE *f, const char *s);
+/* s escaped the same way into buf (cut short to fit len), for printf's %s; returns buf. */
+const char *cli_esc(const char *s, char *buf, size_t len);
+/* Room for an escaped label, group path or address: 4 bytes per byte of the 600-byte
+ * paths the commands build. */
+#define CLI_ESC_MAX 2400
 
 /* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* The same line for a failed library call: returns CLI_RESOURCE when `code` is
+ * WSEL_E_NOMEM (out of memory is never bad input), else CLI_USAGE. */
+int cli_fail(const char *cmd, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
+/* "wsel: CMD: out of memory"; returns CLI_RESOURCE. */
+int cli_nomem(const char *cmd);
+
+/* Opens `path` for reading when it is a regular file (a FIFO is refused at once, never
+ * waited on); otherwise prints why, naming it as `what` ("zone file"), and returns NULL
+ * with *rc set to the exit status. */
+FILE *cli_open_regular(const char *cmd, const char *what, const char *path, int *rc);
 
 /* Parses a whole unsigned decimal string into *out; false on junk or overflow. */
 int cli_parse_u64(const char *s, unsigned long long *out);
@@ -81,6 +97,14 @@ void jw_num(jw_out *j, double v);      /* %.17g; null when not finite */
 void jw_u64(jw_out *j, unsigned long long v);
 void jw_bool(jw_out *j, int v);
 void jw_null(jw_out *j);
+/* A key and its value in one call: jw_key then jw_str/jw_num/jw_u64/jw_bool. */
+void jw_kstr(jw_out *j, const char *key, const char *s);
+void jw_knum(jw_out *j, const char *key, double v);
+void jw_ku64(jw_out *j, const char *key, unsigned long long v);
+void jw_kbool(jw_out *j, const char *key, int v);
+/* A key whose value is an array or object: jw_key then jw_arr_begin/jw_obj_begin. */
+void jw_karr_begin(jw_out *j, const char *key);
+void jw_kobj_begin(jw_out *j, const char *key);
 /* Ends the document with a newline and flushes; a failed flush leaves its errno in
  * cli_write_errno for main's final check of stdout. */
 void jw_finish(jw_out *j);
@@ -103,26 +127,35 @@ typedef struct cli_stateopts {
 } cli_stateopts;
 
 /* Consumes a state option at argv[*i] if there is one: returns 1 (consumed), 0 (not a
- * state option) or -1 (error already printed). */
+ * state option) or, after printing the error, minus the exit status (-CLI_USAGE, or
+ * -CLI_RESOURCE when out of memory). */
 int cli_stateopt_parse(const char *cmd, cli_stateopts *so, int argc, char **argv, int *i);
 /* Builds the state: all UP, then every option in command-line order (--state sets
  * monitored state; --admin-state, --down and --up force pairs). Prints one line and
- * returns CLI_USAGE on error; lines of state files that change nothing are warnings on
- * stderr. */
+ * returns CLI_USAGE on error (CLI_RESOURCE when out of memory); lines of state files that
+ * change nothing are warnings on stderr. */
 int cli_stateopt_apply(const char *cmd, const cli_stateopts *so, const wsel_config *cfg,
                        wsel_state **out);
 void cli_stateopt_free(cli_stateopts *so);
-/* The command line of a command that takes state options: the shared options
- * (cli_common_opt), state options, and positional arguments, collected into pos[]
- * (room for argc entries) in order; the first is CONFIG, which must be there. Returns
- * CLI_OK, -1 (--help: usage printed) or CLI_USAGE (message printed). */
-int cli_stateopt_args(const char *cmd, const char *usage, int argc, char **argv,
-                      cli_stateopts *so, int *json, wsel_input *input, const char **pos,
-                      size_t *npos);
-/* Loads CONFIG and builds its state from the options: CLI_OK, or the exit status
- * (message printed). */
-int cli_stateopt_load(const char *cmd, const char *config, wsel_input input,
-                      const cli_stateopts *so, wsel_config **cfg, wsel_state **st);
+
+/* A command that takes CONFIG, state options and the shared options (explain, states):
+ * its command line, config and state. */
+typedef struct cli_statecmd {
+    cli_stateopts so;
+    int json;
+    wsel_input input;
+    const char **pos;  /* the positional arguments in order; pos[0] is CONFIG */
+    size_t npos;
+    wsel_config *cfg;
+    wsel_state *st;
+} cli_statecmd;
+
+/* Reads the command line (at most max_pos positional arguments), loads CONFIG and builds
+ * its state from the options in order. Returns CLI_OK, -1 (--help: usage printed) or the
+ * exit status (message printed); cli_statecmd_free(c) is due in every case. */
+int cli_statecmd_open(const char *cmd, const char *usage, int argc, char **argv,
+                      size_t max_pos, cli_statecmd *c);
+void cli_statecmd_free(cli_statecmd *c);
 
 /* ---- zone.c ---- */
 
@@ -142,14 +175,20 @@ typedef struct zone_report {
     size_t n, cap;
     size_t records;   /* weighted records seen */
     size_t errors, warnings;
+    int nomem;        /* an allocation failed: the report is incomplete */
 } zone_report;
 
-/* Appends an issue (copies the strings); -1 when out of memory. */
+/* Appends an issue whose message is printf(fmt, ...) (copies the strings); -1 (and nomem
+ * set) when out of memory. cli_issue_vadd takes the arguments as a va_list. */
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
-                  int is_error, const char *msg, const char *name, const char *res,
-                  int rrtype);
+                  int is_error, const char *name, const char *res, int rrtype,
+                  const char *fmt, ...) CLI_PRINTF(9, 10);
+int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned col,
+                   int is_error, const char *name, const char *res, int rrtype,
+                   const char *fmt, va_list ap) CLI_PRINTF(9, 0);
 
-/* Returns 0, or CLI_USAGE when the zone file cannot be read (message printed). */
+/* Returns 0, or CLI_USAGE when the zone file cannot be read, CLI_RESOURCE when out of
+ * memory (message printed). */
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep);
 void cli_zone_report_free(zone_report *rep);
@@ -179,6 +218,12 @@ typedef struct cli_system {
     size_t n_commands;
     const cli_command *commands;
 } cli_system;
+
+/* Defines cli_system_ID in the system's file from its `static const cli_command
+ * commands[]` table: CLI_SYSTEM(ring, 0, "summary"); */
+#define CLI_SYSTEM(id, top, summary_)                                                    \
+    const cli_system cli_system_##id = {#id, summary_, top,                              \
+                                        sizeof commands / sizeof commands[0], commands}
 
 #define WSEL_SYSTEM(id) extern const cli_system cli_system_##id;
 #include "../core/systems.def"

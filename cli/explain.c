@@ -1,4 +1,5 @@
 /* bin/wsel: `wsel explain` -- exact odds per resource and set under a monitoring state. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,7 @@ static const char explain_usage[] =
 
 static void json_prob(jw_out *j, const char *key, const char *exact_key, const wsel_prob *p)
 {
-    jw_key(j, key);
-    jw_num(j, (double)p->p);
+    jw_knum(j, key, (double)p->p);
     cli_json_exact(j, exact_key, p->exact, p->num, p->den);
 }
 
@@ -58,14 +58,10 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
             ttl = o->sets[s].ttl;
     }
     jw_obj_begin(j);
-    jw_key(j, "resource");
-    jw_str(j, res->name);
-    jw_key(j, "failed");
-    jw_bool(j, failed);
-    jw_key(j, "ttl");
-    jw_u64(j, ttl);
-    jw_key(j, "enumerable");
-    jw_bool(j, enumerable);
+    jw_kstr(j, "resource", res->name);
+    jw_kbool(j, "failed", failed);
+    jw_ku64(j, "ttl", ttl);
+    jw_kbool(j, "enumerable", enumerable);
     jw_key(j, "answers");
     if (enumerable) {
         jw_arr_begin(j);
@@ -74,8 +70,7 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
             cli_combo_ans(o, &combo[k], &a);
             jw_obj_begin(j);
             cli_json_ans(j, res, &a);
-            jw_key(j, "p");
-            jw_num(j, (double)combo[k].p);
+            jw_knum(j, "p", (double)combo[k].p);
             cli_json_exact(j, "p_exact", combo[k].exact, combo[k].num, combo[k].den);
             jw_obj_end(j);
         }
@@ -83,66 +78,48 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
     } else {
         jw_null(j);
     }
-    jw_key(j, "items");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "items");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         for (uint32_t i = 0; i < set->n_items; i++) {
             jw_obj_begin(j);
-            jw_key(j, "label");
-            jw_str(j, cli_item_path(set, &set->items[i], path, sizeof path));
-            jw_key(j, "address");
-            jw_str(j, set->items[i].value);
-            jw_key(j, "weight");
-            jw_u64(j, set->items[i].weight);
-            jw_key(j, "up");
-            jw_bool(j, so->up[i]);
-            jw_key(j, "dyn_weight");
-            jw_u64(j, so->dyn_weight[i]);
+            jw_kstr(j, "label", cli_item_path(set, &set->items[i], path, sizeof path));
+            jw_kstr(j, "address", set->items[i].value);
+            jw_ku64(j, "weight", set->items[i].weight);
+            jw_kbool(j, "up", so->up[i]);
+            jw_ku64(j, "dyn_weight", so->dyn_weight[i]);
             json_prob(j, "p_included", "p_included_exact", &so->item_p[i]);
             jw_obj_end(j);
         }
     }
     jw_arr_end(j);
-    jw_key(j, "sets");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "sets");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         jw_obj_begin(j);
         cli_json_set_id(j, set);
-        jw_key(j, "up_thresh");
-        jw_num(j, set->up_thresh);
-        jw_key(j, "total");
-        jw_u64(j, so->total);
-        jw_key(j, "dyn_sum");
-        jw_u64(j, so->dyn_sum);
-        jw_key(j, "threshold");
-        jw_u64(j, so->threshold);
-        jw_key(j, "failed");
-        jw_bool(j, so->failed);
-        jw_key(j, "ttl");
-        jw_u64(j, so->ttl);
-        jw_key(j, "groups");
-        jw_arr_begin(j);
+        jw_knum(j, "up_thresh", set->up_thresh);
+        jw_ku64(j, "total", so->total);
+        jw_ku64(j, "dyn_sum", so->dyn_sum);
+        jw_ku64(j, "threshold", so->threshold);
+        jw_kbool(j, "failed", so->failed);
+        jw_ku64(j, "ttl", so->ttl);
+        jw_karr_begin(j, "groups");
         for (uint32_t g = 0; g < set->n_groups; g++) {
             jw_obj_begin(j);
-            jw_key(j, "label");
-            jw_str(j, cli_group_path(set, &set->groups[g], path, sizeof path));
-            jw_key(j, "total");
-            jw_u64(j, set->groups[g].total);
+            jw_kstr(j, "label", cli_group_path(set, &set->groups[g], path, sizeof path));
+            jw_ku64(j, "total", set->groups[g].total);
             json_prob(j, "p", "p_exact", &so->group_p[g]);
             jw_obj_end(j);
         }
         jw_arr_end(j);
-        jw_key(j, "sizes");
-        jw_arr_begin(j);
+        jw_karr_begin(j, "sizes");
         for (uint32_t k = 0; k < so->n_sizes; k++)
             jw_num(j, (double)so->size_p[k]);
         jw_arr_end(j);
-        jw_key(j, "enumerable");
-        jw_bool(j, so->enumerable);
+        jw_kbool(j, "enumerable", so->enumerable);
         jw_key(j, "answers");
         if (so->enumerable) {
             jw_arr_begin(j);
@@ -160,12 +137,13 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
 static void text_resource(const wsel_resource *res, const wsel_odds *o, const cli_combo *combo,
                           size_t ncombo, int enumerable)
 {
-    char path[600];
-    printf("resource %s\n", res->name);
+    char path[600], e[CLI_ESC_MAX], e2[CLI_ESC_MAX];
+    printf("resource %s\n", cli_esc(res->name, e, sizeof e));
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
-        printf("  %s: %s, %s, up_thresh %.17g\n", set->stanza ? set->stanza : "set",
+        printf("  %s: %s, %s, up_thresh %.17g\n",
+               cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
                wsel_mode_name(set->mode), cli_kind_name(set->kind), set->up_thresh);
         printf("    dynamic sum %llu of T = %llu, threshold %llu: %s\n",
                (unsigned long long)so->dyn_sum, (unsigned long long)so->total,
@@ -176,7 +154,8 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
         printf("    items (label, address, weight, state, dynamic weight, P(included)):\n");
         for (uint32_t i = 0; i < set->n_items; i++) {
             printf("      %s  %s  %u  %s  %u  ",
-                   cli_item_path(set, &set->items[i], path, sizeof path), set->items[i].value,
+                   cli_esc(cli_item_path(set, &set->items[i], path, sizeof path), e, sizeof e),
+                   cli_esc(set->items[i].value, e2, sizeof e2),
                    set->items[i].weight, so->up[i] ? "UP" : "DOWN", so->dyn_weight[i]);
             cli_print_prob(stdout, &so->item_p[i]);
             putchar('\n');
@@ -185,7 +164,8 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
             printf("    groups (%s):\n",
                    set->mode == WSEL_MODE_GROUPED_SINGLE ? "P(chosen)" : "P(included)");
             for (uint32_t g = 0; g < set->n_groups; g++) {
-                printf("      %s  ", cli_group_path(set, &set->groups[g], path, sizeof path));
+                printf("      %s  ", cli_esc(cli_group_path(set, &set->groups[g], path,
+                                                            sizeof path), e, sizeof e));
                 cli_print_prob(stdout, &so->group_p[g]);
                 putchar('\n');
             }
@@ -234,28 +214,18 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
 int cli_explain(int argc, char **argv)
 {
     const char *cmd = "explain";
-    const char *config = NULL;
-    const char **pos = calloc((size_t)argc, sizeof *pos);
-    wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0;
-    int rc = CLI_USAGE;
-    cli_stateopts so = {0};
-    wsel_config *cfg = NULL;
-    wsel_state *st = NULL;
-    size_t npos = 0;
-    if (!pos)
-        return cli_die(cmd, "out of memory");
-    int k = cli_stateopt_args(cmd, explain_usage, argc, argv, &so, &json, &input, pos, &npos);
-    if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : CLI_USAGE;
+    cli_statecmd c;
+    int rc = cli_statecmd_open(cmd, explain_usage, argc, argv, SIZE_MAX, &c);
+    if (rc != CLI_OK) {
+        rc = rc < 0 ? CLI_OK : rc;
         goto out;
     }
-    config = pos[0];
-    const char **names = pos + 1;
-    size_t nn = npos - 1;
-    rc = cli_stateopt_load(cmd, config, input, &so, &cfg, &st);
-    if (rc != CLI_OK)
-        goto out;
+    const char *config = c.pos[0];
+    const char **names = c.pos + 1;
+    size_t nn = c.npos - 1;
+    const wsel_config *cfg = c.cfg;
+    const wsel_state *st = c.st;
+    int json = c.json;
     rc = CLI_USAGE;
     for (size_t k = 0; k < nn; k++) {
         if (!wsel_config_find(cfg, names[k])) {
@@ -269,10 +239,8 @@ int cli_explain(int argc, char **argv)
     jw_init(&j, stdout);
     if (json) {
         jw_obj_begin(&j);
-        jw_key(&j, "config");
-        jw_str(&j, config);
-        jw_key(&j, "resources");
-        jw_arr_begin(&j);
+        jw_kstr(&j, "config", config);
+        jw_karr_begin(&j, "resources");
     }
     for (size_t k = 0; k < count; k++) {
         const wsel_resource *res =
@@ -280,10 +248,11 @@ int cli_explain(int argc, char **argv)
         wsel_odds *o = NULL;
         wsel_error err;
         wsel_error_clear(&err);
-        if (wsel_odds_compute(res, st, &o, &err) != WSEL_OK) {
+        int orc = wsel_odds_compute(res, st, &o, &err);
+        if (orc != WSEL_OK) {
             char buf[2048];
-            cli_die(cmd, "resource '%s': %s", res->name,
-                    wsel_error_format(&err, buf, sizeof buf));
+            rc = cli_fail(cmd, orc, "resource '%s': %s", res->name,
+                          wsel_error_format(&err, buf, sizeof buf));
             goto out;
         }
         cli_combo *combo = NULL;
@@ -291,7 +260,7 @@ int cli_explain(int argc, char **argv)
         int en = cli_combine(o, &combo, &ncombo);
         if (en < 0) {
             wsel_odds_free(o);
-            cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (json)
@@ -308,11 +277,6 @@ int cli_explain(int argc, char **argv)
     }
     rc = CLI_OK;
 out:
-    if (st)
-        wsel_state_free(st);
-    if (cfg)
-        wsel_config_free(cfg);
-    cli_stateopt_free(&so);
-    free(pos);
+    cli_statecmd_free(&c);
     return rc;
 }

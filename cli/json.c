@@ -147,6 +147,42 @@ void jw_null(jw_out *j)
     fputs("null", j->f);
 }
 
+void jw_kstr(jw_out *j, const char *key, const char *s)
+{
+    jw_key(j, key);
+    jw_str(j, s);
+}
+
+void jw_knum(jw_out *j, const char *key, double v)
+{
+    jw_key(j, key);
+    jw_num(j, v);
+}
+
+void jw_ku64(jw_out *j, const char *key, unsigned long long v)
+{
+    jw_key(j, key);
+    jw_u64(j, v);
+}
+
+void jw_kbool(jw_out *j, const char *key, int v)
+{
+    jw_key(j, key);
+    jw_bool(j, v);
+}
+
+void jw_karr_begin(jw_out *j, const char *key)
+{
+    jw_key(j, key);
+    jw_arr_begin(j);
+}
+
+void jw_kobj_begin(jw_out *j, const char *key)
+{
+    jw_key(j, key);
+    jw_obj_begin(j);
+}
+
 int cli_write_errno;
 
 void jw_finish(jw_out *j)
@@ -163,8 +199,6 @@ void cli_json_set_id(jw_out *j, const wsel_set *set)
         jw_str(j, set->stanza);
     else
         jw_null(j);
-    jw_key(j, "family");
-    jw_str(j, cli_kind_name(set->kind));
-    jw_key(j, "mode");
-    jw_str(j, wsel_mode_name(set->mode));
+    jw_kstr(j, "family", cli_kind_name(set->kind));
+    jw_kstr(j, "mode", wsel_mode_name(set->mode));
 }

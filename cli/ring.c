@@ -51,6 +51,22 @@ static int parse_args(const char *cmd, const char *usage, int argc, char **argv,
     return 0;
 }
 
+/* What every command shares: its options, the scenario they name (loaded, then freed
+ * whatever happens) and the exit status of `body`, which runs on them. */
+static int ring_main(int argc, char **argv, const char *cmd, const char *usage,
+                     int (*body)(const char *cmd, const ring_args *a, rs_scenario *sc))
+{
+    ring_args a;
+    int rc = parse_args(cmd, usage, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    rs_scenario sc;
+    if ((rc = rs_load(cmd, a.scenario, &sc)) == CLI_OK)
+        rc = body(cmd, &a, &sc);
+    rs_free(&sc);
+    return rc;
+}
+
 /* Builds the ring; prints the error with the scenario path of the fault. */
 static int build(const char *file, rs_scenario *sc, wsel_ring **out)
 {
@@ -59,14 +75,17 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
     sc->opts.dns.ctx = sc;
     wsel_error err;
     wsel_error_clear(&err);
-    if (wsel_ring_new(&sc->opts, out, &err) == WSEL_OK)
+    int rc = wsel_ring_new(&sc->opts, out, &err);
+    if (rc == WSEL_OK)
         return CLI_OK;
+    char e[CLI_ESC_MAX], m[CLI_ESC_MAX];
+    cli_esc(err.message, m, sizeof m);
     if (err.item[0])
-        fprintf(stderr, "%s: $.hosts: %s\n", file, err.message);
+        fprintf(stderr, "%s: $.hosts: %s\n", cli_esc(file, e, sizeof e), m);
     else
-        fprintf(stderr, "%s: $%s%s: %s\n", file, err.stanza[0] ? "." : "", err.stanza,
-                err.message);
-    return CLI_INVALID;
+        fprintf(stderr, "%s: $%s%s: %s\n", cli_esc(file, e, sizeof e),
+                err.stanza[0] ? "." : "", err.stanza, m);
+    return rc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 
 /* "a.b.c.d:port", "[v6]:port" or "name:port" */
@@ -79,31 +98,31 @@ static const char *fmt_peer(const char *ip, unsigned port, char *buf, size_t len
     return buf;
 }
 
+/* One address of a snapshot. */
+typedef struct snap_addr {
+    char *label;       /* "ip:port" */
+    char *key;         /* identity: host name, host port, address, occurrence */
+    char *host;        /* "name:port" of the owning host */
+    uint32_t weight;
+    size_t slots;
+    bool available;
+} snap_addr;
+
 typedef struct snap {
     uint32_t n;
     size_t na;
-    char **label;      /* "ip:port" */
-    char **key;        /* identity: host name, host port, address, occurrence */
-    char **host;       /* "name:port" of the owning host */
-    uint32_t *weight;
-    size_t *slots;
-    bool *available;
+    snap_addr *addr;   /* [na] */
     long *owner;       /* [1..n] */
 } snap;
 
 static void snap_free(snap *s)
 {
-    for (size_t i = 0; i < s->na; i++) {
-        free(s->label[i]);
-        free(s->key[i]);
-        free(s->host[i]);
+    for (size_t i = 0; s->addr && i < s->na; i++) {
+        free(s->addr[i].label);
+        free(s->addr[i].key);
+        free(s->addr[i].host);
     }
-    free(s->label);
-    free(s->key);
-    free(s->host);
-    free(s->weight);
-    free(s->slots);
-    free(s->available);
+    free(s->addr);
     free(s->owner);
     memset(s, 0, sizeof *s);
 }
@@ -121,44 +140,41 @@ static int snap_take(const wsel_ring *r, snap *s)
     memset(s, 0, sizeof *s);
     s->n = wsel_ring_size(r);
     s->na = wsel_ring_address_count(r);
-    size_t m = s->na ? s->na : 1;
-    s->label = calloc(m, sizeof *s->label);
-    s->key = calloc(m, sizeof *s->key);
-    s->host = calloc(m, sizeof *s->host);
-    s->weight = calloc(m, sizeof *s->weight);
-    s->slots = calloc(m, sizeof *s->slots);
-    s->available = calloc(m, sizeof *s->available);
+    s->addr = calloc(s->na ? s->na : 1, sizeof *s->addr);
     s->owner = calloc((size_t)s->n + 1, sizeof *s->owner);
-    if (!s->label || !s->key || !s->host || !s->weight || !s->slots || !s->available || !s->owner)
+    if (!s->addr || !s->owner)
         return -1;
     for (size_t i = 0; i < s->na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         char buf[600], pb[300];
-        s->label[i] = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
+        s->addr[i].label = dup(fmt_peer(a.ip, a.port, pb, sizeof pb));
         snprintf(buf, sizeof buf, "%s:%u", a.host, a.host_port);
-        s->host[i] = dup(buf);
+        s->addr[i].host = dup(buf);
+        if (!s->addr[i].label || !s->addr[i].host)
+            return -1;
         unsigned occ = 0;
         for (size_t k = 0; k < i; k++)
-            occ += strcmp(s->host[k], s->host[i]) == 0 && strcmp(s->label[k], s->label[i]) == 0;
-        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->label[i] ? s->label[i] : "", occ);
-        s->key[i] = dup(buf);
-        if (!s->label[i] || !s->host[i] || !s->key[i])
+            occ += strcmp(s->addr[k].host, s->addr[i].host) == 0 &&
+                   strcmp(s->addr[k].label, s->addr[i].label) == 0;
+        snprintf(buf, sizeof buf, "%s:%u|%s#%u", a.host, a.host_port, s->addr[i].label, occ);
+        s->addr[i].key = dup(buf);
+        if (!s->addr[i].key)
             return -1;
-        s->weight[i] = a.weight;
-        s->slots[i] = a.n_slots;
-        s->available[i] = a.available;
+        s->addr[i].weight = a.weight;
+        s->addr[i].slots = a.n_slots;
+        s->addr[i].available = a.available;
     }
     for (uint32_t k = 1; k <= s->n; k++)
         s->owner[k] = wsel_ring_owner(r, k);
     return 0;
 }
 
-static void json_snapshot(jw_out *j, const wsel_ring *r)
+/* -1 when out of memory (the document is then incomplete). */
+static int json_snapshot(jw_out *j, const wsel_ring *r)
 {
     uint32_t n = wsel_ring_size(r);
-    jw_key(j, "wheel");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "wheel");
     char pb[300];
     size_t na = wsel_ring_address_count(r);
     for (uint32_t k = 1; k <= n; k++) {
@@ -172,45 +188,38 @@ static void json_snapshot(jw_out *j, const wsel_ring *r)
         jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
     }
     jw_arr_end(j);
-    jw_key(j, "addresses");
-    jw_arr_begin(j);
+    jw_karr_begin(j, "addresses");
     uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
+    if (!slots)
+        return -1;
     for (size_t i = 0; i < na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         jw_obj_begin(j);
-        jw_key(j, "address");
-        jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        jw_kstr(j, "address", fmt_peer(a.ip, a.port, pb, sizeof pb));
         jw_key(j, "host");
         snprintf(pb, sizeof pb, "%s:%u", a.host, a.host_port);
         jw_str(j, pb);
-        jw_key(j, "weight");
-        jw_u64(j, a.weight);
-        jw_key(j, "available");
-        jw_bool(j, a.available);
-        jw_key(j, "slots");
-        jw_arr_begin(j);
-        if (slots) {
-            wsel_ring_address_slots(r, i, slots);
-            for (size_t k = 0; k < a.n_slots; k++)
-                jw_u64(j, slots[k]);
-        }
+        jw_ku64(j, "weight", a.weight);
+        jw_kbool(j, "available", a.available);
+        jw_karr_begin(j, "slots");
+        wsel_ring_address_slots(r, i, slots);
+        for (size_t k = 0; k < a.n_slots; k++)
+            jw_u64(j, slots[k]);
         jw_arr_end(j);
         jw_obj_end(j);
     }
     free(slots);
     jw_arr_end(j);
-    jw_key(j, "healthy");
-    jw_bool(j, wsel_ring_healthy(r));
-    jw_key(j, "weight");
-    jw_u64(j, wsel_ring_weight(r));
-    jw_key(j, "unavailableWeight");
-    jw_u64(j, wsel_ring_unavailable_weight(r));
+    jw_kbool(j, "healthy", wsel_ring_healthy(r));
+    jw_ku64(j, "weight", wsel_ring_weight(r));
+    jw_ku64(j, "unavailableWeight", wsel_ring_unavailable_weight(r));
+    return 0;
 }
 
 static void text_snapshot(FILE *f, const wsel_ring *r)
 {
-    char pb[300];
+    char pb[300], e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
     fprintf(f, "  %u slots, weight %llu, unavailable %llu, %s\n", wsel_ring_size(r),
             (unsigned long long)wsel_ring_weight(r),
             (unsigned long long)wsel_ring_unavailable_weight(r),
@@ -219,24 +228,46 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         fprintf(f, "  %-28s host %s:%u  weight %u  slots %zu%s\n",
-                fmt_peer(a.ip, a.port, pb, sizeof pb), a.host, a.host_port, a.weight, a.n_slots,
+                cli_esc(fmt_peer(a.ip, a.port, pb, sizeof pb), e, sizeof e),
+                cli_esc(a.host, eh, sizeof eh), a.host_port, a.weight, a.n_slots,
                 a.available ? "" : "  (unavailable)");
     }
 }
 
-/* Closes the JSON document's results array and object when j is given, then the buffer
- * mem writes to; its text goes to stdout only when rc is CLI_OK. */
-static void end_output(int rc, jw_out *j, FILE *mem, char **buf, size_t *len)
+/* run and diff write their output to a buffer, so that an error leaves stdout empty. */
+typedef struct outbuf {
+    char *buf;
+    size_t len;
+    FILE *f;
+} outbuf;
+
+static bool begin_output(outbuf *o)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->f = open_memstream(&o->buf, &o->len);
+    return o->f != NULL;
+}
+
+/* Closes the JSON document's results array and object when j is given, then the buffer;
+ * its text goes to stdout only when rc is CLI_OK and the buffer holds all of it. Returns
+ * rc, or CLI_RESOURCE when the buffer could not grow. */
+static int end_output(const char *cmd, int rc, jw_out *j, outbuf *o)
 {
     if (j) {
         jw_arr_end(j);
         jw_obj_end(j);
         jw_finish(j);
     }
-    fclose(mem);
+    bool lost = fflush(o->f) != 0 || ferror(o->f);
+    /* glibc's fclose shrinks the buffer with realloc and leaves NULL when that fails */
+    lost |= fclose(o->f) != 0 || !o->buf;
+    if (rc == CLI_OK && lost)
+        rc = cli_nomem(cmd);
     if (rc == CLI_OK)
-        fwrite(*buf, 1, *len, stdout);
-    free(*buf);
+        fwrite(o->buf, 1, o->len, stdout);
+    free(o->buf);
+    return rc;
 }
 
 /* ---- applying one op ------------------------------------------------------------------------- */
@@ -259,21 +290,25 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
             jw_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
         } else {
             jw_obj_begin(ru->j);
-            jw_key(ru->j, "error");
-            jw_str(ru->j, wsel_ring_outcome_name(p->outcome));
+            jw_kstr(ru->j, "error", wsel_ring_outcome_name(p->outcome));
             jw_obj_end(ru->j);
         }
     }
+    char e[CLI_ESC_MAX];
     if (ru->text)
         fprintf(ru->text, "  %s -> %s\n", what,
-                p->outcome == WSEL_RING_PEER ? fmt_peer(p->ip, p->port, pb, sizeof pb)
-                                             : wsel_ring_outcome_name(p->outcome));
+                p->outcome == WSEL_RING_PEER
+                    ? cli_esc(fmt_peer(p->ip, p->port, pb, sizeof pb), e, sizeof e)
+                    : wsel_ring_outcome_name(p->outcome));
 }
 
-static int op_fail(runner *ru, const rs_op *op, const wsel_error *err)
+static int op_fail(runner *ru, const rs_op *op, int code, const wsel_error *err)
 {
-    fprintf(stderr, "%s: %s: %s\n", ru->file, op->path, err->message);
-    return CLI_INVALID;
+    char e[CLI_ESC_MAX];
+    fprintf(stderr, "%s: ", cli_esc(ru->file, e, sizeof e));
+    fprintf(stderr, "%s: ", cli_esc(op->path, e, sizeof e));
+    fprintf(stderr, "%s\n", cli_esc(err->message, e, sizeof e));
+    return code == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 
 /* A pick (retry: count one retry first) by the engine chosen. */
@@ -296,38 +331,41 @@ static int apply(runner *ru, rs_op *op)
     jw_out *j = ru->j;
     int rc = WSEL_OK;
     bool found = false;
+    char e[CLI_ESC_MAX];
+    const char *name = op->name ? cli_esc(op->name, e, sizeof e) : "";
     if (j) {
         jw_obj_begin(j);
-        jw_key(j, "op");
-        jw_str(j, op_names[op->kind]);
+        jw_kstr(j, "op", op_names[op->kind]);
     }
     if (ru->text)
-        fprintf(ru->text, "%s %s", op->path, op_names[op->kind]);
+        cli_put_escaped(ru->text, op->path);
+    if (ru->text)
+        fprintf(ru->text, " %s", op_names[op->kind]);
     switch (op->kind) {
     case RS_ADD:
         rc = wsel_ring_add_host(ru->r, op->name, op->port, op->weight, &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u weight %u\n", op->name, op->port, op->weight);
+            fprintf(ru->text, " %s:%u weight %u\n", name, op->port, op->weight);
         break;
     case RS_REMOVE:
         rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
         if (j) {
-            jw_key(j, "found");
-            jw_bool(j, found);
+            jw_kbool(j, "found", found);
         }
         if (ru->text)
-            fprintf(ru->text, " %s:%u%s\n", op->name, op->port, found ? "" : " (not present)");
+            fprintf(ru->text, " %s:%u%s\n", name, op->port, found ? "" : " (not present)");
         break;
     case RS_STATUS:
         rc = wsel_ring_set_address_status(ru->r, op->ip, op->port, op->hostname, op->available,
                                           &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u %s\n", op->ip, op->port, op->available ? "up" : "down");
+            fprintf(ru->text, " %s:%u %s\n", cli_esc(op->ip, e, sizeof e), op->port,
+                    op->available ? "up" : "down");
         break;
     case RS_HOSTSTATUS:
         rc = wsel_ring_set_host_status(ru->r, op->name, op->port, op->available, &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u %s\n", op->name, op->port, op->available ? "up" : "down");
+            fprintf(ru->text, " %s:%u %s\n", name, op->port, op->available ? "up" : "down");
         break;
     case RS_DNS:
         if (rs_set_name(ru->sc, &op->dns)) {
@@ -338,21 +376,22 @@ static int apply(runner *ru, rs_op *op)
             rc = wsel_ring_refresh(ru->r, op->name, &err);
         }
         if (ru->text)
-            fprintf(ru->text, " %s\n", op->name);
+            fprintf(ru->text, " %s\n", name);
         break;
     case RS_ADVANCE:
         ru->now += op->seconds;
         rc = wsel_ring_tick(ru->r, ru->now, &err);
         if (j) {
-            jw_key(j, "now");
-            jw_num(j, ru->now);
+            jw_knum(j, "now", ru->now);
         }
         if (ru->text)
             fprintf(ru->text, " to %g s\n", ru->now);
         break;
     case RS_SNAPSHOT:
-        if (j)
-            json_snapshot(j, ru->r);
+        if (j && json_snapshot(j, ru->r)) {
+            snprintf(err.message, sizeof err.message, "out of memory");
+            rc = WSEL_E_NOMEM;
+        }
         if (ru->text) {
             fputc('\n', ru->text);
             text_snapshot(ru->text, ru->r);
@@ -360,8 +399,7 @@ static int apply(runner *ru, rs_op *op)
         break;
     case RS_PEERS:
         if (j) {
-            jw_key(j, "peers");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "peers");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -386,8 +424,7 @@ static int apply(runner *ru, rs_op *op)
     case RS_RR:
     case RS_RETRY:
         if (j) {
-            jw_key(j, "picks");
-            jw_arr_begin(j);
+            jw_karr_begin(j, "picks");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -416,7 +453,7 @@ static int apply(runner *ru, rs_op *op)
     if (rc == WSEL_OK && ru->f)
         rc = wsel_ring_fast_sync(ru->f, &err);
     if (rc != WSEL_OK)
-        return op_fail(ru, op, &err);
+        return op_fail(ru, op, rc, &err);
     return CLI_OK;
 }
 
@@ -430,64 +467,50 @@ static const char run_usage[] =
     "                 engine's published view, synced after every op (same results)\n"
     "  --json         {\"initial\": SNAPSHOT, \"results\": [one per op]}\n";
 
-static int cmd_run(int argc, char **argv)
+static int run_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring run";
-    ring_args a;
-    int rc = parse_args(cmd, run_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
-        rs_free(&sc);
-        return rc;
-    }
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = build(a.scenario, &sc, &r)) != CLI_OK) {
-        rs_free(&sc);
+    if ((rc = build(a->scenario, sc, &r)) != CLI_OK)
         return rc;
-    }
-    /* output is buffered so that an error leaves stdout empty */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) {
+    outbuf out;
+    if (!begin_output(&out)) {
         wsel_ring_free(r);
-        rs_free(&sc);
-        return cli_die(cmd, "out of memory");
+        return cli_nomem(cmd);
     }
     jw_out j;
-    runner ru = {a.scenario, &sc, r, NULL, sc.opts.now, NULL, NULL};
+    runner ru = {a->scenario, sc, r, NULL, sc->opts.now, NULL, NULL};
     wsel_error ferr;
-    if (a.fast && wsel_ring_fast_new(r, &ru.f, &ferr) != WSEL_OK) {
-        fclose(mem);
-        free(buf);
+    if (a->fast && (rc = wsel_ring_fast_new(r, &ru.f, &ferr)) != WSEL_OK) {
+        end_output(cmd, CLI_RESOURCE, NULL, &out);
         wsel_ring_free(r);
-        rs_free(&sc);
-        return cli_die(cmd, "%s", ferr.message);
+        return cli_fail(cmd, rc, "%s", ferr.message);
     }
-    if (a.json) {
-        jw_init(&j, mem);
+    if (a->json) {
+        jw_init(&j, out.f);
         ru.j = &j;
         jw_obj_begin(&j);
-        jw_key(&j, "initial");
-        jw_obj_begin(&j);
-        json_snapshot(&j, r);
+        jw_kobj_begin(&j, "initial");
+        if (json_snapshot(&j, r))
+            rc = cli_nomem(cmd);
         jw_obj_end(&j);
-        jw_key(&j, "results");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "results");
     } else {
-        ru.text = mem;
-        fprintf(mem, "initial\n");
-        text_snapshot(mem, r);
+        ru.text = out.f;
+        fprintf(out.f, "initial\n");
+        text_snapshot(out.f, r);
     }
-    for (size_t i = 0; i < sc.n_ops && rc == CLI_OK; i++)
-        rc = apply(&ru, &sc.ops[i]);
-    end_output(rc, a.json ? &j : NULL, mem, &buf, &len);
+    for (size_t i = 0; i < sc->n_ops && rc == CLI_OK; i++)
+        rc = apply(&ru, &sc->ops[i]);
+    rc = end_output(cmd, rc, a->json ? &j : NULL, &out);
     wsel_ring_fast_free(ru.f);
     wsel_ring_free(r);
-    rs_free(&sc);
     return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring run", run_usage, run_body);
 }
 
 /* ---- show ------------------------------------------------------------------------------------ */
@@ -509,7 +532,7 @@ static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring
         snap before;
         if (each && snap_take(*out, &before)) {
             snap_free(&before);
-            return cli_die(cmd, "out of memory");
+            return cli_nomem(cmd);
         }
         rc = apply(&ru, &sc->ops[i]);
         if (rc == CLI_OK && each)
@@ -522,20 +545,12 @@ static int run_all(const char *cmd, const char *file, rs_scenario *sc, wsel_ring
     return CLI_OK;
 }
 
-static int cmd_show(int argc, char **argv)
+static int show_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring show";
-    ring_args a;
-    int rc = parse_args(cmd, show_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) == CLI_OK)
-        rc = run_all(cmd, a.scenario, &sc, &r, NULL, NULL);
-    if (rc) {
+    if ((rc = run_all(cmd, a->scenario, sc, &r, NULL, NULL)) != CLI_OK) {
         wsel_ring_free(r);
-        rs_free(&sc);
         return rc;
     }
     uint32_t n = wsel_ring_size(r);
@@ -543,16 +558,12 @@ static int cmd_show(int argc, char **argv)
     size_t na = wsel_ring_address_count(r);
     jw_out j;
     jw_init(&j, stdout);
-    if (a.json) {
+    if (a->json) {
         jw_obj_begin(&j);
-        jw_key(&j, "wheelSize");
-        jw_u64(&j, n);
-        jw_key(&j, "weight");
-        jw_u64(&j, (unsigned long long)W);
-        jw_key(&j, "healthy");
-        jw_bool(&j, wsel_ring_healthy(r));
-        jw_key(&j, "addresses");
-        jw_arr_begin(&j);
+        jw_ku64(&j, "wheelSize", n);
+        jw_ku64(&j, "weight", (unsigned long long)W);
+        jw_kbool(&j, "healthy", wsel_ring_healthy(r));
+        jw_karr_begin(&j, "addresses");
     } else {
         printf("%u slots, total weight %.0f, %s\n", n, W, wsel_ring_healthy(r) ? "healthy" : "unhealthy");
         printf("%-28s %-24s %7s %8s %11s %12s %10s\n", "address", "host", "weight", "slots",
@@ -573,31 +584,25 @@ static int cmd_show(int argc, char **argv)
         }
         fmt_peer(ad.ip, ad.port, pb, sizeof pb);
         snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
-        if (a.json) {
+        if (a->json) {
             jw_obj_begin(&j);
-            jw_key(&j, "address");
-            jw_str(&j, pb);
-            jw_key(&j, "host");
-            jw_str(&j, hb);
-            jw_key(&j, "weight");
-            jw_u64(&j, ad.weight);
-            jw_key(&j, "available");
-            jw_bool(&j, ad.available);
-            jw_key(&j, "slots");
-            jw_u64(&j, ad.n_slots);
-            jw_key(&j, "slotShare");
-            jw_num(&j, ss);
-            jw_key(&j, "weightShare");
-            jw_num(&j, ws);
-            jw_key(&j, "deviation");
-            jw_num(&j, dev);
+            jw_kstr(&j, "address", pb);
+            jw_kstr(&j, "host", hb);
+            jw_ku64(&j, "weight", ad.weight);
+            jw_kbool(&j, "available", ad.available);
+            jw_ku64(&j, "slots", ad.n_slots);
+            jw_knum(&j, "slotShare", ss);
+            jw_knum(&j, "weightShare", ws);
+            jw_knum(&j, "deviation", dev);
             jw_obj_end(&j);
         } else {
-            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", pb, hb, ad.weight,
+            char e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
+            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", cli_esc(pb, e, sizeof e),
+                   cli_esc(hb, eh, sizeof eh), ad.weight,
                    ad.n_slots, 100 * ss, 100 * ws, dev);
         }
     }
-    if (a.json) {
+    if (a->json) {
         jw_arr_end(&j);
         jw_key(&j, "largestDeviation");
         if (na == 0) {
@@ -606,12 +611,9 @@ static int cmd_show(int argc, char **argv)
             wsel_ring_address ad;
             wsel_ring_address_get(r, worst_i, &ad);
             jw_obj_begin(&j);
-            jw_key(&j, "address");
-            jw_str(&j, fmt_peer(ad.ip, ad.port, pb, sizeof pb));
-            jw_key(&j, "slots");
-            jw_num(&j, worst_dev);
-            jw_key(&j, "share");
-            jw_num(&j, worst_dev / n);
+            jw_kstr(&j, "address", fmt_peer(ad.ip, ad.port, pb, sizeof pb));
+            jw_knum(&j, "slots", worst_dev);
+            jw_knum(&j, "share", worst_dev / n);
             jw_obj_end(&j);
         }
         jw_obj_end(&j);
@@ -619,12 +621,18 @@ static int cmd_show(int argc, char **argv)
     } else if (na) {
         wsel_ring_address ad;
         wsel_ring_address_get(r, worst_i, &ad);
+        char e[CLI_ESC_MAX];
         printf("largest deviation: %s, %+.3f slots (%+.4f%% of the wheel)\n",
-               fmt_peer(ad.ip, ad.port, pb, sizeof pb), worst_dev, 100 * worst_dev / n);
+               cli_esc(fmt_peer(ad.ip, ad.port, pb, sizeof pb), e, sizeof e), worst_dev,
+               100 * worst_dev / n);
     }
     wsel_ring_free(r);
-    rs_free(&sc);
     return CLI_OK;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring show", show_usage, show_body);
 }
 
 /* ---- diff ------------------------------------------------------------------------------------ */
@@ -657,7 +665,7 @@ typedef struct diffctx {
 static long find_key(const snap *s, const char *key)
 {
     for (size_t i = 0; i < s->na; i++)
-        if (strcmp(s->key[i], key) == 0)
+        if (strcmp(s->addr[i].key, key) == 0)
             return (long)i;
     return -1;
 }
@@ -666,17 +674,17 @@ static long find_key(const snap *s, const char *key)
  * name and port; dns: by name), or exists on one side only. */
 static bool touched(const rs_op *op, const snap *s, size_t i, const snap *other)
 {
-    if (find_key(other, s->key[i]) < 0)
+    if (find_key(other, s->addr[i].key) < 0)
         return true;
     char hb[300];
     if (op->kind == RS_ADD || op->kind == RS_REMOVE) {
         snprintf(hb, sizeof hb, "%s:%u", op->name, op->port);
-        return strcmp(s->host[i], hb) == 0;
+        return strcmp(s->addr[i].host, hb) == 0;
     }
     if (op->kind == RS_DNS) {
         size_t n = strlen(op->name);
-        return strncmp(s->host[i], op->name, n) == 0 && s->host[i][n] == ':' &&
-               !strchr(s->host[i] + n + 1, ':');
+        return strncmp(s->addr[i].host, op->name, n) == 0 && s->addr[i].host[n] == ':' &&
+               !strchr(s->addr[i].host + n + 1, ':');
     }
     return false;
 }
@@ -685,9 +693,9 @@ static double max_quota_dev(const snap *a)
 {
     double W = 0, worst = 0;
     for (size_t i = 0; i < a->na; i++)
-        W += a->weight[i];
+        W += a->addr[i].weight;
     for (size_t i = 0; W > 0 && i < a->na; i++) {
-        double d = fabs((double)a->slots[i] - (double)a->n * a->weight[i] / W);
+        double d = fabs((double)a->addr[i].slots - (double)a->n * a->addr[i].weight / W);
         worst = d > worst ? d : worst;
     }
     return worst;
@@ -695,18 +703,12 @@ static double max_quota_dev(const snap *a)
 
 static void json_figures(jw_out *j, const diffres *d, uint32_t n)
 {
-    jw_key(j, "moved");
-    jw_u64(j, d->moved);
-    jw_key(j, "movedShare");
-    jw_num(j, (double)d->moved / n);
-    jw_key(j, "minimalMoved");
-    jw_u64(j, d->minimal);
-    jw_key(j, "minimalShare");
-    jw_num(j, (double)d->minimal / n);
-    jw_key(j, "untouchedMoves");
-    jw_u64(j, d->untouched);
-    jw_key(j, "maxQuotaDeviation");
-    jw_num(j, d->max_dev);
+    jw_ku64(j, "moved", d->moved);
+    jw_knum(j, "movedShare", (double)d->moved / n);
+    jw_ku64(j, "minimalMoved", d->minimal);
+    jw_knum(j, "minimalShare", (double)d->minimal / n);
+    jw_ku64(j, "untouchedMoves", d->untouched);
+    jw_knum(j, "maxQuotaDeviation", d->max_dev);
 }
 
 static void text_figures(FILE *f, const char *mode, const diffres *d, uint32_t n)
@@ -725,7 +727,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     snap a;
     if (snap_take(r, &a)) {
         snap_free(&a);
-        return cli_die("ring diff", "out of memory");
+        return cli_nomem("ring diff");
     }
     uint32_t n = a.n;
     /* per address (identity key): touched or not, count before and after */
@@ -733,38 +735,38 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     diffres d = {0, 0, 0, max_quota_dev(&a)};
     for (size_t i = 0; i < a.na; i++)
         if (touched(op, &a, i, b)) {
-            long k = find_key(b, a.key[i]);
-            size_t old = k < 0 ? 0 : b->slots[k];
-            if (a.slots[i] > old)
-                gains += a.slots[i] - old;
+            long k = find_key(b, a.addr[i].key);
+            size_t old = k < 0 ? 0 : b->addr[k].slots;
+            if (a.addr[i].slots > old)
+                gains += a.addr[i].slots - old;
             else
-                losses += old - a.slots[i];
+                losses += old - a.addr[i].slots;
         }
     for (size_t k = 0; k < b->na; k++)
-        if (find_key(&a, b->key[k]) < 0)
-            losses += b->slots[k];
+        if (find_key(&a, b->addr[k].key) < 0)
+            losses += b->addr[k].slots;
     d.minimal = gains > losses ? gains : losses;
     jw_out *j = c->j;
     bool print = !c->collect;
     if (print && c->json) {
         jw_obj_begin(j);
-        jw_key(j, "op");
-        jw_str(j, op->path);
-        jw_key(j, "kind");
-        jw_str(j, op_names[op->kind]);
-        jw_key(j, "slots");
-        jw_arr_begin(j);
+        jw_kstr(j, "op", op->path);
+        jw_kstr(j, "kind", op_names[op->kind]);
+        jw_karr_begin(j, "slots");
     } else if (print) {
-        fprintf(c->f, "%s %s", op->path, op_names[op->kind]);
-        if (op->name)
-            fprintf(c->f, " %s", op->name);
+        cli_put_escaped(c->f, op->path);
+        fprintf(c->f, " %s", op_names[op->kind]);
+        if (op->name) {
+            fputc(' ', c->f);
+            cli_put_escaped(c->f, op->name);
+        }
         if (op->kind == RS_ADD || op->kind == RS_REMOVE)
             fprintf(c->f, ":%u", op->port);
         fprintf(c->f, "\n");
     }
     for (uint32_t s = 1; s <= n; s++) {
-        const char *from = b->owner[s] < 0 ? NULL : b->key[b->owner[s]];
-        const char *to = a.owner[s] < 0 ? NULL : a.key[a.owner[s]];
+        const char *from = b->owner[s] < 0 ? NULL : b->addr[b->owner[s]].key;
+        const char *to = a.owner[s] < 0 ? NULL : a.addr[a.owner[s]].key;
         if ((from == NULL && to == NULL) || (from && to && strcmp(from, to) == 0))
             continue;
         d.moved++;
@@ -776,21 +778,21 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         d.untouched += between_untouched;
         if (!print)
             continue;
-        const char *fl = from ? b->label[b->owner[s]] : NULL;
-        const char *tl = to ? a.label[a.owner[s]] : NULL;
+        const char *fl = from ? b->addr[b->owner[s]].label : NULL;
+        const char *tl = to ? a.addr[a.owner[s]].label : NULL;
         if (c->json) {
             jw_obj_begin(j);
-            jw_key(j, "slot");
-            jw_u64(j, s);
+            jw_ku64(j, "slot", s);
             jw_key(j, "from");
             fl ? jw_str(j, fl) : jw_null(j);
             jw_key(j, "to");
             tl ? jw_str(j, tl) : jw_null(j);
-            jw_key(j, "untouched");
-            jw_bool(j, between_untouched);
+            jw_kbool(j, "untouched", between_untouched);
             jw_obj_end(j);
         } else if (between_untouched) {
-            fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s, fl, tl);
+            char ef[CLI_ESC_MAX], et[CLI_ESC_MAX];
+            fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s,
+                    cli_esc(fl, ef, sizeof ef), cli_esc(tl, et, sizeof et));
         }
     }
     const diffres *st = &c->strict[op - c->ops];
@@ -799,8 +801,7 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     } else if (c->json) {
         jw_arr_end(j);
         json_figures(j, &d, n);
-        jw_key(j, "strict");
-        jw_obj_begin(j);
+        jw_kobj_begin(j, "strict");
         json_figures(j, st, n);
         jw_obj_end(j);
         jw_obj_end(j);
@@ -812,57 +813,47 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
     return CLI_OK;
 }
 
-static int cmd_diff(int argc, char **argv)
+static int diff_body(const char *cmd, const ring_args *a, rs_scenario *sc)
 {
-    const char *cmd = "ring diff";
-    ring_args a;
-    int rc = parse_args(cmd, diff_usage, argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
-    rs_scenario sc;
+    int rc;
     wsel_ring *r = NULL;
-    if ((rc = rs_load(cmd, a.scenario, &sc)) != CLI_OK) {
-        rs_free(&sc);
-        return rc;
-    }
-    /* results go to a buffer so that an error leaves stdout empty */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) {
-        rs_free(&sc);
-        return cli_die(cmd, "out of memory");
-    }
+    outbuf out;
+    if (!begin_output(&out))
+        return cli_nomem(cmd);
     jw_out j;
-    jw_init(&j, mem);
-    diffctx c = {&j, a.json, mem, sc.ops, calloc(sc.n_ops + 1, sizeof(diffres)), true};
+    jw_init(&j, out.f);
+    diffctx c = {&j, a->json, out.f, sc->ops, calloc(sc->n_ops + 1, sizeof(diffres)), true};
     /* the strict pass first, on a fresh copy of the scenario (its DNS data changes) */
     rs_scenario sc2;
     wsel_ring *r2 = NULL;
     if (!c.strict)
-        rc = cli_die(cmd, "out of memory");
-    else if ((rc = rs_load(cmd, a.scenario, &sc2)) == CLI_OK) {
+        rc = cli_nomem(cmd);
+    else if ((rc = rs_load(cmd, a->scenario, &sc2)) == CLI_OK) {
         sc2.opts.strict = true;
         c.ops = sc2.ops;
-        rc = run_all(cmd, a.scenario, &sc2, &r2, diff_each, &c);
+        rc = run_all(cmd, a->scenario, &sc2, &r2, diff_each, &c);
         wsel_ring_free(r2);
-        rs_free(&sc2);
     }
-    sc.opts.strict = false;
-    c.ops = sc.ops;
+    if (c.strict)
+        rs_free(&sc2); /* loaded, or what a failed load left */
+    sc->opts.strict = false;
+    c.ops = sc->ops;
     c.collect = false;
-    if (rc == CLI_OK && a.json) {
+    if (rc == CLI_OK && a->json) {
         jw_obj_begin(&j);
-        jw_key(&j, "changes");
-        jw_arr_begin(&j);
+        jw_karr_begin(&j, "changes");
     }
     if (rc == CLI_OK)
-        rc = run_all(cmd, a.scenario, &sc, &r, diff_each, &c);
-    end_output(rc, rc == CLI_OK && a.json ? &j : NULL, mem, &buf, &len);
+        rc = run_all(cmd, a->scenario, sc, &r, diff_each, &c);
+    rc = end_output(cmd, rc, rc == CLI_OK && a->json ? &j : NULL, &out);
     free(c.strict);
     wsel_ring_free(r);
-    rs_free(&sc);
     return rc;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    return ring_main(argc, argv, "ring diff", diff_usage, diff_body);
 }
 
 static const cli_command commands[] = {
@@ -873,10 +864,5 @@ static const cli_command commands[] = {
      "slots that move on each change, against the least possible; 5.2.3 and strict mode"},
 };
 
-const cli_system cli_system_ring = {
-    .name = "ring",
-    .summary = "lua-resty-dns-client's ring balancer (consistent hashing over a wheel of slots)",
-    .top_level = 0,
-    .n_commands = sizeof commands / sizeof commands[0],
-    .commands = commands,
-};
+CLI_SYSTEM(ring, 0,
+           "lua-resty-dns-client's ring balancer (consistent hashing over a wheel of slots)");

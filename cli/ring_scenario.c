@@ -9,16 +9,8 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "ring_scenario.h"
-
-/* cli.h's JSON writer names clash with jansson's, so only what is needed from it: */
-#if defined(__GNUC__)
-#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define CLI_PRINTF(a, b)
-#endif
-int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
-enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
 
 typedef struct pool {
     void **p;
@@ -29,6 +21,7 @@ typedef struct rd {
     const char *cmd, *file;
     pool *pool;
     int failed;
+    int nomem; /* the failure was an allocation */
 } rd;
 
 static void *palloc(rd *r, size_t n)
@@ -54,13 +47,25 @@ static int bad(rd *r, const char *path, const char *fmt, ...)
     if (r->failed)
         return -1;
     r->failed = 1;
+    char msg[2048];
     va_list ap;
-    fprintf(stderr, "%s: %s: ", r->file, path);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    cli_put_escaped(stderr, r->file);
+    fputs(": ", stderr);
+    cli_put_escaped(stderr, path);
+    fputs(": ", stderr);
+    cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
     return -1;
+}
+
+/* An allocation failed: the scenario is not invalid, the run is out of resources. */
+static int oom(rd *r, const char *path)
+{
+    r->nomem = 1;
+    return bad(r, path, "out of memory");
 }
 
 static char *pstr(rd *r, const char *s)
@@ -192,7 +197,7 @@ static int req_str(rd *r, const char *path, json_t *obj, const char *key, char *
         strlen(json_string_value(v)) != json_string_length(v))
         return bad(r, where, "expected a non-empty string of at most 253 bytes");
     *out = pstr(r, json_string_value(v));
-    return *out ? 0 : bad(r, where, "out of memory");
+    return *out ? 0 : oom(r, where);
 }
 
 static int get_bool(rd *r, const char *path, json_t *v, void *out)
@@ -232,17 +237,31 @@ static int req_bool(rd *r, const char *path, json_t *obj, const char *key, bool 
     return opt_get(r, path, obj, key, get_bool, out);
 }
 
+/* `v`, which must be an array of `what`, and pool room for its *n elements of `size`
+ * bytes each; NULL (error reported) when it is not an array or out of memory. */
+static void *array_room(rd *r, const char *path, json_t *v, const char *what, size_t size,
+                        size_t *n)
+{
+    if (!json_is_array(v)) {
+        bad(r, path, "expected an array of %s, got %s", what, type_name(v));
+        return NULL;
+    }
+    *n = json_array_size(v);
+    void *room = palloc(r, *n * size);
+    if (!room)
+        oom(r, path);
+    return room;
+}
+
 /* ---- DNS answers ------------------------------------------------------------------------ */
 
 static int read_entries(rd *r, const char *path, json_t *arr, wsel_ring_rrtype t,
                         wsel_ring_entry **out, size_t *n)
 {
-    if (!json_is_array(arr))
-        return bad(r, path, "expected an array of records, got %s", type_name(arr));
-    size_t k = json_array_size(arr);
-    wsel_ring_entry *e = palloc(r, k * sizeof *e);
+    size_t k;
+    wsel_ring_entry *e = array_room(r, path, arr, "records", sizeof *e, &k);
     if (!e)
-        return bad(r, path, "out of memory");
+        return -1;
     for (size_t i = 0; i < k; i++) {
         char p[256];
         idx(p, sizeof p, path, i);
@@ -311,12 +330,12 @@ static int read_answer(rd *r, const char *path, json_t *o, const char *name, boo
         if (any)
             return bad(r, path, "'fail' cannot be given with records");
         d->fail = pstr(r, s);
-        return d->fail && d->name ? 0 : bad(r, path, "out of memory");
+        return d->fail && d->name ? 0 : oom(r, path);
     }
     if (!any)
         return bad(r, path, "expected 'A', 'AAAA', 'SRV' or 'fail'");
     if (!d->name)
-        return bad(r, path, "out of memory");
+        return oom(r, path);
     json_t *v;
     if ((v = json_object_get(o, "A"))) {
         sub(p, sizeof p, path, "A");
@@ -438,9 +457,9 @@ static int read_op(rd *r, rs_scenario *sc, const char *path, json_t *o, rs_op *o
             return bad(r, p, "expected an array, got %s", type_name(arr));
         op->n_keys = json_array_size(arr);
         if (h && !(op->hashes = palloc(r, op->n_keys * sizeof *op->hashes)))
-            return bad(r, p, "out of memory");
+            return oom(r, p);
         if (f && !(op->floats = palloc(r, op->n_keys * sizeof *op->floats)))
-            return bad(r, p, "out of memory");
+            return oom(r, p);
         for (size_t i = 0; i < op->n_keys; i++) {
             char q[256];
             idx(q, sizeof q, p, i);
@@ -505,7 +524,7 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         if (n < 1 || n > WSEL_RING_MAX_SLOTS)
             return bad(r, "$.order", "expected 1..%u numbers", WSEL_RING_MAX_SLOTS);
         if (!(sc->order = palloc(r, n * sizeof *sc->order)))
-            return bad(r, "$.order", "out of memory");
+            return oom(r, "$.order");
         for (size_t i = 0; i < n; i++) {
             char p[64];
             idx(p, sizeof p, "$.order", i);
@@ -536,11 +555,9 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
         return -1;
     o->rr_start = x;
     if ((v = json_object_get(root, "hosts"))) {
-        if (!json_is_array(v))
-            return bad(r, "$.hosts", "expected an array of hosts, got %s", type_name(v));
-        size_t k = json_array_size(v);
-        if (!(sc->hosts = palloc(r, k * sizeof *sc->hosts)))
-            return bad(r, "$.hosts", "out of memory");
+        size_t k;
+        if (!(sc->hosts = array_room(r, "$.hosts", v, "hosts", sizeof *sc->hosts, &k)))
+            return -1;
         for (size_t i = 0; i < k; i++) {
             char p[64];
             idx(p, sizeof p, "$.hosts", i);
@@ -552,7 +569,7 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
                     return bad(r, p, "expected a non-empty host name of at most 253 bytes");
                 hs->name = pstr(r, json_string_value(h));
                 if (!hs->name)
-                    return bad(r, p, "out of memory");
+                    return oom(r, p);
                 continue;
             }
             static const char *const hk[] = {"name", "port", "weight", NULL};
@@ -586,15 +603,12 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
             if (read_answer(r, p, a, name, false, &d))
                 return -1;
             if (!d.name || rs_set_name(sc, &d))
-                return bad(r, p, "out of memory");
+                return oom(r, p);
         }
     }
     if ((v = json_object_get(root, "ops"))) {
-        if (!json_is_array(v))
-            return bad(r, "$.ops", "expected an array of ops, got %s", type_name(v));
-        sc->n_ops = json_array_size(v);
-        if (!(sc->ops = palloc(r, sc->n_ops * sizeof *sc->ops)))
-            return bad(r, "$.ops", "out of memory");
+        if (!(sc->ops = array_room(r, "$.ops", v, "ops", sizeof *sc->ops, &sc->n_ops)))
+            return -1;
         for (size_t i = 0; i < sc->n_ops; i++) {
             char p[32];
             idx(p, sizeof p, "$.ops", i);
@@ -605,31 +619,47 @@ static int read_top(rd *r, rs_scenario *sc, json_t *root)
     return 0;
 }
 
+/* jansson reports an allocation that fails inside its lexer as a syntax error; its
+ * allocations go through here so that out of memory is told apart. */
+static bool json_nomem;
+
+static void *json_alloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        json_nomem = true;
+    return p;
+}
+
 int rs_load(const char *cmd, const char *path, rs_scenario *sc)
 {
     memset(sc, 0, sizeof *sc);
     pool *pl = calloc(1, sizeof *pl);
-    if (!pl) {
-        cli_die(cmd, "out of memory");
-        return CLI_USAGE;
-    }
+    if (!pl)
+        return cli_nomem(cmd);
     sc->strings = pl;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_die(cmd, "cannot read scenario '%s'", path);
-        return CLI_USAGE;
-    }
+    int rc = CLI_OK;
+    FILE *f = cli_open_regular(cmd, "scenario", path, &rc);
+    if (!f)
+        return rc;
     json_error_t je;
+    json_set_alloc_funcs(json_alloc, free);
+    json_nomem = false;
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
+    if (!root && json_nomem)
+        return cli_nomem(cmd);
     if (!root) {
-        fprintf(stderr, "%s:%d:%d: %s\n", path, je.line, je.column, je.text);
+        char e[CLI_ESC_MAX];
+        fprintf(stderr, "%s:%d:%d: ", cli_esc(path, e, sizeof e), je.line, je.column);
+        cli_put_escaped(stderr, je.text);
+        fputc('\n', stderr);
         return CLI_INVALID;
     }
-    rd r = {cmd, path, pl, 0};
-    int rc = read_top(&r, sc, root);
+    rd r = {cmd, path, pl, 0, 0};
+    rc = read_top(&r, sc, root);
     json_decref(root);
-    return rc ? CLI_INVALID : CLI_OK;
+    return rc ? r.nomem ? CLI_RESOURCE : CLI_INVALID : CLI_OK;
 }
 
 void rs_free(rs_scenario *sc)

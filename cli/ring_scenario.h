@@ -50,7 +50,7 @@ typedef struct rs_scenario {
 
 /* Reads and validates a scenario file. On error prints one line to stderr
  * ("FILE: $.path: message", or "FILE:LINE:COL: message" for JSON syntax) and returns 1
- * (invalid scenario) or 2 (unreadable file). */
+ * (invalid scenario), 2 (unreadable file, or not a regular file) or 3 (out of memory). */
 int rs_load(const char *cmd, const char *path, rs_scenario *sc);
 void rs_free(rs_scenario *sc);
 

@@ -26,12 +26,9 @@ static const char *updown(bool up)
 
 static void json_ms(jw_out *j, const char *key, wsel_mstate m)
 {
-    jw_key(j, key);
-    jw_obj_begin(j);
-    jw_key(j, "state");
-    jw_str(j, updown(m.up));
-    jw_key(j, "ttl");
-    jw_u64(j, m.ttl);
+    jw_kobj_begin(j, key);
+    jw_kstr(j, "state", updown(m.up));
+    jw_ku64(j, "ttl", m.ttl);
     jw_obj_end(j);
 }
 
@@ -42,24 +39,19 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         jw_out j;
         jw_init(&j, stdout);
         jw_obj_begin(&j);
-        jw_key(&j, "config");
-        jw_str(&j, config);
-        jw_key(&j, "pairs");
-        jw_arr_begin(&j);
+        jw_kstr(&j, "config", config);
+        jw_karr_begin(&j, "pairs");
         for (size_t i = 0; i < n; i++) {
             wsel_pair_info p;
             wsel_state_pair(st, i, &p);
             jw_obj_begin(&j);
-            jw_key(&j, "thing");
-            jw_str(&j, p.thing);
-            jw_key(&j, "service");
-            jw_str(&j, p.service);
+            jw_kstr(&j, "thing", p.thing);
+            jw_kstr(&j, "service", p.service);
             json_ms(&j, "monitored", p.monitored);
             jw_key(&j, "forced");
             if (p.forced) {
                 jw_obj_begin(&j);
-                jw_key(&j, "state");
-                jw_str(&j, updown(p.forced_up));
+                jw_kstr(&j, "state", updown(p.forced_up));
                 jw_key(&j, "ttl");
                 if (p.forced_ttl)
                     jw_u64(&j, p.ttl_forced);
@@ -69,10 +61,8 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
             } else {
                 jw_null(&j);
             }
-            jw_key(&j, "state");
-            jw_str(&j, updown(p.effective.up));
-            jw_key(&j, "ttl");
-            jw_u64(&j, p.effective.ttl);
+            jw_kstr(&j, "state", updown(p.effective.up));
+            jw_ku64(&j, "ttl", p.effective.ttl);
             jw_obj_end(&j);
         }
         jw_arr_end(&j);
@@ -85,7 +75,7 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
     for (size_t i = 0; i < n; i++) {
         wsel_pair_info p;
         wsel_state_pair(st, i, &p);
-        char key[600], mon[32], forced[32], res[32];
+        char key[600], e[CLI_ESC_MAX], mon[32], forced[32], res[32];
         snprintf(key, sizeof key, "%s/%s", p.thing, p.service);
         snprintf(mon, sizeof mon, "%s/%u", updown(p.monitored.up), p.monitored.ttl);
         if (!p.forced)
@@ -95,43 +85,16 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         else
             snprintf(forced, sizeof forced, "%s", updown(p.forced_up));
         snprintf(res, sizeof res, "%s/%u", updown(p.effective.up), p.effective.ttl);
-        printf("%-40s %-22s %-15s %s\n", key, mon, forced, res);
+        printf("%-40s %-22s %-15s %s\n", cli_esc(key, e, sizeof e), mon, forced, res);
     }
 }
 
 int cli_states(int argc, char **argv)
 {
-    const char *cmd = "states";
-    const char *pos[2] = { NULL, NULL };
-    wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0;
-    int rc = CLI_USAGE;
-    cli_stateopts so = {0};
-    wsel_config *cfg = NULL;
-    wsel_state *st = NULL;
-    size_t npos = 0;
-    const char **all = calloc((size_t)argc, sizeof *all);
-    if (!all)
-        return cli_die(cmd, "out of memory");
-    int k = cli_stateopt_args(cmd, states_usage, argc, argv, &so, &json, &input, all, &npos);
-    if (npos > 1 && k == CLI_OK) {
-        cli_die(cmd, "unexpected argument '%s' (see wsel states --help)", all[1]);
-        k = CLI_USAGE;
-    }
-    pos[0] = npos ? all[0] : NULL;
-    free(all);
-    if (k != CLI_OK) {
-        rc = k < 0 ? CLI_OK : CLI_USAGE;
-        goto out;
-    }
-    rc = cli_stateopt_load(cmd, pos[0], input, &so, &cfg, &st);
-    if (rc != CLI_OK)
-        goto out;
-    print_pairs(st, json, pos[0]);
-    rc = CLI_OK;
-out:
-    wsel_state_free(st);
-    wsel_config_free(cfg);
-    cli_stateopt_free(&so);
-    return rc;
+    cli_statecmd c;
+    int rc = cli_statecmd_open("states", states_usage, argc, argv, 1, &c);
+    if (rc == CLI_OK)
+        print_pairs(c.st, c.json, c.pos[0]);
+    cli_statecmd_free(&c);
+    return rc < 0 ? CLI_OK : rc;
 }

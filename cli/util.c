@@ -1,36 +1,113 @@
 /* bin/wsel: small helpers shared by the commands. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
+/* One byte as the terminal may see it: itself, or a control byte as \DDD (the config
+ * language's own escape). Returns the length written to out (at most 4). */
+static size_t esc_byte(unsigned char c, char out[5])
+{
+    if (c < 0x20 || c == 0x7f)
+        return (size_t)snprintf(out, 5, "\\%03u", c);
+    out[0] = (char)c;
+    out[1] = '\0';
+    return 1;
+}
+
 void cli_put_escaped(FILE *f, const char *s)
 {
+    char e[5];
     for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\%03u", c); /* the config language's own escape */
-        else
-            fputc(c, f);
+        esc_byte((unsigned char)*s, e);
+        fputs(e, f);
     }
 }
 
-int cli_die(const char *cmd, const char *fmt, ...)
+const char *cli_esc(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    char e[5];
+    for (; s && *s; s++) {
+        size_t k = esc_byte((unsigned char)*s, e);
+        if (n + k >= len)
+            break;
+        memcpy(buf + n, e, k);
+        n += k;
+    }
+    if (len)
+        buf[n] = '\0';
+    return buf;
+}
+
+static void vdie(const char *cmd, const char *fmt, va_list ap) CLI_PRINTF(2, 0);
+static void vdie(const char *cmd, const char *fmt, va_list ap)
 {
     char msg[4096];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     fputs("wsel: ", stderr);
     if (cmd)
         fprintf(stderr, "%s: ", cmd);
     cli_put_escaped(stderr, msg);
     fputc('\n', stderr);
+}
+
+int cli_die(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdie(cmd, fmt, ap);
+    va_end(ap);
     return CLI_USAGE;
+}
+
+int cli_fail(const char *cmd, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdie(cmd, fmt, ap);
+    va_end(ap);
+    return code == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+}
+
+int cli_nomem(const char *cmd)
+{
+    return cli_fail(cmd, WSEL_E_NOMEM, "out of memory");
+}
+
+FILE *cli_open_regular(const char *cmd, const char *what, const char *path, int *rc)
+{
+    /* O_NONBLOCK: a FIFO must be refused, not waited on for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        *rc = cli_die(cmd, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    int fl;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        *rc = cli_die(cmd, "cannot read %s '%s': %s", what, path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        *rc = cli_die(cmd, "%s '%s' is %s; expected a regular file", what, path,
+                      S_ISDIR(st.st_mode)    ? "a directory"
+                      : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                                             : "a device or socket");
+    } else if (!(f = fdopen(fd, "r"))) {
+        int e = errno;
+        *rc = cli_fail(cmd, e == ENOMEM ? WSEL_E_NOMEM : WSEL_E_IO, "cannot read %s '%s': %s",
+                       what, path, strerror(e));
+    }
+    if (!f)
+        close(fd);
+    return f;
 }
 
 int cli_parse_u64(const char *s, unsigned long long *out)
@@ -105,12 +182,10 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
 
 const char *cli_kind_name(wsel_kind k)
 {
-    switch (k) {
-    case WSEL_KIND_V4: return "ipv4";
-    case WSEL_KIND_V6: return "ipv6";
-    case WSEL_KIND_CNAME: return "cname";
-    }
-    return "unknown";
+    static const char *const names[] = {
+        [WSEL_KIND_V4] = "ipv4", [WSEL_KIND_V6] = "ipv6", [WSEL_KIND_CNAME] = "cname"};
+    size_t i = (size_t)k;
+    return i < sizeof names / sizeof names[0] && names[i] ? names[i] : "unknown";
 }
 
 const char *cli_group_path(const wsel_set *set, const wsel_group *g, char *buf, size_t len)

@@ -11,10 +11,4 @@ static const cli_command commands[] = {
      "every THING/SERVICE_TYPE pair: monitored, forced and resulting state"},
 };
 
-const cli_system cli_system_weighted = {
-    .name = "weighted",
-    .summary = "gdnsd's weighted plugin: addresses or a CNAME by weight",
-    .top_level = 1,
-    .n_commands = sizeof commands / sizeof commands[0],
-    .commands = commands,
-};
+CLI_SYSTEM(weighted, 1, "gdnsd's weighted plugin: addresses or a CNAME by weight");

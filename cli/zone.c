@@ -48,14 +48,29 @@ static char *dupn(const char *s, size_t n)
 }
 
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
-                     int is_error, const char *msg, const char *name, const char *res,
-                     int rrtype)
+                  int is_error, const char *name, const char *res, int rrtype,
+                  const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = cli_issue_vadd(rep, file, line, col, is_error, name, res, rrtype, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned col,
+                   int is_error, const char *name, const char *res, int rrtype,
+                   const char *fmt, va_list ap)
+{
+    char msg[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
     if (rep->n == rep->cap) {
         size_t cap = rep->cap ? rep->cap * 2 : 8;
         zone_issue *p = realloc(rep->issues, cap * sizeof *p);
-        if (!p)
+        if (!p) {
+            rep->nomem = 1;
             return -1;
+        }
         rep->issues = p;
         rep->cap = cap;
     }
@@ -69,6 +84,7 @@ int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned co
         free(z->message);
         free(z->name);
         free(z->resource);
+        rep->nomem = 1;
         return -1;
     }
     z->line = line;
@@ -167,7 +183,6 @@ static int is_ttl(const token *t)
 static int check_record(const wsel_config *cfg, const char *path, const char *origin,
                         record *r, zone_report *rep)
 {
-    char msg[2048];
     token *tok = r->tok;
     size_t n = r->n, ti = 0;
     for (size_t k = 0; k < n; k++)
@@ -185,28 +200,23 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     if (has_name && ti > 0)
         snprintf(name, sizeof name, "%.*s", (int)tok[0].len, tok[0].s);
     for (size_t k = has_name ? 1 : 0; k < ti; k++) {
-        if (!is_ttl(&tok[k]) && !tok_eq(&tok[k], "IN")) {
-            snprintf(msg, sizeof msg, "expected a TTL or class IN before %s, got '%.*s'",
-                     tname, (int)tok[k].len, tok[k].s);
-            return cli_issue_add(rep, path, tok[k].line, tok[k].col, 1, msg, name, "",
-                                 rrtype);
-        }
+        if (!is_ttl(&tok[k]) && !tok_eq(&tok[k], "IN"))
+            return cli_issue_add(rep, path, tok[k].line, tok[k].col, 1, name, "", rrtype,
+                                 "expected a TTL or class IN before %s, got '%.*s'", tname,
+                                 (int)tok[k].len, tok[k].s);
     }
-    if (ti + 1 >= n) {
-        snprintf(msg, sizeof msg, "%s record without PLUGIN!RESOURCE", tname);
-        return cli_issue_add(rep, path, tok[ti].line, tok[ti].col, 1, msg, name, "",
-                             rrtype);
-    }
+    if (ti + 1 >= n)
+        return cli_issue_add(rep, path, tok[ti].line, tok[ti].col, 1, name, "", rrtype,
+                             "%s record without PLUGIN!RESOURCE", tname);
     const token *rd = &tok[ti + 1];
     const char *bang = memchr(rd->s, '!', rd->len);
     size_t plen = bang ? (size_t)(bang - rd->s) : rd->len;
     if (plen != strlen("weighted") || strncmp(rd->s, "weighted", plen) != 0)
         return 0; /* another plugin's record */
-    if (!bang || bang + 1 == rd->s + rd->len) {
-        snprintf(msg, sizeof msg, "%s record: expected weighted!RESOURCE, got '%.*s'", tname,
-                 (int)rd->len, rd->s);
-        return cli_issue_add(rep, path, rd->line, rd->col, 1, msg, name, "", rrtype);
-    }
+    if (!bang || bang + 1 == rd->s + rd->len)
+        return cli_issue_add(rep, path, rd->line, rd->col, 1, name, "", rrtype,
+                             "%s record: expected weighted!RESOURCE, got '%.*s'", tname,
+                             (int)rd->len, rd->s);
     rep->records++;
     char res[512];
     snprintf(res, sizeof res, "%.*s", (int)(rd->s + rd->len - bang - 1), bang + 1);
@@ -215,52 +225,28 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     wsel_error err;
     wsel_error_clear(&err);
     int rc = wsel_config_check_record(cfg, res, (wsel_rrtype)rrtype, origin, &deprecated, &err);
-    if (rc != WSEL_OK) {
-        snprintf(msg, sizeof msg, "%s weighted!%s: %s", tname, res,
-                 err.message[0] ? err.message : wsel_strerror(rc));
-        return cli_issue_add(rep, path, rd->line, col, 1, msg, name, res, rrtype);
-    }
-    if (deprecated) {
-        snprintf(msg, sizeof msg,
-                 "DYNC weighted!%s names an address resource: accepted (it answers "
-                 "addresses) but deprecated; use DYNA", res);
-        return cli_issue_add(rep, path, rd->line, col, 0, msg, name, res, rrtype);
-    }
+    if (rc != WSEL_OK)
+        return cli_issue_add(rep, path, rd->line, col, 1, name, res, rrtype,
+                             "%s weighted!%s: %s", tname, res,
+                             err.message[0] ? err.message : wsel_strerror(rc));
+    if (deprecated)
+        return cli_issue_add(rep, path, rd->line, col, 0, name, res, rrtype,
+                             "DYNC weighted!%s names an address resource: accepted (it "
+                             "answers addresses) but deprecated; use DYNA", res);
     return 0;
 }
 
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep)
 {
-    /* O_NONBLOCK: a FIFO must be refused, not waited on. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return cli_die(cmd, "cannot open zone file '%s': %s", path, strerror(errno));
-    struct stat st;
-    int fl;
-    FILE *f = NULL;
-    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
-        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        int e = errno;
-        close(fd);
-        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cli_die(cmd, "zone file '%s' is %s; expected a regular file", path,
-                       S_ISDIR(st.st_mode)    ? "a directory"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                                              : "a device or socket");
-    }
-    if (!(f = fdopen(fd, "r"))) {
-        int e = errno;
-        close(fd);
-        return cli_die(cmd, "cannot read zone file '%s': %s", path, strerror(e));
-    }
+    int rc = 0;
+    FILE *f = cli_open_regular(cmd, "zone file", path, &rc);
+    if (!f)
+        return rc;
     char *line = NULL;
     size_t cap = 0, len = 0;
     unsigned lineno = 0;
-    int paren = 0, rc = 0;
+    int paren = 0;
     int c;
     record rec;
     memset(&rec, 0, sizeof rec);
@@ -275,7 +261,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                 }
                 char *p = realloc(line, ncap);
                 if (!p) {
-                    rc = cli_die(cmd, "out of memory");
+                    rc = cli_nomem(cmd);
                     goto out;
                 }
                 line = p;
@@ -301,24 +287,23 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
             rec.directive = line[0] == '$';
         }
         if (tokenize(line, lineno, &rec, &paren) < 0) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (paren < 0)
             paren = 0;
         if (paren == 0 && !rec.directive && check_record(cfg, path, origin, &rec, rep) < 0) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
         if (c == EOF)
             break;
     }
     if (paren > 0 && !ferror(f)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "'(' of the record at line %u is never closed", rec.line);
-        if (cli_issue_add(rep, path, lineno, 1, 1, msg, "", "", -1) < 0 ||
+        if (cli_issue_add(rep, path, lineno, 1, 1, "", "", -1,
+                          "'(' of the record at line %u is never closed", rec.line) < 0 ||
             (!rec.directive && check_record(cfg, path, origin, &rec, rep) < 0)) {
-            rc = cli_die(cmd, "out of memory");
+            rc = cli_nomem(cmd);
             goto out;
         }
     }

@@ -309,10 +309,11 @@ void wsel_state_free(wsel_state *st)
     free(st->pairs);
     for (size_t s = 0; s < st->n_sets; s++) {
         free(st->set_svc ? st->set_svc[s] : NULL);
+        /* Each key list ends with a NULL, so freeing never reads the config: a state
+         * may be freed after its config (include/wsel/state.h). */
         if (st->set_keys && st->set_keys[s]) {
-            const wsel_set *set = wsel_config_set(st->cfg, s);
-            for (size_t i = 0; i < set->n_items; i++)
-                free(st->set_keys[s][i]);
+            for (char **k = st->set_keys[s]; *k; k++)
+                free(*k);
             free(st->set_keys[s]);
         }
     }
@@ -348,7 +349,7 @@ int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
         const wsel_set *set = wsel_config_set(cfg, s);
         n_refs += set->n_items;
         st->set_svc[s] = calloc(set->n_services ? set->n_services : 1, sizeof(int));
-        st->set_keys[s] = calloc(set->n_items ? set->n_items : 1, sizeof(char *));
+        st->set_keys[s] = calloc((size_t)set->n_items + 1, sizeof(char *));
         if (!st->set_svc[s] || !st->set_keys[s])
             goto nomem;
         for (uint32_t k = 0; k < set->n_services; k++) {
@@ -1004,41 +1005,11 @@ int wsel_state_load_extfile(wsel_state *st, const char *service, const char *pat
     if (!st || !path)
         return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL,
                           "wsel_state_load_extfile: state and path are required");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL,
-                          "cannot open state file: %s", strerror(errno));
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    int rc = WSEL_OK;
-    while (buf) {
-        if (len == cap) {
-            if (cap >= ((size_t)64 << 20)) {
-                rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
-                                "state file larger than 64 MiB");
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL,
-                                "error reading state file");
-            break;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
+    /* The config reader's file code: a FIFO or device is refused before it could block,
+     * every failure names the file and the reason. */
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = wsel__read_file(path, WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
     if (rc == WSEL_OK)
         rc = wsel_state_load_extfile_buffer(st, service, buf, len, path, err);
     free(buf);

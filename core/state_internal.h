@@ -3,6 +3,11 @@
 #define WSEL_CORE_STATE_INTERNAL_H
 
 #include "internal.h"
+#include "parse_include.h"
+
+/* The largest state file (extfile or admin_state) read, in bytes: 64 MiB is accepted,
+ * one byte more is not (man/wsel.1, LIMITS). */
+#define WSEL__STATE_MAX_FILE ((size_t)64 << 20)
 
 /* Hands a warning (file, line, column, item, message) to the state's warning hook, if
  * one is set (wsel_state_set_warn). */

@@ -35,6 +35,13 @@
 
 static const wsel_input STANZA = WSEL_INPUT_STANZA;
 
+/* Loads `text` (named "t") with the options o; *cfg is NULL unless it loads. */
+static int load_text(const char *text, wsel_load_opts o, wsel_config **cfg, wsel_error *err)
+{
+    *cfg = NULL;
+    return wsel_config_load_buffer(text, strlen(text), "t", &o, cfg, err);
+}
+
 /* ---- a scratch directory ---------------------------------------------------------- */
 
 static char root[64];
@@ -84,13 +91,12 @@ static void t_node_limit(void **state)
     /* Values: the top-level hash, r's hash, a's array and its two strings: 5. */
     static const char text[] = "r => { a => [ 192.0.2.1, 1 ] }\n";
     wsel_load_opts o = { .input = STANZA, .max_nodes = 5 };
-    wsel_config *cfg = NULL;
+    wsel_config *cfg;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), "t", &o, &cfg, &err), WSEL_OK);
+    assert_int_equal(load_text(text, o, &cfg, &err), WSEL_OK);
     wsel_config_free(cfg);
     o.max_nodes = 4;
-    int rc = wsel_config_load_buffer(text, strlen(text), "t", &o, &cfg, &err);
-    assert_int_equal(rc, WSEL_E_LIMIT);
+    assert_int_equal(load_text(text, o, &cfg, &err), WSEL_E_LIMIT);
     assert_null(cfg);
     /* The fifth value is the string "1" at column 26. */
     assert_int_equal(err.line, 1);
@@ -266,12 +272,11 @@ static void t_stack_include_chain(void **state)
 static void t_double_assign_message(void **state)
 {
     (void)state;
-    static const char text[] = "r == { a => [ 192.0.2.1, 1 ] }\n";
-    wsel_load_opts o = { .input = STANZA };
-    wsel_config *cfg = NULL;
+    wsel_config *cfg;
     wsel_error err;
-    int rc = wsel_config_load_buffer(text, strlen(text), "t", &o, &cfg, &err);
-    assert_int_equal(rc, WSEL_E_SYNTAX);
+    assert_int_equal(load_text("r == { a => [ 192.0.2.1, 1 ] }\n",
+                               (wsel_load_opts){ .input = STANZA }, &cfg, &err),
+                     WSEL_E_SYNTAX);
     assert_int_equal(err.col, 4);
     assert_non_null(strstr(err.message, "unexpected '='"));
     assert_null(strstr(err.message, "=>"));
@@ -280,11 +285,11 @@ static void t_double_assign_message(void **state)
 static void t_bom_skipped(void **state)
 {
     (void)state;
-    static const char text[] = "\xEF\xBB\xBFr => { a => [ 192.0.2.1, 1 ] }\n";
-    wsel_load_opts o = { .input = STANZA };
-    wsel_config *cfg = NULL;
+    wsel_config *cfg;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), "t", &o, &cfg, &err), WSEL_OK);
+    assert_int_equal(load_text("\xEF\xBB\xBFr => { a => [ 192.0.2.1, 1 ] }\n",
+                               (wsel_load_opts){ .input = STANZA }, &cfg, &err),
+                     WSEL_OK);
     assert_non_null(wsel_config_find(cfg, "r"));
     wsel_config_free(cfg);
 }

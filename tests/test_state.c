@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,6 +24,31 @@ static const char *const two_svc =
     "V6 => { service_types = svc_a\n  a = [ 2001:DB8::ABC, 1 ]\n  b = [ 2001:db8::1:0:0:1, 1 ] }\n"
     "C => { service_types = svc_b\n  c = [ Foo.Example.NET., 1 ] }\n";
 
+/* The fixture of most tests: two_svc loaded and a state for it, all UP. */
+typedef struct fixture {
+    wsel_config *cfg;
+    wsel_state *st;
+} fixture;
+
+static int setup_two_svc(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    *state = f;
+    f->cfg = wsel_test_load(two_svc);
+    return wsel_state_new(f->cfg, &f->st, NULL) == WSEL_OK ? 0 : -1;
+}
+
+static int teardown_two_svc(void **state)
+{
+    fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    free(f);
+    return 0;
+}
+
 static const wsel_set *set_of(const wsel_config *cfg, const char *name)
 {
     const wsel_resource *r = wsel_config_find(cfg, name);
@@ -31,12 +57,11 @@ static const wsel_set *set_of(const wsel_config *cfg, const char *name)
 }
 
 
-static void test_defaults_and_combination(void **unused)
+static void test_defaults_and_combination(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     assert_ptr_equal(wsel_state_config(st), cfg);
 
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
@@ -85,16 +110,13 @@ static void test_defaults_and_combination(void **unused)
     assert_non_null(strstr(err.message, "268435455"));
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "S", 1), true, 0); /* unchanged */
 
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
-static void test_service_checks(void **unused)
+static void test_service_checks(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     wsel_error err;
     assert_int_equal(wsel_state_set(st, "up", "10.0.0.1", false, 1, NULL, &err), WSEL_E_STATE);
     assert_non_null(strstr(err.message, "built in"));
@@ -105,8 +127,6 @@ static void test_service_checks(void **unused)
     assert_int_equal(matched, 0);
     WSEL_ASSERT_MS(wsel_state_get(st, "other", "10.0.0.1"), false, 1);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 
     /* whole configs: only service types the weighted resources use */
     cfg = wsel_test_load_synopsis();
@@ -127,12 +147,11 @@ static void test_service_checks(void **unused)
     wsel_config_free(cfg);
 }
 
-static void test_canonical_keys(void **unused)
+static void test_canonical_keys(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     size_t matched = 0;
     assert_int_equal(wsel_state_set(st, "svc_a", "2001:db8:0:0::abc", false, 3, &matched,
                                     NULL), 0);
@@ -149,16 +168,13 @@ static void test_canonical_keys(void **unused)
                                     NULL), 0);
     assert_int_equal(matched, 1);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "C", 0), false, 9);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
-static void test_versions(void **unused)
+static void test_versions(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     const char *names[] = { "R", "S", "N", "U", "D", "V6", "C" };
     enum { NS = 7 };
     uint64_t v0[NS], v1[NS];
@@ -188,8 +204,6 @@ static void test_versions(void **unused)
         else
             assert_true(v == v1[i]);
     }
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_error *err)
@@ -197,12 +211,11 @@ static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_erro
     return wsel_state_load_extfile_buffer(st, svc, text, strlen(text), "ext.state", err);
 }
 
-static void test_extfile(void **unused)
+static void test_extfile(void **state)
 {
-    (void)unused;
-    wsel_config *cfg = wsel_test_load(two_svc);
-    wsel_state *st = NULL;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     wsel_error err;
     const char *good = "# monitor output\n"
                        "\n"
@@ -255,18 +268,91 @@ static void test_extfile(void **unused)
     assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_E_IO);
     assert_string_equal(err.file, path);
 
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
+
+/* A temporary file of `size` bytes: one comment line (a valid, empty state file). */
+static void make_comment_file(char *path, size_t size)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    fputc('#', f);
+    for (size_t i = 2; i < size; i++)
+        fputc('x', f);
+    fputc('\n', f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Issue 14 items 4 and 11: a state file must be a regular file (a FIFO is refused, not
+ * waited on), every I/O error names the file and the reason, and the 64 MiB limit
+ * accepts exactly 64 MiB. */
+static void test_extfile_files(void **state)
+{
+    wsel_state *st = ((const fixture *)*state)->st;
+    wsel_error err;
+
+    char dir[] = "/tmp/wsel_test_stdirXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[sizeof dir + 8];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    alarm(10); /* a FIFO that is waited on fails the test instead of hanging it */
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", fifo, &err), WSEL_E_IO);
+    alarm(0);
+    assert_string_equal(err.file, fifo);
+    assert_non_null(strstr(err.message, "FIFO"));
+    unlink(fifo);
+
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", dir, &err), WSEL_E_IO);
+    assert_string_equal(err.file, dir);
+    assert_non_null(strstr(err.message, "is a directory"));
+    rmdir(dir);
+
+    char none[] = "/tmp/wsel_test_none_XXXXXX";
+    make_comment_file(none, 2);
+    unlink(none);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", none, &err), WSEL_E_IO);
+    assert_non_null(strstr(err.message, none));
+    assert_non_null(strstr(err.message, "No such file or directory"));
+
+    char big[] = "/tmp/wsel_test_bigXXXXXX";
+    make_comment_file(big, (size_t)64 << 20);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", big, &err), WSEL_OK);
+    unlink(big);
+    char over[] = "/tmp/wsel_test_overXXXXXX";
+    make_comment_file(over, ((size_t)64 << 20) + 1);
+    assert_int_equal(wsel_state_load_extfile(st, "svc_a", over, &err), WSEL_E_LIMIT);
+    assert_non_null(strstr(err.message, "67108864"));
+    unlink(over);
+
+}
+
+/* Issue 14 item 12: freeing the state after its config reads no freed memory (checked
+ * under ASan: make BUILD=build-san CC=clang SAN=1 check-unit). */
+static void test_free_after_config(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load(two_svc);
+    wsel_state *st = NULL;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel_config_free(cfg);
+    wsel_state_free(st);
+}
+
+/* A test run on the two_svc fixture. */
+#define WITH_TWO_SVC(t) cmocka_unit_test_setup_teardown(t, setup_two_svc, teardown_two_svc)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults_and_combination),
-        cmocka_unit_test(test_service_checks),
-        cmocka_unit_test(test_canonical_keys),
-        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_extfile),
+        WITH_TWO_SVC(test_defaults_and_combination),
+        WITH_TWO_SVC(test_service_checks),
+        WITH_TWO_SVC(test_canonical_keys),
+        WITH_TWO_SVC(test_versions),
+        WITH_TWO_SVC(test_extfile),
+        WITH_TWO_SVC(test_extfile_files),
+        cmocka_unit_test(test_free_after_config),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("state", tests, NULL, NULL);

@@ -24,7 +24,9 @@ typedef struct wsel_mstate {
 
 typedef struct wsel_state wsel_state;
 
-/* A state for `cfg` (which must outlive it): everything UP with WSEL_MAX_TTL. */
+/* A state for `cfg`: everything UP with WSEL_MAX_TTL. Every use of the state needs `cfg`
+ * alive except wsel_state_free, which never reads the config: state and config may be
+ * freed in either order. */
 WSEL_API int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err);
 WSEL_API void wsel_state_free(wsel_state *st);
 

@@ -23,6 +23,58 @@ awk 'BEGIN { printf "r => { a => ["; for (i = 0; i < 4000000; i++) printf "1,"; 
 [ "$RC" -eq 3 ] && grep -q "out of memory" "$TMP/err"
 ok $? "item 5: out of memory while loading exits 3 (exit $RC: $(head -c 200 "$TMP/err"))"
 
+# Item 5: ... at every allocation of check, explain, states and ring run/show/diff: with
+# the first N allocations granted and every later one refused (tests/cli/failmalloc.c,
+# preloaded), a command either succeeds with its whole output or exits 3 saying "out of
+# memory", never 1 or 2 (a verdict on the input) and never a crash. Up to 40 values of N
+# per command spread over all of its allocations (WSEL_OOM_ALL=1: every one).
+cat >"$TMP/oom.conf" <<'EOF_CONF'
+r => { service_types = s
+  addrs_v4 => { a => [192.0.2.1, 1], b => [192.0.2.2, 2] }
+  addrs_v6 => { c => [2001:db8::1, 1] } }
+g => { multi = true, g1 => { x => [192.0.2.3, 1] }, g2 => { y => [192.0.2.4, 1] } }
+EOF_CONF
+printf 'www 300 DYNA weighted!r\nv 300 DYNA (\n weighted!g )\n' >"$TMP/oom.zone"
+printf '192.0.2.1 => DOWN\n' >"$TMP/oom.state"
+printf '"192.0.2.3/up" => DOWN\n' >"$TMP/oom.admin"
+FM="$TMP/failmalloc.so"
+if ${CC:-cc} -shared -fPIC -O2 -o "$FM" "$(dirname "$0")/failmalloc.c" 2>/dev/null &&
+   LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" --version >/dev/null 2>&1 &&
+   [ -s "$TMP/count" ]; then
+    K="$EXAMPLES/ring/k2.json"
+    for args in "check --stanza $TMP/oom.conf --zone $TMP/oom.zone example.com." \
+                "check --stanza $TMP/oom.conf --json" \
+                "explain --stanza $TMP/oom.conf --state s=$TMP/oom.state" \
+                "explain --stanza $TMP/oom.conf --json" \
+                "states --stanza $TMP/oom.conf --admin-state $TMP/oom.admin --down 192.0.2.2" \
+                "ring run $K" "ring run $K --json --engine fast" "ring show $K" \
+                "ring show $K --json" "ring diff $K" "ring diff $K --json"; do
+        # shellcheck disable=SC2086
+        "$WSEL" $args >"$TMP/ref" 2>/dev/null
+        # shellcheck disable=SC2086
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" $args >/dev/null 2>&1
+        n=$(cat "$TMP/count"); step=$(( (n + 39) / 40 ))
+        [ "${WSEL_OOM_ALL:-0}" = 1 ] && step=1
+        bad=""; i=0
+        while [ "$i" -le "$n" ]; do
+            # shellcheck disable=SC2086
+            LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i "$WSEL" $args >"$TMP/out" 2>"$TMP/err"; RC=$?
+            if [ "$RC" -eq 0 ]; then
+                cmp -s "$TMP/out" "$TMP/ref" || bad="$bad $i:output"
+            elif [ "$RC" -ne 3 ]; then
+                bad="$bad $i:exit$RC"
+            elif ! grep -q "out of memory\|Cannot allocate memory" "$TMP/err"; then
+                bad="$bad $i:message"
+            fi
+            i=$((i + step))
+        done
+        [ -z "$bad" ]
+        ok $? "item 5: wsel ${args%% /*} out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+    done
+else
+    ok 0 "# SKIP item 5: out-of-memory injection needs a glibc build without sanitizers"
+fi
+
 # Item 2: glob characters in the including file's directory match literally, and a file
 # whose exact name holds them is found.
 mkdir -p "$TMP/site[1]" "$TMP/site1"
@@ -78,6 +130,25 @@ timeout 5 "$WSEL" check --stanza "$TMP/fifoinc.conf" >"$TMP/out" 2>"$TMP/err"; R
 [ "$RC" -eq 1 ] && grep -q "FIFO" "$TMP/err"
 ok $? "item 4: a FIFO as an include is refused (exit $RC: $(head -c 200 "$TMP/err"))"
 
+# Items 4 and 11: a state file must be a regular file, refused at once with the reason.
+mkfifo "$TMP/state.fifo"
+for opt in "--state web_check=$TMP/state.fifo" "--admin-state $TMP/state.fifo"; do
+    # shellcheck disable=SC2086
+    timeout 5 "$WSEL" explain "$SYN" pubwww $opt >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 2 ] && grep -q "state.fifo' is a FIFO" "$TMP/err"
+    ok $? "item 4: a FIFO given as ${opt%% *} is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+done
+timeout 5 "$WSEL" ring run "$TMP/state.fifo" >"$TMP/out" 2>"$TMP/err"; RC=$?
+[ "$RC" -eq 2 ] && grep -q "scenario '.*state.fifo' is a FIFO" "$TMP/err"
+ok $? "item 4: a FIFO given as a ring scenario is refused (exit $RC: $(head -c 200 "$TMP/err"))"
+run ring show "$TMP/none.json"
+has "$TMP/err" "none.json': No such file or directory" "item 11: a missing ring scenario names it and says why"
+run explain "$SYN" pubwww --state "web_check=$TMP"
+one_line_error "item 11: a directory as a state file"
+has "$TMP/err" "'$TMP' is a directory" "item 11: ... names it and says it is a directory"
+run states "$SYN" --state "web_check=$TMP/none.state"
+has "$TMP/err" "none.state': No such file or directory" "item 11: a missing state file names it and says why"
+
 # Item 12: a dangling symlink or a symlink loop as an include says why.
 ln -s "$TMP/nowhere.conf" "$TMP/dangling.conf"
 ln -s "$TMP/loop2.conf" "$TMP/loop1.conf"; ln -s "$TMP/loop1.conf" "$TMP/loop2.conf"
@@ -122,6 +193,27 @@ run check --stanza "$TMP/ctl.conf"
 is_rc 1 "item 12: a duplicate label holding ESC is an error"
 ! grep -q "$(printf '\033')" "$TMP/err"; ok $? "item 12: no raw ESC byte on stderr"
 has "$TMP/err" 'a\\027\[2Jb' "item 12: ... it is shown as \\027"
+
+# Item 12: ... nor in any text output of check, explain, states and ring run/show/diff
+# (labels, groups, resource names, service types, host names, ops' error messages).
+printf '"r\\027x" => { service_types = "s\\027v"\n  "a\\027[2Jb" => [192.0.2.1, 1]\n  c => [192.0.2.2, 1] }\ng => { "G\\027" => { "i\\027" => [192.0.2.3, 1] } }\n' \
+    >"$TMP/ctl2.conf"
+printf '192.0.2.9 => DOWN\n' >"$TMP/ctl.state"
+printf '{"wheelSize": 10, "dns": {"a\\u001b[2Jb": {"A": [{"address": "1.2.3.4"}]}},\n "ops": [{"op": "add", "name": "a\\u001b[2Jb", "port": 80, "weight": 5}, {"op": "snapshot"}]}\n' \
+    >"$TMP/ctl.json"
+printf '{"ops": [{"op": "status", "ip": "1.2.3.4\\u001b", "port": 1, "available": true}]}\n' \
+    >"$TMP/ctlbad.json"
+printf '{"ops": [{"op": "no\\u001b"}]}\n' >"$TMP/ctlop.json"
+ESC=$(printf '\033')
+for args in "check --stanza $TMP/ctl2.conf" "explain --stanza $TMP/ctl2.conf" \
+            "states --stanza $TMP/ctl2.conf --state s${ESC}v=$TMP/ctl.state" \
+            "ring run $TMP/ctl.json" "ring show $TMP/ctl.json" "ring diff $TMP/ctl.json" \
+            "ring run $TMP/ctlbad.json" "ring run $TMP/ctlop.json"; do
+    # shellcheck disable=SC2086
+    run $args
+    ! cat "$TMP/out" "$TMP/err" | grep -q "$ESC" && cat "$TMP/out" "$TMP/err" | grep -q '\\027'
+    ok $? "item 12: wsel ${args%% /*} ${args##*/}: control bytes escaped, never raw (exit $RC)"
+done
 
 # Item 12: an unknown WSEL_FAST_KERNEL is reported, not silently ignored.
 WSEL_FAST_KERNEL=bogus "$WSEL" check "$SYN" >"$TMP/out" 2>"$TMP/err"; RC=$?
