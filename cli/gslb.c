@@ -66,7 +66,7 @@ static int json_print(json_t *root)
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!s)
-        return cli_die(NULL, "out of memory");
+        return cli_nomem(NULL);
     puts(s);
     free(s);
     return CLI_OK;
@@ -364,7 +364,7 @@ int cli_gslb_resolve(int argc, char **argv)
            *c_out = json_object(), *c_pick = json_object();
     wsel_gslb_outcome *o = malloc(sizeof *o);
     if (!o) {
-        rc = cli_die(cmd, "out of memory");
+        rc = cli_nomem(cmd);
         goto out;
     }
     for (unsigned long long q = 0; q < n; q++) {

@@ -374,7 +374,7 @@ int cli_gslb_explain(int argc, char **argv)
         free(f);
         wsel_gslb_config_free(cfg);
         if (!text)
-            return cli_die(cmd, "out of memory");
+            return cli_nomem(cmd);
         puts(text);
         free(text);
         return CLI_OK;

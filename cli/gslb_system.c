@@ -10,10 +10,4 @@ static const cli_command commands[] = {
      "N queries in sequence: answers, counts, decision log, next state"},
 };
 
-const cli_system cli_system_gslb = {
-    .name = "gslb",
-    .summary = "BIG-IP DNS (GTM) GSLB chain: wide IP -> pool -> member",
-    .top_level = 0,
-    .n_commands = sizeof commands / sizeof commands[0],
-    .commands = commands,
-};
+CLI_SYSTEM(gslb, 0, "BIG-IP DNS (GTM) GSLB chain: wide IP -> pool -> member");

@@ -41,8 +41,7 @@ static const char *const cmd = "sample";
 /* Out of memory is a resource failure (exit 3), not bad input. */
 static int oom(void)
 {
-    cli_die(cmd, "out of memory");
-    return CLI_RESOURCE;
+    return cli_nomem(cmd);
 }
 
 /* ---- the command line ---- */
@@ -89,7 +88,7 @@ static int sample_args_parse(int argc, char **argv, sample_args *a)
                 a->engine = v;
             } else if ((k = cli_stateopt_parse(cmd, &a->so, argc, argv, &i)) != 0) {
                 if (k < 0)
-                    return CLI_USAGE;
+                    return -k;
             } else {
                 return cli_die(cmd, "unknown option '%s' (see wsel sample --help)", arg);
             }
@@ -190,8 +189,8 @@ static int sample_setup(sample_args *a, sample_run *s)
     s->res = wsel_config_find(s->cfg, a->resname);
     if (!s->res)
         return cli_die(cmd, "no resource '%s' in %s", a->resname, a->config);
-    if (cli_stateopt_apply(cmd, &a->so, s->cfg, &s->st) != CLI_OK)
-        return CLI_USAGE;
+    if ((rc = cli_stateopt_apply(cmd, &a->so, s->cfg, &s->st)) != CLI_OK)
+        return rc;
     wsel_error err;
     wsel_error_clear(&err);
     char ebuf[2048];
@@ -654,7 +653,7 @@ static int sample_text(const sample_args *a, const sample_run *s, const sample_f
     if (s->en)
         text_enumerated(a, s);
     else if (text_items(a, s) != CLI_OK)
-        return CLI_USAGE;
+        return CLI_RESOURCE; /* its only failure is out of memory */
     if (s->en) {
         printf("chi-squared over answer sets (bins expecting < %g merged): ",
                WSEL_KIT_MIN_EXPECTED);

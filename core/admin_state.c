@@ -111,9 +111,9 @@ static int load_tree(wsel_state *st, const wsel__node *root, wsel_error *err)
 /* The state-file limit (64 MiB) and the config loader's defaults for the rest. */
 static const wsel__parse_opts admin_opts = {
     .flags = WSEL_LOAD_NO_INCLUDE,
-    .max_file_size = (size_t)64 << 20,
+    .max_file_size = WSEL__STATE_MAX_FILE,
     .max_string = (size_t)64 << 10,
-    .max_total_size = (size_t)64 << 20,
+    .max_total_size = WSEL__STATE_MAX_FILE,
     .max_nodes = (size_t)8 << 20,
     .max_depth = 64,
     .max_includes = 0,
