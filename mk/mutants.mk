@@ -8,9 +8,10 @@
 N        ?= 40
 SEED     ?= 1
 MUTGEN   := nice -n 10 python3 scripts/mutgen.py
-# CI: a fixed seed, at most MUTANTS_CI_N mutants or MUTANTS_CI_BUDGET seconds.
+# CI: the first MUTANTS_CI_N of the README's sample (same seed: a sample is a prefix of
+# a larger one), as many as start within MUTANTS_CI_BUDGET seconds after the baseline.
 MUTANTS_CI_N      ?= 12
-MUTANTS_CI_SEED   ?= 2026
+MUTANTS_CI_SEED   ?= 1
 MUTANTS_CI_BUDGET ?= 300
 
 .PHONY: mutants-sample mutants-ci mutants-list

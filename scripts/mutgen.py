@@ -6,6 +6,10 @@
     mutgen.py show ID                              the diff of one mutant
     mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
     mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--keep]
+                  [--ids FILE] [--out DIR]            FILE: run these ids instead of a sample
+    mutgen.py retally SUMMARY...                   per-folder table of earlier runs (a later
+                                                   summary's result for an id wins) against
+                                                   the current stats/mutants-equivalent.txt
 
 Sampling is by a keyed hash of the ids (stable when unrelated code changes). `run` copies the tree to a scratch folder (the real tree is never modified), builds it once
 (-O1), then for each of N mutants drawn with the seed: applies it, rebuilds incrementally
@@ -385,7 +389,7 @@ def load_equivalents(root=ROOT):
                 line = raw.strip()
                 if not line or line.startswith("#"):
                     continue
-                mid, _, why = line.partition(" ")
+                mid, _, why = line.partition("\t")           # ids may hold spaces
                 eq[mid] = why.strip()
     return eq
 
@@ -471,20 +475,79 @@ def quick_tests(scratch):
     return units, clis
 
 
+STATES = ("killed", "timeout", "survived", "equivalent", "not-built")
+
+
+def tally(states):
+    c = {k: 0 for k in STATES}
+    for st in states:
+        c[st] += 1
+    return c
+
+
+def table(rows, folders):
+    """rows: (folder, state). Lines of the per-folder table."""
+    out = ["%-6s %7s %7s %8s %9s %10s %9s %9s" % ("folder", "sampled", "killed", "timeout", "survived",
+                                               "equivalent", "not-built", "kill rate")]
+    for f in folders + ["all"]:
+        c = tally([st for fo, st in rows if f == "all" or fo == f])
+        det = c["killed"] + c["timeout"]
+        den = det + c["survived"]
+        rate = "%.0f %%" % (100.0 * det / den) if den else "-"
+        out.append("%-6s %7d %7d %8d %9d %10d %9d %9s" % (f, sum(c.values()), c["killed"], c["timeout"],
+                                                       c["survived"], c["equivalent"], c["not-built"], rate))
+    out.append("kill rate = (killed + timeout) / (killed + timeout + survived); equivalent and not-built excluded")
+    return out
+
+
+RESULT_RE = re.compile(r"^(KILLED|TIMEOUT|SURVIVED|EQUIVALENT|NOT-BUILT) +\S+ +\d+s  (.*?)  \(")
+
+
+def cmd_retally(a):
+    """Re-counts summaries (a later one's result for an id replaces an earlier one's) against
+    the current equivalent list: the table after triage."""
+    eq = load_equivalents()
+    res = {}
+    for path in a.summaries:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                m = RESULT_RE.match(line)
+                if m:
+                    res[m.group(2)] = m.group(1).lower()
+    rows = []
+    for mid, st in res.items():
+        if st in ("survived", "equivalent"):
+            st = "equivalent" if mid in eq else "survived"
+        rows.append((mid.split("/")[0], st))
+        if st == "survived":
+            print("survivor: " + mid)
+    for line in table(rows, FOLDERS):
+        print(line)
+    return 0
+
+
 def cmd_run(a):
-    out = os.path.join(ROOT, "report", "mutants-sample")
+    out = os.path.join(ROOT, "report", a.out)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(os.path.join(out, "survivors"))
     os.makedirs(os.path.join(out, "logs"))
     folders = a.folders.split(",")
     scratch = tempfile.mkdtemp(prefix="wsel-mutgen.")
-    t_start = time.time()
     try:
         subprocess.run("tar cf - --exclude=./.git --exclude='./build' --exclude='./build-*' "
                        "--exclude=./bin --exclude=./report . | (cd '%s' && tar xf -)" % scratch,
                        shell=True, cwd=ROOT, check=True)
         muts = enumerate_all(folders, scratch)
-        sample = draw(muts, a.n, a.seed)
+        if a.ids:
+            with open(a.ids, encoding="utf-8") as fh:
+                want = [x.rstrip("\n").split("\t")[0] for x in fh if x.strip() and not x.startswith("#")]
+            by_id = {m["id"]: m for m in muts}
+            missing = [x for x in want if x not in by_id]
+            if missing:
+                sys.exit("mutgen: no such mutant: " + missing[0])
+            sample = [by_id[x] for x in want]
+        else:
+            sample = draw(muts, a.n, a.seed)
         eq = load_equivalents(scratch)
         units, clis = quick_tests(scratch)
         make = ["make", "-s", "-j%d" % a.jobs, "BUILD=" + BUILD, "OPT=-O1", "WERROR=1", BUILD + "/libwsel.a",
@@ -511,6 +574,7 @@ def cmd_run(a):
         log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time"
             % (len(progs), sum(times.values())))
         rows = []
+        t_start = time.time()                               # the budget counts mutants only
         for idx, m in enumerate(sample, 1):
             if a.budget and time.time() - t_start > a.budget:
                 log("mutgen: time budget of %d s spent; %d of %d mutants run" % (a.budget, idx - 1, len(sample)))
@@ -539,28 +603,13 @@ def cmd_run(a):
             rows.append((m, status, by))
             log("%-10s %-22s %4.0fs  %s  (%s)" % (status.upper(), os.path.basename(by) if by else "-",
                                                   time.time() - t0, m["id"], m["text"][:70]))
-        # per-folder table
         log("")
-        log("%-6s %7s %7s %8s %9s %9s %10s %9s" % ("folder", "sampled", "killed", "timeout", "survived",
-                                                  "equivalent", "not-built", "kill rate"))
-        total = {"killed": 0, "timeout": 0, "survived": 0, "equivalent": 0, "not-built": 0}
-        rate_fail = False
-        for f in folders + ["all"]:
-            c = {k: 0 for k in total}
-            for m, s, _ in rows:
-                if f == "all" or m["folder"] == f:
-                    c[s] += 1
-            n = sum(c.values())
-            det = c["killed"] + c["timeout"]
-            den = det + c["survived"]
-            rate = "%.0f %%" % (100.0 * det / den) if den else "-"
-            if f == "all" and den and 100.0 * det / den < a.min_rate:
-                rate_fail = True
-            log("%-6s %7d %7d %8d %9d %9d %10d %9s" % (f, n, c["killed"], c["timeout"], c["survived"],
-                                                      c["equivalent"], c["not-built"], rate))
-            if f == "all":
-                total = c
-        log("kill rate = (killed + timeout) / (killed + timeout + survived); equivalent and not-built excluded")
+        for line in table([(m["folder"], st) for m, st, _ in rows], folders):
+            log(line)
+        total = tally([st for _, st, _ in rows])
+        det = total["killed"] + total["timeout"]
+        den = det + total["survived"]
+        rate_fail = bool(den) and 100.0 * det / den < a.min_rate
         evaluated = total["killed"] + total["timeout"] + total["survived"]
         with open(os.path.join(out, "summary.txt"), "w") as fh:
             fh.write("\n".join(summary) + "\n")
@@ -598,12 +647,16 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--folders", default=",".join(FOLDERS))
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--budget", type=int, default=0, help="stop starting mutants after SEC seconds (0: none)")
+    p.add_argument("--budget", type=int, default=0, help="start no mutant after SEC seconds of mutants (0: no limit)")
     p.add_argument("--min-rate", type=float, default=0, help="exit 1 if the overall kill rate is below PCT")
     p.add_argument("--min-evaluated", type=int, default=3)
     p.add_argument("--timeout-factor", type=float, default=5.0)
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--keep", action="store_true")
+    p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
+    p.add_argument("--out", default="mutants-sample", help="report folder under report/")
+    p = sub.add_parser("retally")
+    p.add_argument("summaries", nargs="+")
     a = ap.parse_args()
     if a.cmd == "list":
         for m in enumerate_all(a.folders.split(",")):
@@ -629,6 +682,8 @@ def main():
                 sys.stdout.write(diff_of(m))
                 return 0
         sys.exit("mutgen: no mutant " + a.id)
+    elif a.cmd == "retally":
+        return cmd_retally(a)
     else:
         return cmd_run(a)
     return 0
