@@ -24,4 +24,38 @@ ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1"}, {"address": "192.0
 ring_bad '{"dns": {"a.test": {"AAAA": [{"address": "::1"}, {"ttl": 5}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
     "dns\\.a\\.test\\.AAAA\\[1\\]: missing 'address'" "AAAA record without an address"
 
+# gslb_bad NAME REGEX < CONFIG: `wsel gslb check` refuses the config: exit 1, one line on
+# stderr, FILE:LINE:COL: OBJECT: MESSAGE matching REGEX (doc/gslb.md, *Errors*).
+gslb_bad() {
+    cat >"$TMP/gtm.conf"
+    run gslb check "$TMP/gtm.conf"
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -Eq -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "$1"
+}
+SRV='gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }'
+
+# core/gslb_parse.c@2f69ecf195:const:1:2:1 -- a duplicate object of one kind is a parse
+# error for each kind (doc/gslb.md: "duplicate object of one kind"); a pool named with and
+# without /Common/ is the same pool (A-2).
+gslb_bad "duplicate pool" "gtm.conf:3:12: gtm pool a /Common/p: duplicate gtm pool a '/Common/p'" <<EOF
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm pool a /Common/p { members { s1:v1 } }
+gtm wideip a w { pools { p } }
+EOF
+gslb_bad "duplicate server" "gtm.conf:2:.*duplicate gtm server '/Common/s1'" <<EOF
+$SRV
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm wideip a w { pools { p } }
+EOF
+gslb_bad "duplicate region" "gtm.conf:4:.*duplicate gtm region '/Common/r'" <<EOF
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm region /Common/r { region-members { continent EU { } } }
+gtm region r { region-members { continent NA { } } }
+gtm wideip a w { pools { p } }
+EOF
+
 done_testing
