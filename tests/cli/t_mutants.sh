@@ -58,4 +58,22 @@ gtm region r { region-members { continent NA { } } }
 gtm wideip a w { pools { p } }
 EOF
 
+# in_bad SED NAME REGEX: the example's inputs edited by SED are refused by `gslb resolve`:
+# exit 2, one line, FILE:LINE:COL: KEY: MESSAGE (doc/gslb.md, inputs file).
+GEX="$EXAMPLES/gslb"
+in_bad() {
+    sed "$1" "$GEX/inputs.json" >"$TMP/in.json"
+    run gslb resolve "$GEX/bigip_gtm.conf" www.example.com --inputs "$TMP/in.json"
+    one_line_error "$2: exit 2, one line"
+    has "$TMP/err" "$3" "$2: the message names the key"
+}
+# core/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
+in_bad 's/"country": "DE"/"country": 5/' "geo country given as a number" \
+    "in\\.json:9:[0-9]+: 203\\.0\\.113\\.7: 'country' must be a string or null"
+in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "'isp' must be a string or null"
+# core/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
+# would otherwise read as "no state")
+in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "state: 'wideip' must be an object"
+in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "state: 'wideip' must be an object"
+
 done_testing
