@@ -76,4 +76,18 @@ in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "'isp' must be 
 in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "state: 'wideip' must be an object"
 in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "state: 'wideip' must be an object"
 
+# core/gslb_parse.c@fde390e18c+3:guard:... -- topology records of equal specificity are
+# evaluated by `order`, then text order (doc/gslb.md A-35): the first record for p_dc1 by
+# order scores 5, so p_dc2 (50) wins although p_dc1's first record in the text scores 100.
+sed -e '/^gtm topology/d' "$GEX/bigip_gtm.conf" >"$TMP/topo.conf"
+cat >>"$TMP/topo.conf" <<EOF
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc1 { order 3 score 100 }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc1 { order 1 score 5 }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc2 { order 2 score 50 }
+EOF
+run gslb resolve "$TMP/topo.conf" www.example.com --inputs "$GEX/inputs.json" -n 1 --json
+is_rc 0 "topology by order: resolves"
+jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
+    "topology records by order, not text order: p_dc2 with score 50"
+
 done_testing
