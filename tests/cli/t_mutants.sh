@@ -106,4 +106,19 @@ else
     for n in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (check $n)"; done
 fi
 
+# cli/stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
+# leaks nothing (README: "never a crash, a leak"): under valgrind's leak check, exit 2.
+if command -v valgrind >/dev/null 2>&1; then
+    long=$(awk 'BEGIN { while (n++ < 400) printf "a" }')
+    for arg in "a/b" "$long"; do
+        valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
+            "$WSEL" explain "$EXAMPLES/synopsis.conf" corpwww --down "$arg" >"$TMP/out" 2>"$TMP/err"; RC=$?
+        [ "$RC" -eq 2 ]; r=$?
+        [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
+        ok $r "explain --down $(printf '%.12s' "$arg")...: refused (exit 2) without a leak"
+    done
+else
+    for n in 1 2; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (leak $n)"; done
+fi
+
 done_testing
