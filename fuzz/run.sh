@@ -2,7 +2,8 @@
 # Runs the fuzz targets (called by mk/fuzz.mk).
 #
 #   run.sh libfuzzer BUILD SECONDS TARGET...  fuzz each target, merge new coverage into corpus/
-#   run.sh ci        BUILD SECONDS TARGET...  fuzz each target, no merge; exit 1 on any finding
+#   run.sh ci        BUILD SECONDS TARGET...  fuzz each target, no merge; exit 1 on any finding;
+#                                             FUZZ_JOBS (default 2) targets at a time
 #   run.sh afl       BUILD SECONDS TARGET...  AFL++; merge its queue into corpus/ (needs the
 #                                             libFuzzer build in build-fuzz-lf for merging)
 #
@@ -27,7 +28,10 @@ opts_for() {
 
 stat_of() { sed -n "s/^stat::$2: *//p" "$1" | tail -n 1; }
 
-for t in "$@"; do
+# one TARGET: runs one target; prints its result lines; returns 1 on a finding or failure.
+one() {
+    t=$1
+    status=0
     bin=$build/fuzz_$t
     log=$build/$t.log
     work=$build/work-$t
@@ -47,7 +51,7 @@ for t in "$@"; do
             status=1
             echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} execs; log $log"
             grep -E 'ERROR|FUZZ ASSERTION|SUMMARY|Test unit written|artifact' "$log" | head -n 20
-            continue
+            return 1
         fi
         echo "fuzz $t: ok, ${execs:-?} execs in ${secs}s, ${rate:-?} execs/s"
         if [ "$mode" = libfuzzer ]; then
@@ -90,7 +94,37 @@ for t in "$@"; do
             echo "afl $t: corpus/$t $before -> $after files"
         fi
         ;;
-    *) echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
     esac
+    return $status
+}
+
+case "$mode" in
+libfuzzer|afl|ci) ;;
+*) echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+
+# ci: FUZZ_JOBS targets at a time (default 2, one per core; each libFuzzer run is one
+# process). Each target's lines are printed when its group ends, in the order given.
+jobs=1
+[ "$mode" = ci ] && jobs=${FUZZ_JOBS:-2}
+rc=0
+while [ $# -gt 0 ]; do
+    group=""
+    while [ $# -gt 0 ] && [ "$(echo $group | wc -w)" -lt "$jobs" ]; do
+        group="$group $1"; shift
+    done
+    if [ "$jobs" -eq 1 ]; then
+        one $group || rc=1
+        continue
+    fi
+    for t in $group; do
+        ( one "$t" >"$build/$t.result" 2>&1; echo $? >"$build/$t.rc" ) &
+    done
+    wait
+    for t in $group; do
+        cat "$build/$t.result"
+        [ "$(cat "$build/$t.rc" 2>/dev/null)" = 0 ] || rc=1
+        rm -f "$build/$t.result" "$build/$t.rc"
+    done
 done
-exit $status
+exit $rc

@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+"""Mutation generator: standard operators over the library and CLI sources.
+
+    mutgen.py list [--folders core,ref,...]        every candidate mutant: id, then the edit
+    mutgen.py count                                candidates per folder and operator
+    mutgen.py show ID                              the diff of one mutant
+    mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
+    mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--keep]
+                  [--ids FILE] [--out DIR]            FILE: run these ids instead of a sample
+    mutgen.py retally SUMMARY...                   per-folder table of earlier runs (a later
+                                                   summary's result for an id wins) against
+                                                   the current stats/mutants-equivalent.txt
+
+Sampling is by a keyed hash of the ids (stable when unrelated code changes). `run` copies the tree to a scratch folder (the real tree is never modified), builds it once
+(-O1), then for each of N mutants drawn with the seed: applies it, rebuilds incrementally
+(make rebuilds what depends on the one file), runs the quick test set (unit tests and CLI
+tests, two at a time, fastest first, stopping at the first failure), restores the file.
+Results: report/mutants-sample/summary.txt, one diff per survivor under
+report/mutants-sample/survivors/. Survivors listed in stats/mutants-equivalent.txt count
+as equivalent and leave the denominator of the kill rate.
+
+Operators (the `op` field of an id):
+  ror     relational / equality operator replaced (<  <=  >  >=  ==  !=)
+  aor     arithmetic operator replaced (+ - * / %, += -=, << >>)
+  const   integer literal +1 or -1
+  not     logical negation removed (!x -> x)
+  lcr     && <-> ||
+  negc    if/while condition negated (if (c) -> if (!(c)))
+  stmt    expression statement removed (assignment, call, ++/--)
+  guard   guard removed (if (...) return/goto/break/continue ...;)
+  swap    the two arguments of a two-argument call swapped
+
+A mutant id is stable across unrelated edits: FILE@HASH:OP:FROM:TO:K where HASH is a hash
+of the mutated line's text (whitespace-normalised, with a counter when the same text recurs
+in the file) and K numbers the same edit within that line.
+
+Sites are skipped in comments, string and character literals, preprocessor lines, and the
+arguments of assert / static_assert.
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FOLDERS = ["core", "ref", "fast", "odds", "cli"]
+EQUIV = os.path.join("stats", "mutants-equivalent.txt")
+BUILD = "build-mg"
+
+# ------------------------------------------------------------------ lexer
+
+TOKEN_RE = re.compile(r"""
+    (?P<ws>[ \t\r\f\v]+|\n)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<str>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<num>(?:0[xX][0-9a-fA-F']+|\d[\d']*(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)[uUlLfF]*)
+  | (?P<id>[A-Za-z_]\w*)
+  | (?P<op>\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|[-+*/%<>=!~&|^?:;,.(){}\[\]#])
+  | (?P<other>.)
+""", re.X | re.S)
+
+TYPE_WORDS = {
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+    "_Bool", "bool", "const", "volatile", "restrict", "struct", "union", "enum", "static",
+    "extern", "inline", "register", "_Atomic", "size_t", "FILE",
+}
+KEYWORDS = TYPE_WORDS | {
+    "if", "else", "while", "for", "do", "switch", "case", "default", "return", "goto",
+    "break", "continue", "sizeof", "typedef", "_Alignof", "alignof", "_Generic",
+}
+ASSERTS = {"assert", "static_assert", "_Static_assert"}
+
+
+class Tok:
+    __slots__ = ("kind", "text", "pos", "end", "line")
+
+    def __init__(self, kind, text, pos, line):
+        self.kind, self.text, self.pos, self.end, self.line = kind, text, pos, pos + len(text), line
+
+
+def tokens(src):
+    """Code tokens (no whitespace, comments, preprocessor lines)."""
+    out, line, bol, pp = [], 1, True, False
+    for m in TOKEN_RE.finditer(src):
+        kind, text = m.lastgroup, m.group()
+        if kind == "ws":
+            if text == "\n":
+                if not (pp and out_prev_backslash(src, m.start())):
+                    pp = False
+                line += 1
+                bol = True
+            continue
+        if kind == "comment":
+            line += text.count("\n")
+            continue
+        if bol and text == "#":
+            pp = True
+        bol = False
+        if not pp:
+            out.append(Tok(kind, text, m.start(), line))
+    return out
+
+
+def out_prev_backslash(src, nl):
+    j = nl - 1
+    while j >= 0 and src[j] in " \t\r":
+        j -= 1
+    return j >= 0 and src[j] == "\\"
+
+
+def is_type_like(t):
+    return t.kind == "id" and (t.text in TYPE_WORDS or t.text.endswith("_t"))
+
+
+def operand_end(t):
+    """True when t can end an operand (so the next + - * & is binary)."""
+    return t.kind in ("num", "str") or (t.kind == "id" and t.text not in KEYWORDS) or t.text in (")", "]")
+
+
+def match(toks, i, open_, close):
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == open_:
+            depth += 1
+        elif toks[j].text == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+# ------------------------------------------------------------------ sites
+
+ROR = {"<": ["<="], "<=": ["<"], ">": [">="], ">=": [">"], "==": ["!="], "!=": ["=="]}
+AOR = {"+": ["-"], "-": ["+"], "*": ["/"], "/": ["*"], "%": ["*"], "+=": ["-="], "-=": ["+="],
+       "<<": [">>"], ">>": ["<<"]}
+
+
+def int_value(text):
+    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)", text.replace("'", ""))
+    if not m:
+        return None
+    body, suf = m.groups()
+    if body.lower().startswith("0x"):
+        return int(body, 16), "x", suf, len(body) - 2
+    if len(body) > 1 and body.startswith("0"):
+        return None                                     # octal: leave alone
+    return int(body), "d", suf, 0
+
+
+def fmt_int(v, base, suf, width):
+    if base == "x":
+        return "0x%0*x%s" % (width, v, suf) if v >= 0 else None
+    return "%d%s" % (v, suf) if v >= 0 else None
+
+
+def sites_of(path, src):
+    toks = tokens(src)
+    n = len(toks)
+    skip = [False] * n
+    # assert arguments, and the bodies of file-scope initialisers stay (they are data)
+    for i, t in enumerate(toks):
+        if t.kind == "id" and t.text in ASSERTS and i + 1 < n and toks[i + 1].text == "(":
+            j = match(toks, i + 1, "(", ")")
+            for k in range(i, (j if j is not None else n - 1) + 1):
+                skip[k] = True
+    # brace depth per token: mutate only inside function bodies (depth >= 1 of a body)
+    depth, body_depth = 0, [0] * n
+    in_fn = [False] * n
+    fn_stack = []
+    for i, t in enumerate(toks):
+        if t.text == "{":
+            # a function body opens after ")" (possibly after attributes); initialisers after "="
+            prev = toks[i - 1].text if i else ""
+            fn_stack.append(fn_stack[-1] if fn_stack else (prev == ")" and depth == 0))
+            depth += 1
+        in_fn[i] = bool(fn_stack and fn_stack[-1])
+        if t.text == "}":
+            depth -= 1
+            if fn_stack:
+                fn_stack.pop()
+        body_depth[i] = depth
+    out = []
+
+    def add(op, a, b, repl_text, frm, to, line):
+        out.append({"file": path, "op": op, "start": a, "end": b, "repl": repl_text,
+                    "from": frm, "to": to, "line": line})
+
+    for i, t in enumerate(toks):
+        if skip[i] or not in_fn[i]:
+            continue
+        prev = toks[i - 1] if i else None
+        nxt = toks[i + 1] if i + 1 < n else None
+        if t.kind == "op":
+            if t.text in ROR and prev is not None and operand_end(prev):
+                for r in ROR[t.text]:
+                    add("ror", t.pos, t.end, r, t.text, r, t.line)
+            elif t.text in AOR and prev is not None and operand_end(prev):
+                if t.text == "*" and (is_type_like(prev) or (nxt is not None and nxt.text in (")", ",", "*"))
+                                      or (i >= 2 and toks[i - 2].text in ("struct", "union", "enum", "const"))
+                                      or (prev.kind == "id" and (i < 2 or toks[i - 2].text in (";", "{", "}", "(", ","))
+                                          and nxt is not None and nxt.kind == "id" and i + 2 < n
+                                          and toks[i + 2].text in ("=", ";", ",", "[", ")"))):
+                    continue                                # a declarator, not a product
+                for r in AOR[t.text]:
+                    add("aor", t.pos, t.end, r, t.text, r, t.line)
+            elif t.text in ("&&", "||"):
+                r = "||" if t.text == "&&" else "&&"
+                add("lcr", t.pos, t.end, r, t.text, r, t.line)
+            elif t.text == "!" and nxt is not None and nxt.text != "=":
+                add("not", t.pos, t.end, "", "!", "", t.line)
+        elif t.kind == "num":
+            iv = int_value(t.text)
+            if iv is None or (prev is not None and prev.text in ("[",) and in_fn[i] and nxt is not None
+                              and nxt.text == "]" and i >= 2 and toks[i - 2].kind == "id"
+                              and i >= 3 and is_type_like(toks[i - 3])):
+                continue
+            if prev is not None and prev.text == "case":
+                continue                                    # duplicate labels do not build
+            v, base, suf, width = iv
+            for d, name in ((1, "+1"), (-1, "-1")):
+                s = fmt_int(v + d, base, suf, width)
+                if s is not None:
+                    add("const", t.pos, t.end, s, t.text, s, t.line)
+        elif t.kind == "id" and t.text in ("if", "while") and nxt is not None and nxt.text == "(":
+            j = match(toks, i + 1, "(", ")")
+            if j is None or any(skip[i:j + 1]):
+                continue
+            inner = src[toks[i + 1].end:toks[j].pos]
+            if t.text == "if":
+                add("negc", toks[i + 1].pos, toks[j].end, "(!(" + inner + "))", "(" + inner + ")",
+                    "(!(" + inner + "))", t.line)
+                # guard: if (...) return/goto/break/continue ...;   or  { that alone }
+                if prev is not None and prev.text == "else":
+                    continue
+                k = j + 1
+                brace = k < n and toks[k].text == "{"
+                if brace:
+                    k += 1
+                if k < n and toks[k].text in ("return", "goto", "break", "continue"):
+                    e = k
+                    while e < n and toks[e].text != ";":
+                        e += 1
+                    if brace:
+                        if e + 1 < n and toks[e + 1].text == "}":
+                            e += 1
+                        else:
+                            continue
+                    if e + 1 < n and toks[e + 1].text == "else":
+                        continue
+                    add("guard", t.pos, toks[e].end, ";", src[t.pos:toks[e].end], ";", t.line)
+        if t.kind == "id" and t.text not in KEYWORDS and t.text not in ASSERTS and nxt is not None \
+                and nxt.text == "(" and prev is not None and prev.text not in ("struct", "union", "enum") \
+                and not is_type_like(prev) and prev.text != "*":
+            j = match(toks, i + 1, "(", ")")
+            if j is None or any(skip[i:j + 1]):
+                continue
+            # top-level commas
+            d, commas = 0, []
+            for k in range(i + 2, j):
+                x = toks[k].text
+                if x in "([{":
+                    d += 1
+                elif x in ")]}":
+                    d -= 1
+                elif x == "," and d == 0:
+                    commas.append(k)
+            if len(commas) == 1:
+                a = src[toks[i + 2].pos:toks[commas[0]].pos].strip()
+                b = src[toks[commas[0]].end:toks[j].pos].strip()
+                if a and b and a != b:
+                    add("swap", toks[i + 2].pos, toks[j].pos, b + ", " + a, a + ", " + b, b + ", " + a, t.line)
+    # statement removal: an expression statement at statement start
+    for i, t in enumerate(toks):
+        if skip[i] or not in_fn[i] or i == 0:
+            continue
+        if toks[i - 1].text not in (";", "{", "}") or t.text in KEYWORDS or is_type_like(t):
+            continue
+        if t.kind != "id" and t.text not in ("*", "++", "--", "("):
+            continue
+        e, d, ok = i, 0, False
+        while e < n:
+            x = toks[e].text
+            if x in "([":
+                d += 1
+            elif x in ")]":
+                d -= 1
+            elif x in ("{", "}"):
+                break
+            elif x == ";" and d == 0:
+                ok = True
+                break
+            e += 1
+        if not ok or any(skip[i:e + 1]):
+            continue
+        body = [x.text for x in toks[i:e]]
+        # a declaration (TYPE name ...) does not qualify; a label neither
+        if len(body) >= 2 and toks[i].kind == "id" and toks[i + 1].kind == "id":
+            continue
+        if len(body) >= 3 and toks[i].kind == "id" and body[1] == "*" and toks[i + 2].kind == "id" \
+                and (i + 3 >= n or toks[i + 3].text in ("=", ";", ",", "[")):
+            continue
+        if ":" in body[:2] or body[:3] == ["(", "void", ")"]:
+            continue                                        # a label; (void)x; does nothing
+        if not ("=" in body or "++" in body or "--" in body or "(" in body
+                or any(x in ("+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=") for x in body)):
+            continue
+        # the statement must be the body of nothing (a bare `if (x) stmt;` would lose its body)
+        if toks[i - 1].text == ")" or (i >= 1 and toks[i - 1].text == "else"):
+            continue
+        add("stmt", t.pos, toks[e].end, ";", src[t.pos:toks[e].end], ";", t.line)
+    return out
+
+
+def source_files(folders):
+    files = []
+    for f in folders:
+        d = os.path.join(ROOT, f)
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".c"):
+                files.append(f + "/" + name)
+    return files
+
+
+def norm(s):
+    return " ".join(s.split())
+
+
+def enumerate_all(folders, root=ROOT):
+    muts = []
+    for path in source_files(folders):
+        with open(os.path.join(root, path), encoding="utf-8") as fh:
+            src = fh.read()
+        lines = src.split("\n")
+        seen_line, line_hash = {}, {}
+        for no, text in enumerate(lines, 1):
+            key = norm(text)
+            seen_line[key] = seen_line.get(key, 0) + 1
+            h = hashlib.sha1(key.encode()).hexdigest()[:10]
+            line_hash[no] = h + ("" if seen_line[key] == 1 else "+%d" % seen_line[key])
+        per = {}
+        for s in sites_of(path, src):
+            base = "%s@%s:%s:%s:%s" % (path, line_hash[s["line"]], s["op"], norm(s["from"])[:40],
+                                        norm(s["to"])[:40])
+            per[base] = per.get(base, 0) + 1
+            s["id"] = "%s:%d" % (base, per[base])
+            s["text"] = lines[s["line"] - 1].strip()
+            s["folder"] = path.split("/")[0]
+            muts.append(s)
+    return muts
+
+
+def apply(m, root):
+    p = os.path.join(root, m["file"])
+    with open(p, encoding="utf-8") as fh:
+        src = fh.read()
+    with open(p, "w", encoding="utf-8") as fh:
+        fh.write(src[:m["start"]] + m["repl"] + src[m["end"]:])
+    return src
+
+
+def diff_of(m, root=ROOT):
+    with open(os.path.join(root, m["file"]), encoding="utf-8") as fh:
+        src = fh.read()
+    new = src[:m["start"]] + m["repl"] + src[m["end"]:]
+    import difflib
+    return "".join(difflib.unified_diff(src.splitlines(True), new.splitlines(True),
+                                        "a/" + m["file"], "b/" + m["file"], n=3))
+
+
+def draw(muts, n, seed):
+    """N mutants ordered by a keyed hash of their ids: the sample depends on the seed and
+    the ids only, so an edit elsewhere in the tree leaves the rest of a sample alone."""
+    key = lambda m: hashlib.sha1(("%d\0%s" % (seed, m["id"])).encode()).hexdigest()
+    return sorted(muts, key=key)[:n]
+
+
+def load_equivalents(root=ROOT):
+    eq = {}
+    p = os.path.join(root, EQUIV)
+    if os.path.exists(p):
+        with open(p, encoding="utf-8") as fh:
+            for raw in fh:
+                line = raw.strip()
+                if not line or line.startswith("#"):
+                    continue
+                mid, _, why = line.partition("\t")           # ids may hold spaces
+                eq[mid] = why.strip()
+    return eq
+
+
+# ------------------------------------------------------------------ runner
+
+def sh(cmd, cwd, log, timeout=None):
+    with open(log, "w") as fh:
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            return 124
+
+
+def tap_failed(out, rc):
+    """A TAP program failed: non-zero exit, a 'not ok', or fewer results than its plan."""
+    if rc != 0:
+        return True
+    oks = len(re.findall(r"^ok ", out, re.M))
+    bad = len(re.findall(r"^not ok ", out, re.M))
+    plan = re.search(r"^1\.\.(\d+)", out, re.M)
+    return bad > 0 or (plan is not None and oks < int(plan.group(1)))
+
+
+def run_tests(progs, scratch, limits, jobs):
+    """Runs progs (fastest first), `jobs` at a time; stops at the first failure.
+    Returns (status, program, seconds): status pass | fail | timeout."""
+    env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
+    queue = list(progs)
+    running = []                                            # (proc, prog, start, outfile)
+    result = ("pass", None)
+    while queue or running:
+        while queue and len(running) < jobs and result[0] == "pass":
+            p = queue.pop(0)
+            cmd = ["sh", p] if p.endswith(".sh") else [p]
+            outf = tempfile.TemporaryFile(mode="w+")
+            proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdout=outf, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+            running.append((proc, p, time.time(), outf))
+        if not running:
+            break
+        time.sleep(0.05)
+        still = []
+        for proc, p, t0, outf in running:
+            rc = proc.poll()
+            if rc is None:
+                if time.time() - t0 > limits[p]:
+                    kill(proc)
+                    if result[0] == "pass":
+                        result = ("timeout", p)
+                    outf.close()
+                else:
+                    still.append((proc, p, t0, outf))
+                continue
+            outf.seek(0)
+            if tap_failed(outf.read(), rc) and result[0] != "fail":
+                result = ("fail", p)
+            outf.close()
+        running = still
+        if result[0] != "pass":
+            for proc, p, t0, outf in running:
+                kill(proc)
+                outf.close()
+            running = []
+            queue = []
+    return result
+
+
+def kill(proc):
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def quick_tests(scratch):
+    units = sorted(BUILD + "/tests/" + f[:-2] for f in os.listdir(os.path.join(scratch, "tests"))
+                   if f.startswith("test_") and f.endswith(".c"))
+    # t_install.sh installs the whole tree (100 s): it checks packaging, not behaviour.
+    clis = sorted("tests/cli/" + f for f in os.listdir(os.path.join(scratch, "tests/cli"))
+                  if f.startswith("t_") and f.endswith(".sh") and f != "t_install.sh")
+    return units, clis
+
+
+STATES = ("killed", "timeout", "survived", "equivalent", "not-built")
+
+
+def tally(states):
+    c = {k: 0 for k in STATES}
+    for st in states:
+        c[st] += 1
+    return c
+
+
+def table(rows, folders):
+    """rows: (folder, state). Lines of the per-folder table."""
+    out = ["%-6s %7s %7s %8s %9s %10s %9s %9s" % ("folder", "sampled", "killed", "timeout", "survived",
+                                               "equivalent", "not-built", "kill rate")]
+    for f in folders + ["all"]:
+        c = tally([st for fo, st in rows if f == "all" or fo == f])
+        det = c["killed"] + c["timeout"]
+        den = det + c["survived"]
+        rate = "%.0f %%" % (100.0 * det / den) if den else "-"
+        out.append("%-6s %7d %7d %8d %9d %10d %9d %9s" % (f, sum(c.values()), c["killed"], c["timeout"],
+                                                       c["survived"], c["equivalent"], c["not-built"], rate))
+    out.append("kill rate = (killed + timeout) / (killed + timeout + survived); equivalent and not-built excluded")
+    return out
+
+
+RESULT_RE = re.compile(r"^(KILLED|TIMEOUT|SURVIVED|EQUIVALENT|NOT-BUILT) +\S+ +\d+s  (.*?)  \(")
+
+
+def cmd_retally(a):
+    """Re-counts summaries (a later one's result for an id replaces an earlier one's) against
+    the current equivalent list: the table after triage."""
+    eq = load_equivalents()
+    res = {}
+    for path in a.summaries:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                m = RESULT_RE.match(line)
+                if m:
+                    res[m.group(2)] = m.group(1).lower()
+    rows = []
+    for mid, st in res.items():
+        if st in ("survived", "equivalent"):
+            st = "equivalent" if mid in eq else "survived"
+        rows.append((mid.split("/")[0], st))
+        if st == "survived":
+            print("survivor: " + mid)
+    for line in table(rows, FOLDERS):
+        print(line)
+    return 0
+
+
+def cmd_run(a):
+    out = os.path.join(ROOT, "report", a.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.join(out, "survivors"))
+    os.makedirs(os.path.join(out, "logs"))
+    folders = a.folders.split(",")
+    scratch = tempfile.mkdtemp(prefix="wsel-mutgen.")
+    try:
+        subprocess.run("tar cf - --exclude=./.git --exclude='./build' --exclude='./build-*' "
+                       "--exclude=./bin --exclude=./report . | (cd '%s' && tar xf -)" % scratch,
+                       shell=True, cwd=ROOT, check=True)
+        muts = enumerate_all(folders, scratch)
+        if a.ids:
+            with open(a.ids, encoding="utf-8") as fh:
+                want = [x.rstrip("\n").split("\t")[0] for x in fh if x.strip() and not x.startswith("#")]
+            by_id = {m["id"]: m for m in muts}
+            missing = [x for x in want if x not in by_id]
+            if missing:
+                sys.exit("mutgen: no such mutant: " + missing[0])
+            sample = [by_id[x] for x in want]
+        else:
+            sample = draw(muts, a.n, a.seed)
+        eq = load_equivalents(scratch)
+        units, clis = quick_tests(scratch)
+        make = ["make", "-s", "-j%d" % a.jobs, "BUILD=" + BUILD, "OPT=-O1", "WERROR=1", BUILD + "/libwsel.a",
+                BUILD + "/bin/wsel"] + units
+        log = lambda s: (print(s, flush=True), summary.append(s))
+        summary = []
+        log("mutgen: %d candidate mutants in %s; sample of %d, seed %d; scratch %s"
+            % (len(muts), ",".join(folders), len(sample), a.seed, scratch))
+        if sh(make, scratch, os.path.join(out, "logs", "baseline-build.log")) != 0:
+            sys.exit("mutgen: the unchanged tree does not build (report/mutants-sample/logs/baseline-build.log)")
+        # baseline: time every program alone; this orders them and sets their timeouts
+        limits, times = {}, {}
+        env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
+        for p in units + clis:
+            t0 = time.time()
+            cmd = ["sh", p] if p.endswith(".sh") else [p]
+            r = subprocess.run(cmd, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            if tap_failed(r.stdout, r.returncode):
+                sys.exit("mutgen: %s fails on the unchanged tree; kills would mean nothing" % p)
+            times[p] = time.time() - t0
+            limits[p] = max(30.0, a.timeout_factor * times[p])
+        progs = sorted(units + clis, key=lambda p: times[p])
+        log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time"
+            % (len(progs), sum(times.values())))
+        rows = []
+        t_start = time.time()                               # the budget counts mutants only
+        for idx, m in enumerate(sample, 1):
+            if a.budget and time.time() - t_start > a.budget:
+                log("mutgen: time budget of %d s spent; %d of %d mutants run" % (a.budget, idx - 1, len(sample)))
+                break
+            t0 = time.time()
+            orig = apply(m, scratch)
+            blog = os.path.join(out, "logs", "build-%d.log" % idx)
+            try:
+                if sh(make, scratch, blog, timeout=a.build_timeout) != 0:
+                    status, by = "not-built", None
+                else:
+                    os.remove(blog)
+                    status, by = run_tests(progs, scratch, limits, a.jobs)
+                    status = {"pass": "survived", "fail": "killed", "timeout": "timeout"}[status]
+            finally:
+                with open(os.path.join(scratch, m["file"]), "w", encoding="utf-8") as fh:
+                    fh.write(orig)
+            if status == "survived" and m["id"] in eq:
+                status = "equivalent"
+            if status in ("survived", "equivalent"):
+                name = re.sub(r"[^A-Za-z0-9_.+-]", "_", m["id"])[:150]
+                with open(os.path.join(out, "survivors", name + ".diff"), "w") as fh:
+                    fh.write("# %s\n# %s\n" % (m["id"], "equivalent: " + eq[m["id"]] if status == "equivalent"
+                                               else "SURVIVED"))
+                    fh.write(diff_of(m, scratch))
+            rows.append((m, status, by))
+            log("%-10s %-22s %4.0fs  %s  (%s)" % (status.upper(), os.path.basename(by) if by else "-",
+                                                  time.time() - t0, m["id"], m["text"][:70]))
+        log("")
+        for line in table([(m["folder"], st) for m, st, _ in rows], folders):
+            log(line)
+        total = tally([st for _, st, _ in rows])
+        det = total["killed"] + total["timeout"]
+        den = det + total["survived"]
+        rate_fail = bool(den) and 100.0 * det / den < a.min_rate
+        evaluated = total["killed"] + total["timeout"] + total["survived"]
+        with open(os.path.join(out, "summary.txt"), "w") as fh:
+            fh.write("\n".join(summary) + "\n")
+        print("mutgen: summary in report/mutants-sample/summary.txt; survivor diffs in report/mutants-sample/survivors/")
+        if a.min_rate:
+            if evaluated < a.min_evaluated:
+                print("mutgen: FAIL: only %d mutants evaluated (need %d)" % (evaluated, a.min_evaluated))
+                return 1
+            if rate_fail:
+                print("mutgen: FAIL: kill rate below %g %%" % a.min_rate)
+                return 1
+        return 0
+    finally:
+        if a.keep:
+            print("mutgen: scratch kept at " + scratch)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("list")
+    p.add_argument("--folders", default=",".join(FOLDERS))
+    p = sub.add_parser("count")
+    p.add_argument("--folders", default=",".join(FOLDERS))
+    p = sub.add_parser("show")
+    p.add_argument("id")
+    p = sub.add_parser("sample")
+    p.add_argument("-n", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--folders", default=",".join(FOLDERS))
+    p = sub.add_parser("run")
+    p.add_argument("-n", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--folders", default=",".join(FOLDERS))
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--budget", type=int, default=0, help="start no mutant after SEC seconds of mutants (0: no limit)")
+    p.add_argument("--min-rate", type=float, default=0, help="exit 1 if the overall kill rate is below PCT")
+    p.add_argument("--min-evaluated", type=int, default=3)
+    p.add_argument("--timeout-factor", type=float, default=5.0)
+    p.add_argument("--build-timeout", type=int, default=900)
+    p.add_argument("--keep", action="store_true")
+    p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
+    p.add_argument("--out", default="mutants-sample", help="report folder under report/")
+    p = sub.add_parser("retally")
+    p.add_argument("summaries", nargs="+")
+    a = ap.parse_args()
+    if a.cmd == "list":
+        for m in enumerate_all(a.folders.split(",")):
+            print("%s\t%s" % (m["id"], m["text"]))
+    elif a.cmd == "count":
+        muts = enumerate_all(a.folders.split(","))
+        ops = sorted({m["op"] for m in muts})
+        print("%-6s %s %7s" % ("folder", " ".join("%6s" % o for o in ops), "total"))
+        for f in a.folders.split(","):
+            ms = [m for m in muts if m["folder"] == f]
+            print("%-6s %s %7d" % (f, " ".join("%6d" % sum(1 for m in ms if m["op"] == o) for o in ops), len(ms)))
+        print("all    %s %7d" % (" ".join("%6d" % sum(1 for m in muts if m["op"] == o) for o in ops), len(muts)))
+        ids = [m["id"] for m in muts]
+        if len(set(ids)) != len(ids):
+            sys.exit("mutgen: duplicate mutant ids")
+    elif a.cmd == "sample":
+        eq = load_equivalents()
+        for m in draw(enumerate_all(a.folders.split(",")), a.n, a.seed):
+            print("%s\t%s%s" % (m["id"], m["text"], "\t[equivalent]" if m["id"] in eq else ""))
+    elif a.cmd == "show":
+        for m in enumerate_all(FOLDERS):
+            if m["id"] == a.id:
+                sys.stdout.write(diff_of(m))
+                return 0
+        sys.exit("mutgen: no mutant " + a.id)
+    elif a.cmd == "retally":
+        return cmd_retally(a)
+    else:
+        return cmd_run(a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

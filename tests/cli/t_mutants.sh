@@ -1,0 +1,124 @@
+#!/bin/sh
+# Tests written for generated mutants that survived the other tests (scripts/mutgen.py,
+# `make mutants-sample`; README, *Mutation testing*). Each case names the mutant id it
+# kills; expectations come from the man page and doc/ring.md, not from a run.
+. "$(dirname "$0")/tap.sh"
+
+# ring_bad JSON REGEX NAME: `wsel ring run` rejects the scenario: exit 1, one line on
+# stderr matching REGEX, nothing on stdout.
+ring_bad() {
+    printf '%s\n' "$1" >"$TMP/bad.json"
+    run ring run "$TMP/bad.json" --json
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -Eq -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "$3"
+}
+
+# cli/ring_scenario.c@69db7ad72d+8:const:1:0:1 -- an A/AAAA record whose keys are wrong
+# must stop the read (the record's address is never set), for the first record and after
+# a good one.
+ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1", "port": 80}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    'dns\.a\.test\.A\[0\]\.port: unknown key' "A record with an unknown key"
+ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1"}, {"address": "192.0.2.2", "weight": 1}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    'dns\.a\.test\.A\[1\]\.weight: unknown key' "second A record with an unknown key"
+ring_bad '{"dns": {"a.test": {"AAAA": [{"address": "::1"}, {"ttl": 5}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    "dns\\.a\\.test\\.AAAA\\[1\\]: missing 'address'" "AAAA record without an address"
+
+# gslb_bad NAME REGEX < CONFIG: `wsel gslb check` refuses the config: exit 1, one line on
+# stderr, FILE:LINE:COL: OBJECT: MESSAGE matching REGEX (doc/gslb.md, *Errors*).
+gslb_bad() {
+    cat >"$TMP/gtm.conf"
+    run gslb check "$TMP/gtm.conf"
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -Eq -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "$1"
+}
+SRV='gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }'
+
+# core/gslb_parse.c@2f69ecf195:const:1:2:1 -- a duplicate object of one kind is a parse
+# error for each kind (doc/gslb.md: "duplicate object of one kind"); a pool named with and
+# without /Common/ is the same pool (A-2).
+gslb_bad "duplicate pool" "gtm.conf:3:12: gtm pool a /Common/p: duplicate gtm pool a '/Common/p'" <<EOF
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm pool a /Common/p { members { s1:v1 } }
+gtm wideip a w { pools { p } }
+EOF
+gslb_bad "duplicate server" "gtm.conf:2:.*duplicate gtm server '/Common/s1'" <<EOF
+$SRV
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm wideip a w { pools { p } }
+EOF
+gslb_bad "duplicate region" "gtm.conf:4:.*duplicate gtm region '/Common/r'" <<EOF
+$SRV
+gtm pool a p { members { s1:v1 } }
+gtm region /Common/r { region-members { continent EU { } } }
+gtm region r { region-members { continent NA { } } }
+gtm wideip a w { pools { p } }
+EOF
+
+# in_bad SED NAME REGEX: the example's inputs edited by SED are refused by `gslb resolve`:
+# exit 2, one line, FILE:LINE:COL: KEY: MESSAGE (doc/gslb.md, inputs file).
+GEX="$EXAMPLES/gslb"
+in_bad() {
+    sed "$1" "$GEX/inputs.json" >"$TMP/in.json"
+    run gslb resolve "$GEX/bigip_gtm.conf" www.example.com --inputs "$TMP/in.json"
+    one_line_error "$2: exit 2, one line"
+    has "$TMP/err" "$3" "$2: the message names the key"
+}
+# core/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
+in_bad 's/"country": "DE"/"country": 5/' "geo country given as a number" \
+    "in\\.json:9:[0-9]+: 203\\.0\\.113\\.7: 'country' must be a string or null"
+in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "'isp' must be a string or null"
+# core/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
+# would otherwise read as "no state")
+in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "state: 'wideip' must be an object"
+in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "state: 'wideip' must be an object"
+
+# core/gslb_parse.c@fde390e18c+3:guard:... -- topology records of equal specificity are
+# evaluated by `order`, then text order (doc/gslb.md A-35): the first record for p_dc1 by
+# order scores 5, so p_dc2 (50) wins although p_dc1's first record in the text scores 100.
+sed -e '/^gtm topology/d' "$GEX/bigip_gtm.conf" >"$TMP/topo.conf"
+cat >>"$TMP/topo.conf" <<EOF
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc1 { order 3 score 100 }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc1 { order 1 score 5 }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p_dc2 { order 2 score 50 }
+EOF
+run gslb resolve "$TMP/topo.conf" www.example.com --inputs "$GEX/inputs.json" -n 1 --json
+is_rc 0 "topology by order: resolves"
+jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
+    "topology records by order, not text order: p_dc2 with score 50"
+
+# cli/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
+# small still "works" with glibc; only a memory checker sees it. Each ring command on the
+# bundled examples must run clean under valgrind (skipped when valgrind is missing).
+if command -v valgrind >/dev/null 2>&1; then
+    for args in "ring run $EXAMPLES/ring/k2.json --json" "ring show $EXAMPLES/ring/k4.json" \
+                "ring diff $EXAMPLES/ring/k2.json"; do
+        # shellcheck disable=SC2086
+        valgrind -q --error-exitcode=97 "$WSEL" $args >"$TMP/out" 2>"$TMP/err"; RC=$?
+        [ "$RC" -eq 0 ]; r=$?
+        [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
+        ok $r "wsel $args: no memory errors under valgrind"
+    done
+else
+    for n in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (check $n)"; done
+fi
+
+# cli/stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
+# leaks nothing (README: "never a crash, a leak"): under valgrind's leak check, exit 2.
+if command -v valgrind >/dev/null 2>&1; then
+    long=$(awk 'BEGIN { while (n++ < 400) printf "a" }')
+    for arg in "a/b" "$long"; do
+        valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
+            "$WSEL" explain "$EXAMPLES/synopsis.conf" corpwww --down "$arg" >"$TMP/out" 2>"$TMP/err"; RC=$?
+        [ "$RC" -eq 2 ]; r=$?
+        [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
+        ok $r "explain --down $(printf '%.12s' "$arg")...: refused (exit 2) without a leak"
+    done
+else
+    for n in 1 2; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (leak $n)"; done
+fi
+
+done_testing
