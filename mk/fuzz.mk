@@ -13,7 +13,8 @@
 FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odds weighted_generator
 FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops
 FUZZ_SECONDS ?= 180
-# Per-target time of `make fuzz-ci`: 8 targets x 50 s stay within about 7 minutes.
+# Per-target time of `make fuzz-ci`: every target 50 s, FUZZ_JOBS (2) at a time, so the
+# eleven or twelve targets take about 5-6 minutes on two cores.
 FUZZ_CI_SECONDS ?= 50
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
