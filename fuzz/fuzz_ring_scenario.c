@@ -34,8 +34,8 @@ int cli_die(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-#define MAX_RUN_SLOTS 65536u /* larger wheels are only read, not run */
-#define MAX_PICKS 256u       /* picks per op */
+#define MAX_RUN_SLOTS 4096u /* larger wheels are only read, not run */
+#define MAX_PICKS 64u        /* picks per op */
 
 static int tmp_fd = -1;
 static char tmp_path[64];

@@ -80,7 +80,7 @@ static void balance_one(bal_acc *b, const ring_cfg *c)
         for (size_t i = 0; i < c->na; i++) {
             if (i > 0) {
                 Wj -= c->w[i - 1];
-                tail += 1.0 / (double)Wj;
+                tail += Wj ? 1.0 / (double)Wj : 0.0; /* Wj = 0: only weight-0 addresses left */
             }
             wsel_ring_address a;
             wsel_ring_address_get(r, i, &a);
