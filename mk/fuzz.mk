@@ -11,10 +11,11 @@
 # One property per target: the weighted_* targets share one data producer
 # (fuzz/weighted.c) and read their inputs the same way.
 FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odds weighted_generator
-FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops
+FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops \
+                ring_scenario
 FUZZ_SECONDS ?= 180
 # Per-target time of `make fuzz-ci`: every target 50 s, FUZZ_JOBS (2) at a time, so the
-# eleven or twelve targets take about 5-6 minutes on two cores.
+# twelve targets take about 5-6 minutes on two cores.
 FUZZ_CI_SECONDS ?= 50
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
@@ -24,6 +25,10 @@ FUZZ_LIB_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_COMMON  := fuzz/fuzz_util.c fuzz/weighted.c
 FUZZ_HDRS    := fuzz/fuzz.h fuzz/weighted.h $(wildcard include/*.h include/wsel/*.h tests/kit/*.h)
 FUZZ_CPPFLAGS = $(CPPFLAGS) -Itests
+# Sources a target needs beyond the libraries: the scenario reader is the CLI's.
+FUZZ_EXTRA_ring_scenario := cli/ring_scenario.c
+$(BUILD)/fuzz/replay_ring_scenario $(FUZZ_LF)/fuzz_ring_scenario $(FUZZ_AFL)/fuzz_ring_scenario: \
+  cli/ring_scenario.c cli/ring_scenario.h
 
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 CHECK_PROGS += $(FUZZ_REPLAY_BIN)
@@ -37,7 +42,7 @@ $(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_H
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) \
 	  -DFUZZ_DEFAULT_DIRS='"$(CURDIR)/corpus/$*"' \
-	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_EXTRA_$*) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 fuzz-replay: $(FUZZ_REPLAY_BIN) ## replay every corpus file and reproducer through the fuzz targets (TAP)
 	@sh scripts/run-tests.sh $(FUZZ_REPLAY_BIN)
@@ -59,7 +64,7 @@ endif
 
 $(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(GSL_LIBS) $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_EXTRA_$*) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 
@@ -80,7 +85,7 @@ endif
 
 $(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a
 	AFL_QUIET=1 afl-clang-fast $(FUZZ_CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
-	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(GSL_LIBS) $(LDLIBS)
+	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_EXTRA_$*) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
 fuzz-afl-build: $(FUZZ_TARGETS:%=$(FUZZ_AFL)/fuzz_%)
 

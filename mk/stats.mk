@@ -12,7 +12,7 @@ $(STATS_OBJ): CPPFLAGS += -Itests
 
 $(STATS_BIN): $(STATS_OBJ) $(KIT_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(STATS_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) -lz $(LDLIBS)
 .PHONY: stats stats-quick mutants stats-deps
 stats-deps:
 	@sh scripts/deps.sh build stats

@@ -19,6 +19,7 @@
 #include "kit/kit.h"
 #include "run.h"
 #include "report.h"
+#include "ring.h"
 #include "suite.h"
 
 int power_check(double level, unsigned draws, unsigned reps);
@@ -146,6 +147,8 @@ int main(int argc, char **argv)
     }
     if (!only)
         run_systems(&o, gen);
+    if (!only || !strcmp(only, "ring")) /* --case ring: the ring's families alone */
+        run_ring(&o, gen);
     if (prng && !only)
         run_prng_battery(prng_words, o.seed);
     cases_free(cases, nc);

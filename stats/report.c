@@ -24,6 +24,7 @@ static double detect_of(const test *t, const comp *c, double alpha)
 {
     switch (t->family) {
     case F_CHOICE:
+    case F_RING_KEYS:
     case F_SIZES:
     case F_ANSWERS:
         return wsel_kit_detect_gof(c->pref, c->draws, c->r.df, alpha, POWER);
@@ -239,7 +240,8 @@ static void report_families(rep *x)
             printf("  %.3g%% / %.3g%% / %.3g%%", 100 * lo, 100 * med, 100 * hi);
             if (x->html)
                 fprintf(x->html, "<td>%.3g%%</td><td>%.3g%%</td><td>%.3g%%</td>", 100 * lo, 100 * med, 100 * hi);
-        } else if (f == F_LATTICE || f == F_STRUCT || f == F_BOUNDARY) {
+        } else if (f == F_LATTICE || f == F_STRUCT || f == F_BOUNDARY || f == F_RING_BALANCE ||
+                   f == F_RING_MOVE || f == F_RING_RR) {
             printf("  exact");
             if (x->html)
                 fputs("<td colspan=3>exact</td>", x->html);

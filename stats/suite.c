@@ -7,7 +7,7 @@
 
 const char *const family_name[F_COUNT] = {
     "structure", "choice", "inclusion", "groups", "sizes", "answers", "independence",
-    "lattice", "boundary", "prng",
+    "lattice", "boundary", "prng", "ring-balance", "ring-move", "ring-keys", "ring-rr",
 };
 
 static test **tests;

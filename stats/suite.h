@@ -21,6 +21,10 @@ enum family {
     F_LATTICE,  /* deterministic: equidistributed words give the exact counts */
     F_BOUNDARY, /* deterministic: words at each decision's edges give the contract's outcome */
     F_PRNG,     /* the default generator's battery */
+    F_RING_BALANCE, /* deterministic: ring slot counts vs the model and the quota bound */
+    F_RING_MOVE,    /* deterministic: ring changes vs the model; moves reported */
+    F_RING_KEYS,    /* chi-squared: CRC-32 keyed picks per address vs slot shares */
+    F_RING_RR,      /* deterministic: round-robin counts = slot counts */
     F_COUNT
 };
 
