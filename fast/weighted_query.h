@@ -52,6 +52,25 @@ typedef uint32_t (*wsel__emit_fn)(uint16_t *items, uint64_t mask, uint32_t base)
 typedef uint32_t (*wsel__pick_fn)(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                                   uint16_t *items);
 
+/* A variant's CHOOSE within group g of a grouped-multi set: the index, counted from the
+ * group's first address, whose biased prefix sum first exceeds u. */
+typedef uint32_t (*wsel__in_group_fn)(const wsel__snap *s, uint32_t g, uint64_t u);
+
+/* pick, one group at a time: each group in gm, in order, CHOOSEs with its own word w[g]
+ * scaled to the group's weight. Always inlined with a constant in_group. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__pick_each(const wsel__snap *s, const uint64_t *w,
+                                                    uint64_t gm, uint16_t *items,
+                                                    wsel__in_group_fn in_group)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        items[c++] = (uint16_t)(s->gfirst[g] + in_group(s, g, wsel__mulhi(w[g], s->gsum[g])));
+    }
+    return c;
+}
+
 /* One set's decisions, in the contract's word order, written once for every variant.
  * Always inlined with constant primitives, so each variant compiles to straight code. */
 static WSEL__ALWAYS_INLINE void wsel__kernel_with(const wsel__snap *s, const uint64_t *w,

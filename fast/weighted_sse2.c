@@ -21,8 +21,9 @@ static inline __m128i bias_u(uint64_t u)
 }
 
 /* See weighted_avx2.c, choose_in_group. */
-static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m128i ub)
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
 {
+    __m128i ub = bias_u(u);
     uint32_t b = 0;
     if (s->gcount[g] > 8)
         b = 8 * (uint32_t)__builtin_ctz(gt8(s->gpre8 + 8 * g, ub));
@@ -86,14 +87,7 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
 static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                             uint16_t *items)
 {
-    uint32_t c = 0;
-    while (gm) {
-        uint32_t g = (uint32_t)__builtin_ctzll(gm);
-        gm &= gm - 1;
-        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
-        items[c++] = (uint16_t)(s->gfirst[g] + choose_in_group(s, g, bias_u(u)));
-    }
-    return c;
+    return wsel__pick_each(s, w, gm, items, choose_in_group);
 }
 
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
