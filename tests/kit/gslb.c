@@ -529,6 +529,14 @@ static void g_attrs(wsel_kit_sbuf *b, uint64_t *r, const gattr *tab, size_t n)
     }
 }
 
+/* A list entry " NAME { attributes }", NAME with or without /Common/ at random. */
+static void g_entry(wsel_kit_sbuf *b, uint64_t *r, const char *name, const gattr *tab, size_t n)
+{
+    wsel_kit_sb_printf(b, " %s%s {", wsel_kit_range(r, 0, 1) ? "/Common/" : "", name);
+    g_attrs(b, r, tab, n);
+    wsel_kit_sb_printf(b, " }");
+}
+
 /* A config for the round trip: 1..3 servers of 1..4 virtual servers (IPv4 and IPv6, some
  * disabled, some depending on another), 1..4 pools and 1..3 wide IPs, each attribute
  * written or left to its default at random, names with and without /Common/. */
@@ -595,9 +603,9 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
         for (unsigned m = 0; m < nm; m++) {
             unsigned s = (unsigned)wsel_kit_range(&r, 0, ns - 1);
             unsigned v = (unsigned)wsel_kit_range(&r, 0, nvs[s]); /* nvs[s]: unresolved */
-            wsel_kit_sb_printf(b, " %ss%u:v%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s, v);
-            g_attrs(b, &r, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
-            wsel_kit_sb_printf(b, " }");
+            char name[32];
+            snprintf(name, sizeof name, "s%u:v%u", s, v);
+            g_entry(b, &r, name, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
         }
         wsel_kit_sb_printf(b, " } }\n");
     }
@@ -611,9 +619,9 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
         for (unsigned p = 0; p < np; p++) {
             if (wsel_kit_range(&r, 0, 1))
                 continue;
-            wsel_kit_sb_printf(b, " %sp%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", p);
-            g_attrs(b, &r, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
-            wsel_kit_sb_printf(b, " }");
+            char name[16];
+            snprintf(name, sizeof name, "p%u", p);
+            g_entry(b, &r, name, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
         }
         wsel_kit_sb_printf(b, " } }\n");
     }
