@@ -40,19 +40,5 @@ static uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
     return b + count_le(s->ipre + s->gfirst[g] + b, count < 8 ? count : 8, u);
 }
 
-static uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, uint16_t *items)
-{
-    return wsel__pick_each(s, w, gm, items, choose_in_group);
-}
-
-static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
-                                       wsel_set_answer *out)
-{
-    wsel__kernel_with(s, w, out, choose_top, wsel__include_words, emit, pick);
-}
-
-int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                       wsel_answer *ans)
-{
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
-}
+WSEL__GROUPWISE_VARIANT(wsel__query_scalar, choose_top, wsel__include_words, emit,
+                        choose_in_group, wsel__prng_take_portable)
