@@ -759,6 +759,18 @@ static int build_resource(builder *b, const wsel__entry *e, const params *top,
     return WSEL_OK;
 }
 
+/* WSEL_OK when e's value is a hash, else the error naming `what` (e's key `name`), its
+ * type and `expected`. */
+static int want_hash(builder *b, const wsel__entry *e, const char *name, const char *what,
+                     const char *expected)
+{
+    if (e->val->type == WSEL__N_HASH)
+        return WSEL_OK;
+    return wsel__fail(b->err, WSEL_E_TYPE, e->val->pos.file, e->val->pos.line, e->val->pos.col,
+                      NULL, NULL, name, "%s is %s; expected %s", what,
+                      wsel__ntype_name(e->val->type), expected);
+}
+
 /* Finds the weighted stanza (and service type definitions) of a whole config. */
 static int find_stanza(builder *b, const wsel__node *root, const wsel__node **stanza)
 {
@@ -767,22 +779,17 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
         return wsel__fail(b->err, WSEL_E_NOSTANZA, root->pos.file, 0, 0, NULL, NULL, NULL,
                           "no plugins => { weighted => { ... } } in the config; expected a "
                           "whole gdnsd config with a weighted plugin stanza");
-    if (plugins->val->type != WSEL__N_HASH)
-        return wsel__fail(b->err, WSEL_E_TYPE, plugins->val->pos.file, plugins->val->pos.line,
-                          plugins->val->pos.col, NULL, NULL, "plugins",
-                          "plugins is %s; expected a hash of plugin stanzas",
-                          wsel__ntype_name(plugins->val->type));
+    int rc = want_hash(b, plugins, "plugins", "plugins", "a hash of plugin stanzas");
+    if (rc)
+        return rc;
     const wsel__entry *w = wsel__hash_get(plugins->val, "weighted");
     if (!w)
         return wsel__fail(b->err, WSEL_E_NOSTANZA, plugins->kpos.file, plugins->kpos.line,
                           plugins->kpos.col, NULL, NULL, "plugins",
                           "plugins has no weighted stanza; expected plugins => { weighted => "
                           "{ ... } }");
-    if (w->val->type != WSEL__N_HASH)
-        return wsel__fail(b->err, WSEL_E_TYPE, w->val->pos.file, w->val->pos.line,
-                          w->val->pos.col, NULL, NULL, "weighted",
-                          "the weighted stanza is %s; expected a hash",
-                          wsel__ntype_name(w->val->type));
+    if ((rc = want_hash(b, w, "weighted", "the weighted stanza", "a hash")))
+        return rc;
     /* gdnsd 3.8.1 refuses any other top-level key */
     for (size_t i = 0; i < root->len; i++) {
         const wsel__entry *e = &root->entries[i];
@@ -794,11 +801,9 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
     }
     const wsel__entry *svc = wsel__hash_get(root, "service_types");
     if (svc) {
-        if (svc->val->type != WSEL__N_HASH)
-            return wsel__fail(b->err, WSEL_E_TYPE, svc->val->pos.file, svc->val->pos.line,
-                              svc->val->pos.col, NULL, NULL, "service_types",
-                              "top-level service_types is %s; expected a hash of service "
-                              "type definitions", wsel__ntype_name(svc->val->type));
+        if ((rc = want_hash(b, svc, "service_types", "top-level service_types",
+                            "a hash of service type definitions")))
+            return rc;
         b->svc_defs = svc->val;
         /* what gdnsd requires of every definition; the monitoring plugins' own options
          * are theirs to check (doc/weighted.md §6.1) */

@@ -8,42 +8,28 @@
 
 #include "../core/prng_avx2.h"
 
-static inline unsigned gt_mask8(const uint32_t *p, __m256i ub)
+/* Bit i set when p[i] > ub, for 8 biased prefix sums. */
+static inline unsigned gt_mask8(const uint32_t *p, int32_t ub)
 {
     __m256i v = _mm256_loadu_si256((const __m256i *)p);
-    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(v, _mm256_set1_epi32(ub))));
 }
 
-/* CHOOSE within group g of a grouped-multi set: the first of its prefix sums > u, via
- * the group's block summary when it has more than 8 addresses. Lanes past the group's
- * end (the next group's sums) come after its last sum, which exceeds u. */
-static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m256i ub)
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
 {
-    uint32_t b = 0;
-    if (s->gcount[g] > 8)
-        b = 8 * (uint32_t)__builtin_ctz(gt_mask8(s->gpre8 + 8 * g, ub));
-    return b + (uint32_t)__builtin_ctz(gt_mask8(s->ipre + s->gfirst[g] + b, ub));
+    return wsel__choose_in_group8(s, g, u, gt_mask8);
 }
 
-static inline __m256i bias_u(uint64_t u)
+/* choose_in_group for a group of at most 8 addresses: one compare, no block summary. */
+static inline uint32_t choose_in_group_le8(const wsel__snap *s, uint32_t g, uint64_t u)
 {
-    return _mm256_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
+    return (uint32_t)__builtin_ctz(gt_mask8(s->ipre + s->gfirst[g], wsel__bias_u(u)));
 }
 
-/* The top layer (<= 64 members): pre8 names the block of 8 first, then one compare
- * inside it -- two vector compares whatever the width. */
 static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
 {
-    __m256i ub = bias_u(u);
-    uint32_t b = 0;
-    if (s->n > 8) {
-        __m256i v = _mm256_load_si256((const __m256i *)s->pre8);
-        unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-        b = 8 * (uint32_t)__builtin_ctz(gt);
-    }
-    __m256i v = _mm256_loadu_si256((const __m256i *)(s->pre + b));
-    unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-    return b + (uint32_t)__builtin_ctz(gt);
+    return wsel__choose_top8(s, u, gt_mask8);
 }
 
 static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
@@ -137,27 +123,10 @@ static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
 {
     if (s->small)
         return gmulti_small(s, w, (unsigned)gm, items);
-    uint32_t c = 0;
-    if (s->gmax <= 8) {
-        /* one compare per group, no inner loop: the groups' chains overlap */
-        while (gm) {
-            uint32_t g = (uint32_t)__builtin_ctzll(gm);
-            gm &= gm - 1;
-            uint32_t first = s->gfirst[g];
-            __m256i ub = bias_u(wsel__mulhi(w[g], s->gsum[g]));
-            __m256i v = _mm256_loadu_si256((const __m256i *)(s->ipre + first));
-            unsigned gt = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, ub)));
-            items[c++] = (uint16_t)(first + (uint32_t)__builtin_ctz(gt));
-        }
-        return c;
-    }
-    while (gm) {
-        uint32_t g = (uint32_t)__builtin_ctzll(gm);
-        gm &= gm - 1;
-        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
-        items[c++] = (uint16_t)(s->gfirst[g] + choose_in_group(s, g, bias_u(u)));
-    }
-    return c;
+    /* one compare per group, no inner loop: the groups' chains overlap */
+    if (s->gmax <= 8)
+        return wsel__pick_each(s, w, gm, items, choose_in_group_le8);
+    return wsel__pick_each(s, w, gm, items, choose_in_group);
 }
 
 static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,

@@ -52,6 +52,57 @@ typedef uint32_t (*wsel__emit_fn)(uint16_t *items, uint64_t mask, uint32_t base)
 typedef uint32_t (*wsel__pick_fn)(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                                   uint16_t *items);
 
+/* A variant's CHOOSE within group g of a grouped-multi set: the index, counted from the
+ * group's first address, whose biased prefix sum first exceeds u. */
+typedef uint32_t (*wsel__in_group_fn)(const wsel__snap *s, uint32_t g, uint64_t u);
+
+/* A SIMD variant's compare of 8 biased prefix sums p[0..7] with ub (u with the bias of
+ * fast.h): bit i set when p[i] > ub. */
+typedef unsigned (*wsel__gt8_fn)(const uint32_t *p, int32_t ub);
+
+static inline int32_t wsel__bias_u(uint64_t u)
+{
+    return (int32_t)((uint32_t)u ^ WSEL__BIAS32);
+}
+
+/* CHOOSE in the top layer (<= 64 members) by 8-wide compares: pre8 names the block of 8
+ * first, then one compare inside it -- two compares whatever the width. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__choose_top8(const wsel__snap *s, uint64_t u,
+                                                      wsel__gt8_fn gt8)
+{
+    int32_t ub = wsel__bias_u(u);
+    uint32_t b = s->n > 8 ? 8 * (uint32_t)__builtin_ctz(gt8(s->pre8, ub)) : 0;
+    return b + (uint32_t)__builtin_ctz(gt8(s->pre + b, ub));
+}
+
+/* CHOOSE within group g by 8-wide compares, via the group's block summary when it has
+ * more than 8 addresses. Lanes past the group's end (the next group's sums) come after
+ * its last sum, which exceeds u. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__choose_in_group8(const wsel__snap *s, uint32_t g,
+                                                           uint64_t u, wsel__gt8_fn gt8)
+{
+    int32_t ub = wsel__bias_u(u);
+    uint32_t b = 0;
+    if (s->gcount[g] > 8)
+        b = 8 * (uint32_t)__builtin_ctz(gt8(s->gpre8 + 8 * g, ub));
+    return b + (uint32_t)__builtin_ctz(gt8(s->ipre + s->gfirst[g] + b, ub));
+}
+
+/* pick, one group at a time: each group in gm, in order, CHOOSEs with its own word w[g]
+ * scaled to the group's weight. Always inlined with a constant in_group. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__pick_each(const wsel__snap *s, const uint64_t *w,
+                                                    uint64_t gm, uint16_t *items,
+                                                    wsel__in_group_fn in_group)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        items[c++] = (uint16_t)(s->gfirst[g] + in_group(s, g, wsel__mulhi(w[g], s->gsum[g])));
+    }
+    return c;
+}
+
 /* One set's decisions, in the contract's word order, written once for every variant.
  * Always inlined with constant primitives, so each variant compiles to straight code. */
 static WSEL__ALWAYS_INLINE void wsel__kernel_with(const wsel__snap *s, const uint64_t *w,
@@ -156,5 +207,27 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
         return WSEL_E_ARG;
     return wsel__answer_with(rs, rng, ans, kern, take);
 }
+
+/* The entry point of a variant whose grouped-multi sets CHOOSE one group at a time:
+ * defines `int query(r, res, rng, ans)` answering with the primitives given (see
+ * wsel__kernel_with; in_group as for wsel__pick_each) and the generator's take. C has no
+ * templates, and each kernel file must instantiate the query path with its own
+ * instruction-set flags: this is that instantiation, written once. */
+#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, in_group, take)       \
+    static inline uint32_t query##_pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, \
+                                        uint16_t *items)                                     \
+    {                                                                                        \
+        return wsel__pick_each(s, w, gm, items, in_group);                                   \
+    }                                                                                        \
+    static WSEL__ALWAYS_INLINE void query##_kernel(const wsel__snap *s, const uint64_t *w,   \
+                                                   wsel_set_answer *out)                     \
+    {                                                                                        \
+        wsel__kernel_with(s, w, out, choose_top, include_mask, emit, query##_pick);          \
+    }                                                                                        \
+    int query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,               \
+              wsel_answer *ans)                                                              \
+    {                                                                                        \
+        return wsel__query_with(r, res, rng, ans, query##_kernel, take);                     \
+    }
 
 #endif

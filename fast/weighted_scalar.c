@@ -30,32 +30,15 @@ static uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return count;
 }
 
-/* Grouped-multi's second layer: prefix sums within each group, 8 at a time. */
-static uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, uint16_t *items)
+/* Grouped-multi's second layer: prefix sums within group g, 8 at a time. */
+static uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
 {
-    uint32_t c = 0;
-    while (gm) {
-        uint32_t g = (uint32_t)__builtin_ctzll(gm);
-        gm &= gm - 1;
-        uint32_t first = s->gfirst[g];
-        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
-        uint32_t count = s->gcount[g], b = 0;
-        if (count > 8)
-            b = 8 * count_le(s->gpre8 + 8 * g, 8, u);
-        count -= b;
-        items[c++] = (uint16_t)(first + b + count_le(s->ipre + first + b, count < 8 ? count : 8, u));
-    }
-    return c;
+    uint32_t count = s->gcount[g], b = 0;
+    if (count > 8)
+        b = 8 * count_le(s->gpre8 + 8 * g, 8, u);
+    count -= b;
+    return b + count_le(s->ipre + s->gfirst[g] + b, count < 8 ? count : 8, u);
 }
 
-static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
-                                       wsel_set_answer *out)
-{
-    wsel__kernel_with(s, w, out, choose_top, wsel__include_words, emit, pick);
-}
-
-int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                       wsel_answer *ans)
-{
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
-}
+WSEL__GROUPWISE_VARIANT(wsel__query_scalar, choose_top, wsel__include_words, emit,
+                        choose_in_group, wsel__prng_take_portable)

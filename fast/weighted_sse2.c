@@ -6,34 +6,24 @@
 #if defined(WSEL__HAVE_SSE2) && defined(__SSE2__)
 #include <emmintrin.h>
 
-/* See weighted_avx2.c: position of the first biased prefix sum > u. */
-static inline unsigned gt8(const uint32_t *p, __m128i ub)
+/* Bit i set when p[i] > ub, for 8 biased prefix sums. */
+static inline unsigned gt8(const uint32_t *p, int32_t ub)
 {
+    __m128i u = _mm_set1_epi32(ub);
     __m128i v0 = _mm_loadu_si128((const __m128i *)p);
     __m128i v1 = _mm_loadu_si128((const __m128i *)(p + 4));
-    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v0, ub))) |
-           (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v1, ub))) << 4;
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v0, u))) |
+           (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v1, u))) << 4;
 }
 
-static inline __m128i bias_u(uint64_t u)
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
 {
-    return _mm_set1_epi32((int32_t)((uint32_t)u ^ WSEL__BIAS32));
-}
-
-/* See weighted_avx2.c, choose_in_group. */
-static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, __m128i ub)
-{
-    uint32_t b = 0;
-    if (s->gcount[g] > 8)
-        b = 8 * (uint32_t)__builtin_ctz(gt8(s->gpre8 + 8 * g, ub));
-    return b + (uint32_t)__builtin_ctz(gt8(s->ipre + s->gfirst[g] + b, ub));
+    return wsel__choose_in_group8(s, g, u, gt8);
 }
 
 static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
 {
-    __m128i ub = bias_u(u);
-    uint32_t b = s->n > 8 ? 8 * (uint32_t)__builtin_ctz(gt8(s->pre8, ub)) : 0;
-    return b + (uint32_t)__builtin_ctz(gt8(s->pre + b, ub));
+    return wsel__choose_top8(s, u, gt8);
 }
 
 /* Signed 64-bit a > b per lane; lobias flips the low halves' sign bits so the 32-bit
@@ -83,31 +73,8 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
     return c;
 }
 
-static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
-                            uint16_t *items)
-{
-    uint32_t c = 0;
-    while (gm) {
-        uint32_t g = (uint32_t)__builtin_ctzll(gm);
-        gm &= gm - 1;
-        uint64_t u = wsel__mulhi(w[g], s->gsum[g]);
-        items[c++] = (uint16_t)(s->gfirst[g] + choose_in_group(s, g, bias_u(u)));
-    }
-    return c;
-}
-
-static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
-                                       wsel_set_answer *out)
-{
-    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
-}
-
-
-int wsel__query_sse2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                     wsel_answer *ans)
-{
-    return wsel__query_with(r, res, rng, ans, kernel, wsel__prng_take_portable);
-}
+WSEL__GROUPWISE_VARIANT(wsel__query_sse2, choose_top, include_mask, emit, choose_in_group,
+                        wsel__prng_take_portable)
 
 #else
 typedef int wsel__kernel_sse2_unused;

@@ -8,6 +8,7 @@
  * answers against the invariants below (doc/gslb.md §9, the properties of the verification
  * suite), not against other variants. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,44 @@ static void r_server(wsel_kit_sbuf *b, const wsel_gslb_config *c, size_t si)
     wsel_kit_sb_printf(b, "}\n");
 }
 
+/* A scalar attribute the renderer writes when its bit of `written` is set:
+ * "KEY enabled|disabled" for a bool field, "KEY N" for an unsigned one. */
+typedef struct rattr {
+    unsigned bit;
+    const char *key;
+    bool is_bool;
+    size_t off;
+} rattr;
+
+static void r_scalars(wsel_kit_sbuf *b, const rattr *t, size_t n, const void *obj,
+                      unsigned written)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!(written & t[i].bit))
+            continue;
+        const void *f = (const char *)obj + t[i].off;
+        if (t[i].is_bool)
+            wsel_kit_sb_printf(b, " %s %s", t[i].key, *(const bool *)f ? "enabled" : "disabled");
+        else
+            wsel_kit_sb_printf(b, " %s %u", t[i].key, *(const unsigned *)f);
+    }
+}
+
+/* " NAME { [ORDER_KEY N] [ratio N] }" of a member or a wide IP's pool. */
+static void r_entry(wsel_kit_sbuf *b, const char *name, const char *flag_or_null,
+                    const char *order_key, bool order_written, unsigned order,
+                    bool ratio_written, unsigned ratio)
+{
+    wsel_kit_sb_printf(b, "    ");
+    r_name(b, name);
+    wsel_kit_sb_printf(b, " {%s", flag_or_null ? flag_or_null : "");
+    if (order_written)
+        wsel_kit_sb_printf(b, " %s %u", order_key, order);
+    if (ratio_written)
+        wsel_kit_sb_printf(b, " ratio %u", ratio);
+    wsel_kit_sb_printf(b, " }\n");
+}
+
 static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
 {
     static const char *const steps[3] = {"load-balancing-mode", "alternate-mode", "fallback-mode"};
@@ -294,6 +333,16 @@ static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
         "qos-rtt", "qos-lcs", "qos-hit-ratio", "qos-kilobytes-second", "qos-packet-rate",
         "qos-hops", "qos-topology", "qos-vs-capacity", "qos-vs-score"};
     static const char *const minup[3] = {"off", "at-least", "percent"};
+#define P_(f) offsetof(wsel_gslb_pool, f)
+    static const rattr pool_scalars[] = {
+        {WSEL_GSLB_P_VERIFY, "verify-member-availability", true, P_(verify)},
+        {WSEL_GSLB_P_DYNRATIO, "dynamic-ratio", true, P_(dynamic_ratio)},
+        {WSEL_GSLB_P_MANUAL, "manual-resume", true, P_(manual_resume)},
+        {WSEL_GSLB_P_MAXANS, "max-answers-returned", false, P_(max_answers)},
+        {WSEL_GSLB_P_TTL, "ttl", false, P_(ttl)}};
+    static const rattr minup_value = {WSEL_GSLB_P_MINUPV, "min-members-up-value", false,
+                                      P_(min_up_value)};
+#undef P_
     unsigned w = pl->written;
     wsel_kit_sb_printf(b, "gtm pool a ");
     r_name(b, pl->name);
@@ -310,35 +359,18 @@ static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
         else
             wsel_kit_sb_printf(b, "any");
     }
-    if (w & WSEL_GSLB_P_VERIFY)
-        wsel_kit_sb_printf(b, " verify-member-availability %s", pl->verify ? "enabled" : "disabled");
-    if (w & WSEL_GSLB_P_DYNRATIO)
-        wsel_kit_sb_printf(b, " dynamic-ratio %s", pl->dynamic_ratio ? "enabled" : "disabled");
-    if (w & WSEL_GSLB_P_MANUAL)
-        wsel_kit_sb_printf(b, " manual-resume %s", pl->manual_resume ? "enabled" : "disabled");
-    if (w & WSEL_GSLB_P_MAXANS)
-        wsel_kit_sb_printf(b, " max-answers-returned %u", pl->max_answers);
-    if (w & WSEL_GSLB_P_TTL)
-        wsel_kit_sb_printf(b, " ttl %u", pl->ttl);
+    r_scalars(b, pool_scalars, sizeof pool_scalars / sizeof pool_scalars[0], pl, w);
     if (w & WSEL_GSLB_P_MINUP)
         wsel_kit_sb_printf(b, " min-members-up-mode %s", minup[pl->min_up_mode]);
-    if (w & WSEL_GSLB_P_MINUPV)
-        wsel_kit_sb_printf(b, " min-members-up-value %u", pl->min_up_value);
+    r_scalars(b, &minup_value, 1, pl, w);
     for (int q = 0; q < WSEL_GSLB_QOS_COUNT_; q++)
         if (pl->qos_written & (1u << q))
             wsel_kit_sb_printf(b, " %s %u", qos[q], pl->qos[q]);
     wsel_kit_sb_printf(b, "\n  members {\n");
     for (size_t m = 0; m < pl->n_members; m++) {
         const wsel_gslb_member *mb = &pl->members[m];
-        wsel_kit_sb_printf(b, "    ");
-        r_name(b, mb->key);
-        wsel_kit_sb_printf(b, " {");
-        r_flag(b, mb->enabled);
-        if (mb->order_written)
-            wsel_kit_sb_printf(b, " member-order %u", mb->order);
-        if (mb->ratio_written)
-            wsel_kit_sb_printf(b, " ratio %u", mb->ratio);
-        wsel_kit_sb_printf(b, " }\n");
+        r_entry(b, mb->key, mb->enabled ? " enabled" : " disabled", "member-order",
+                mb->order_written, mb->order, mb->ratio_written, mb->ratio);
     }
     wsel_kit_sb_printf(b, "  }\n}\n");
 }
@@ -350,6 +382,17 @@ static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
                                          "nxrrset", "notauth", "notzone"};
     static const char *const logs[4] = {"pool-selection", "pool-traversal",
                                         "pool-member-selection", "pool-member-traversal"};
+#define W_(f) offsetof(wsel_gslb_wideip, f)
+    static const rattr scalars[] = {
+        {WSEL_GSLB_W_PERSIST, "persistence", true, W_(persistence)},
+        {WSEL_GSLB_W_TTLP, "ttl-persistence", false, W_(ttl_persistence)},
+        {WSEL_GSLB_W_CIDR4, "persist-cidr-ipv4", false, W_(cidr4)},
+        {WSEL_GSLB_W_CIDR6, "persist-cidr-ipv6", false, W_(cidr6)},
+        {WSEL_GSLB_W_RCODE_ON, "failure-rcode-response", true, W_(rcode_response)}};
+    static const rattr scalars_after[] = {
+        {WSEL_GSLB_W_RCODE_TTL, "failure-rcode-ttl", false, W_(rcode_ttl)},
+        {WSEL_GSLB_W_ECS, "topology-prefer-edns0-client-subnet", true, W_(ecs)}};
+#undef W_
     unsigned w = wi->written;
     wsel_kit_sb_printf(b, "gtm wideip a ");
     r_name(b, wi->name);
@@ -358,22 +401,10 @@ static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
         r_flag(b, wi->enabled);
     if (w & WSEL_GSLB_W_LBMODE)
         wsel_kit_sb_printf(b, " pool-lb-mode %s", wsel_gslb_method_get(wi->lb_mode)->token);
-    if (w & WSEL_GSLB_W_PERSIST)
-        wsel_kit_sb_printf(b, " persistence %s", wi->persistence ? "enabled" : "disabled");
-    if (w & WSEL_GSLB_W_TTLP)
-        wsel_kit_sb_printf(b, " ttl-persistence %u", wi->ttl_persistence);
-    if (w & WSEL_GSLB_W_CIDR4)
-        wsel_kit_sb_printf(b, " persist-cidr-ipv4 %u", wi->cidr4);
-    if (w & WSEL_GSLB_W_CIDR6)
-        wsel_kit_sb_printf(b, " persist-cidr-ipv6 %u", wi->cidr6);
-    if (w & WSEL_GSLB_W_RCODE_ON)
-        wsel_kit_sb_printf(b, " failure-rcode-response %s", wi->rcode_response ? "enabled" : "disabled");
+    r_scalars(b, scalars, sizeof scalars / sizeof scalars[0], wi, w);
     if (w & WSEL_GSLB_W_RCODE)
         wsel_kit_sb_printf(b, " failure-rcode %s", rcodes[wi->rcode]);
-    if (w & WSEL_GSLB_W_RCODE_TTL)
-        wsel_kit_sb_printf(b, " failure-rcode-ttl %u", wi->rcode_ttl);
-    if (w & WSEL_GSLB_W_ECS)
-        wsel_kit_sb_printf(b, " topology-prefer-edns0-client-subnet %s", wi->ecs ? "enabled" : "disabled");
+    r_scalars(b, scalars_after, sizeof scalars_after / sizeof scalars_after[0], wi, w);
     if (w & WSEL_GSLB_W_LOG) {
         wsel_kit_sb_printf(b, " load-balancing-decision-log-verbosity {");
         for (unsigned i = 0; i < 4; i++)
@@ -394,14 +425,8 @@ static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
     wsel_kit_sb_printf(b, "\n  pools {\n");
     for (size_t k = 0; k < wi->n_pools; k++) {
         const wsel_gslb_wpool *wp = &wi->pools[k];
-        wsel_kit_sb_printf(b, "    ");
-        r_name(b, wp->name);
-        wsel_kit_sb_printf(b, " {");
-        if (wp->order_written)
-            wsel_kit_sb_printf(b, " order %u", wp->order);
-        if (wp->ratio_written)
-            wsel_kit_sb_printf(b, " ratio %u", wp->ratio);
-        wsel_kit_sb_printf(b, " }\n");
+        r_entry(b, wp->name, NULL, "order", wp->order_written, wp->order, wp->ratio_written,
+                wp->ratio);
     }
     wsel_kit_sb_printf(b, "  }\n}\n");
 }
@@ -529,6 +554,14 @@ static void g_attrs(wsel_kit_sbuf *b, uint64_t *r, const gattr *tab, size_t n)
     }
 }
 
+/* A list entry " NAME { attributes }", NAME with or without /Common/ at random. */
+static void g_entry(wsel_kit_sbuf *b, uint64_t *r, const char *name, const gattr *tab, size_t n)
+{
+    wsel_kit_sb_printf(b, " %s%s {", wsel_kit_range(r, 0, 1) ? "/Common/" : "", name);
+    g_attrs(b, r, tab, n);
+    wsel_kit_sb_printf(b, " }");
+}
+
 /* A config for the round trip: 1..3 servers of 1..4 virtual servers (IPv4 and IPv6, some
  * disabled, some depending on another), 1..4 pools and 1..3 wide IPs, each attribute
  * written or left to its default at random, names with and without /Common/. */
@@ -595,9 +628,9 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
         for (unsigned m = 0; m < nm; m++) {
             unsigned s = (unsigned)wsel_kit_range(&r, 0, ns - 1);
             unsigned v = (unsigned)wsel_kit_range(&r, 0, nvs[s]); /* nvs[s]: unresolved */
-            wsel_kit_sb_printf(b, " %ss%u:v%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", s, v);
-            g_attrs(b, &r, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
-            wsel_kit_sb_printf(b, " }");
+            char name[32];
+            snprintf(name, sizeof name, "s%u:v%u", s, v);
+            g_entry(b, &r, name, member_attrs, sizeof member_attrs / sizeof member_attrs[0]);
         }
         wsel_kit_sb_printf(b, " } }\n");
     }
@@ -611,9 +644,9 @@ void wsel_kit_gslb_gen_config(uint64_t seed, wsel_kit_sbuf *b)
         for (unsigned p = 0; p < np; p++) {
             if (wsel_kit_range(&r, 0, 1))
                 continue;
-            wsel_kit_sb_printf(b, " %sp%u {", wsel_kit_range(&r, 0, 1) ? "/Common/" : "", p);
-            g_attrs(b, &r, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
-            wsel_kit_sb_printf(b, " }");
+            char name[16];
+            snprintf(name, sizeof name, "p%u", p);
+            g_entry(b, &r, name, wpool_attrs, sizeof wpool_attrs / sizeof wpool_attrs[0]);
         }
         wsel_kit_sb_printf(b, " } }\n");
     }

@@ -515,10 +515,7 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
         rc = wsel_state_new(c->cfg, &c->st, &err);
     if (rc == WSEL_OK)
         rc = wsel_kit_weighted_random_state(c->st, c->cfg, seed, 0.3, true, &err);
-    if (rc == WSEL_OK)
-        return c;
-    w_case_free(c);
-    return wsel_kit_case_failed(seed, &err, why, len);
+    return wsel_kit_case_done(c, rc, w_case_free, seed, &err, why, len);
 }
 
 static const char *w_case_text(const void *p)
