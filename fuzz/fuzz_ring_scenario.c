@@ -14,25 +14,11 @@
  * temporary file read back through /dev/fd. */
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <unistd.h>
 
 #include "fuzz.h"
 #include "wsel.h"
 #include "../cli/ring_scenario.h"
-
-/* The reader's one CLI dependency: report and say "bad command line or input". */
-int cli_die(const char *cmd, const char *fmt, ...);
-int cli_die(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
 
 #define MAX_RUN_SLOTS 4096u /* larger wheels are only read, not run */
 #define MAX_PICKS 64u        /* picks per op */

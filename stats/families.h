@@ -56,5 +56,12 @@ void boundary_run(const char *prefix, const wsel_resolver *rv, const wsel_resour
                   const wsel_state *st, const wsel_odds *od);
 void plot_data(const run_opts *o, const stat_case *c, const wsel_resource *res,
                const wsel_odds *od, double **freq, size_t ne);
+/* The report's plot files (plot.c, also used by the ring families): plot_open opens
+ * REPORT_DIR/BASE.EXT for writing (NULL when it cannot); plot_histogram writes BASE.gp,
+ * a clustered histogram of BASE.dat (column 1 the x labels, then one column per title
+ * in COLS), and lists it in the report's plots. */
+FILE *plot_open(const run_opts *o, const char *base, const char *ext);
+void plot_histogram(const run_opts *o, const char *base, const char *title, const char *ylabel,
+                    const char *const *cols, size_t ncols);
 
 #endif

@@ -16,6 +16,10 @@ void ring_balance_run(const run_opts *o, unsigned configs, bool large);
 void ring_movement_run(const run_opts *o, unsigned worlds, unsigned changes);
 void ring_keys_run(const run_opts *o, unsigned wheels, uint64_t keys);
 void ring_rr_run(const run_opts *o, unsigned configs);
+/* ring_keys.c: plot data of two per-address columns (report mode). */
+void ring_plot_pair(const run_opts *o, const char *base, const char *title, const char *ylabel,
+                    const char *const cols[2], const double *v1, const double *v2, size_t na,
+                    const wsel_ring *r);
 
 /* ---- ring_model.c: the independent model ---- */
 

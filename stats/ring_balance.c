@@ -22,38 +22,26 @@ typedef struct bal_acc {
 
 static void plot_balance(const run_opts *o, const ring_cfg *c, const wsel_ring *r, int kind)
 {
-    char path[1024], base[64];
+    char base[64], title[200];
     snprintf(base, sizeof base, "ring-balance-%d", kind);
-    snprintf(path, sizeof path, "%s/%s.dat", o->report_dir, base);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
+    snprintf(title, sizeof title, "ring balance, %s weights, N = %u: slot share vs weight share",
+             ring_weight_kind[kind], c->N);
+    double *ws = malloc((c->na ? c->na : 1) * sizeof *ws);
+    double *ss = malloc((c->na ? c->na : 1) * sizeof *ss);
     double W = 0;
     for (size_t i = 0; i < c->na; i++)
         W += c->w[i];
-    fprintf(f, "# address weight-share slot-share\n");
-    for (size_t i = 0; i < c->na && i < 128; i++) {
+    for (size_t i = 0; ws && ss && i < c->na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
-        fprintf(f, "\"%s\" %.6g %.6g\n", a.ip, c->w[i] / W, (double)a.n_slots / c->N);
+        ws[i] = c->w[i] / W;
+        ss[i] = (double)a.n_slots / c->N;
     }
-    fclose(f);
-    snprintf(path, sizeof path, "%s/%s.gp", o->report_dir, base);
-    f = fopen(path, "w");
-    if (!f)
-        return;
-    fprintf(f, "set terminal png size 1100,480\nset output '%s.png'\n", base);
-    fprintf(f, "set title \"ring balance, %s weights, N = %u: slot share vs weight share\" noenhanced\n",
-            ring_weight_kind[kind], c->N);
-    fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
-               "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset key outside right\n"
-               "set xtics rotate by -60 noenhanced font ',7'\nset yrange [0:*]\n"
-               "set ylabel 'share of the wheel'\n");
-    fprintf(f, "plot '%s.dat' using 2:xtic(1) title 'weight share', '' using 3 title 'slot share'\n",
-            base);
-    fclose(f);
-    if (o->plots)
-        fprintf(o->plots, "%s\n", base);
+    if (ws && ss)
+        ring_plot_pair(o, base, title, "share of the wheel",
+                       (const char *const[2]){"weight share", "slot share"}, ws, ss, c->na, r);
+    free(ws);
+    free(ss);
 }
 
 static void balance_one(bal_acc *b, const ring_cfg *c)

@@ -43,36 +43,22 @@ static size_t key_text(int kind, uint64_t i, uint64_t nets, uint64_t *rs, char *
     return n < 0 ? 0 : (size_t)n;
 }
 
-static void plot_keys(const run_opts *o, const char *base, const char *title, const double *obs,
-                      const double *exp, size_t na, const wsel_ring *r)
+/* Plot data of a per-address pair of columns (the first 128 addresses). */
+void ring_plot_pair(const run_opts *o, const char *base, const char *title, const char *ylabel,
+                    const char *const cols[2], const double *v1, const double *v2, size_t na,
+                    const wsel_ring *r)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.dat", o->report_dir, base);
-    FILE *f = fopen(path, "w");
+    FILE *f = plot_open(o, base, "dat");
     if (!f)
         return;
-    fprintf(f, "# address expected observed\n");
+    fprintf(f, "# address %s | %s\n", cols[0], cols[1]);
     for (size_t i = 0; i < na && i < 128; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
-        fprintf(f, "\"%s\" %.6g %.6g\n", a.ip, exp[i], obs[i]);
+        fprintf(f, "\"%s\" %.6g %.6g\n", a.ip, v1[i], v2[i]);
     }
     fclose(f);
-    snprintf(path, sizeof path, "%s/%s.gp", o->report_dir, base);
-    f = fopen(path, "w");
-    if (!f)
-        return;
-    fprintf(f, "set terminal png size 1100,480\nset output '%s.png'\n", base);
-    fprintf(f, "set title \"%s\" noenhanced\n", title);
-    fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
-               "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset key outside right\n"
-               "set xtics rotate by -60 noenhanced font ',7'\nset yrange [0:*]\n"
-               "set ylabel 'keys'\n");
-    fprintf(f, "plot '%s.dat' using 2:xtic(1) title 'expected (slot share)', '' using 3 title "
-               "'observed'\n", base);
-    fclose(f);
-    if (o->plots)
-        fprintf(o->plots, "%s\n", base);
+    plot_histogram(o, base, title, ylabel, cols, 2);
 }
 
 static const char *same_pick(const wsel_ring_peer *a, const wsel_ring_peer *b)
@@ -157,7 +143,9 @@ static void keys_one(const run_opts *o, const ring_cfg *c, int kind, uint64_t K,
         snprintf(base, sizeof base, "ring-keys-%d", kind);
         snprintf(title, sizeof title, "ring keys: %s, CRC-32, N = %u, %llu keys", kp_name[kind],
                  c->N, (unsigned long long)K);
-        plot_keys(o, base, title, obs, exp, na, r);
+        ring_plot_pair(o, base, title, "keys",
+                       (const char *const[2]){"expected (slot share)", "observed"}, exp, obs, na,
+                       r);
     }
     free(obs);
     free(exp);
