@@ -149,27 +149,6 @@ void cli_json_exact(jw_out *j, const char *key, bool exact, uint64_t num, uint64
     jw_str(j, buf);
 }
 
-long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
-{
-    size_t lo = 0, hi = so->n_answers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const wsel_odds_answer *m = &so->answers[mid];
-        int c = wsel_kit_items_cmp(m->items, m->count, items, count);
-        if (c == 0)
-            return (long)mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    /* Fall back to a linear scan in case the order differs from what we assume. */
-    for (size_t k = 0; k < so->n_answers; k++)
-        if (wsel_kit_items_cmp(so->answers[k].items, so->answers[k].count, items, count) == 0)
-            return (long)k;
-    return -1;
-}
-
 /* P(one set answers exactly `items`), straight from the page's rules applied to the
  * dynamic weights (after any reset) the odds calculator reports. Used to give an
  * expected count to answers drawn from sets too large to enumerate. */

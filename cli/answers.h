@@ -34,9 +34,6 @@ void cli_print_prob(FILE *f, const wsel_prob *p);
 /* key: "num/den" or null */
 void cli_json_exact(jw_out *j, const char *key, bool exact, uint64_t num, uint64_t den);
 
-/* Index of the answer with exactly these items in a set's odds answers, or -1. */
-long cli_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count);
-
 /* P(the resource answers exactly `a`), computed from the per-set odds by the page's
  * rules; for answers of sets too large to enumerate. */
 long double cli_answer_p(const wsel_odds *o, const cli_ans *a);

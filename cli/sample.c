@@ -252,7 +252,7 @@ static void count_enumerated(sample_run *s, const wsel_answer *ans)
     size_t idx = 0;
     int found = 1;
     for (uint32_t k = 0; k < o->n_sets; k++) {
-        long x = cli_find_answer(&o->sets[k], ans->set[k].items, ans->set[k].count);
+        long x = wsel_kit_find_answer(&o->sets[k], ans->set[k].items, ans->set[k].count);
         if (x < 0) {
             found = 0;
             break;
@@ -294,7 +294,7 @@ static void count_sets(sample_run *s, const wsel_answer *ans)
     for (uint32_t k = 0; k < ans->n_sets && k < s->res->n_sets; k++) {
         const wsel_set_answer *a = &ans->set[k];
         if (s->acount[k]) {
-            long x = cli_find_answer(&s->o->sets[k], a->items, a->count);
+            long x = wsel_kit_find_answer(&s->o->sets[k], a->items, a->count);
             /* an answer outside the list is impossible: the draw loop's distinct
              * answers say so; the last slot only keeps the totals honest */
             s->acount[k][x < 0 ? s->o->sets[k].n_answers : (uint32_t)x]++;

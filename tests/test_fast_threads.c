@@ -214,12 +214,5 @@ static void test_each_variant(void **unused)
     assert_int_equal(wsel_kit_force_variant(NULL), WSEL_OK);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_readers_and_writer),
-        cmocka_unit_test(test_each_variant),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("fast_threads", tests, NULL, NULL);
-}
+WSEL_TEST_MAIN("fast_threads", cmocka_unit_test(test_readers_and_writer),
+               cmocka_unit_test(test_each_variant))

@@ -468,12 +468,5 @@ static void test_equal_weights_promise(void **u)
     }
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_generated),
-        cmocka_unit_test(test_equal_weights_promise),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("ring_gen", tests, NULL, NULL);
-}
+WSEL_TEST_MAIN("ring_gen", cmocka_unit_test(test_generated),
+               cmocka_unit_test(test_equal_weights_promise))

@@ -105,29 +105,12 @@ typedef struct counts {
     double *answers; /* enumerable sets */
 } counts;
 
-static long find_answer(const wsel_set_odds *so, const wsel_set_answer *a)
-{
-    size_t lo = 0, hi = so->n_answers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = wsel_kit_items_cmp(so->answers[mid].items, so->answers[mid].count, a->items,
-                                   a->count);
-        if (c == 0)
-            return (long)mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
 /* One answer into the counts (ig: each item's group), with the fault applied. */
 static void count_answer(const wsel_set *set, const wsel_set_odds *so, const uint8_t *ig,
                          const wsel_set_answer *a, counts *k, fault *f)
 {
     if (k->answers) {
-        long x = find_answer(so, a);
+        long x = wsel_kit_find_answer(so, a->items, a->count);
         assert_true(x >= 0); /* a correct engine gives only listed answers */
         k->answers[x]++;
     }

@@ -107,6 +107,9 @@ void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, ch
 /* Lexicographic order of two item lists (the order wsel_odds answers are sorted in):
  * <0, 0 or >0. */
 int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb);
+/* The index of the answer with these items among a set's odds answers (sorted in
+ * wsel_kit_items_cmp order), or -1 when the odds list none such. */
+long wsel_kit_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count);
 /* The largest of v[0..n-1] (0 when n is 0). */
 uint64_t wsel_kit_max(const uint64_t *v, size_t n);
 

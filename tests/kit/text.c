@@ -85,6 +85,22 @@ int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32
     return (na > nb) - (na < nb);
 }
 
+long wsel_kit_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
+{
+    size_t lo = 0, hi = so->n_answers;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = wsel_kit_items_cmp(so->answers[mid].items, so->answers[mid].count, items, count);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 uint64_t wsel_kit_max(const uint64_t *v, size_t n)
 {
     uint64_t m = 0;
