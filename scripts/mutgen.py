@@ -580,6 +580,10 @@ def cmd_run(a):
                 log("mutgen: time budget of %d s spent; %d of %d mutants run" % (a.budget, idx - 1, len(sample)))
                 break
             t0 = time.time()
+            if a.skip_equivalent and m["id"] in eq:
+                rows.append((m, "equivalent", None))
+                log("%-10s %-22s %4.0fs  %s  (%s)" % ("EQUIVALENT", "(listed,not-run)", 0, m["id"], m["text"][:70]))
+                continue
             orig = apply(m, scratch)
             blog = os.path.join(out, "logs", "build-%d.log" % idx)
             try:
@@ -653,6 +657,8 @@ def main():
     p.add_argument("--timeout-factor", type=float, default=5.0)
     p.add_argument("--build-timeout", type=int, default=900)
     p.add_argument("--keep", action="store_true")
+    p.add_argument("--skip-equivalent", action="store_true",
+                   help="count listed equivalents without building or running them (CI: spend the budget on the rest)")
     p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
     p.add_argument("--out", default="mutants-sample", help="report folder under report/")
     p = sub.add_parser("retally")
