@@ -16,6 +16,17 @@ void wsel_resolver_free(wsel_resolver *r)
     free(r);
 }
 
+/* The query of a one-resource resolver (wsel_resolver_new_for): any other resource is
+ * refused here, so the shared query path pays nothing for the case, and the fast
+ * engine's kernels only ever see the resource whose snapshot was built. */
+static int query_only(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                      wsel_answer *ans)
+{
+    if (res != r->only)
+        return WSEL_E_ARG;
+    return r->variant->query(r, res, rng, ans);
+}
+
 static int resolver_new(const wsel_config *cfg, const wsel_state *st,
                         const wsel__variant *v, const wsel_resource *only,
                         wsel_resolver **out, wsel_error *err)
@@ -32,7 +43,7 @@ static int resolver_new(const wsel_config *cfg, const wsel_state *st,
     r->cfg = cfg;
     r->st = st;
     r->variant = v;
-    r->query = v->query;
+    r->query = only ? query_only : v->query;
     r->only = only;
     if (ops && ops->attach && ops->attach(r) != WSEL_OK) {
         wsel_resolver_free(r);
@@ -137,7 +148,7 @@ const char *wsel_resolver_variant(const wsel_resolver *r)
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                  wsel_answer *ans)
 {
-    if (!r || !res || !rng || !rng->fill || !ans || (r->only && res != r->only))
+    if (!r || !res || !rng || !rng->fill || !ans)
         return WSEL_E_ARG;
     return r->query(r, res, rng, ans);
 }

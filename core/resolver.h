@@ -13,7 +13,7 @@
 typedef struct wsel__rsnap wsel__rsnap;
 
 struct wsel_resolver {
-    wsel__query_fn query;           /* variant->query */
+    wsel__query_fn query;           /* variant->query, or the one-resource check before it */
     size_t n_res;
     _Atomic(wsel__rsnap *) *snaps;  /* fast engine: published snapshots by resource index */
     const wsel_config *cfg;

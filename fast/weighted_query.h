@@ -148,7 +148,7 @@ static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver
     if (res->index >= r->n_res)
         return NULL;
     const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
-    return rs && rs->res == res ? rs : NULL;
+    return rs->res == res ? rs : NULL;
 }
 
 /* The answer's per-set and overall TTL and failed flag, straight from the snapshots
