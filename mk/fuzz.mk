@@ -2,7 +2,7 @@
 #
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
-#   make fuzz-ci    [FUZZ_CI_SECONDS=50]                            each target briefly, fails on any finding
+#   make fuzz-ci    [FUZZ_CI_SECONDS=60]                            each target briefly, fails on any finding
 #   make coverage                                                   gcov/lcov report in report/coverage/
 #
 # `make check` replays every file of corpus/<target>/ (and its regress/ reproducers)
@@ -14,9 +14,9 @@ FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odd
 FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops \
                 ring_scenario
 FUZZ_SECONDS ?= 180
-# Per-target time of `make fuzz-ci`: every target 50 s, FUZZ_JOBS (2) at a time, so the
+# Per-target time of `make fuzz-ci`: every target 60 s, FUZZ_JOBS (2) at a time, so the
 # twelve targets take about 5-6 minutes on two cores.
-FUZZ_CI_SECONDS ?= 50
+FUZZ_CI_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
 FUZZ_AFL     := build-fuzz-afl
@@ -71,7 +71,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (default 180) and merge new coverage into corpus/
 	@sh fuzz/run.sh libfuzzer $(FUZZ_LF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (50) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
+fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (60) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
 	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
