@@ -15,7 +15,7 @@ FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config g
                 ring_scenario
 FUZZ_SECONDS ?= 180
 # Per-target time of `make fuzz-ci`: every target 60 s, FUZZ_JOBS (2) at a time, so the
-# twelve targets take about 5-6 minutes on two cores.
+# twelve targets take about 6 minutes on two cores.
 FUZZ_CI_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
