@@ -104,6 +104,35 @@ static void t_node_limit(void **state)
     assert_non_null(strstr(err.message, "limit of 4 values"));
 }
 
+/* The default limit is 8 Mi (8388608) values (include/wsel/config.h, doc/weighted.md
+ * section 2.9, the man page's LIMITS). One array of 8388606 strings makes 8388609 values
+ * with the top hash, r's hash and the array: the last string is one too many. The text is
+ * 16 MiB and a bit, so the file-size limit is raised; the node limit keeps its default. */
+static void t_node_limit_default(void **state)
+{
+    (void)state;
+    static const char head[] = "r => { a => [", tail[] = "1 ] }\n";
+    const size_t strings = 8388606, hl = sizeof head - 1, tl = sizeof tail - 1;
+    size_t len = hl + 2 * (strings - 1) + tl;
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, head, hl);
+    for (size_t i = 0; i < strings - 1; i++)
+        memcpy(text + hl + 2 * i, "1,", 2);
+    memcpy(text + len - tl, tail, tl + 1);
+    wsel_load_opts o = { .input = STANZA, .max_file_size = (size_t)32 << 20 };
+    wsel_config *cfg = NULL;
+    wsel_error err;
+    int rc = wsel_config_load_buffer(text, len, "big", &o, &cfg, &err);
+    free(text);
+    assert_int_equal(rc, WSEL_E_LIMIT);
+    assert_null(cfg);
+    assert_non_null(strstr(err.message, "limit of 8388608 values"));
+    /* string j (from 1) starts at column hl + 1 + 2 (j - 1) */
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, hl + 1 + 2 * (strings - 1));
+}
+
 static void t_node_limit_counts_includes(void **state)
 {
     (void)state;
@@ -318,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_node_is_small),
         cmocka_unit_test(t_node_limit),
+        cmocka_unit_test(t_node_limit_default),
         cmocka_unit_test(t_node_limit_counts_includes),
         cmocka_unit_test(t_total_size_limit),
         cmocka_unit_test(t_stack_nesting),
