@@ -373,7 +373,7 @@ static int s_ratio_entry(R *r, const at *w, const char *name, json_t *e)
     if (!json_is_object(e) || json_object_size(e) != 2 || !json_is_integer(wt) ||
         !json_is_integer(cur) || json_integer_value(wt) < 0 || json_integer_value(wt) > 0xffffffffll ||
         json_integer_value(cur) > (1ll << 52) || json_integer_value(cur) < -(1ll << 52))
-        return bad(r, w->name, name, "ratio entry '%s' must be {\"w\": 0..2^32-1, \"cur\": integer}", name);
+        return bad(r, w->name, name, "ratio entry '%s' must be {\"w\": 0..2^32-1, \"cur\": -2^52..2^52}", name);
     sc->st->wrr.w[i] = (uint32_t)json_integer_value(wt);
     sc->st->wrr.cur[i] = (int64_t)json_integer_value(cur);
     sc->st->wrr.used = true;

@@ -90,35 +90,65 @@ is_rc 0 "topology by order: resolves"
 jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
     "topology records by order, not text order: p_dc2 with score 50"
 
+# vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error and no
+# definite or indirect leak ("never a crash, a leak"); a skip when valgrind is missing.
+vg() {
+    want=$1 name=$2; shift 2
+    if ! command -v valgrind >/dev/null 2>&1; then
+        T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed ($name)"; return
+    fi
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
+        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq "$want" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
+    ok $r "$name"
+}
+
 # cli/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
 # small still "works" with glibc; only a memory checker sees it. Each ring command on the
-# bundled examples must run clean under valgrind (skipped when valgrind is missing).
-if command -v valgrind >/dev/null 2>&1; then
-    for args in "ring run $EXAMPLES/ring/k2.json --json" "ring show $EXAMPLES/ring/k4.json" \
-                "ring diff $EXAMPLES/ring/k2.json"; do
-        # shellcheck disable=SC2086
-        valgrind -q --error-exitcode=97 "$WSEL" $args >"$TMP/out" 2>"$TMP/err"; RC=$?
-        [ "$RC" -eq 0 ]; r=$?
-        [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
-        ok $r "wsel $args: no memory errors under valgrind"
-    done
-else
-    for n in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (check $n)"; done
-fi
+# bundled examples must run clean under valgrind.
+vg 0 "ring run k2 --json: clean under valgrind" ring run "$EXAMPLES/ring/k2.json" --json
+vg 0 "ring show k4: clean under valgrind" ring show "$EXAMPLES/ring/k4.json"
+vg 0 "ring diff k2: clean under valgrind" ring diff "$EXAMPLES/ring/k2.json"
 
 # cli/stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
-# leaks nothing (README: "never a crash, a leak"): under valgrind's leak check, exit 2.
-if command -v valgrind >/dev/null 2>&1; then
-    long=$(awk 'BEGIN { while (n++ < 400) printf "a" }')
-    for arg in "a/b" "$long"; do
-        valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
-            "$WSEL" explain "$EXAMPLES/synopsis.conf" corpwww --down "$arg" >"$TMP/out" 2>"$TMP/err"; RC=$?
-        [ "$RC" -eq 2 ]; r=$?
-        [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
-        ok $r "explain --down $(printf '%.12s' "$arg")...: refused (exit 2) without a leak"
-    done
-else
-    for n in 1 2; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed (leak $n)"; done
-fi
+# leaks nothing: exit 2.
+long=$(awk 'BEGIN { while (n++ < 400) printf "a" }')
+vg 2 "explain --down a/b: refused (exit 2) without a leak" \
+    explain "$EXAMPLES/synopsis.conf" corpwww --down "a/b"
+vg 2 "explain --down (400 bytes): refused (exit 2) without a leak" \
+    explain "$EXAMPLES/synopsis.conf" corpwww --down "$long"
+
+# ref/gslb.c@3a25cd84eb:stmt:free(st->w_mark);:;:1 -- a GSLB run frees all it took:
+# resolve with the bundled example and inputs, and check and explain.
+vg 0 "gslb resolve example -n 3: clean, no leak" \
+    gslb resolve "$EXAMPLES/gslb/bigip_gtm.conf" www.example.com --inputs "$EXAMPLES/gslb/inputs.json" -n 3 --json
+vg 1 "gslb check example (exit 1: G001): clean, no leak" gslb check "$EXAMPLES/gslb/bigip_gtm.conf"
+vg 0 "gslb explain example: clean, no leak" gslb explain "$EXAMPLES/gslb/bigip_gtm.conf"
+
+# core/gslb_inputs.c@6b95012d64:const:0:1:1 -- the ranges of a ratio entry in the inputs'
+# state (doc/gslb.md section 3, the man page's inputs): w 0..2^32-1 and cur -2^52..2^52,
+# both ends accepted, one past either end refused with exit 2 naming file, position and
+# entry.
+ratio_in() { # W CUR: inputs with the three members up and p_ratio's counters
+    printf '{"members": {"s1:v1": {"up": true}, "s1:v2": {"up": true}, "s1:v3": {"up": true}}, "state": {"pool": {"/Common/p_ratio": {"preferred": {"rr": -1, "ratio": {"s1:v1": {"w": %s, "cur": %s}, "s1:v2": {"w": 1, "cur": 0}, "s1:v3": {"w": 2, "cur": 0}}}}}}}\n' "$1" "$2" >"$TMP/ratio.json"
+}
+GR="$DATA/../../data/gslb/rr.conf"
+for wc in "0 0" "4294967295 0" "3 4503599627370496" "3 -4503599627370496"; do
+    # shellcheck disable=SC2086
+    ratio_in $wc
+    run gslb resolve "$GR" ratio.example.com --inputs "$TMP/ratio.json" -n 1 --json
+    [ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "ratio entry w, cur = $wc: accepted"
+done
+for wc in "-1 0" "4294967296 0" "3 4503599627370497" "3 -4503599627370497"; do
+    # shellcheck disable=SC2086
+    ratio_in $wc
+    run gslb resolve "$GR" ratio.example.com --inputs "$TMP/ratio.json" -n 1 --json
+    [ "$RC" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -q "ratio\.json:1:[0-9]*: /Common/p_ratio: ratio entry 's1:v1' must be {\"w\": 0\.\.2^32-1, \"cur\": -2^52\.\.2^52}" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "ratio entry w, cur = $wc: refused, exit 2"
+done
 
 done_testing
