@@ -95,43 +95,61 @@ static unsigned expect_model(const sview *b, const sview *a, uint32_t n, const c
 
 /* ---- hand-built cases ------------------------------------------------------------ */
 
-/* Leftover by hand (section 8), on 100 slots: eight hosts of weight 3 and four of
- * weight 1 (W = 28; quotas 10.71 and 3.57, so the largest-remainder counts are 11 and
- * 3: 88 + 12 = 100). Adding a host of weight 2 (W = 30, dW = 2 > 0: the untouched may
- * only lose): weight 3 -> quota 10, range [10, 10]; weight 1 -> quota 3.33, range
- * [min(3, 3), min(3, 4)] = [3, 3]; the new host 6.67, range [6, 7]. The ranges hold at
- * most 80 + 12 + 7 = 99 slots: the one left over goes to the touched host, which ends
- * with 8, above its ceiling. */
-static void test_hand_leftover(void **u)
+/* Adds hosts 10.0.0.1.. of the given weights one by one to a strict ring of n slots:
+ * every step's counts must be the model's, the counts before the last add `before`
+ * and after it `after` (worked out by hand); returns the last step's path bits. */
+static unsigned hand_adds(uint32_t n, const uint32_t *w, size_t k, const uint32_t *before,
+                          const uint32_t *after)
 {
-    (void)u;
     mock m = {0};
-    wsel_ring_opts o = mock_opts(&m, 100);
+    wsel_ring_opts o = mock_opts(&m, n);
     o.strict = true;
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
     sview b, a;
+    unsigned path = 0;
     sv_take(r, &b);
-    for (size_t i = 0; i < 13; i++) {
+    for (size_t i = 0; i < k; i++) {
         char name[32];
         snprintf(name, sizeof name, "10.0.0.%zu", i + 1);
-        assert_int_equal(wsel_ring_add_host(r, name, 80, i < 8 ? 3 : i < 12 ? 1 : 2, NULL),
-                         WSEL_OK);
+        assert_int_equal(wsel_ring_add_host(r, name, 80, w[i], NULL), WSEL_OK);
         sv_take(r, &a);
-        unsigned path = expect_model(&b, &a, 100, name);
-        for (size_t k = 0; i == 11 && k < a.na; k++)
-            assert_int_equal(a.c[k], k < 8 ? 11 : 3);
-        if (i == 12) {
-            assert_int_equal(path, WSEL_KIT_STRICT_LEFTOVER);
-            for (size_t k = 0; k < a.na; k++)
-                assert_int_equal(a.c[k], k < 8 ? 10 : k < 12 ? 3 : 8);
-        }
+        path = expect_model(&b, &a, n, name);
+        const uint32_t *want = i == k - 2 ? before : i == k - 1 ? after : NULL;
+        for (size_t j = 0; want && j < a.na; j++)
+            if (a.c[j] != want[j])
+                fail_msg("hand-built, after adding %s: %s has %u slots, by hand %u", name,
+                         a.key[j], a.c[j], want[j]);
         b = a;
     }
     wsel_error err;
     if (wsel_ring_check(r, &err) != WSEL_OK)
         fail_msg("%s", err.message);
     wsel_ring_free(r);
+    return path;
+}
+
+/* The leftover rule by hand (section 8). 70 slots, five hosts of weight 3 then five of
+ * weight 1: W = 20, quotas 10.5 and 3.5, all remainders equal, so the ceilings go to the
+ * first five: 5 x 11 + 5 x 3 = 70. Adding a host of weight 1 (W = 21; dW = 1 > 0: the
+ * untouched may only lose): weight 3 -> quota 10, range [10, 10]; weight 1 -> quota
+ * 3.33, range [min(3, 3), min(3, 4)] = [3, 3]; the new host 3.33, range [3, 4]. The
+ * ranges hold at most 50 + 15 + 4 = 69: the slot left over goes to the touched host of
+ * weight 1, which ends with 5, more than one slot above its quota.
+ * The same with 100 slots, eight hosts of weight 3, four of weight 1 (quotas 10.71 and
+ * 3.57: 8 x 11 + 4 x 3) and a new host of weight 2 (W = 30: ranges [10, 10], [3, 3] and
+ * [6, 7] for quota 6.67; at most 99): the new host ends with 8. */
+static void test_hand_leftover(void **u)
+{
+    (void)u;
+    static const uint32_t w1[] = {3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1};
+    static const uint32_t b1[] = {11, 11, 11, 11, 11, 3, 3, 3, 3, 3};
+    static const uint32_t a1[] = {10, 10, 10, 10, 10, 3, 3, 3, 3, 3, 5};
+    assert_int_equal(hand_adds(70, w1, 11, b1, a1), WSEL_KIT_STRICT_LEFTOVER);
+    static const uint32_t w2[] = {3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 2};
+    static const uint32_t b2[] = {11, 11, 11, 11, 11, 11, 11, 11, 3, 3, 3, 3};
+    static const uint32_t a2[] = {10, 10, 10, 10, 10, 10, 10, 10, 3, 3, 3, 3, 8};
+    assert_int_equal(hand_adds(100, w2, 13, b2, a2), WSEL_KIT_STRICT_LEFTOVER);
 }
 
 /* ---- generated scenarios ----------------------------------------------------------- */
@@ -238,6 +256,9 @@ static void test_generated(void **u)
 {
     (void)u;
     unsigned seeds = wsel_kit_under_valgrind() ? 40 : 600;
+    const char *env = getenv("WSEL_STRICT_SEEDS"); /* a longer search, by hand */
+    if (env && atoi(env) > 0)
+        seeds = (unsigned)atoi(env);
     for (uint64_t seed = 1; seed <= seeds; seed++)
         run_seed(seed * 0x9E3779B97F4A7C15ull, 60);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
