@@ -245,10 +245,12 @@ static void run_seed(uint64_t seed, size_t steps)
     wsel_ring_free(r);
 }
 
-/* Seeds whose scenarios reach the rarer rules, found by a run of 30 000 seeds: the
- * leftover going to a new address of weight 1 beside one re-weighted 1 -> 2 (step 59),
- * the leftover to a new address of weight 2 (step 29), the touched giving way (step 55),
- * and an untouched address giving back its raise (step 57). */
+/* Seeds whose scenarios reach the rarer rules, found by a run of 30 000 seeds
+ * (WSEL_STRICT_SEEDS=30000): a leftover with dW = 0 (a DNS answer adds an address of
+ * weight 1, re-weights one 1 -> 2 and drops others; step 59), a leftover to a new
+ * address of weight 2 (step 29), the touched giving way in iteration order (step 55),
+ * a leftover with dW = 0 (step 10) and an untouched address giving back its raise
+ * (step 57). */
 static const uint64_t pinned[] = {340073091064405491ull, 12863923506484211403ull,
                                   6870970938548771667ull, 6508549766421047592ull};
 
