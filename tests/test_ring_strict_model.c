@@ -95,27 +95,38 @@ static unsigned expect_model(const sview *b, const sview *a, uint32_t n, const c
 
 /* ---- hand-built cases ------------------------------------------------------------ */
 
-/* Adds hosts 10.0.0.1.. of the given weights one by one to a strict ring of n slots:
- * every step's counts must be the model's, the counts before the last add `before`
- * and after it `after` (worked out by hand); returns the last step's path bits. */
-static unsigned hand_adds(uint32_t n, const uint32_t *w, size_t k, const uint32_t *before,
-                          const uint32_t *after)
+/* Adds hosts 10.0.0.1.. of weights w[0..k-1] one by one to a strict ring of n slots,
+ * then, when ns > 0, host s.test whose SRV record has targets 10.8.0.1.. of weights
+ * srv[0..ns-1]. Every step's counts must be the model's, the counts before the last add
+ * `before` and after it `after` (worked out by hand); returns the last step's path. */
+static unsigned hand_adds(uint32_t n, const uint32_t *w, size_t k, const uint32_t *srv,
+                          size_t ns, const uint32_t *before, const uint32_t *after)
 {
     mock m = {0};
     wsel_ring_opts o = mock_opts(&m, n);
     o.strict = true;
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, NULL), WSEL_OK);
+    mock_srv_clear(&m, "s.test");
+    for (size_t i = 0; i < ns; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "10.8.0.%zu", i + 1);
+        mock_srv(&m, "s.test", t, (uint32_t)(8001 + i), srv[i], 1, 3600);
+    }
     sview b, a;
     unsigned path = 0;
+    size_t steps = k + (ns > 0);
     sv_take(r, &b);
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < steps; i++) {
         char name[32];
-        snprintf(name, sizeof name, "10.0.0.%zu", i + 1);
-        assert_int_equal(wsel_ring_add_host(r, name, 80, w[i], NULL), WSEL_OK);
+        if (i < k)
+            snprintf(name, sizeof name, "10.0.0.%zu", i + 1);
+        else
+            snprintf(name, sizeof name, "s.test");
+        assert_int_equal(wsel_ring_add_host(r, name, 80, i < k ? w[i] : 1, NULL), WSEL_OK);
         sv_take(r, &a);
         path = expect_model(&b, &a, n, name);
-        const uint32_t *want = i == k - 2 ? before : i == k - 1 ? after : NULL;
+        const uint32_t *want = i + 2 == steps ? before : i + 1 == steps ? after : NULL;
         for (size_t j = 0; want && j < a.na; j++)
             if (a.c[j] != want[j])
                 fail_msg("hand-built, after adding %s: %s has %u slots, by hand %u", name,
@@ -129,27 +140,38 @@ static unsigned hand_adds(uint32_t n, const uint32_t *w, size_t k, const uint32_
     return path;
 }
 
-/* The leftover rule by hand (section 8). 70 slots, five hosts of weight 3 then five of
- * weight 1: W = 20, quotas 10.5 and 3.5, all remainders equal, so the ceilings go to the
- * first five: 5 x 11 + 5 x 3 = 70. Adding a host of weight 1 (W = 21; dW = 1 > 0: the
- * untouched may only lose): weight 3 -> quota 10, range [10, 10]; weight 1 -> quota
- * 3.33, range [min(3, 3), min(3, 4)] = [3, 3]; the new host 3.33, range [3, 4]. The
- * ranges hold at most 50 + 15 + 4 = 69: the slot left over goes to the touched host of
- * weight 1, which ends with 5, more than one slot above its quota.
- * The same with 100 slots, eight hosts of weight 3, four of weight 1 (quotas 10.71 and
- * 3.57: 8 x 11 + 4 x 3) and a new host of weight 2 (W = 30: ranges [10, 10], [3, 3] and
- * [6, 7] for quota 6.67; at most 99): the new host ends with 8. */
+/* The leftover rule by hand (section 8).
+ * 70 slots, five hosts of weight 3 then five of weight 1: W = 20, quotas 10.5 and 3.5,
+ * all remainders equal, so the ceilings go to the first five: 5 x 11 + 5 x 3 = 70.
+ * Adding a host of weight 1 (W = 21; dW = 1 > 0: the untouched may only lose): weight
+ * 3 -> quota 10, range [10, 10]; weight 1 -> quota 3.33, range [min(3, 3), min(3, 4)] =
+ * [3, 3]; the new host 3.33, range [3, 4]. The ranges hold at most 50 + 15 + 4 = 69:
+ * the slot left over goes to the touched host of weight 1, which ends with 5, more than
+ * one slot above its quota.
+ * 100 slots, eight hosts of weight 3, four of weight 1 (quotas 10.71 and 3.57: 8 x 11 +
+ * 4 x 3) and a new host of weight 2 (W = 30: ranges [10, 10], [3, 3] and [6, 7] for
+ * quota 6.67; at most 99): the new host ends with 8.
+ * 40 slots, seven hosts of weight 3 and five of weight 1 (W = 26, quotas 4.62 and 1.54,
+ * remainders 16 and 14 of 26: 7 x 5 + 5 x 1), then an SRV host with targets of weight 1
+ * and 3 (W = 30): weight 3 -> quota 4, range [4, 4]; weight 1 -> 1.33, [1, 1]; the new
+ * targets 1.33, [1, 2] (remainder 10) and 4, [4, 4]. Bottoms 28 + 5 + 1 + 4 = 38, the
+ * weight-1 target rises to 2, and the one slot left over is split by weight 1 : 3
+ * between the two targets: remainders 1 and 3 of 4, so the weight-3 target gets it: 5. */
 static void test_hand_leftover(void **u)
 {
     (void)u;
     static const uint32_t w1[] = {3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1};
     static const uint32_t b1[] = {11, 11, 11, 11, 11, 3, 3, 3, 3, 3};
     static const uint32_t a1[] = {10, 10, 10, 10, 10, 3, 3, 3, 3, 3, 5};
-    assert_int_equal(hand_adds(70, w1, 11, b1, a1), WSEL_KIT_STRICT_LEFTOVER);
+    assert_int_equal(hand_adds(70, w1, 11, NULL, 0, b1, a1), WSEL_KIT_STRICT_LEFTOVER);
     static const uint32_t w2[] = {3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 2};
     static const uint32_t b2[] = {11, 11, 11, 11, 11, 11, 11, 11, 3, 3, 3, 3};
     static const uint32_t a2[] = {10, 10, 10, 10, 10, 10, 10, 10, 3, 3, 3, 3, 8};
-    assert_int_equal(hand_adds(100, w2, 13, b2, a2), WSEL_KIT_STRICT_LEFTOVER);
+    assert_int_equal(hand_adds(100, w2, 13, NULL, 0, b2, a2), WSEL_KIT_STRICT_LEFTOVER);
+    static const uint32_t w3[] = {3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1}, s3[] = {1, 3};
+    static const uint32_t b3[] = {5, 5, 5, 5, 5, 5, 5, 1, 1, 1, 1, 1};
+    static const uint32_t a3[] = {4, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 2, 5};
+    assert_int_equal(hand_adds(40, w3, 12, s3, 2, b3, a3), WSEL_KIT_STRICT_LEFTOVER);
 }
 
 /* ---- generated scenarios ----------------------------------------------------------- */
