@@ -14,8 +14,11 @@
  *   keep weight (the untouched when there is none), by the largest-remainder method;
  *   when the bottoms hold more than N, the touched give way, then the untouched give
  *   back what they were raised above their count, each in iteration order.
- * The last two rules were made precise in the document when this model first met the
- * engine (the excess rule: the model had cut by smallest remainders). */
+ * The last two rules were made precise in the document (decision 17) when this model
+ * first met the engine: its first reading cut an excess by smallest remainders and
+ * handed a leftover round by the first stage's remainders, where the text had said only
+ * "the touched give way first" and "by largest remainders"; the model now follows the
+ * document's exact wording. */
 #include <stdlib.h>
 
 #include "kit.h"
