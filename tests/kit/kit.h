@@ -142,4 +142,23 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
  * reach it: any name it is asked about fails. */
 int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
 
+/* The strict-mode counts of doc/ring.md section 8, modelled independently of ref/ring.c
+ * (tests/kit/ring_strict.c): one address of a redistribution, in iteration order. */
+typedef struct wsel_kit_strict_addr {
+    uint32_t weight;      /* now; 0 when the address is being removed */
+    uint32_t prev_weight; /* at the last redistribution (unused when fresh) */
+    bool fresh;           /* new: not part of the last redistribution */
+    uint32_t count;       /* slots held before this redistribution */
+} wsel_kit_strict_addr;
+
+/* Which rules of section 8 a redistribution went through (the *path bits). */
+#define WSEL_KIT_STRICT_LEFTOVER 1u     /* the ranges could not absorb all N slots */
+#define WSEL_KIT_STRICT_TO_UNTOUCHED 2u /* ... and no touched address kept weight */
+#define WSEL_KIT_STRICT_EXCESS 4u       /* the ranges' bottoms held more than N */
+
+/* Target counts of a wheel of n slots into out[0..na-1]; NULL, or the reason it could
+ * not compute them. */
+const char *wsel_kit_ring_strict_counts(uint32_t n, const wsel_kit_strict_addr *a, size_t na,
+                                        uint32_t *out, unsigned *path);
+
 #endif
