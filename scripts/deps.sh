@@ -13,7 +13,7 @@ for job in "$@"; do
     coverage) pkgs="$pkgs lcov" ;;
     stats)    pkgs="$pkgs gnuplot-nox python3" ;;
     conformance) pkgs="$pkgs gdnsd python3" ;;
-    ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox" ;;
+    ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox liblsan0" ;;
     *) echo "deps.sh: unknown job '$job'" >&2; exit 2 ;;
     esac
 done

@@ -6,7 +6,7 @@
     mutgen.py show ID                              the diff of one mutant
     mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
     mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--keep]
-                  [--ids FILE] [--out DIR]            FILE: run these ids instead of a sample
+                  [--ids FILE] [--out DIR] [--no-lsan]  FILE: run these ids instead of a sample
     mutgen.py retally SUMMARY...                   per-folder table of earlier runs (a later
                                                    summary's result for an id wins) against
                                                    the current stats/mutants-equivalent.txt
@@ -15,6 +15,8 @@ Sampling is by a keyed hash of the ids (stable when unrelated code changes). `ru
 (-O1), then for each of N mutants drawn with the seed: applies it, rebuilds incrementally
 (make rebuilds what depends on the one file), runs the quick test set (unit tests and CLI
 tests, two at a time, fastest first, stopping at the first failure), restores the file.
+Unit tests run with LeakSanitizer preloaded (liblsan0), so a leak fails them, except those
+that replace malloc themselves (tests/support/nomem.h).
 Results: report/mutants-sample/summary.txt, one diff per survivor under
 report/mutants-sample/survivors/. Survivors listed in stats/mutants-equivalent.txt count
 as equivalent and leave the denominator of the kill rate.
@@ -38,6 +40,7 @@ Sites are skipped in comments, string and character literals, preprocessor lines
 arguments of assert / static_assert.
 """
 import argparse
+import ctypes.util
 import hashlib
 import os
 import re
@@ -414,10 +417,27 @@ def tap_failed(out, rc):
     return bad > 0 or (plan is not None and oks < int(plan.group(1)))
 
 
-def run_tests(progs, scratch, limits, jobs):
+def lsan_library():
+    """LeakSanitizer's run-time library (Debian's liblsan0, which gcc depends on), or None."""
+    return ctypes.util.find_library("lsan")
+
+
+def prog_env(p, scratch, lsan):
+    """The environment of one test program. A unit test runs with LeakSanitizer preloaded
+    (a leak exits 23: the valgrind leak check CI runs, at a fraction of its cost), but not
+    one that replaces malloc itself (tests/support/nomem.h), which LSan would fight."""
+    env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
+    if lsan and not p.endswith(".sh"):
+        src = os.path.join(scratch, "tests", os.path.basename(p) + ".c")
+        with open(src, encoding="utf-8", errors="replace") as fh:
+            if "support/nomem.h" not in fh.read():
+                env.update(LD_PRELOAD=lsan, LSAN_OPTIONS="exitcode=23")
+    return env
+
+
+def run_tests(progs, scratch, limits, jobs, envs):
     """Runs progs (fastest first), `jobs` at a time; stops at the first failure.
     Returns (status, program, seconds): status pass | fail | timeout."""
-    env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
     queue = list(progs)
     running = []                                            # (proc, prog, start, outfile)
     result = ("pass", None)
@@ -426,7 +446,7 @@ def run_tests(progs, scratch, limits, jobs):
             p = queue.pop(0)
             cmd = ["sh", p] if p.endswith(".sh") else [p]
             outf = tempfile.TemporaryFile(mode="w+")
-            proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdout=outf, stderr=subprocess.STDOUT,
+            proc = subprocess.Popen(cmd, cwd=scratch, env=envs[p], stdout=outf, stderr=subprocess.STDOUT,
                                     start_new_session=True)
             running.append((proc, p, time.time(), outf))
         if not running:
@@ -557,22 +577,25 @@ def cmd_run(a):
         log("mutgen: %d candidate mutants in %s; sample of %d, seed %d; scratch %s"
             % (len(muts), ",".join(folders), len(sample), a.seed, scratch))
         if sh(make, scratch, os.path.join(out, "logs", "baseline-build.log")) != 0:
-            sys.exit("mutgen: the unchanged tree does not build (report/mutants-sample/logs/baseline-build.log)")
+            sys.exit("mutgen: the unchanged tree does not build (report/%s/logs/baseline-build.log)" % a.out)
         # baseline: time every program alone; this orders them and sets their timeouts
         limits, times = {}, {}
-        env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
+        lsan = None if a.no_lsan else lsan_library()
+        envs = {p: prog_env(p, scratch, lsan) for p in units + clis}
         for p in units + clis:
             t0 = time.time()
             cmd = ["sh", p] if p.endswith(".sh") else [p]
-            r = subprocess.run(cmd, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            r = subprocess.run(cmd, cwd=scratch, env=envs[p], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
             if tap_failed(r.stdout, r.returncode):
                 sys.exit("mutgen: %s fails on the unchanged tree; kills would mean nothing" % p)
             times[p] = time.time() - t0
             limits[p] = max(30.0, a.timeout_factor * times[p])
         progs = sorted(units + clis, key=lambda p: times[p])
-        log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time"
-            % (len(progs), sum(times.values())))
+        log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time; %s"
+            % (len(progs), sum(times.values()),
+               "leak check: %s preloaded into %d unit tests" % (lsan, sum("LD_PRELOAD" in e for e in envs.values()))
+               if lsan else "no leak check (--no-lsan, or liblsan not found)"))
         rows = []
         t_start = time.time()                               # the budget counts mutants only
         for idx, m in enumerate(sample, 1):
@@ -591,7 +614,7 @@ def cmd_run(a):
                     status, by = "not-built", None
                 else:
                     os.remove(blog)
-                    status, by = run_tests(progs, scratch, limits, a.jobs)
+                    status, by = run_tests(progs, scratch, limits, a.jobs, envs)
                     status = {"pass": "survived", "fail": "killed", "timeout": "timeout"}[status]
             finally:
                 with open(os.path.join(scratch, m["file"]), "w", encoding="utf-8") as fh:
@@ -617,7 +640,7 @@ def cmd_run(a):
         evaluated = total["killed"] + total["timeout"] + total["survived"]
         with open(os.path.join(out, "summary.txt"), "w") as fh:
             fh.write("\n".join(summary) + "\n")
-        print("mutgen: summary in report/mutants-sample/summary.txt; survivor diffs in report/mutants-sample/survivors/")
+        print("mutgen: summary in report/%s/summary.txt; survivor diffs in report/%s/survivors/" % (a.out, a.out))
         if a.min_rate:
             if evaluated < a.min_evaluated:
                 print("mutgen: FAIL: only %d mutants evaluated (need %d)" % (evaluated, a.min_evaluated))
@@ -659,6 +682,8 @@ def main():
     p.add_argument("--keep", action="store_true")
     p.add_argument("--skip-equivalent", action="store_true",
                    help="count listed equivalents without building or running them (CI: spend the budget on the rest)")
+    p.add_argument("--no-lsan", action="store_true",
+                   help="do not preload LeakSanitizer into the unit tests (leaks then go unseen)")
     p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
     p.add_argument("--out", default="mutants-sample", help="report folder under report/")
     p = sub.add_parser("retally")
