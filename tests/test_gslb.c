@@ -424,6 +424,33 @@ static void inputs_errors(void **s)
             fail();
         }
     }
+    /* The size limit (16 MiB, include/wsel/gslb.h) at its boundary: one byte over is
+     * WSEL_E_LIMIT with no position (line and col 0: "0 when no position applies",
+     * include/wsel/common.h), for inputs and config buffers alike; at the limit, "{}"
+     * padded with blanks loads. Kills core/gslb_inputs.c@a1e564a460:const:0:1:1. */
+    size_t max = WSEL_GSLB_MAX_FILE;
+    char *big = malloc(max + 1);
+    assert_non_null(big);
+    memset(big, ' ', max + 1);
+    big[0] = '{';
+    big[max - 1] = '}';
+    wsel_gslb_inputs *in = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "big.json", big, max + 1, &in, &err), WSEL_E_LIMIT);
+    assert_null(in);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_string_equal(err.file, "big.json");
+    assert_non_null(strstr(err.message, "inputs larger than 16777216 bytes"));
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "big.json", big, max, &in, &err), 0);
+    wsel_gslb_inputs_free(in);
+    wsel_gslb_config *c2 = NULL;
+    assert_int_equal(wsel_gslb_config_load_buffer("big.conf", big, max + 1, &c2, &err), WSEL_E_LIMIT);
+    assert_null(c2);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_non_null(strstr(err.message, "config larger than 16777216 bytes"));
+    free(big);
     wsel_gslb_config_free(c);
 }
 
