@@ -52,4 +52,58 @@ is_rc 0 "ratio state with a weight-0 entry: resolves"
 jqok '[.queries[].addresses[0]] == ["10.0.0.3","10.0.0.2","10.0.0.3","10.0.0.3","10.0.0.2","10.0.0.3"]' \
     "weight 0 with cur 100 is never picked: v3 v2 v3 v3 v2 v3"
 
+# core/gslb_parse.c@6a7f8a7c37:ror:==:!=:1 -- min-members-up-mode, each spelling (doc/gslb.md
+# §4.1, A-6): pool pa (v1 up, v2 down: 1 of 2 up) is available when at-least: 1 >= value,
+# percent: 100*1 >= value*2, number = at-least, off: always; a global-availability wide IP
+# answers from pa (10.0.0.1) when it is available, else from pb (10.0.0.3).
+minup() { # MODE VALUE EXPECTED-ADDRESS
+    cat >"$TMP/minup.conf" <<EOF
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } } }
+gtm pool a /Common/pa { min-members-up-mode $1 min-members-up-value $2 members { s1:v1 s1:v2 } }
+gtm pool a /Common/pb { members { s1:v3 } }
+gtm wideip a /Common/w.example.com { pool-lb-mode global-availability pools { pa { order 0 } pb { order 1 } } }
+EOF
+    printf '%s\n' '{"members": {"s1:v1": {"up": true}, "s1:v2": {"up": false}, "s1:v3": {"up": true}}}' >"$TMP/minup.json"
+    run gslb resolve "$TMP/minup.conf" w.example.com --inputs "$TMP/minup.json" --json
+    jqok ".queries[0].addresses == [\"$3\"]" "min-members-up-mode $1, value $2, 1 of 2 up: answer $3"
+}
+minup at-least 1 10.0.0.1
+minup at-least 2 10.0.0.3
+minup number 1 10.0.0.1
+minup number 2 10.0.0.3
+minup percent 50 10.0.0.1
+minup percent 51 10.0.0.3
+minup off 2 10.0.0.1
+
+# core/gslb_model.c@9f16c148c1:negc:(vs[0] != '/'):(!(vs[0] != '/')):1 -- a member
+# SERVER:VS whose VS is not among the server's names literally is matched as /Common/VS
+# (doc/gslb.md §1, A-2), in the config and in the inputs.
+cat >"$TMP/vs.conf" <<'EOF'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { /Common/vs_a { destination 10.0.0.1:80 } } }
+gtm pool a p { members { s1:vs_a } }
+gtm wideip a w { pools { p } }
+EOF
+run gslb check "$TMP/vs.conf"
+is_rc 0 "member s1:vs_a names the VS /Common/vs_a: valid (no G013)"
+printf '%s\n' '{"members": {"s1:vs_a": {"up": true}}}' >"$TMP/vs.json"
+run gslb resolve "$TMP/vs.conf" w --inputs "$TMP/vs.json" --json
+jqok '.queries[0].addresses == ["10.0.0.1"]' "inputs key s1:vs_a is /Common/s1:/Common/vs_a: it answers"
+
+# core/gslb_parse.c@a71d848854+3:negc:((rc = skip_rest(p, key))):... (and its siblings
+# @a71d848854, +2, +4 in the server, pool and region readers) -- an ignored
+# attribute's block (`description {`) left open is a parse error at its '{', in each kind
+# of object (doc/gslb.md §1: "unterminated block"), not swallowed.
+gslb_unterminated() { # HEAD COL
+    printf '%s description {\n  x y\n' "$1" >"$TMP/u.conf"
+    run gslb check "$TMP/u.conf"
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -q "u\.conf:1:$2: .*: unterminated '{' (no matching '}')" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "'$1 description {' unterminated: error at 1:$2"
+}
+gslb_unterminated 'gtm server /Common/s1 {' 37
+gslb_unterminated 'gtm pool a p {' 28
+gslb_unterminated 'gtm wideip a w {' 30
+gslb_unterminated 'gtm region r {' 28
+
 done_testing
