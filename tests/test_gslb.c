@@ -1232,6 +1232,31 @@ static void decision_log(void **s)
     assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
     assert_non_null(strstr(l4.text, "reason=ratio w=1 cur=0\n"));
     run_free(&r);
+    /* static persist: the logged pick is the answer's first address (§9 property 11), also
+     * when the top of the hash order is the first member (list index 0). The LDNS is found
+     * with the independent computation (expected_persist_member), over 10.0.K.1. Kills
+     * ref/gslb_select.c@7372ee1a5b+2:ror:<:<=:1 (the log named the next in the order). */
+    static const char *const pkeys[] = {"/Common/s1:v1", "/Common/s1:v2", "/Common/s1:v3", "/Common/s1:v4"};
+    int found = 0;
+    for (unsigned k = 0; k < 256 && !found; k++) {
+        uint8_t ip[4] = {10, 0, (uint8_t)k, 1};
+        int up[4] = {1, 1, 1, 1};
+        if (expected_persist_member(ip, 24, pkeys, up, 4) != 0)
+            continue;
+        found = 1;
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"query\": {\"ldns\": \"10.0.%u.1\"}, \"members\": {" UP(1) "," UP(2) "," UP(3) "," UP(4) "}}", k);
+        run_init(&r, SERVERS "gtm global-settings load-balancing { static-persist-cidr-ipv4 24 }\n"
+                 POOL1("load-balancing-mode static-persistence", "s1:v1 s1:v2 s1:v3 s1:v4") WIDE1, json);
+        lines l5 = {"", 0};
+        wsel_gslb_log sel = {WSEL_GSLB_LOG_MEMBER_SELECTION, collect, &l5};
+        assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &sel, &r.o, NULL), 0);
+        assert_string_equal(first(&r.o), "10.0.0.1");
+        assert_non_null(strstr(l5.text, "member=s1:v1 addr=10.0.0.1 n_answers=1 reason=hash-rank=0\n"));
+        run_free(&r);
+    }
+    assert_true(found);
 }
 
 WSEL_TEST_MAIN("gslb",
