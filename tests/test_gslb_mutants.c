@@ -6,7 +6,8 @@
  * position (line and col 0: "0 when no position applies", include/wsel/common.h), and
  * leave no block allocated; or manage without the block. Kills
  * core/gslb_parse.c@5ad939b312:const:0:1:2 (the config's own allocation failing gave
- * column 1).
+ * column 1) and core/gslb_parse.c@73c573788f+2:stmt:free(mark);:;:1 (a config with a
+ * region leaked the cycle check's marks).
  *
  * Same allocator wrappers as tests/test_ring_nomem.c (tests/support/nomem.h); skipped
  * under sanitizers and under valgrind. */
@@ -89,6 +90,12 @@ static long sweep(const char *what, ctx *c, op_fn op, undo_fn undo)
         if (!failed) {
             if (rc != WSEL_OK)
                 fail_msg("%s: status %d without an allocation failure", what, rc);
+            /* what a success built, undone, leaves nothing behind; then built again */
+            undo(c);
+            if (live != base)
+                fail_msg("%s: %ld blocks leaked by a successful call", what, live - base);
+            if (op(c) != WSEL_OK)
+                fail_msg("%s: fails on a second run", what);
             return k;
         }
         if (rc == WSEL_OK) { /* managed without that block */
