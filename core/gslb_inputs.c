@@ -574,6 +574,9 @@ int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
                           "inputs larger than %u bytes", WSEL_GSLB_MAX_FILE);
     json_error_t je;
     json_t *root = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
+    /* jansson out of memory: its own code, or (when its lexer could not start) no text */
+    if (!root && (json_error_code(&je) == json_error_out_of_memory || !je.text[0]))
+        return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
     if (!root)
         return wsel__fail(err, WSEL_E_STATE, name, (unsigned)(je.line > 0 ? je.line : 0),
                           (unsigned)(je.column > 0 ? je.column : 0), NULL, NULL, NULL,

@@ -424,6 +424,33 @@ static void inputs_errors(void **s)
             fail();
         }
     }
+    /* The size limit (16 MiB, include/wsel/gslb.h) at its boundary: one byte over is
+     * WSEL_E_LIMIT with no position (line and col 0: "0 when no position applies",
+     * include/wsel/common.h), for inputs and config buffers alike; at the limit, "{}"
+     * padded with blanks loads. Kills core/gslb_inputs.c@a1e564a460:const:0:1:1. */
+    size_t max = WSEL_GSLB_MAX_FILE;
+    char *big = malloc(max + 1);
+    assert_non_null(big);
+    memset(big, ' ', max + 1);
+    big[0] = '{';
+    big[max - 1] = '}';
+    wsel_gslb_inputs *in = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "big.json", big, max + 1, &in, &err), WSEL_E_LIMIT);
+    assert_null(in);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_string_equal(err.file, "big.json");
+    assert_non_null(strstr(err.message, "inputs larger than 16777216 bytes"));
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "big.json", big, max, &in, &err), 0);
+    wsel_gslb_inputs_free(in);
+    wsel_gslb_config *c2 = NULL;
+    assert_int_equal(wsel_gslb_config_load_buffer("big.conf", big, max + 1, &c2, &err), WSEL_E_LIMIT);
+    assert_null(c2);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_non_null(strstr(err.message, "config larger than 16777216 bytes"));
+    free(big);
     wsel_gslb_config_free(c);
 }
 
@@ -1205,6 +1232,31 @@ static void decision_log(void **s)
     assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
     assert_non_null(strstr(l4.text, "reason=ratio w=1 cur=0\n"));
     run_free(&r);
+    /* static persist: the logged pick is the answer's first address (§9 property 11), also
+     * when the top of the hash order is the first member (list index 0). The LDNS is found
+     * with the independent computation (expected_persist_member), over 10.0.K.1. Kills
+     * ref/gslb_select.c@7372ee1a5b+2:ror:<:<=:1 (the log named the next in the order). */
+    static const char *const pkeys[] = {"/Common/s1:v1", "/Common/s1:v2", "/Common/s1:v3", "/Common/s1:v4"};
+    int found = 0;
+    for (unsigned k = 0; k < 256 && !found; k++) {
+        uint8_t ip[4] = {10, 0, (uint8_t)k, 1};
+        int up[4] = {1, 1, 1, 1};
+        if (expected_persist_member(ip, 24, pkeys, up, 4) != 0)
+            continue;
+        found = 1;
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"query\": {\"ldns\": \"10.0.%u.1\"}, \"members\": {" UP(1) "," UP(2) "," UP(3) "," UP(4) "}}", k);
+        run_init(&r, SERVERS "gtm global-settings load-balancing { static-persist-cidr-ipv4 24 }\n"
+                 POOL1("load-balancing-mode static-persistence", "s1:v1 s1:v2 s1:v3 s1:v4") WIDE1, json);
+        lines l5 = {"", 0};
+        wsel_gslb_log sel = {WSEL_GSLB_LOG_MEMBER_SELECTION, collect, &l5};
+        assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &sel, &r.o, NULL), 0);
+        assert_string_equal(first(&r.o), "10.0.0.1");
+        assert_non_null(strstr(l5.text, "member=s1:v1 addr=10.0.0.1 n_answers=1 reason=hash-rank=0\n"));
+        run_free(&r);
+    }
+    assert_true(found);
 }
 
 WSEL_TEST_MAIN("gslb",

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Tests written for generated mutants of the GSLB code (core/gslb_*.c, ref/gslb*.c,
+# cli/*gslb*.c) that survived the other tests (scripts/mutgen.py; README, *Mutation
+# testing*). Each case names the mutant id it kills; expectations are worked out by hand
+# from doc/gslb.md and the man page, not taken from a run.
+. "$(dirname "$0")/tap.sh"
+G="$DATA/../../data/gslb"
+
+# core/gslb_model.c@00d9b035b6:stmt:*net = wsel__gslb_mask(net, p);:;:1 -- a subnet
+# written with host bits set stands for its network (doc/gslb.md §1 and §3): in a topology
+# record on both sides, and as a persistence key, which the state writes back as the
+# network.
+cat >"$TMP/sub.conf" <<'EOF'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a /Common/p { load-balancing-mode topology alternate-mode none fallback-mode none members { s1:v1 s1:v2 } }
+gtm wideip a /Common/w.example.com { persistence enabled persist-cidr-ipv4 24 pools { p } }
+gtm topology ldns: subnet 192.0.2.200/24 server: subnet 10.0.0.3/31 { score 100 }
+EOF
+# 192.0.2.200/24 = 192.0.2.0/24 holds the LDNS 192.0.2.7; 10.0.0.3/31 = 10.0.0.2/31 holds
+# v2 (10.0.0.2) and not v1: v2 scores 100, v1 0, so topology answers v2. Unmasked, no
+# record matches, topology fails, and with alternate and fallback none nothing answers.
+cat >"$TMP/sub.json" <<'EOF'
+{"now": 100, "query": {"ldns": "192.0.2.7"}, "members": {"s1:v1": {"up": true}, "s1:v2": {"up": true}}}
+EOF
+run gslb resolve "$TMP/sub.conf" w.example.com --inputs "$TMP/sub.json" --json
+is_rc 0 "subnet with host bits: resolves"
+jqok '.queries[0] | .outcome == "answer" and .addresses == ["10.0.0.2"] and .step == "preferred" and .method == "topology"' \
+    "topology subnets 192.0.2.200/24 and 10.0.0.3/31 match as 192.0.2.0/24 and 10.0.0.2/31"
+# A record keyed 192.0.2.99/24 is the record of 192.0.2.0/24: the LDNS 192.0.2.7 (masked
+# by persist-cidr-ipv4 24) hits it and gets v1 (step persist, not topology's v2); the hit
+# refreshes it to now + ttl-persistence (100 + 3600, default) under the key 192.0.2.0/24.
+cat >"$TMP/sub2.json" <<'EOF'
+{"now": 100, "query": {"ldns": "192.0.2.7"}, "members": {"s1:v1": {"up": true}, "s1:v2": {"up": true}},
+ "persistence": [{"wideip": "w.example.com", "key": "192.0.2.99/24", "pool": "p", "member": "s1:v1", "expires": 200}]}
+EOF
+run gslb resolve "$TMP/sub.conf" w.example.com --inputs "$TMP/sub2.json" --json
+is_rc 0 "persistence key with host bits: resolves"
+jqok '.queries[0] | .outcome == "answer" and .addresses == ["10.0.0.1"] and .step == "persist"' \
+    "persistence key 192.0.2.99/24 is hit by the LDNS 192.0.2.7"
+jqok '.state.persistence == [{"wideip": "/Common/w.example.com", "key": "192.0.2.0/24", "pool": "/Common/p", "member": "s1:v1", "expires": 3700}]' \
+    "the state writes the key back as 192.0.2.0/24"
+
+# ref/gslb_select.c@806f99b5ce+2:const:1:0:1 -- a member whose ratio weight is 0 is never
+# picked, whatever counter the state gives it (A-8; §9 property 7: no unavailable member
+# from the preferred step), also on the repeated picks of one run. v1 is down (weight 0)
+# with cur 100; v2 and v3 keep their weights 1, 2 and counters 0, so smooth WRR goes on
+# without a reset: (cur v2, v3) +w -> (1, 2) pick v3 -> (1, -1); (2, 1) v2 -> (-1, 1);
+# (0, 3) v3 -> (0, 0); then again: v3 v2 v3.
+printf '%s\n' '{"members": {"s1:v1": {"up": false}, "s1:v2": {"up": true}, "s1:v3": {"up": true}}, "state": {"pool": {"/Common/p_ratio": {"preferred": {"rr": -1, "ratio": {"s1:v1": {"w": 0, "cur": 100}, "s1:v2": {"w": 1, "cur": 0}, "s1:v3": {"w": 2, "cur": 0}}}}}}}' >"$TMP/ratio0.json"
+run gslb resolve "$G/rr.conf" ratio.example.com --inputs "$TMP/ratio0.json" -n 6 --json
+is_rc 0 "ratio state with a weight-0 entry: resolves"
+jqok '[.queries[].addresses[0]] == ["10.0.0.3","10.0.0.2","10.0.0.3","10.0.0.3","10.0.0.2","10.0.0.3"]' \
+    "weight 0 with cur 100 is never picked: v3 v2 v3 v3 v2 v3"
+
+# core/gslb_parse.c@6a7f8a7c37:ror:==:!=:1 -- min-members-up-mode, each spelling (doc/gslb.md
+# §4.1, A-6): pool pa (v1 up, v2 down: 1 of 2 up) is available when at-least: 1 >= value,
+# percent: 100*1 >= value*2, number = at-least, off: always; a global-availability wide IP
+# answers from pa (10.0.0.1) when it is available, else from pb (10.0.0.3).
+minup() { # MODE VALUE EXPECTED-ADDRESS
+    cat >"$TMP/minup.conf" <<EOF
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } } }
+gtm pool a /Common/pa { min-members-up-mode $1 min-members-up-value $2 members { s1:v1 s1:v2 } }
+gtm pool a /Common/pb { members { s1:v3 } }
+gtm wideip a /Common/w.example.com { pool-lb-mode global-availability pools { pa { order 0 } pb { order 1 } } }
+EOF
+    printf '%s\n' '{"members": {"s1:v1": {"up": true}, "s1:v2": {"up": false}, "s1:v3": {"up": true}}}' >"$TMP/minup.json"
+    run gslb resolve "$TMP/minup.conf" w.example.com --inputs "$TMP/minup.json" --json
+    jqok ".queries[0].addresses == [\"$3\"]" "min-members-up-mode $1, value $2, 1 of 2 up: answer $3"
+}
+minup at-least 1 10.0.0.1
+minup at-least 2 10.0.0.3
+minup number 1 10.0.0.1
+minup number 2 10.0.0.3
+minup percent 50 10.0.0.1
+minup percent 51 10.0.0.3
+minup off 2 10.0.0.1
+
+# core/gslb_model.c@9f16c148c1:negc:(vs[0] != '/'):(!(vs[0] != '/')):1 -- a member
+# SERVER:VS whose VS is not among the server's names literally is matched as /Common/VS
+# (doc/gslb.md §1, A-2), in the config and in the inputs.
+cat >"$TMP/vs.conf" <<'EOF'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { /Common/vs_a { destination 10.0.0.1:80 } } }
+gtm pool a p { members { s1:vs_a } }
+gtm wideip a w { pools { p } }
+EOF
+run gslb check "$TMP/vs.conf"
+is_rc 0 "member s1:vs_a names the VS /Common/vs_a: valid (no G013)"
+printf '%s\n' '{"members": {"s1:vs_a": {"up": true}}}' >"$TMP/vs.json"
+run gslb resolve "$TMP/vs.conf" w --inputs "$TMP/vs.json" --json
+jqok '.queries[0].addresses == ["10.0.0.1"]' "inputs key s1:vs_a is /Common/s1:/Common/vs_a: it answers"
+
+# core/gslb_parse.c@a71d848854+3:negc:((rc = skip_rest(p, key))):... (and its siblings
+# @a71d848854, +2, +4 in the server, pool and region readers) -- an ignored
+# attribute's block (`description {`) left open is a parse error at its '{', in each kind
+# of object (doc/gslb.md §1: "unterminated block"), not swallowed.
+gslb_unterminated() { # HEAD COL
+    printf '%s description {\n  x y\n' "$1" >"$TMP/u.conf"
+    run gslb check "$TMP/u.conf"
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -q "u\.conf:1:$2: .*: unterminated '{' (no matching '}')" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "'$1 description {' unterminated: error at 1:$2"
+}
+gslb_unterminated 'gtm server /Common/s1 {' 37
+gslb_unterminated 'gtm pool a p {' 28
+gslb_unterminated 'gtm wideip a w {' 30
+gslb_unterminated 'gtm region r {' 28
+
+done_testing
