@@ -1,0 +1,86 @@
+#!/bin/sh
+# Tests written for generated mutants of the ring code (ref/ring*.c, fast/ring*.c,
+# cli/ring*.c) that survived the other tests (scripts/mutgen.py, `make mutants-sample`).
+# Each case names the mutant id it kills; expectations come from the man page and
+# doc/ring.md (worked by hand in the comments), not from a run.
+. "$(dirname "$0")/tap.sh"
+R="$DATA/../../data/ring"
+
+# ring_bad JSON REGEX NAME: `wsel ring run` rejects the scenario: exit 1, one line on
+# stderr matching REGEX, nothing on stdout.
+ring_bad() {
+    printf '%s\n' "$1" >"$TMP/bad.json"
+    run ring run "$TMP/bad.json" --json
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -Eq -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "$3"
+}
+
+# ref/ring_order.c@993cb85161:aor:+:-:1 -- a repeated 'order' value names the first two
+# entries (counted from 1) holding the smallest repeated value (man page, RING SCENARIO).
+ring_bad '{"order": [3, 1, 3]}' "\\\$\\.order: .*duplicates \\(entries 1 and 3\\)" \
+    "order [3,1,3]: duplicates named as entries 1 and 3"
+ring_bad '{"order": [7, 2, 5, 7, 2, 2]}' "\\\$\\.order: .*duplicates \\(entries 2 and 5\\)" \
+    "order [7,2,5,7,2,2]: the smallest repeated value, entries 2 and 5"
+
+# cli/ring.c@4bec736ee0:stmt:rc = run_all(cmd, a->scenario, &sc2, &r2:;:1 -- `ring diff`'s
+# strict figures come from a strict run of the scenario, not zeros. Counterexample C1
+# (tests/data/ring/c1.json: 3 slots; add .1 w3, .2 w5, .3 w1, then .9 w1) by hand, with
+# doc/ring.md section 8's strict ranges:
+#   add .1: 3 slots to .1                        moved 3, fewest 3, quota deviation 0
+#   add .2: q = 9/8, 15/8; .1 in [1,2], .2 in [1,2]; floors 1+1, the spare slot to the
+#           larger remainder (.2): 1/2           moved 2, fewest 2, deviation 1/8
+#   add .3: q = 1, 5/3, 1/3; .1 [1,1], .2 [1,2], .3 [0,1]; spare to .2 (2/3 > 1/3): 1/2/0
+#                                                moved 0, fewest 0, deviation 1/3
+#   add .9: q = .9, 1.5, .3, .3; .1 [0,1], .2 [1,2], .3 [0,0], .9 [0,1]; floors 0+1+0+0,
+#           two spares to .1 (.9) and .2 (.5): 1/2/0/0
+#                                                moved 0, fewest 0, deviation 1/2
+# (5.2.3's last change moves 2 slots, one between untouched addresses: doc/ring.md.)
+run ring diff "$R/c1.json" --json
+jqok '[.changes[].strict | [.moved, .minimalMoved, .untouchedMoves]] == [[3,3,0],[2,2,0],[0,0,0],[0,0,0]]' \
+    "C1 diff: strict moved / fewest / untouched per change: 3/3/0, 2/2/0, 0/0/0, 0/0/0"
+jqok '[.changes[].strict.maxQuotaDeviation] as $d | [0, 0.125, 1/3, 0.5] as $e
+      | [range(4) | ($d[.] - $e[.]) | fabs < 1e-9] | all' \
+    "C1 diff: strict largest quota deviations 0, 1/8, 1/3, 1/2"
+jqok '[.changes[].strict | (.movedShare * 3 - .moved | fabs < 1e-12)] | all' \
+    "C1 diff: strict movedShare is moved / 3"
+run ring diff "$R/c1.json"
+has "$TMP/out" '^  strict: 2 slots changed owner' "C1 diff (text): the strict line of the second add"
+
+# cli/ring.c@673908cebf:aor:+:-:2 -- a dns op touches the addresses of the host it names
+# (man page, ring diff) even when they stay: a.test's SRV target 10.0.0.1 goes from weight 1
+# to 4 beside the IP host 10.0.0.2 (weight 1) on 10 slots. 5.2.3's floors (doc/ring.md
+# section 5): 5/5 before, floor(10*4/5 + 0.0001) = 8 and 2 after; strict: the same. So 3
+# slots move from 10.0.0.2 to 10.0.0.1, a touched address: fewest 3, none between untouched.
+cat >"$TMP/srvw.json" <<'EOF'
+{"wheelSize": 10,
+ "hosts": ["a.test", {"name": "10.0.0.2", "weight": 1}],
+ "dns": {"a.test": {"SRV": [{"target": "10.0.0.1", "port": 80, "weight": 1, "priority": 1}]}},
+ "ops": [{"op": "dns", "name": "a.test", "SRV": [{"target": "10.0.0.1", "port": 80, "weight": 4, "priority": 1}]}]}
+EOF
+run ring diff "$TMP/srvw.json" --json
+jqok '.changes[0] | [.moved, .minimalMoved, .untouchedMoves, .strict.moved, .strict.minimalMoved, .strict.untouchedMoves] == [3,3,0,3,3,0]' \
+    "diff: an SRV weight change by a dns op touches the named host's addresses"
+jqok '[.changes[0].slots[] | [.from, .to, .untouched]] | length == 3 and all(. == ["10.0.0.2:80","10.0.0.1:80",false])' \
+    "diff: its 3 slots go 10.0.0.2 -> 10.0.0.1, not between untouched addresses"
+
+# vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error and no
+# definite or indirect leak; a skip when valgrind is missing.
+vg() {
+    want=$1 name=$2; shift 2
+    if ! command -v valgrind >/dev/null 2>&1; then
+        T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed ($name)"; return
+    fi
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
+        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq "$want" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
+    ok $r "$name"
+}
+
+# ref/ring.c@924b997138:aor:+:-:1 -- the ring's journal of moved slots (kept while a fast
+# engine is attached) marks slots 1..N: a mark array two bytes short still "works" with
+# glibc; valgrind sees it. C1 moves slot 3 of 3 with the fast engine attached.
+vg 0 "ring run c1 --engine fast: clean under valgrind" ring run "$R/c1.json" --engine fast --json
+
+done_testing
