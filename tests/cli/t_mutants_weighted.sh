@@ -56,4 +56,15 @@ else
     done
 fi
 
+# core/weighted_model.c@8f61b42f84:lcr:||:&&:1 -- wsel(1), check: a resource label that
+# looks like a misspelt parameter is a warning at FILE:LINE:COL of the label.
+printf 'r => { a => [ 192.0.2.1, 1 ] }\n  up_tresh => { a => [ 192.0.2.2, 1 ] }\n' >"$TMP/res.conf"
+run check "$TMP/res.conf" --stanza
+is_rc 0 "misspelt resource label: valid"
+has "$TMP/err" "^$TMP/res\\.conf:2:3: warning: resource 'up_tresh': resource label 'up_tresh' looks like a misspelling of the parameter 'up_thresh'\$" \
+    "misspelt resource label: warned at the label, line 2 column 3"
+run check "$TMP/res.conf" --stanza --json
+jqok ".warnings | length == 1 and .[0].file == \"$TMP/res.conf\" and .[0].line == 2 and .[0].col == 3" \
+    "misspelt resource label: --json warning at line 2 column 3"
+
 done_testing
