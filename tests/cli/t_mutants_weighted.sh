@@ -1,0 +1,70 @@
+#!/bin/sh
+# Tests written for generated mutants of the weighted code and CLI that survived the other
+# tests (scripts/mutgen.py, `make mutants-sample`; README, *Mutation testing*). Each case
+# names the mutant id it kills; expectations come from the man page, not from a run.
+. "$(dirname "$0")/tap.sh"
+SYN="$EXAMPLES/synopsis.conf"
+
+# cli/sample.c@bd14058d0b:const:1:2:1 -- wsel(1), sample: "-n N may also be written -n=N,
+# --n N or --n=N"; each spelling draws N answers, wherever it stands among the options.
+for spelling in "-n=7" "--n=7" "-n 7" "--n 7"; do
+    # shellcheck disable=SC2086
+    run sample "$SYN" corpwww --engine ref --json $spelling
+    is_rc 0 "sample $spelling last: exit 0"
+    jqok '.n == 7 and ([.answers[] | .count] | add) == 7' "sample $spelling last: 7 draws"
+    # shellcheck disable=SC2086
+    run sample "$SYN" corpwww $spelling --seed 3 --engine ref --json
+    jqok '.n == 7 and .seed == 3 and ([.answers[] | .count] | add) == 7' \
+        "sample $spelling before --seed 3: 7 draws, seed 3"
+done
+
+# cli/sample.c@3f7f1d2cb9:not:!::1 -- wsel(1), sample: with more than 4096 answers (both
+# sets combined) each set gets sub-tests; a set whose own answers can be enumerated (here
+# addrs_v4, 2 answers) gets answer-sets (df 1), the ungrouped-multi set (14 items, 2^13
+# answers) items (df 13, the always-included item excluded).
+cat >"$TMP/mix.conf" <<'CONF'
+mix => {
+  addrs_v4 => { a => [ 192.0.2.1, 1 ] b => [ 192.0.2.2, 3 ] }
+  addrs_v6 => { multi => true
+    h1 = [ 2001:db8::1, 1 ] h2 = [ 2001:db8::2, 2 ] h3 = [ 2001:db8::3, 3 ] h4 = [ 2001:db8::4, 4 ]
+    h5 = [ 2001:db8::5, 5 ] h6 = [ 2001:db8::6, 6 ] h7 = [ 2001:db8::7, 7 ] h8 = [ 2001:db8::8, 8 ]
+    h9 = [ 2001:db8::9, 9 ] h10 = [ 2001:db8::a, 10 ] h11 = [ 2001:db8::b, 11 ] h12 = [ 2001:db8::c, 12 ]
+    h13 = [ 2001:db8::d, 13 ] h14 = [ 2001:db8::e, 14 ] }
+}
+CONF
+run sample "$TMP/mix.conf" mix -n 4000 --json
+is_rc 0 "enumerable v4 set beside a non-enumerable v6 set: exit 0"
+jqok '.test == "subtests" and (.subtests | map([.kind, .set, .draws, .df])) == [["answer-sets", 0, 4000, 1], ["items", 1, 4000, 13]]' \
+    "enumerable v4 set beside a non-enumerable v6 set: answer-sets for set 0, items for set 1"
+
+# cli/sample.c@245ee07837:const:100:101:2 -- wsel(1), sample: with N >= 10^6 and standard
+# error a terminal, the progress bar is redrawn at each whole percent of the draws, 0 % to
+# 99 %, then erased. script(1) gives the command a terminal.
+if script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+    script -qec "'$WSEL' sample '$SYN' corpwww -n 1000000 --json >'$TMP/out'" /dev/null \
+        </dev/null >"$TMP/tty"
+    jqok '.n == 1000000' "progress run: 10^6 draws"
+    tr '\r' '\n' <"$TMP/tty" | sed -n 's/^\[[# ]\{50\}\] *\([0-9]*\)%$/\1/p' >"$TMP/pct"
+    seq 0 99 | cmp -s - "$TMP/pct"; r=$?
+    [ $r -eq 0 ] || echo "# progress percentages: $(tr '\n' ' ' <"$TMP/pct" | head -c 400)"
+    ok $r "progress bar: one frame per whole percent, 0 to 99"
+    [ "$(tail -c 4 "$TMP/tty" | od -An -c | tr -d ' ')" = '\r033[K' ]
+    ok $? "progress bar: erased at the end"
+else
+    for k in 1 2 3; do
+        T_N=$((T_N + 1)); echo "ok $T_N - # SKIP script(1) cannot give a terminal ($k)"
+    done
+fi
+
+# core/weighted_model.c@8f61b42f84:lcr:||:&&:1 -- wsel(1), check: a resource label that
+# looks like a misspelt parameter is a warning at FILE:LINE:COL of the label.
+printf 'r => { a => [ 192.0.2.1, 1 ] }\n  up_tresh => { a => [ 192.0.2.2, 1 ] }\n' >"$TMP/res.conf"
+run check "$TMP/res.conf" --stanza
+is_rc 0 "misspelt resource label: valid"
+has "$TMP/err" "^$TMP/res\\.conf:2:3: warning: resource 'up_tresh': resource label 'up_tresh' looks like a misspelling of the parameter 'up_thresh'\$" \
+    "misspelt resource label: warned at the label, line 2 column 3"
+run check "$TMP/res.conf" --stanza --json
+jqok ".warnings | length == 1 and .[0].file == \"$TMP/res.conf\" and .[0].line == 2 and .[0].col == 3" \
+    "misspelt resource label: --json warning at line 2 column 3"
+
+done_testing
