@@ -148,6 +148,39 @@ static void test_force_argument_errors(void **state)
     wsel_config_free(cfg);
 }
 
+/* core/state.c@bda4248860:const:0:1:1 -- the built-in service types up and down cannot be
+ * set (doc/weighted.md §6); the error is about the service type, not a place in the
+ * input: no line or column (an extfile load names its file). */
+static void test_builtin_service_errors(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load(cfg_text);
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    static const char *const svc[] = { "up", "down" };
+    wsel_error err;
+    for (int k = 0; k < 2; k++) {
+        wsel_error_clear(&err);
+        err.line = err.col = 9;
+        assert_int_equal(wsel_state_set(st, svc[k], "10.0.0.1", false, 5, NULL, &err),
+                         WSEL_E_STATE);
+        assert_int_equal(err.line, 0);
+        assert_int_equal(err.col, 0);
+        assert_string_equal(err.item, svc[k]);
+        wsel_error_clear(&err);
+        err.line = err.col = 9;
+        assert_int_equal(wsel_state_load_extfile_buffer(st, svc[k], "10.0.0.1 => DOWN\n", 17,
+                                                        "ext.state", &err), WSEL_E_STATE);
+        assert_string_equal(err.file, "ext.state");
+        assert_int_equal(err.line, 0);
+        assert_int_equal(err.col, 0);
+        assert_non_null(strstr(err.message, "built in"));
+    }
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 #ifndef NOMEM_SKIP
 static void write_file(const char *path, const char *text)
 {
@@ -243,12 +276,14 @@ int main(void)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
+        cmocka_unit_test(test_builtin_service_errors),
         cmocka_unit_test(test_include_glob_nomem),
         cmocka_unit_test(test_admin_state_no_leak),
     };
     const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
+        cmocka_unit_test(test_builtin_service_errors),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
 #ifndef NOMEM_SKIP
