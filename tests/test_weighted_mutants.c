@@ -181,6 +181,48 @@ static void test_builtin_service_errors(void **state)
     wsel_config_free(cfg);
 }
 
+/* core/weighted_model_check.c@3a51157544:guard:... -- the model structs are public, and a
+ * hand-built set that breaks the model's rules is refused (include/wsel/resolve.h,
+ * tests/test_coverage_model.c): a group holds 1..64 addresses. An empty group appended
+ * after the last one keeps every other rule (it starts where the items end, covers
+ * nothing, totals 0), so only the group-size rule refuses it. */
+static void test_empty_trailing_group(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load("G => { multi => true, g1 => { a => [ 10.0.0.1, 1 ], "
+                                      "b => [ 10.0.0.2, 2 ] }, g2 => { c => [ 10.0.0.3, 4 ] } }\n");
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const wsel_resource *g = wsel_config_find(cfg, "G");
+    assert_non_null(g);
+    assert_int_equal(g->n_sets, 1);
+    assert_int_equal(g->sets[0].n_groups, 2);
+    wsel_resource res = *g;
+    wsel_set set = g->sets[0];
+    wsel_group groups[3];
+    memcpy(groups, set.groups, 2 * sizeof *groups);
+    groups[2] = groups[1];
+    groups[2].first = set.n_items;
+    groups[2].count = 0;
+    groups[2].total = 0;
+    set.groups = groups;
+    res.sets = &set;
+    wsel_prng prng;
+    wsel_prng_seed(&prng, 3);
+    wsel_rng rng = wsel_prng_rng(&prng);
+    wsel_answer ans;
+    /* the copy as loaded resolves: the refusal below is the empty group's */
+    assert_int_equal(wsel_ref_resolve(&res, st, &rng, &ans), WSEL_OK);
+    set.n_groups = 3;
+    assert_int_equal(wsel_ref_resolve(&res, st, &rng, &ans), WSEL_E_ARG);
+    wsel_odds *o = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_odds_compute(&res, st, &o, &err), WSEL_E_ARG);
+    assert_null(o);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 #ifndef NOMEM_SKIP
 static void write_file(const char *path, const char *text)
 {
@@ -277,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
         cmocka_unit_test(test_builtin_service_errors),
+        cmocka_unit_test(test_empty_trailing_group),
         cmocka_unit_test(test_include_glob_nomem),
         cmocka_unit_test(test_admin_state_no_leak),
     };
@@ -284,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
         cmocka_unit_test(test_builtin_service_errors),
+        cmocka_unit_test(test_empty_trailing_group),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
 #ifndef NOMEM_SKIP
