@@ -182,8 +182,9 @@ static void test_builtin_service_errors(void **state)
 }
 
 /* core/weighted_model_check.c@3a51157544:guard:if (grp->count < 1 || grp->count > WSEL_:;:1
- * -- the model structs are public, and a hand-built set that breaks the model's rules is refused (include/wsel/resolve.h,
- * tests/test_coverage_model.c): a group holds 1..64 addresses. An empty group appended
+ * -- the model structs are public, and a hand-built set that breaks the model's rules
+ * is refused (include/wsel/resolve.h, tests/test_coverage_model.c): a group holds 1..64
+ * addresses. An empty group appended
  * after the last one keeps every other rule (it starts where the items end, covers
  * nothing, totals 0), so only the group-size rule refuses it. */
 static void test_empty_trailing_group(void **state)
