@@ -148,6 +148,82 @@ static void test_force_argument_errors(void **state)
     wsel_config_free(cfg);
 }
 
+/* core/state.c@bda4248860:const:0:1:1 -- the built-in service types up and down cannot be
+ * set (doc/weighted.md §6); the error is about the service type, not a place in the
+ * input: no line or column (an extfile load names its file). */
+static void test_builtin_service_errors(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load(cfg_text);
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    static const char *const svc[] = { "up", "down" };
+    wsel_error err;
+    for (int k = 0; k < 2; k++) {
+        wsel_error_clear(&err);
+        err.line = err.col = 9;
+        assert_int_equal(wsel_state_set(st, svc[k], "10.0.0.1", false, 5, NULL, &err),
+                         WSEL_E_STATE);
+        assert_int_equal(err.line, 0);
+        assert_int_equal(err.col, 0);
+        assert_string_equal(err.item, svc[k]);
+        wsel_error_clear(&err);
+        err.line = err.col = 9;
+        assert_int_equal(wsel_state_load_extfile_buffer(st, svc[k], "10.0.0.1 => DOWN\n", 17,
+                                                        "ext.state", &err), WSEL_E_STATE);
+        assert_string_equal(err.file, "ext.state");
+        assert_int_equal(err.line, 0);
+        assert_int_equal(err.col, 0);
+        assert_non_null(strstr(err.message, "built in"));
+    }
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+/* core/weighted_model_check.c@3a51157544:guard:if (grp->count < 1 || grp->count > WSEL_:;:1
+ * -- the model structs are public, and a hand-built set that breaks the model's rules
+ * is refused (include/wsel/resolve.h, tests/test_coverage_model.c): a group holds 1..64
+ * addresses. An empty group appended
+ * after the last one keeps every other rule (it starts where the items end, covers
+ * nothing, totals 0), so only the group-size rule refuses it. */
+static void test_empty_trailing_group(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load("G => { multi => true, g1 => { a => [ 10.0.0.1, 1 ], "
+                                      "b => [ 10.0.0.2, 2 ] }, g2 => { c => [ 10.0.0.3, 4 ] } }\n");
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    const wsel_resource *g = wsel_config_find(cfg, "G");
+    assert_non_null(g);
+    assert_int_equal(g->n_sets, 1);
+    assert_int_equal(g->sets[0].n_groups, 2);
+    wsel_resource res = *g;
+    wsel_set set = g->sets[0];
+    wsel_group groups[3];
+    memcpy(groups, set.groups, 2 * sizeof *groups);
+    groups[2] = groups[1];
+    groups[2].first = set.n_items;
+    groups[2].count = 0;
+    groups[2].total = 0;
+    set.groups = groups;
+    res.sets = &set;
+    wsel_prng prng;
+    wsel_prng_seed(&prng, 3);
+    wsel_rng rng = wsel_prng_rng(&prng);
+    wsel_answer ans;
+    /* the copy as loaded resolves: the refusal below is the empty group's */
+    assert_int_equal(wsel_ref_resolve(&res, st, &rng, &ans), WSEL_OK);
+    set.n_groups = 3;
+    assert_int_equal(wsel_ref_resolve(&res, st, &rng, &ans), WSEL_E_ARG);
+    wsel_odds *o = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_odds_compute(&res, st, &o, &err), WSEL_E_ARG);
+    assert_null(o);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 #ifndef NOMEM_SKIP
 static void write_file(const char *path, const char *text)
 {
@@ -243,12 +319,16 @@ int main(void)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
+        cmocka_unit_test(test_builtin_service_errors),
+        cmocka_unit_test(test_empty_trailing_group),
         cmocka_unit_test(test_include_glob_nomem),
         cmocka_unit_test(test_admin_state_no_leak),
     };
     const struct CMUnitTest plain[] = {
         cmocka_unit_test(test_extfile_longest_key),
         cmocka_unit_test(test_force_argument_errors),
+        cmocka_unit_test(test_builtin_service_errors),
+        cmocka_unit_test(test_empty_trailing_group),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
 #ifndef NOMEM_SKIP
