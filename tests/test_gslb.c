@@ -388,6 +388,32 @@ static void parse_limits(void **s)
                      WSEL_E_IO);
 }
 
+/* Address text lengths: the longest address forms are accepted, with a route domain
+ * too; text of 63, 64 and 65 characters (no address is that long) is refused, and read
+ * without writing past the reader's buffer. The 64 case kills
+ * core/gslb_model.c@d384b39e74:ror:>=:>:1 under SAN=1 only (a one-byte stack write; the
+ * answer is "refused" either way). */
+static void addr_lengths(void **s)
+{
+    (void)s;
+    wsel_gslb_addr a;
+    assert_true(wsel_gslb_addr_parse("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255", &a));
+    assert_int_equal(a.family, 6);
+    assert_true(wsel_gslb_addr_parse("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255%65535", &a));
+    assert_true(wsel_gslb_addr_parse("255.255.255.255%1", &a));
+    assert_int_equal(a.family, 4);
+    for (size_t n = 62; n <= 66; n++) {
+        char t[80];
+        memset(t, '1', n);
+        t[n] = '\0';
+        assert_false(wsel_gslb_addr_parse(t, &a));
+        t[n] = '%';
+        t[n + 1] = '1';
+        t[n + 2] = '\0';
+        assert_false(wsel_gslb_addr_parse(t, &a));
+    }
+}
+
 /* ---- inputs reader ------------------------------------------------------------------ */
 
 static void inputs_errors(void **s)
@@ -1266,6 +1292,7 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(parse_strings_comments),
                cmocka_unit_test(parse_errors),
                cmocka_unit_test(parse_limits),
+               cmocka_unit_test(addr_lengths),
                cmocka_unit_test(inputs_errors),
                cmocka_unit_test(method_round_robin),
                cmocka_unit_test(method_ratio),
