@@ -90,20 +90,6 @@ is_rc 0 "topology by order: resolves"
 jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
     "topology records by order, not text order: p_dc2 with score 50"
 
-# vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error and no
-# definite or indirect leak ("never a crash, a leak"); a skip when valgrind is missing.
-vg() {
-    want=$1 name=$2; shift 2
-    if ! command -v valgrind >/dev/null 2>&1; then
-        T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed ($name)"; return
-    fi
-    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
-        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
-    [ "$RC" -eq "$want" ]; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
-    ok $r "$name"
-}
-
 # cli/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
 # small still "works" with glibc; only a memory checker sees it. Each ring command on the
 # bundled examples must run clean under valgrind.

@@ -64,20 +64,6 @@ jqok '.changes[0] | [.moved, .minimalMoved, .untouchedMoves, .strict.moved, .str
 jqok '[.changes[0].slots[] | [.from, .to, .untouched]] | length == 3 and all(. == ["10.0.0.2:80","10.0.0.1:80",false])' \
     "diff: its 3 slots go 10.0.0.2 -> 10.0.0.1, not between untouched addresses"
 
-# vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error and no
-# definite or indirect leak; a skip when valgrind is missing.
-vg() {
-    want=$1 name=$2; shift 2
-    if ! command -v valgrind >/dev/null 2>&1; then
-        T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed ($name)"; return
-    fi
-    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
-        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
-    [ "$RC" -eq "$want" ]; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 400 "$TMP/err")"
-    ok $r "$name"
-}
-
 # ref/ring.c@924b997138:aor:+:-:1 -- the ring's journal of moved slots (kept while a fast
 # engine is attached) marks slots 1..N: a mark array two bytes short still "works" with
 # glibc; valgrind sees it. C1 moves slot 3 of 3 with the fast engine attached.

@@ -67,20 +67,6 @@ run check "$TMP/res.conf" --stanza --json
 jqok ".warnings | length == 1 and .[0].file == \"$TMP/res.conf\" and .[0].line == 2 and .[0].col == 3" \
     "misspelt resource label: --json warning at line 2 column 3"
 
-# vg NAME ARGS...: bin/wsel ARGS under valgrind: no memory error (uninitialised reads
-# included) and no leak; skipped when valgrind is missing.
-vg() {
-    name=$1; shift
-    if ! command -v valgrind >/dev/null 2>&1; then
-        T_N=$((T_N + 1)); echo "ok $T_N - # SKIP valgrind not installed ($name)"; return
-    fi
-    valgrind -q --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/vg"
-    [ $? -ne 97 ]; r=$?
-    [ $r -eq 0 ] || echo "# $(grep -m 3 '==' "$TMP/vg" | tr '\n' ' ' | head -c 400)"
-    ok $r "$name: valgrind clean"
-}
-
 # core/weighted_model_check.c@4be10f53a6:aor:-:+:2 -- wsel(1), check: edit distance
 # counts an adjacent transposition as one edit, so mlutx (swap u/l, then i -> x) is 2
 # edits from multi (3 without the swap) and is warned about.
@@ -89,12 +75,12 @@ run check "$TMP/swap.conf" --stanza
 is_rc 0 "label mlutx: valid"
 has "$TMP/err" "item label 'mlutx' looks like a misspelling of the parameter 'multi'" \
     "label mlutx (a swap and a substitution): warned as multi"
-vg "check, label mlutx" check "$TMP/swap.conf" --stanza
+vg 0 "check, label mlutx: valgrind clean" check "$TMP/swap.conf" --stanza
 
 # fast/weighted_avx2.c@c05bbbbf81:const:1:0:1 -- the AVX2 kernel's fused path for a
 # one-set ungrouped-multi resource of 8 or more items reads only that set's snapshot.
 if "$WSEL" sample "$DATA/big_multi.conf" big -n 1 --engine fast-avx2 >/dev/null 2>&1; then
-    vg "sample big_multi, --engine fast-avx2" sample "$DATA/big_multi.conf" big -n 200 \
+    vg 0 "sample big_multi, --engine fast-avx2: valgrind clean" sample "$DATA/big_multi.conf" big -n 200 \
         --engine fast-avx2 --json
 else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP fast-avx2 not available on this CPU"

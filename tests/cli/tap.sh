@@ -53,6 +53,21 @@ jqok() {
     ok $r "$2"
 }
 
+# vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error (reads of
+# uninitialised memory included) and no definite or indirect leak ("never a crash, a
+# leak"); a skip when valgrind is missing.
+vg() {
+    want=$1 name=$2; shift 2
+    if ! command -v valgrind >/dev/null 2>&1; then
+        T_N=$((T_N + 1)); echo "ok $T_N # SKIP valgrind not installed ($name)"; return
+    fi
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=97 \
+        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq "$want" ]; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(grep -m 3 -v '^$' "$TMP/err" | tr '\n' ' ' | head -c 400)"
+    ok $r "$name"
+}
+
 done_testing() {
     echo "1..$T_N"
     [ "$T_FAIL" -eq 0 ]

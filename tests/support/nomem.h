@@ -101,6 +101,18 @@ static inline int disarm(void)
     return hit;
 }
 
+/* False when malloc is not ours (valgrind replaces it wherever it is defined): no
+ * failure injection then, and a test should skip. */
+static inline int nomem_injection_works(void)
+{
+    void *(*volatile m)(size_t) = malloc;
+    arm(0);
+    void *p = m(16);
+    disarm();
+    free(p);
+    return p == NULL;
+}
+
 #endif /* NOMEM_SKIP */
 
 #endif
