@@ -4,16 +4,6 @@
 # kills; expectations come from the man page and doc/ring.md, not from a run.
 . "$(dirname "$0")/tap.sh"
 
-# ring_bad JSON REGEX NAME: `wsel ring run` rejects the scenario: exit 1, one line on
-# stderr matching REGEX, nothing on stdout.
-ring_bad() {
-    printf '%s\n' "$1" >"$TMP/bad.json"
-    run ring run "$TMP/bad.json" --json
-    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -Eq -- "$2" "$TMP/err"; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
-    ok $r "$3"
-}
-
 # cli/ring_scenario.c@69db7ad72d+8:const:1:0:1 -- an A/AAAA record whose keys are wrong
 # must stop the read (the record's address is never set), for the first record and after
 # a good one.

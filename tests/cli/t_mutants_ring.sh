@@ -6,16 +6,6 @@
 . "$(dirname "$0")/tap.sh"
 R="$DATA/../../data/ring"
 
-# ring_bad JSON REGEX NAME: `wsel ring run` rejects the scenario: exit 1, one line on
-# stderr matching REGEX, nothing on stdout.
-ring_bad() {
-    printf '%s\n' "$1" >"$TMP/bad.json"
-    run ring run "$TMP/bad.json" --json
-    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -Eq -- "$2" "$TMP/err"; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
-    ok $r "$3"
-}
-
 # ref/ring_order.c@993cb85161:aor:+:-:1 -- a repeated 'order' value names the first two
 # entries (counted from 1) holding the smallest repeated value (man page, RING SCENARIO).
 ring_bad '{"order": [3, 1, 3]}' "\\\$\\.order: .*duplicates \\(entries 1 and 3\\)" \

@@ -53,6 +53,16 @@ jqok() {
     ok $r "$2"
 }
 
+# ring_bad JSON REGEX NAME: `wsel ring run` rejects the scenario: exit 1, one line on
+# stderr matching REGEX, nothing on stdout.
+ring_bad() {
+    printf '%s\n' "$1" >"$TMP/bad.json"
+    run ring run "$TMP/bad.json" --json
+    [ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -Eq -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "$3"
+}
+
 # vg RC NAME ARGS...: `wsel ARGS` under valgrind exits RC with no memory error (reads of
 # uninitialised memory included) and no definite or indirect leak ("never a crash, a
 # leak"); a skip when valgrind is missing.
