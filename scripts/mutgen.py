@@ -16,7 +16,8 @@ Sampling is by a keyed hash of the ids (stable when unrelated code changes). `ru
 (make rebuilds what depends on the one file), runs the quick test set (unit tests and CLI
 tests, two at a time, fastest first, stopping at the first failure), restores the file.
 Unit tests run with LeakSanitizer preloaded (liblsan0), so a leak fails them, except those
-that replace malloc themselves (tests/support/nomem.h).
+that replace malloc themselves (tests/support/nomem.h); so does bin/wsel when a CLI test
+runs it through tap.sh's run() (WSEL_LSAN).
 Results: report/mutants-sample/summary.txt, one diff per survivor under
 report/mutants-sample/survivors/. Survivors listed in stats/mutants-equivalent.txt count
 as equivalent and leave the denominator of the kill rate.
@@ -425,9 +426,13 @@ def lsan_library():
 def prog_env(p, scratch, lsan):
     """The environment of one test program. A unit test runs with LeakSanitizer preloaded
     (a leak exits 23: the valgrind leak check CI runs, at a fraction of its cost), but not
-    one that replaces malloc itself (tests/support/nomem.h), which LSan would fight."""
+    one that replaces malloc itself (tests/support/nomem.h), which LSan would fight. A CLI
+    test gets WSEL_LSAN, which tests/cli/tap.sh's run() preloads into bin/wsel alone (not
+    into the shell, jq or python3 the script also runs)."""
     env = dict(os.environ, WSEL=BUILD + "/bin/wsel")
-    if lsan and not p.endswith(".sh"):
+    if lsan and p.endswith(".sh"):
+        env.update(WSEL_LSAN=lsan)
+    elif lsan:
         src = os.path.join(scratch, "tests", os.path.basename(p) + ".c")
         with open(src, encoding="utf-8", errors="replace") as fh:
             if "support/nomem.h" not in fh.read():
@@ -594,7 +599,8 @@ def cmd_run(a):
         progs = sorted(units + clis, key=lambda p: times[p])
         log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time; %s"
             % (len(progs), sum(times.values()),
-               "leak check: %s preloaded into %d unit tests" % (lsan, sum("LD_PRELOAD" in e for e in envs.values()))
+               "leak check: %s preloaded into %d unit tests and bin/wsel in %d CLI tests"
+               % (lsan, sum("LD_PRELOAD" in e for e in envs.values()), sum("WSEL_LSAN" in e for e in envs.values()))
                if lsan else "no leak check (--no-lsan, or liblsan not found)"))
         rows = []
         t_start = time.time()                               # the budget counts mutants only
@@ -683,7 +689,7 @@ def main():
     p.add_argument("--skip-equivalent", action="store_true",
                    help="count listed equivalents without building or running them (CI: spend the budget on the rest)")
     p.add_argument("--no-lsan", action="store_true",
-                   help="do not preload LeakSanitizer into the unit tests (leaks then go unseen)")
+                   help="do not preload LeakSanitizer into the unit tests and bin/wsel (leaks then go unseen)")
     p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
     p.add_argument("--out", default="mutants-sample", help="report folder under report/")
     p = sub.add_parser("retally")

@@ -16,8 +16,14 @@ ok() { # ok CONDITION_STATUS NAME
 }
 
 # run ARGS...: runs the binary; stdout in $TMP/out, stderr in $TMP/err, status in $RC.
+# With WSEL_LSAN set (scripts/mutgen.py sets it to liblsan's name), LeakSanitizer is
+# preloaded into the binary alone: a leak exits 23 with its report on stderr.
 run() {
-    "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"
+    if [ -n "${WSEL_LSAN:-}" ]; then
+        LD_PRELOAD="$WSEL_LSAN" LSAN_OPTIONS=exitcode=23 "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"
+    else
+        "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"
+    fi
     RC=$?
 }
 
