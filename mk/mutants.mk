@@ -1,6 +1,7 @@
 # Generated mutants (scripts/mutgen.py): standard mutation operators over core ref fast
 # odds cli, a seeded sample of N, each built (-O1) and run against the quick test set
-# (unit tests, with LeakSanitizer preloaded, and CLI tests) in a scratch copy.
+# (unit tests and CLI tests, LeakSanitizer preloaded into the unit tests and into bin/wsel)
+# in a scratch copy.
 # `make mutants` (stats/mutants.sh) stays the hand-written fault catalog.
 #
 #   make mutants-sample [N=40] [SEED=1]        report in report/mutants-sample/
