@@ -52,9 +52,7 @@ static size_t sm_rank_of(const wsel_kit_strict_addr *a, size_t na, uint64_t N, u
         switch (pick) {
         case 0: in = lo[i] < hi[i]; break;               /* below the top of its range */
         case 1: in = t && a[i].weight > 0; break;        /* touched, keeps weight */
-        case 2: in = !t && a[i].weight > 0; break;       /* untouched */
-        case 3: in = t; break;
-        default: in = !t; break;
+        default: in = !t && a[i].weight > 0; break;      /* 2: untouched */
         }
         if (in)
             rank[k++] = (sm_rank){i, N * a[i].weight % W};
@@ -113,7 +111,7 @@ const char *wsel_kit_ring_strict_counts(uint32_t n, const wsel_kit_strict_addr *
         if (rest) {
             *path |= WSEL_KIT_STRICT_LEFTOVER;
             int pick = 1;
-            size_t k = sm_rank_of(a, na, N, W, pick, lo, hi, rank);
+            k = sm_rank_of(a, na, N, W, pick, lo, hi, rank);
             if (!k) {
                 *path |= WSEL_KIT_STRICT_TO_UNTOUCHED;
                 k = sm_rank_of(a, na, N, W, pick = 2, lo, hi, rank);
