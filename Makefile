@@ -38,9 +38,14 @@ SSE2_FLAGS := -msse2
 AVX2_FLAGS := -mavx2
 endif
 
-LIB_SRC := $(sort $(wildcard core/*.c odds/*.c ref/*.c fast/*.c))
+# The systems of core/systems.def. Each code folder holds at its top what the systems
+# share and, in a folder named by the system, what is one system's (doc/architecture.md).
+SYSTEMS := $(shell sed -n 's/^WSEL_SYSTEM(\([a-z0-9_]*\)).*/\1/p' core/systems.def)
+LIB_DIRS := core odds ref fast
+LIB_SRC := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS)) \
+             $(foreach d,$(LIB_DIRS),$(foreach s,$(SYSTEMS),$(d)/$(s)/*.c))))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-CLI_SRC := $(sort $(wildcard cli/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c $(foreach s,$(SYSTEMS),cli/$(s)/*.c)))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)

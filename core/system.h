@@ -2,13 +2,13 @@
  * doc/architecture.md). Not installed.
  *
  * Each system defines `const wsel__system wsel__system_ID` in its own files (weighted:
- * core/weighted_system.c); the library reaches a system's model, reference engine, odds
+ * core/weighted/weighted_system.c); the library reaches a system's model, reference engine, odds
  * and fast engine through it. Adding a system is one line in core/systems.def and its
  * own files. */
 #ifndef WSEL_CORE_SYSTEM_H
 #define WSEL_CORE_SYSTEM_H
 
-#include "parse_tree.h"
+#include "weighted/weighted_tree.h"
 #include "variant.h"
 
 struct wsel__snap;

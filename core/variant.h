@@ -1,5 +1,5 @@
 /* CPU features and the variants of the code that uses them: one detection (core/cpu.c),
- * one table (the system's, core/weighted_system.c), one override (core/dispatch.c).
+ * one table (the system's, core/weighted/weighted_system.c), one override (core/dispatch.c).
  * Not installed.
  *
  * A variant is one concrete code path an engine runs: "ref", or a fast kernel together
@@ -36,7 +36,7 @@ typedef void (*wsel__blocks_fn)(uint64_t s[4][4], uint64_t *out, size_t blocks);
 typedef int (*wsel__query_fn)(const wsel_resolver *r, const wsel_resource *res,
                               wsel_rng *rng, wsel_answer *ans);
 
-/* What an engine does beside queries, for the resolver (core/resolver.c). Every op may
+/* What an engine does beside queries, for the resolver (core/weighted/weighted_resolver.c). Every op may
  * be NULL: the engine keeps nothing of its own (the reference engine). */
 typedef struct wsel__engine_ops {
     /* Refuses a model the engine cannot hold (filling err), before anything is built. */

@@ -16,7 +16,7 @@
  *    outcome is never RETURN_TO_DNS(no-more-pools) nor BIND_AGGREGATE. */
 #include "fuzz.h"
 #include "wsel.h"
-#include "../core/gslb_internal.h"
+#include "../core/gslb/gslb_internal.h"
 
 static int vs_avail(const wsel_gslb_config *c, const wsel_gslb_inputs *in, long v, unsigned depth)
 {

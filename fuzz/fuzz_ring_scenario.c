@@ -1,4 +1,4 @@
-/* fuzz_ring_scenario: the ring's scenario-file reader (cli/ring_scenario.c, the JSON
+/* fuzz_ring_scenario: the ring's scenario-file reader (cli/ring/ring_scenario.c, the JSON
  * format of man/wsel.1 RING SCENARIO).
  *
  * Property: on any bytes the reader returns 0 (accepted) or 1 (rejected, one message)
@@ -18,7 +18,7 @@
 
 #include "fuzz.h"
 #include "wsel.h"
-#include "../cli/ring_scenario.h"
+#include "../cli/ring/ring_scenario.h"
 
 #define MAX_RUN_SLOTS 4096u /* larger wheels are only read, not run */
 #define MAX_PICKS 64u        /* picks per op */

@@ -30,7 +30,7 @@ fast-noisa: ## identity test of a build compiled with -DWSEL_NO_SSE2 -DWSEL_NO_A
 fast-env: $(BUILD)/tests/test_fast_identity ## identity test with the dispatched variant forced by WSEL_FAST_KERNEL=scalar|sse2|avx2
 	for k in scalar sse2 avx2; do WSEL_FAST_KERNEL=$$k $(BUILD)/tests/test_fast_identity || exit 1; done
 
-$(BUILD)/fast/perf: fast/perf/perf.c $(STATIC_LIB)
+$(BUILD)/fast/perf: fast/weighted/perf/perf.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 

@@ -325,9 +325,12 @@ def source_files(folders):
     files = []
     for f in folders:
         d = os.path.join(ROOT, f)
-        for name in sorted(os.listdir(d)):
-            if name.endswith(".c"):
-                files.append(f + "/" + name)
+        # the folder's shared files, then each system's folder (doc/architecture.md)
+        for sub, _dirs, names in sorted(os.walk(d)):
+            rel = os.path.relpath(sub, ROOT)
+            if rel.count("/") > 1:  # programs below a system's folder (fast/weighted/perf)
+                continue
+            files += [rel + "/" + n for n in sorted(names) if n.endswith(".c")]
     return files
 
 

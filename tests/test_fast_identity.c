@@ -8,7 +8,7 @@
  * Words are partly uniform and partly placed on the exact edges of the contract's maps:
  * for a CHOOSE prefix c of total D and an INCLUDE weight d of layer max M, the edge is
  * ceil(c * 2^64 / D) (resp. ceil(d * 2^64 / M)), computed here by 128-bit division from
- * dynamic weights derived from the public state API, independent of fast/weighted_prepare.c. */
+ * dynamic weights derived from the public state API, independent of fast/weighted/weighted_prepare.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -391,7 +391,7 @@ static void parse_limits(void **s)
 /* Address text lengths: the longest address forms are accepted, with a route domain
  * too; text of 63, 64 and 65 characters (no address is that long) is refused, and read
  * without writing past the reader's buffer. The 64 case kills
- * core/gslb_model.c@d384b39e74:ror:>=:>:1 under SAN=1 only (a one-byte stack write; the
+ * core/gslb/gslb_model.c@d384b39e74:ror:>=:>:1 under SAN=1 only (a one-byte stack write; the
  * answer is "refused" either way). */
 static void addr_lengths(void **s)
 {
@@ -453,7 +453,7 @@ static void inputs_errors(void **s)
     /* The size limit (16 MiB, include/wsel/gslb.h) at its boundary: one byte over is
      * WSEL_E_LIMIT with no position (line and col 0: "0 when no position applies",
      * include/wsel/common.h), for inputs and config buffers alike; at the limit, "{}"
-     * padded with blanks loads. Kills core/gslb_inputs.c@a1e564a460:const:0:1:1. */
+     * padded with blanks loads. Kills core/gslb/gslb_inputs.c@a1e564a460:const:0:1:1. */
     size_t max = WSEL_GSLB_MAX_FILE;
     char *big = malloc(max + 1);
     assert_non_null(big);
@@ -1261,7 +1261,7 @@ static void decision_log(void **s)
     /* static persist: the logged pick is the answer's first address (§9 property 11), also
      * when the top of the hash order is the first member (list index 0). The LDNS is found
      * with the independent computation (expected_persist_member), over 10.0.K.1. Kills
-     * ref/gslb_select.c@7372ee1a5b+2:ror:<:<=:1 (the log named the next in the order). */
+     * ref/gslb/gslb_select.c@7372ee1a5b+2:ror:<:<=:1 (the log named the next in the order). */
     static const char *const pkeys[] = {"/Common/s1:v1", "/Common/s1:v2", "/Common/s1:v3", "/Common/s1:v4"};
     int found = 0;
     for (unsigned k = 0; k < 256 && !found; k++) {

@@ -5,8 +5,8 @@
  * fail with WSEL_E_NOMEM and an error record that says "out of memory" without a
  * position (line and col 0: "0 when no position applies", include/wsel/common.h), and
  * leave no block allocated; or manage without the block. Kills
- * core/gslb_parse.c@5ad939b312:const:0:1:2 (the config's own allocation failing gave
- * column 1) and core/gslb_parse.c@73c573788f+2:stmt:free(mark);:;:1 (a config with a
+ * core/gslb/gslb_parse.c@5ad939b312:const:0:1:2 (the config's own allocation failing gave
+ * column 1) and core/gslb/gslb_parse.c@73c573788f+2:stmt:free(mark);:;:1 (a config with a
  * region leaked the cycle check's marks).
  *
  * Same allocator wrappers as tests/test_ring_nomem.c (tests/support/nomem.h); skipped

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../core/parse_tree.h"
+#include "../core/weighted/weighted_tree.h"
 #include "support/support.h"
 
 /* doc/weighted.md §2.9: a load at the caps fits in 256 KiB of stack in an optimised

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "ring_mock.h"
-#include "../ref/ring_internal.h"
+#include "../core/ring/ring_model.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 

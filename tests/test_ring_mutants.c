@@ -18,7 +18,7 @@ static void must(int rc, const wsel_error *err, const char *what)
         fail_msg("%s: %s", what, err->message);
 }
 
-/* fast/ring.c@5d978ecb75:guard:if (!rec || strcmp(rec->ip, a->ip) != 0 :;:1 --
+/* fast/ring/ring_fast.c@5d978ecb75:guard:if (!rec || strcmp(rec->ip, a->ip) != 0 :;:1 --
  * wsel_ring_fast_check reports an address the published view has no record for
  * (ring.h: "each address's text and port"; WSEL_E_STATE with the first difference), even
  * when that address owns no slot, so that no slot of the view differs.

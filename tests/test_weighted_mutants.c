@@ -68,7 +68,7 @@ static void long_key(char *out, size_t n)
     out[n] = '\0';
 }
 
-/* core/state.c@45aecf49c3:const:1:2:1 -- doc/weighted.md §6.4: an extfile key is at most
+/* core/weighted/weighted_state.c@45aecf49c3:const:1:2:1 -- doc/weighted.md §6.4: an extfile key is at most
  * 319 bytes. The longest key is accepted (it names nothing here: a warning for its line)
  * and the lines after it apply; one byte more is an error at the key. The mutant copies
  * strlen + 2 bytes of the 320-byte canonical-key buffer, one past its end for a 319-byte
@@ -110,7 +110,7 @@ static void test_extfile_longest_key(void **state)
     wsel_config_free(cfg);
 }
 
-/* core/state.c@a0afc6d405+3:const:0:1:1 -- wsel.h: an error's line and col are "0 when no
+/* core/weighted/weighted_state.c@a0afc6d405+3:const:0:1:1 -- wsel.h: an error's line and col are "0 when no
  * position applies"; a missing state or pattern is an argument error with no position. */
 static void test_force_argument_errors(void **state)
 {
@@ -138,7 +138,7 @@ static void test_force_argument_errors(void **state)
     wsel_config_free(cfg);
 }
 
-/* core/state.c@bda4248860:const:0:1:1 -- the built-in service types up and down cannot be
+/* core/weighted/weighted_state.c@bda4248860:const:0:1:1 -- the built-in service types up and down cannot be
  * set (doc/weighted.md §6); the error is about the service type, not a place in the
  * input: no line or column (an extfile load names its file). */
 static void test_builtin_service_errors(void **state)
@@ -171,7 +171,7 @@ static void test_builtin_service_errors(void **state)
     wsel_config_free(cfg);
 }
 
-/* core/weighted_model_check.c@3a51157544:guard:if (grp->count < 1 || grp->count > WSEL_:;:1
+/* core/weighted/weighted_model_check.c@3a51157544:guard:if (grp->count < 1 || grp->count > WSEL_:;:1
  * -- the model structs are public, and a hand-built set that breaks the model's rules
  * is refused (include/wsel/resolve.h, tests/test_coverage_model.c): a group holds 1..64
  * addresses. An empty group appended
@@ -224,7 +224,7 @@ static void write_file(const char *path, const char *text)
 }
 #endif
 
-/* core/parse_include.c@8a0dd0fea5+3:stmt:rc = fail_at(err, WSEL_E_NOMEM, at, NULL:;:1 --
+/* core/weighted/weighted_include.c@8a0dd0fea5+3:stmt:rc = fail_at(err, WSEL_E_NOMEM, at, NULL:;:1 --
  * doc/weighted.md §2.9: running out of memory is WSEL_E_NOMEM, never a different config.
  * Every allocation of a load whose $include{} is a glob fails in turn: the load fails
  * with WSEL_E_NOMEM (or WSEL_E_IO where fopen fails for want of memory), or it succeeds
@@ -279,7 +279,7 @@ static void test_include_glob_nomem(void **state)
 #endif
 }
 
-/* core/admin_state.c@9e8ad01058:stmt:free(lines);:;:1 -- loading an admin_state file
+/* core/weighted/weighted_admin_state.c@9e8ad01058:stmt:free(lines);:;:1 -- loading an admin_state file
  * allocates nothing that outlives the state and config: the blocks live before are live
  * after both are freed (tests/support/nomem.h counts them). */
 static void test_admin_state_no_leak(void **state)

@@ -4,7 +4,7 @@
 # kills; expectations come from the man page and doc/ring.md, not from a run.
 . "$(dirname "$0")/tap.sh"
 
-# cli/ring_scenario.c@69db7ad72d+8:const:1:0:1 -- an A/AAAA record whose keys are wrong
+# cli/ring/ring_scenario.c@69db7ad72d+8:const:1:0:1 -- an A/AAAA record whose keys are wrong
 # must stop the read (the record's address is never set), for the first record and after
 # a good one.
 ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1", "port": 80}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
@@ -25,7 +25,7 @@ gslb_bad() {
 }
 SRV='gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }'
 
-# core/gslb_parse.c@2f69ecf195:const:1:2:1 -- a duplicate object of one kind is a parse
+# core/gslb/gslb_parse.c@2f69ecf195:const:1:2:1 -- a duplicate object of one kind is a parse
 # error for each kind (doc/gslb.md: "duplicate object of one kind"); a pool named with and
 # without /Common/ is the same pool (A-2).
 gslb_bad "duplicate pool" "gtm.conf:3:12: gtm pool a /Common/p: duplicate gtm pool a '/Common/p'" <<EOF
@@ -57,16 +57,16 @@ in_bad() {
     one_line_error "$2: exit 2, one line"
     has "$TMP/err" "$3" "$2: the message names the key"
 }
-# core/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
+# core/gslb/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
 in_bad 's/"country": "DE"/"country": 5/' "geo country given as a number" \
     "in\\.json:9:[0-9]+: 203\\.0\\.113\\.7: 'country' must be a string or null"
 in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "'isp' must be a string or null"
-# core/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
+# core/gslb/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
 # would otherwise read as "no state")
 in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "state: 'wideip' must be an object"
 in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "state: 'wideip' must be an object"
 
-# core/gslb_parse.c@fde390e18c+3:guard:... -- topology records of equal specificity are
+# core/gslb/gslb_parse.c@fde390e18c+3:guard:... -- topology records of equal specificity are
 # evaluated by `order`, then text order (doc/gslb.md A-35): the first record for p_dc1 by
 # order scores 5, so p_dc2 (50) wins although p_dc1's first record in the text scores 100.
 sed -e '/^gtm topology/d' "$GEX/bigip_gtm.conf" >"$TMP/topo.conf"
@@ -80,14 +80,14 @@ is_rc 0 "topology by order: resolves"
 jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
     "topology records by order, not text order: p_dc2 with score 50"
 
-# cli/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
+# cli/ring/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
 # small still "works" with glibc; only a memory checker sees it. Each ring command on the
 # bundled examples must run clean under valgrind.
 vg 0 "ring run k2 --json: clean under valgrind" ring run "$EXAMPLES/ring/k2.json" --json
 vg 0 "ring show k4: clean under valgrind" ring show "$EXAMPLES/ring/k4.json"
 vg 0 "ring diff k2: clean under valgrind" ring diff "$EXAMPLES/ring/k2.json"
 
-# cli/stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
+# cli/weighted/weighted_stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
 # leaks nothing: exit 2.
 long=$(awk 'BEGIN { while (n++ < 400) printf "a" }')
 vg 2 "explain --down a/b: refused (exit 2) without a leak" \
@@ -95,14 +95,14 @@ vg 2 "explain --down a/b: refused (exit 2) without a leak" \
 vg 2 "explain --down (400 bytes): refused (exit 2) without a leak" \
     explain "$EXAMPLES/synopsis.conf" corpwww --down "$long"
 
-# ref/gslb.c@3a25cd84eb:stmt:free(st->w_mark);:;:1 -- a GSLB run frees all it took:
+# ref/gslb/gslb_decide.c@3a25cd84eb:stmt:free(st->w_mark);:;:1 -- a GSLB run frees all it took:
 # resolve with the bundled example and inputs, and check and explain.
 vg 0 "gslb resolve example -n 3: clean, no leak" \
     gslb resolve "$EXAMPLES/gslb/bigip_gtm.conf" www.example.com --inputs "$EXAMPLES/gslb/inputs.json" -n 3 --json
 vg 1 "gslb check example (exit 1: G001): clean, no leak" gslb check "$EXAMPLES/gslb/bigip_gtm.conf"
 vg 0 "gslb explain example: clean, no leak" gslb explain "$EXAMPLES/gslb/bigip_gtm.conf"
 
-# core/gslb_inputs.c@6b95012d64:const:0:1:1 -- the ranges of a ratio entry in the inputs'
+# core/gslb/gslb_inputs.c@6b95012d64:const:0:1:1 -- the ranges of a ratio entry in the inputs'
 # state (doc/gslb.md section 3, the man page's inputs): w 0..2^32-1 and cur -2^52..2^52,
 # both ends accepted, one past either end refused with exit 2 naming file, position and
 # entry.

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 G="$DATA/../../data/gslb"
 
-# core/gslb_model.c@00d9b035b6:stmt:*net = wsel__gslb_mask(net, p);:;:1 -- a subnet
+# core/gslb/gslb_model.c@00d9b035b6:stmt:*net = wsel__gslb_mask(net, p);:;:1 -- a subnet
 # written with host bits set stands for its network (doc/gslb.md §1 and §3): in a topology
 # record on both sides, and as a persistence key, which the state writes back as the
 # network.
@@ -40,7 +40,7 @@ jqok '.queries[0] | .outcome == "answer" and .addresses == ["10.0.0.1"] and .ste
 jqok '.state.persistence == [{"wideip": "/Common/w.example.com", "key": "192.0.2.0/24", "pool": "/Common/p", "member": "s1:v1", "expires": 3700}]' \
     "the state writes the key back as 192.0.2.0/24"
 
-# ref/gslb_select.c@806f99b5ce+2:const:1:0:1 -- a member whose ratio weight is 0 is never
+# ref/gslb/gslb_select.c@806f99b5ce+2:const:1:0:1 -- a member whose ratio weight is 0 is never
 # picked, whatever counter the state gives it (A-8; §9 property 7: no unavailable member
 # from the preferred step), also on the repeated picks of one run. v1 is down (weight 0)
 # with cur 100; v2 and v3 keep their weights 1, 2 and counters 0, so smooth WRR goes on
@@ -52,7 +52,7 @@ is_rc 0 "ratio state with a weight-0 entry: resolves"
 jqok '[.queries[].addresses[0]] == ["10.0.0.3","10.0.0.2","10.0.0.3","10.0.0.3","10.0.0.2","10.0.0.3"]' \
     "weight 0 with cur 100 is never picked: v3 v2 v3 v3 v2 v3"
 
-# core/gslb_parse.c@6a7f8a7c37:ror:==:!=:1 -- min-members-up-mode, each spelling (doc/gslb.md
+# core/gslb/gslb_parse.c@6a7f8a7c37:ror:==:!=:1 -- min-members-up-mode, each spelling (doc/gslb.md
 # §4.1, A-6): pool pa (v1 up, v2 down: 1 of 2 up) is available when at-least: 1 >= value,
 # percent: 100*1 >= value*2, number = at-least, off: always; a global-availability wide IP
 # answers from pa (10.0.0.1) when it is available, else from pb (10.0.0.3).
@@ -75,7 +75,7 @@ minup percent 50 10.0.0.1
 minup percent 51 10.0.0.3
 minup off 2 10.0.0.1
 
-# core/gslb_model.c@9f16c148c1:negc:(vs[0] != '/'):(!(vs[0] != '/')):1 -- a member
+# core/gslb/gslb_model.c@9f16c148c1:negc:(vs[0] != '/'):(!(vs[0] != '/')):1 -- a member
 # SERVER:VS whose VS is not among the server's names literally is matched as /Common/VS
 # (doc/gslb.md §1, A-2), in the config and in the inputs.
 cat >"$TMP/vs.conf" <<'EOF'
@@ -89,7 +89,7 @@ printf '%s\n' '{"members": {"s1:vs_a": {"up": true}}}' >"$TMP/vs.json"
 run gslb resolve "$TMP/vs.conf" w --inputs "$TMP/vs.json" --json
 jqok '.queries[0].addresses == ["10.0.0.1"]' "inputs key s1:vs_a is /Common/s1:/Common/vs_a: it answers"
 
-# core/gslb_parse.c@a71d848854+3:negc:((rc = skip_rest(p, key))):... (and its siblings
+# core/gslb/gslb_parse.c@a71d848854+3:negc:((rc = skip_rest(p, key))):... (and its siblings
 # @a71d848854, +2, +4 in the server, pool and region readers) -- an ignored
 # attribute's block (`description {`) left open is a parse error at its '{', in each kind
 # of object (doc/gslb.md §1: "unterminated block"), not swallowed.

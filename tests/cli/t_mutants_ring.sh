@@ -6,14 +6,14 @@
 . "$(dirname "$0")/tap.sh"
 R="$DATA/../../data/ring"
 
-# ref/ring_order.c@993cb85161:aor:+:-:1 -- a repeated 'order' value names the first two
+# core/ring/ring_order.c@993cb85161:aor:+:-:1 -- a repeated 'order' value names the first two
 # entries (counted from 1) holding the smallest repeated value (man page, RING SCENARIO).
 ring_bad '{"order": [3, 1, 3]}' "\\\$\\.order: .*duplicates \\(entries 1 and 3\\)" \
     "order [3,1,3]: duplicates named as entries 1 and 3"
 ring_bad '{"order": [7, 2, 5, 7, 2, 2]}' "\\\$\\.order: .*duplicates \\(entries 2 and 5\\)" \
     "order [7,2,5,7,2,2]: the smallest repeated value, entries 2 and 5"
 
-# cli/ring.c@4bec736ee0:stmt:rc = run_all(cmd, a->scenario, &sc2, &r2:;:1 -- `ring diff`'s
+# cli/ring/ring_cli.c@4bec736ee0:stmt:rc = run_all(cmd, a->scenario, &sc2, &r2:;:1 -- `ring diff`'s
 # strict figures come from a strict run of the scenario, not zeros. Counterexample C1
 # (tests/data/ring/c1.json: 3 slots; add .1 w3, .2 w5, .3 w1, then .9 w1) by hand, with
 # doc/ring.md section 8's strict ranges:
@@ -37,7 +37,7 @@ jqok '[.changes[].strict | (.movedShare * 3 - .moved | fabs < 1e-12)] | all' \
 run ring diff "$R/c1.json"
 has "$TMP/out" '^  strict: 2 slots changed owner' "C1 diff (text): the strict line of the second add"
 
-# cli/ring.c@673908cebf:aor:+:-:2 -- a dns op touches the addresses of the host it names
+# cli/ring/ring_cli.c@673908cebf:aor:+:-:2 -- a dns op touches the addresses of the host it names
 # (man page, ring diff) even when they stay: a.test's SRV target 10.0.0.1 goes from weight 1
 # to 4 beside the IP host 10.0.0.2 (weight 1) on 10 slots. 5.2.3's floors (doc/ring.md
 # section 5): 5/5 before, floor(10*4/5 + 0.0001) = 8 and 2 after; strict: the same. So 3
@@ -54,7 +54,7 @@ jqok '.changes[0] | [.moved, .minimalMoved, .untouchedMoves, .strict.moved, .str
 jqok '[.changes[0].slots[] | [.from, .to, .untouched]] | length == 3 and all(. == ["10.0.0.2:80","10.0.0.1:80",false])' \
     "diff: its 3 slots go 10.0.0.2 -> 10.0.0.1, not between untouched addresses"
 
-# ref/ring.c@924b997138:aor:+:-:1 -- the ring's journal of moved slots (kept while a fast
+# core/ring/ring_model.c@924b997138:aor:+:-:1 -- the ring's journal of moved slots (kept while a fast
 # engine is attached) marks slots 1..N: a mark array two bytes short still "works" with
 # glibc; valgrind sees it. C1 moves slot 3 of 3 with the fast engine attached.
 vg 0 "ring run c1 --engine fast: clean under valgrind" ring run "$R/c1.json" --engine fast --json

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/tap.sh"
 SYN="$EXAMPLES/synopsis.conf"
 
-# cli/sample.c@bd14058d0b:const:1:2:1 -- wsel(1), sample: "-n N may also be written -n=N,
+# cli/weighted/weighted_sample.c@bd14058d0b:const:1:2:1 -- wsel(1), sample: "-n N may also be written -n=N,
 # --n N or --n=N"; each spelling draws N answers, wherever it stands among the options.
 for spelling in "-n=7" "--n=7" "-n 7" "--n 7"; do
     # shellcheck disable=SC2086
@@ -18,7 +18,7 @@ for spelling in "-n=7" "--n=7" "-n 7" "--n 7"; do
         "sample $spelling before --seed 3: 7 draws, seed 3"
 done
 
-# cli/sample.c@3f7f1d2cb9:not:!::1 -- wsel(1), sample: with more than 4096 answers (both
+# cli/weighted/weighted_sample.c@3f7f1d2cb9:not:!::1 -- wsel(1), sample: with more than 4096 answers (both
 # sets combined) each set gets sub-tests; a set whose own answers can be enumerated (here
 # addrs_v4, 2 answers) gets answer-sets (df 1), the ungrouped-multi set (14 items, 2^13
 # answers) items (df 13, the always-included item excluded).
@@ -37,7 +37,7 @@ is_rc 0 "enumerable v4 set beside a non-enumerable v6 set: exit 0"
 jqok '.test == "subtests" and (.subtests | map([.kind, .set, .draws, .df])) == [["answer-sets", 0, 4000, 1], ["items", 1, 4000, 13]]' \
     "enumerable v4 set beside a non-enumerable v6 set: answer-sets for set 0, items for set 1"
 
-# cli/sample.c@245ee07837:const:100:101:2 -- wsel(1), sample: with N >= 10^6 and standard
+# cli/weighted/weighted_sample.c@245ee07837:const:100:101:2 -- wsel(1), sample: with N >= 10^6 and standard
 # error a terminal, the progress bar is redrawn at each whole percent of the draws, 0 % to
 # 99 %, then erased. script(1) gives the command a terminal.
 if script -qec true /dev/null </dev/null >/dev/null 2>&1; then
@@ -56,7 +56,7 @@ else
     done
 fi
 
-# core/weighted_model.c@8f61b42f84:lcr:||:&&:1 -- wsel(1), check: a resource label that
+# core/weighted/weighted_model.c@8f61b42f84:lcr:||:&&:1 -- wsel(1), check: a resource label that
 # looks like a misspelt parameter is a warning at FILE:LINE:COL of the label.
 printf 'r => { a => [ 192.0.2.1, 1 ] }\n  up_tresh => { a => [ 192.0.2.2, 1 ] }\n' >"$TMP/res.conf"
 run check "$TMP/res.conf" --stanza
@@ -67,7 +67,7 @@ run check "$TMP/res.conf" --stanza --json
 jqok ".warnings | length == 1 and .[0].file == \"$TMP/res.conf\" and .[0].line == 2 and .[0].col == 3" \
     "misspelt resource label: --json warning at line 2 column 3"
 
-# core/weighted_model_check.c@4be10f53a6:aor:-:+:2 -- wsel(1), check: edit distance
+# core/weighted/weighted_model_check.c@4be10f53a6:aor:-:+:2 -- wsel(1), check: edit distance
 # counts an adjacent transposition as one edit, so mlutx (swap u/l, then i -> x) is 2
 # edits from multi (3 without the swap) and is warned about.
 printf 'r => { mlutx => [ 192.0.2.1, 1 ] }\n' >"$TMP/swap.conf"
@@ -77,7 +77,7 @@ has "$TMP/err" "item label 'mlutx' looks like a misspelling of the parameter 'mu
     "label mlutx (a swap and a substitution): warned as multi"
 vg 0 "check, label mlutx: valgrind clean" check "$TMP/swap.conf" --stanza
 
-# fast/weighted_avx2.c@c05bbbbf81:const:1:0:1 -- the AVX2 kernel's fused path for a
+# fast/weighted/weighted_avx2.c@c05bbbbf81:const:1:0:1 -- the AVX2 kernel's fused path for a
 # one-set ungrouped-multi resource of 8 or more items reads only that set's snapshot.
 if "$WSEL" sample "$DATA/big_multi.conf" big -n 1 --engine fast-avx2 >/dev/null 2>&1; then
     vg 0 "sample big_multi, --engine fast-avx2: valgrind clean" sample "$DATA/big_multi.conf" big -n 200 \

@@ -142,7 +142,7 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
  * reach it: any name it is asked about fails. */
 int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
 
-/* The strict-mode counts of doc/ring.md section 8, modelled independently of ref/ring.c
+/* The strict-mode counts of doc/ring.md section 8, modelled independently of core/ring/ring_model.c
  * (tests/kit/ring_strict.c): one address of a redistribution, in iteration order. */
 typedef struct wsel_kit_strict_addr {
     uint32_t weight;      /* now; 0 when the address is being removed */

@@ -1,5 +1,5 @@
 /* An independent model of strict-mode slot counts (doc/ring.md section 8, "Strict
- * mode"), written from the document, never from ref/ring.c: the tests require the
+ * mode"), written from the document, never from core/ring/ring_model.c: the tests require the
  * engine's count of every address after every redistribution to equal this one's.
  *
  * The text, step by step (integers only: q = N w / W is kept as its floor N w div W

@@ -1,0 +1,454 @@
+/* bin/wsel: `wsel check` -- validate a config (and zone records), list what it means,
+ * and warn about likely mistakes. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli.h"
+
+static const char check_usage[] =
+    "usage: wsel check CONFIG [--zone ZONEFILE ORIGIN]... [--stanza|--whole] [--json]\n"
+    "Validates a gdnsd config (or a weighted stanza), lists each resource's sets with\n"
+    "their mode and effective parameters, and warns about likely mistakes.\n"
+    "  --zone ZONEFILE ORIGIN  also check the DYNA/DYNC weighted!RES records of a zone\n"
+    "                          file for zone ORIGIN (repeatable)\n"
+    "  --stanza                CONFIG holds only the weighted stanza's contents\n"
+    "  --whole                 CONFIG is a whole gdnsd config (plugins => { weighted ... })\n"
+    "  --strict                treat warnings as errors (exit 1 when there are any)\n"
+    "  --json                  print one JSON document on stdout\n"
+    "Exit 0 means gdnsd 3.8.1 would accept the weighted plugin's part of the config and\n"
+    "the service types it uses (wsel checks only the syntax of everything else).\n"
+    "Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable file,\n"
+    "3 out of memory or output not written.\n";
+
+#define ODDS_WARN_BELOW 1e-6
+
+typedef struct zone_arg {
+    const char *file, *origin;
+} zone_arg;
+
+static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
+    CLI_PRINTF(4, 5);
+
+static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = cli_issue_vadd(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
+                            loc ? loc->col : 0, 0, "", res ? res : "", -1, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static void warn_label(zone_report *w, const wsel_resource *res, const char *what,
+                       const char *label, const wsel_loc *loc)
+{
+    const char *p = wsel_config_key_hint(label);
+    if (p)
+        warn(w, loc, res->name,
+             "resource '%s': %s label '%s' looks like a misspelling of the parameter '%s'",
+             res->name, what, label, p);
+}
+
+static int cmp_item_key(const void *a, const void *b)
+{
+    const wsel_item *x = *(const wsel_item *const *)a, *y = *(const wsel_item *const *)b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static void warn_duplicates(zone_report *w, const wsel_resource *res, const wsel_set *set)
+{
+    const wsel_item **v = malloc(set->n_items * sizeof *v);
+    if (!v) {
+        w->nomem = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < set->n_items; i++)
+        v[i] = &set->items[i];
+    qsort(v, set->n_items, sizeof *v, cmp_item_key);
+    char a[600], b[600];
+    for (uint32_t i = 0; i + 1 < set->n_items;) {
+        uint32_t j = i + 1;
+        while (j < set->n_items && strcmp(v[i]->key, v[j]->key) == 0)
+            j++;
+        if (j - i > 1) {
+            cli_item_path(set, v[i], a, sizeof a);
+            cli_item_path(set, v[i + 1], b, sizeof b);
+            warn(w, &v[i + 1]->loc, res->name,
+                 "resource '%s': %s '%s' appears %u times in one set (first as '%s', "
+                 "again as '%s'); duplicates are answered as duplicates",
+                 res->name, set->kind == WSEL_KIND_CNAME ? "CNAME" : "address", v[i]->key,
+                 (unsigned)(j - i), a, b);
+        }
+        i = j;
+    }
+    free(v);
+}
+
+/* up_thresh makes a set fail over when its dynamic sum drops below
+ * threshold = ceil(T * up_thresh). Two settings make it pointless or harmful:
+ *  - threshold <= the smallest weight: any one UP item keeps the sum at or above it, so
+ *    failover happens only when every item is DOWN -- which fails over for every
+ *    up_thresh, so the setting changes nothing;
+ *  - threshold > T - the smallest weight: one DOWN item of any weight already fails
+ *    over, so DOWN items keep being answered and monitoring never removes anything.
+ * Both only matter when items can be DOWN (a service type other than `up`), and not in a
+ * one-item set, where nothing could be removed anyway. */
+static void warn_threshold(zone_report *w, const wsel_resource *res, const wsel_set *set)
+{
+    int can_down = 0, always_down = 0;
+    for (uint32_t s = 0; s < set->n_services; s++) {
+        if (strcmp(set->services[s], "down") == 0)
+            always_down = 1;
+        if (strcmp(set->services[s], "up") != 0)
+            can_down = 1;
+    }
+    const char *sn = set->stanza ? set->stanza : "";
+    const char *sep = set->stanza ? " " : "";
+    if (always_down) {
+        warn(w, &set->loc, res->name,
+             "resource '%s'%s%s: service type 'down' makes every item DOWN, so the set "
+             "always fails over (answers as if all were UP, failed flag raised)",
+             res->name, sep, sn);
+        return;
+    }
+    if (!can_down || set->n_items < 2)
+        return;
+    uint64_t wmin = UINT64_MAX;
+    for (uint32_t i = 0; i < set->n_items; i++)
+        if (set->items[i].weight < wmin)
+            wmin = set->items[i].weight;
+    if (set->threshold <= wmin)
+        warn(w, &set->loc, res->name,
+             "resource '%s'%s%s: up_thresh %.17g gives threshold %llu <= smallest weight "
+             "%llu: failover happens only when every item is DOWN, as it would for any "
+             "up_thresh",
+             res->name, sep, sn, set->up_thresh, (unsigned long long)set->threshold,
+             (unsigned long long)wmin);
+    else if (set->threshold > set->total - wmin)
+        warn(w, &set->loc, res->name,
+             "resource '%s'%s%s: up_thresh %.17g gives threshold %llu > T - smallest "
+             "weight = %llu - %llu: any single DOWN item triggers failover, so DOWN items "
+             "keep being answered",
+             res->name, sep, sn, set->up_thresh, (unsigned long long)set->threshold,
+             (unsigned long long)set->total, (unsigned long long)wmin);
+}
+
+static void warn_odds(zone_report *w, const wsel_resource *res, const wsel_state *st)
+{
+    wsel_odds *o = NULL;
+    wsel_error err;
+    wsel_error_clear(&err);
+    int rc = wsel_odds_compute(res, st, &o, &err);
+    if (rc == WSEL_E_NOMEM)
+        w->nomem = 1;
+    if (rc != WSEL_OK)
+        return;
+    char path[600];
+    for (uint32_t s = 0; s < o->n_sets; s++) {
+        const wsel_set_odds *so = &o->sets[s];
+        for (uint32_t i = 0; i < so->set->n_items; i++) {
+            double p = (double)so->item_p[i].p;
+            if (p < ODDS_WARN_BELOW)
+                warn(w, &so->set->items[i].loc, res->name,
+                     "resource '%s': item '%s' is answered with probability %.3g "
+                     "(below %g) even with everything UP",
+                     res->name, cli_item_path(so->set, &so->set->items[i], path, sizeof path),
+                     p, ODDS_WARN_BELOW);
+        }
+    }
+    wsel_odds_free(o);
+}
+
+static void collect_warnings(const wsel_config *cfg, const char *path, zone_report *w)
+{
+    wsel_state *st = NULL;
+    wsel_error err;
+    wsel_error_clear(&err);
+    if (wsel_state_new(cfg, &st, &err) != WSEL_OK) {
+        w->nomem = 1; /* its only failure with a valid config */
+        return;
+    }
+    /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
+    for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
+        const wsel_error *cw = wsel_config_warning(cfg, k);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->resource, -1, "%s", cw->message);
+    }
+    size_t nres = wsel_config_resource_count(cfg);
+    if (nres == 0)
+        cli_issue_add(w, path, 0, 0, 0, "", "", -1, "the weighted stanza defines no resources");
+    for (size_t r = 0; r < nres; r++) {
+        const wsel_resource *res = wsel_config_resource(cfg, r);
+        warn_label(w, res, "resource", res->name, &res->loc);
+        for (uint32_t s = 0; s < res->n_sets; s++) {
+            const wsel_set *set = &res->sets[s];
+            for (uint32_t g = 0; g < set->n_groups; g++)
+                warn_label(w, res, "group", set->groups[g].label, &set->groups[g].loc);
+            for (uint32_t i = 0; i < set->n_items; i++)
+                warn_label(w, res, "item", set->items[i].label, &set->items[i].loc);
+            warn_threshold(w, res, set);
+            warn_duplicates(w, res, set);
+        }
+        warn_odds(w, res, st);
+    }
+    wsel_state_free(st);
+}
+
+static void print_services(FILE *f, const wsel_set *set)
+{
+    if (set->n_services == 1) {
+        cli_put_escaped(f, set->services[0]);
+        return;
+    }
+    fputc('[', f);
+    for (uint32_t s = 0; s < set->n_services; s++) {
+        fputs(s ? ", " : "", f);
+        cli_put_escaped(f, set->services[s]);
+    }
+    fputc(']', f);
+}
+
+static void text_listing(const wsel_config *cfg, const char *path)
+{
+    size_t nres = wsel_config_resource_count(cfg);
+    char e[CLI_ESC_MAX];
+    printf("%s: %s, %zu resource%s, %zu set%s\n", cli_esc(path, e, sizeof e),
+           wsel_config_is_whole(cfg) ? "whole gdnsd config" : "weighted stanza", nres,
+           nres == 1 ? "" : "s", wsel_config_set_count(cfg),
+           wsel_config_set_count(cfg) == 1 ? "" : "s");
+    for (size_t r = 0; r < nres; r++) {
+        const wsel_resource *res = wsel_config_resource(cfg, r);
+        printf("resource %s: %s\n", cli_esc(res->name, e, sizeof e),
+               res->is_cname ? "CNAMEs (DYNC only)"
+               : res->n_sets == 2 ? "IPv4 and IPv6 addresses (DYNA or DYNC)"
+                                  : "addresses (DYNA or DYNC)");
+        for (uint32_t s = 0; s < res->n_sets; s++) {
+            const wsel_set *set = &res->sets[s];
+            printf("  %s: %s, %s, %u item%s",
+                   cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
+                   wsel_mode_name(set->mode), cli_kind_name(set->kind), set->n_items,
+                   set->n_items == 1 ? "" : "s");
+            if (set->grouped)
+                printf(" in %u group%s", set->n_groups, set->n_groups == 1 ? "" : "s");
+            if (set->kind == WSEL_KIND_CNAME)
+                printf("\n    multi ignored for CNAMEs, ");
+            else
+                printf("\n    multi %s (%s), ", set->multi ? "true" : "false",
+                       wsel_level_name(set->multi_from));
+            printf("up_thresh %.17g (%s), service_types ", set->up_thresh,
+                   wsel_level_name(set->up_thresh_from));
+            print_services(stdout, set);
+            printf(" (%s)\n", wsel_level_name(set->services_from));
+            printf("    threshold ceil(%llu * %.17g) = %llu of T = %llu\n",
+                   (unsigned long long)set->total, set->up_thresh,
+                   (unsigned long long)set->threshold, (unsigned long long)set->total);
+        }
+    }
+}
+
+static void json_level(jw_out *j, const char *key, wsel_level from)
+{
+    jw_kstr(j, key, wsel_level_name(from));
+}
+
+static void json_listing(jw_out *j, const wsel_config *cfg)
+{
+    jw_kbool(j, "whole", wsel_config_is_whole(cfg));
+    jw_karr_begin(j, "resources");
+    for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
+        const wsel_resource *res = wsel_config_resource(cfg, r);
+        jw_obj_begin(j);
+        jw_kstr(j, "name", res->name);
+        jw_kbool(j, "cname", res->is_cname);
+        jw_kbool(j, "explicit_families", res->explicit_families);
+        jw_karr_begin(j, "sets");
+        for (uint32_t s = 0; s < res->n_sets; s++) {
+            const wsel_set *set = &res->sets[s];
+            jw_obj_begin(j);
+            cli_json_set_id(j, set);
+            jw_kbool(j, "multi", set->multi);
+            json_level(j, "multi_from", set->multi_from);
+            jw_knum(j, "up_thresh", set->up_thresh);
+            json_level(j, "up_thresh_from", set->up_thresh_from);
+            jw_karr_begin(j, "service_types");
+            for (uint32_t k = 0; k < set->n_services; k++)
+                jw_str(j, set->services[k]);
+            jw_arr_end(j);
+            json_level(j, "service_types_from", set->services_from);
+            jw_ku64(j, "total", set->total);
+            jw_ku64(j, "threshold", set->threshold);
+            jw_ku64(j, "items", set->n_items);
+            jw_ku64(j, "groups", set->n_groups);
+            jw_obj_end(j);
+        }
+        jw_arr_end(j);
+        jw_obj_end(j);
+    }
+    jw_arr_end(j);
+}
+
+static void json_issues(jw_out *j, const char *key, const zone_report *rep, int errors)
+{
+    jw_karr_begin(j, key);
+    for (size_t i = 0; i < rep->n; i++) {
+        const zone_issue *z = &rep->issues[i];
+        if (z->is_error != errors)
+            continue;
+        jw_obj_begin(j);
+        jw_kstr(j, "file", z->file);
+        jw_ku64(j, "line", z->line);
+        jw_ku64(j, "col", z->col);
+        jw_kstr(j, "message", z->message);
+        jw_obj_end(j);
+    }
+    jw_arr_end(j);
+}
+
+static void print_issue(const zone_issue *z)
+{
+    char e[CLI_ESC_MAX];
+    if (z->file[0] && z->line)
+        fprintf(stderr, "%s:%u:%u: ", cli_esc(z->file, e, sizeof e), z->line, z->col);
+    else if (z->file[0])
+        fprintf(stderr, "%s: ", cli_esc(z->file, e, sizeof e));
+    fputs(z->is_error ? "" : "warning: ", stderr);
+    cli_put_escaped(stderr, z->message);
+    fputc('\n', stderr);
+}
+
+int cli_check(int argc, char **argv)
+{
+    const char *cmd = "check";
+    const char *config = NULL;
+    wsel_input input = WSEL_INPUT_AUTO;
+    int json = 0, strict = 0;
+    zone_arg *zones = calloc((size_t)argc, sizeof *zones);
+    size_t nz = 0;
+    int rc = CLI_USAGE;
+    wsel_config *cfg = NULL;
+    zone_report rep = {0};
+    if (!zones)
+        return cli_nomem(cmd);
+    int opts_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1]) {
+            int common = cli_common_opt(a, &opts_done, &json, &input, check_usage);
+            if (common == CLI_OPT_HELP) {
+                rc = CLI_OK;
+                goto out;
+            } else if (common == CLI_OPT_TAKEN) {
+                /* shared option, handled */
+            } else if (strcmp(a, "--strict") == 0) {
+                strict = 1;
+            } else if (strcmp(a, "--zone") == 0) {
+                if (i + 2 >= argc) {
+                    cli_die(cmd, "--zone needs ZONEFILE and ORIGIN");
+                    goto out;
+                }
+                zones[nz].file = argv[i + 1];
+                zones[nz].origin = argv[i + 2];
+                nz++;
+                i += 2;
+            } else {
+                cli_die(cmd, "unknown option '%s' (see wsel check --help)", a);
+                goto out;
+            }
+        } else if (!config) {
+            config = a;
+        } else {
+            cli_die(cmd, "unexpected argument '%s' (see wsel check --help)", a);
+            goto out;
+        }
+    }
+    if (!config) {
+        cli_die(cmd, "missing CONFIG (see wsel check --help)");
+        goto out;
+    }
+
+    jw_out j;
+    jw_init(&j, stdout);
+    wsel_error err;
+    rc = cli_load_config(cmd, config, input, &cfg, &err);
+    if (rc != CLI_OK && rc != CLI_INVALID)
+        goto out;
+    if (rc != CLI_OK) {
+        if (json) {
+            char buf[2048];
+            jw_obj_begin(&j);
+            jw_kstr(&j, "file", config);
+            jw_kbool(&j, "valid", 0);
+            jw_karr_begin(&j, "errors");
+            jw_obj_begin(&j);
+            jw_kstr(&j, "file", err.file);
+            jw_ku64(&j, "line", err.line);
+            jw_ku64(&j, "col", err.col);
+            jw_kstr(&j, "code", wsel_strerror(err.code));
+            jw_kstr(&j, "resource", err.resource);
+            jw_kstr(&j, "stanza", err.stanza);
+            jw_kstr(&j, "item", err.item);
+            jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
+            jw_obj_end(&j);
+            jw_arr_end(&j);
+            jw_karr_begin(&j, "warnings");
+            jw_arr_end(&j);
+            jw_obj_end(&j);
+            jw_finish(&j);
+        }
+        goto out;
+    }
+
+    collect_warnings(cfg, config, &rep);
+    for (size_t z = 0; z < nz && !rep.nomem; z++)
+        if ((rc = cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep)) != 0)
+            goto out;
+    if (rep.nomem) {
+        /* a report with a warning missing must not pass for the whole verdict */
+        rc = cli_nomem(cmd);
+        goto out;
+    }
+    if (strict) {
+        for (size_t i = 0; i < rep.n; i++)
+            rep.issues[i].is_error = 1;
+        rep.errors += rep.warnings;
+        rep.warnings = 0;
+    }
+    rc = rep.errors ? CLI_INVALID : CLI_OK;
+    const char *checked = wsel_config_is_whole(cfg)
+                              ? "the weighted plugin stanza and the service types it uses; "
+                                "the rest of the config for syntax only"
+                              : "the weighted plugin stanza";
+    if (json) {
+        jw_obj_begin(&j);
+        jw_kstr(&j, "file", config);
+        jw_kbool(&j, "valid", rep.errors == 0);
+        jw_kstr(&j, "checked", checked);
+        json_listing(&j, cfg);
+        jw_ku64(&j, "records", rep.records);
+        json_issues(&j, "errors", &rep, 1);
+        json_issues(&j, "warnings", &rep, 0);
+        jw_obj_end(&j);
+        jw_finish(&j);
+    } else {
+        text_listing(cfg, config);
+        fflush(stdout);
+        for (size_t i = 0; i < rep.n; i++)
+            print_issue(&rep.issues[i]);
+        if (nz)
+            printf("zone records: %zu weighted record%s checked\n", rep.records,
+                   rep.records == 1 ? "" : "s");
+        printf("checked: %s\n", checked);
+        printf("%s: %zu error%s, %zu warning%s\n", rep.errors ? "INVALID" : "valid",
+               rep.errors, rep.errors == 1 ? "" : "s", rep.warnings,
+               rep.warnings == 1 ? "" : "s");
+    }
+out:
+    cli_zone_report_free(&rep);
+    if (cfg)
+        wsel_config_free(cfg);
+    free(zones);
+    return rc;
+}

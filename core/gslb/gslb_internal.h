@@ -1,0 +1,146 @@
+/* GSLB system: what the reader, lint, inputs and engine files share. Not installed. */
+#ifndef WSEL_CORE_GSLB_INTERNAL_H
+#define WSEL_CORE_GSLB_INTERNAL_H
+
+#include <stdio.h>
+
+#include "../internal.h"
+#include "wsel/gslb.h"
+
+/* Per virtual server inputs (doc/gslb.md §3). Missing member entry = up false. */
+typedef struct wsel__gslb_vsin {
+    bool up, limit;
+    uint16_t have;                       /* bit m: metric m acquired */
+    double metric[WSEL_GSLB_METRIC_COUNT_];
+} wsel__gslb_vsin;
+
+typedef struct wsel__gslb_geo {
+    wsel_gslb_addr addr;
+    char *attr[4];                        /* continent, country, state, isp; NULL = unknown */
+} wsel__gslb_geo;
+
+typedef struct wsel__gslb_prec {          /* persistence record (doc/gslb.md §4.2 step 2) */
+    size_t wideip;
+    wsel_gslb_addr net;                   /* masked LDNS */
+    unsigned prefix;
+    size_t pool, member;                  /* pool index, member index in that pool */
+    uint64_t expires;
+} wsel__gslb_prec;
+
+/* Smooth weighted round-robin counters of one (object, step): n entries. */
+typedef struct wsel__gslb_wrr {
+    uint32_t *w;                          /* weight used at the previous pick; 0 = not in E */
+    int64_t *cur;
+    bool used;                            /* a pick happened (w is meaningful) */
+    uint64_t epoch;                       /* the state's epoch at the last pick; 0 never */
+} wsel__gslb_wrr;
+
+typedef struct wsel__gslb_stepst {
+    long rr;                              /* index of the last pick, -1 initially */
+    wsel__gslb_wrr wrr;
+} wsel__gslb_stepst;
+
+struct wsel_gslb_inputs {
+    const wsel_gslb_config *cfg;
+    uint64_t gen;                         /* bumped by every change (availability caches) */
+    uint64_t now;
+    char qname[256], qtype[16];
+    wsel_gslb_addr ldns, ecs;
+    wsel__gslb_vsin *vs;                  /* cfg->n_vs */
+    bool *pool_held, *pool_limit;         /* cfg->n_pools */
+    size_t n_geo;
+    wsel__gslb_geo *geo;
+    size_t n_prec;
+    wsel__gslb_prec *prec;
+    /* initial method state, as in wsel_gslb_state */
+    wsel__gslb_stepst *wideip_st;         /* cfg->n_wideips */
+    wsel__gslb_stepst *pool_st;           /* cfg->n_pools * 3 */
+    size_t n_random;
+    uint64_t *random;
+};
+
+/* Static persist: a pool's rendezvous order for the last masked LDNS (A-33). It depends
+ * on the config and the key only, so a repeated key skips the hashing. */
+typedef struct wsel__gslb_spcache {
+    bool valid;
+    wsel_gslb_addr ldns;                  /* the unmasked LDNS key was worked out from */
+    wsel_gslb_addr key;
+    long *order;                          /* n_members entries */
+} wsel__gslb_spcache;
+
+struct wsel_gslb_state {
+    const wsel_gslb_config *cfg;
+    wsel__gslb_stepst *wideip_st;
+    wsel__gslb_stepst *pool_st;
+    size_t n_prec, cap_prec;
+    wsel__gslb_prec *prec;
+    size_t n_random, random_pos;
+    uint64_t *random;
+    /* availability, a function of config and inputs only: kept while the same inputs
+     * (same generation) are resolved again (sized once: a resolve allocates nothing) */
+    const wsel_gslb_inputs *mark_in;
+    uint64_t mark_gen;
+    uint64_t epoch;                       /* bumped with each new (mark_in, mark_gen) */
+    uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
+    uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
+    /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,
+     * [... + n + i] configured (a fallback with verify off); elig_mark[p] bit 1, bit 2 */
+    bool *elig;
+    size_t *elig_off;
+    uint8_t *elig_mark;
+    /* each wide IP's available pools (doc/gslb.md §4.2 step 3): w_avail[w * MAX_POOLS ...] list
+     * positions in order, w_ok[w * MAX_POOLS + i] by position; w_mark[w] 1 = known */
+    uint8_t *w_avail, *w_n_avail, *w_mark;
+    bool *w_ok;
+    wsel__gslb_spcache *sp;               /* per pool */
+};
+
+/* snprintf through vsnprintf: names are bounded by their buffers and a cut name in a
+ * message is acceptable, so truncation is not diagnosed here. */
+void wsel__gslb_fmt(char *buf, size_t len, const char *fmt, ...) WSEL_PRINTF(3, 4);
+
+/* A malloc'd copy of s; NULL when out of memory. */
+char *wsel__gslb_strdup(const char *s);
+/* Doubles the array v of elements of size sz (to `first` elements when empty), zeroing
+ * the new room; returns the new array and updates *cap, or NULL (v and *cap untouched). */
+void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first);
+/* Reads the whole file path (at most WSEL_GSLB_MAX_FILE bytes) into a malloc'd *buf of
+ * *len bytes; WSEL_E_ARG "no file given" without a path or without an out pointer
+ * (!have_out); `what` names the file in the size error ("config", "inputs"). */
+int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
+                         size_t *len, wsel_error *err);
+
+/* The method table (doc/gslb.md §2). */
+extern const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_];
+
+/* "/Common/" + name when the name has no leading '/', into buf. */
+const char *wsel__gslb_norm(const char *name, char *buf, size_t len);
+/* Finds a pool / server by name; -1 if none. */
+long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name);
+long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name);
+/* Resolves "SERVER:VS" (split at the first ':'; VS literally, then /Common/VS); -1. */
+long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key);
+
+/* IPv4/IPv6 text -> address; false if neither. Route domain "%N" suffix accepted. */
+bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a);
+/* "ADDR/LEN" -> network and prefix; false when malformed. */
+bool wsel__gslb_parse_subnet(const char *s, wsel_gslb_addr *net, unsigned *prefix);
+/* a masked to `prefix` bits. */
+wsel_gslb_addr wsel__gslb_mask(const wsel_gslb_addr *a, unsigned prefix);
+bool wsel__gslb_addr_eq(const wsel_gslb_addr *a, const wsel_gslb_addr *b);
+bool wsel__gslb_in_subnet(const wsel_gslb_addr *a, const wsel_gslb_addr *net, unsigned prefix);
+
+/* Object label for messages: "gtm pool a /Common/p". */
+const char *wsel__gslb_obj_pool(const wsel_gslb_config *cfg, size_t p, char *buf, size_t len);
+const char *wsel__gslb_obj_wideip(const wsel_gslb_config *cfg, size_t w, char *buf, size_t len);
+
+/* Method state arrays sized for cfg; copied from src when non-NULL. */
+int wsel__gslb_stepst_alloc(const wsel_gslb_config *cfg, wsel__gslb_stepst **wideip_st,
+                            wsel__gslb_stepst **pool_st);
+void wsel__gslb_stepst_free(const wsel_gslb_config *cfg, wsel__gslb_stepst *wideip_st,
+                            wsel__gslb_stepst *pool_st);
+void wsel__gslb_stepst_copy(const wsel_gslb_config *cfg, wsel__gslb_stepst *dw,
+                            wsel__gslb_stepst *dp, const wsel__gslb_stepst *sw,
+                            const wsel__gslb_stepst *sp);
+
+#endif

@@ -1,0 +1,1014 @@
+/* The ring balancer's reference engine: construction, changes, DNS (doc/ring.md
+ * sections 2, 4-7). Every change plans first (all allocation and validation), then
+ * applies without failing, so an error changes nothing. */
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+#include "ring_model.h"
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int nomem(wsel_error *err)
+{
+    return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "ring: out of memory");
+}
+
+/* IP literal -> canonical text (IPv6 without brackets; "[...]" accepted). */
+wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
+{
+    unsigned char bin[16];
+    char tmp[64];
+    if (inet_pton(AF_INET, s, bin) == 1) {
+        /* dotted decimal by hand: inet_ntop formats with sprintf, the most of an add */
+        char txt[16], *o = txt;
+        for (int i = 0; i < 4; i++) {
+            unsigned v = bin[i];
+            if (v >= 100)
+                *o++ = (char)('0' + v / 100);
+            if (v >= 10)
+                *o++ = (char)('0' + v / 10 % 10);
+            *o++ = (char)('0' + v % 10);
+            *o++ = i < 3 ? '.' : '\0';
+        }
+        if ((size_t)(o - txt) <= len)
+            memcpy(out, txt, (size_t)(o - txt));
+        else if (len)
+            out[0] = '\0';
+        return WSEL_RING_IPV4;
+    }
+    size_t n = strlen(s);
+    if (n >= 2 && n < sizeof tmp && s[0] == '[' && s[n - 1] == ']') {
+        memcpy(tmp, s + 1, n - 2);
+        tmp[n - 2] = '\0';
+        s = tmp;
+    }
+    if (inet_pton(AF_INET6, s, bin) == 1) {
+        inet_ntop(AF_INET6, bin, out, (socklen_t)len);
+        return WSEL_RING_IPV6;
+    }
+    return WSEL_RING_NAME;
+}
+
+/* ---- section 5: apportionment --------------------------------------------------- */
+
+static void journal_note(wsel_ring *r, uint32_t s)
+{
+    if (r->jmark && !r->jmark[s]) {
+        r->jmark[s] = 1;
+        r->journal[r->njournal++] = s;
+    }
+}
+
+int wsel__ring_journal_start(wsel_ring *r, wsel_error *err)
+{
+    if (r->jmark)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: a fast engine is already attached to this ring");
+    r->journal = malloc((size_t)r->n * sizeof *r->journal);
+    r->jmark = calloc((size_t)r->n + 1, 1);
+    if (!r->journal || !r->jmark) {
+        wsel__ring_journal_stop(r);
+        return nomem(err);
+    }
+    r->njournal = 0;
+    return WSEL_OK;
+}
+
+void wsel__ring_journal_stop(wsel_ring *r)
+{
+    free(r->journal);
+    free(r->jmark);
+    r->journal = NULL;
+    r->jmark = NULL;
+    r->njournal = 0;
+}
+
+static void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
+{
+    journal_note(r, s);
+    r->wheel[s] = a;
+    r->prev[s] = a->tail;
+    r->next[s] = 0;
+    if (a->tail)
+        r->next[a->tail] = s;
+    else
+        a->head = s;
+    a->tail = s;
+    a->count++;
+}
+
+static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+{
+    uint32_t s = a->tail;
+    a->tail = r->prev[s];
+    if (a->tail)
+        r->next[a->tail] = 0;
+    else
+        a->head = 0;
+    a->count--;
+    r->wheel[s] = NULL;
+    journal_note(r, s);
+    return s;
+}
+
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
+
+/* The address array and positions in iteration order from host `from` on, whose first
+ * address goes to position `pos` (the hosts before it are as they were), after
+ * addresses came or went (capacity reserved when the change was planned). */
+static void renumber(wsel_ring *r, size_t from, size_t pos)
+{
+    for (size_t i = from; i < r->nh; i++) {
+        r->h[i]->idx = i;
+        r->h[i]->first = pos;
+        for (size_t k = 0; k < r->h[i]->n; k++) {
+            wsel__raddr *a = r->h[i]->a[k];
+            a->pos = pos;
+            r->addr[pos++] = a;
+        }
+    }
+    r->naddr = pos;
+}
+
+
+/* 5.2.3's counts: each address gets the floor of its share of what is left. */
+static void sequential_targets(wsel_ring *r)
+{
+    wsel__raddr *a;
+    double W = 0;
+    FOR_EACH_ADDR(r, a)
+        W += a->weight;
+    uint32_t L = r->n;
+    FOR_EACH_ADDR(r, a) {
+        /* the value is positive, so truncation is the floor (and no libm call) */
+        uint32_t c = W == 0 ? 0 : (uint32_t)((double)L * ((double)a->weight / W) + 0.0001);
+        a->target = c;
+        L -= c;
+        W -= a->weight;
+    }
+}
+
+/* +1 to the target of the `need` addresses with grp set and the largest remainders
+ * (ties: iteration order), found by bisection over the remainders (< bound). Returns
+ * how many it raised. */
+static uint64_t raise_top(wsel_ring *r, uint64_t need, uint64_t bound)
+{
+    wsel__raddr *a;
+    uint64_t cand = 0, lo = 0, hi = bound ? bound : 1, done = 0;
+    FOR_EACH_ADDR(r, a)
+        cand += a->grp;
+    if (need > cand)
+        need = cand;
+    if (!need)
+        return 0;
+    while (hi - lo > 1) { /* lo: at least `need` remainders >= lo; hi: fewer */
+        uint64_t mid = lo + (hi - lo) / 2, cnt = 0;
+        FOR_EACH_ADDR(r, a)
+            cnt += a->grp && a->rem >= mid;
+        if (cnt >= need)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    FOR_EACH_ADDR(r, a)
+        if (a->grp && a->rem > lo && done < need) {
+            a->target++;
+            done++;
+        }
+    FOR_EACH_ADDR(r, a)
+        if (a->grp && a->rem == lo && done < need) {
+            a->target++;
+            done++;
+        }
+    return done;
+}
+
+/* Largest remainders: `total` slots over the addresses with grp set, by weight, added
+ * to their targets. */
+static void largest_remainders(wsel_ring *r, uint64_t total)
+{
+    wsel__raddr *a;
+    uint64_t Wg = 0, given = 0;
+    FOR_EACH_ADDR(r, a)
+        if (a->grp)
+            Wg += a->weight;
+    if (!Wg)
+        return;
+    FOR_EACH_ADDR(r, a)
+        if (a->grp) {
+            uint64_t num = total * a->weight;
+            a->target += (uint32_t)(num / Wg);
+            a->rem = num % Wg;
+            given += num / Wg;
+        }
+    raise_top(r, total - given, Wg);
+}
+
+static void group(wsel_ring *r, bool untouched, bool touched_weighted)
+{
+    wsel__raddr *a;
+    FOR_EACH_ADDR(r, a)
+        a->grp = a->touched ? touched_weighted && a->weight > 0 : untouched;
+}
+
+/* Strict counts (doc/ring.md section 8). An address is touched when it is new, being
+ * removed or re-weighted since the last redistribution; when the touched addresses gain
+ * weight in sum, an untouched address may only lose slots, when they lose weight it may
+ * only gain, when the sum stays it keeps its count. Within those bounds every count is
+ * kept within one slot of its exact quota N w / W where the bounds allow: each address
+ * starts at the lower end of [floor, ceil] of its quota clipped to its bound, and the
+ * slots still unassigned go one each to the largest remainders among those below the
+ * upper end (the largest-remainder method when nothing is clipped). What the bounds
+ * leave over goes to the touched addresses by largest remainders (or, when nothing
+ * touched keeps weight, to the untouched as gains). Slots thus only move from or to
+ * touched addresses, and the free stack that pass 2 hands out holds only slots that
+ * touched addresses dropped. */
+static void strict_targets(wsel_ring *r)
+{
+    wsel__raddr *a;
+    uint64_t W = 0, S = 0, N = r->n;
+    int64_t dW = 0;
+    bool all_free = r->nfree == r->n; /* nothing owned: no promise at stake */
+    FOR_EACH_ADDR(r, a) {
+        W += a->weight;
+        a->target = 0;
+        a->touched = all_free || !a->settled || a->weight != a->prev_weight;
+        if (a->touched)
+            dW += (int64_t)a->weight - (a->settled ? (int64_t)a->prev_weight : 0);
+    }
+    if (W == 0)
+        return;
+    FOR_EACH_ADDR(r, a) {
+        uint64_t num = N * a->weight, f = num / W, c = a->count;
+        uint64_t hi = f + (num % W != 0), lo = f;
+        a->rem = num % W;
+        if (!a->touched) {
+            if (dW > 0) {
+                lo = lo < c ? lo : c;
+                hi = hi < c ? hi : c;
+            } else if (dW < 0) {
+                lo = lo > c ? lo : c;
+                hi = hi > c ? hi : c;
+            } else {
+                lo = hi = c;
+            }
+        }
+        a->target = (uint32_t)lo;
+        a->grp = hi > lo;
+        S += lo;
+    }
+    if (S < N)
+        S += raise_top(r, N - S, W);
+    if (S < N) {
+        bool any = false;
+        FOR_EACH_ADDR(r, a)
+            any = any || (a->touched && a->weight > 0);
+        group(r, !any, any);
+        largest_remainders(r, N - S);
+        return;
+    }
+    /* too many (possible only while the untouched may gain): the touched give way
+     * first, then the untouched's gains, in iteration order */
+    uint64_t excess = S - N;
+    FOR_EACH_ADDR(r, a)
+        if (a->touched && excess) {
+            uint32_t cut = a->target < excess ? a->target : (uint32_t)excess;
+            a->target -= cut;
+            excess -= cut;
+        }
+    FOR_EACH_ADDR(r, a)
+        if (!a->touched && excess && a->target > a->count) {
+            uint32_t cut = a->target - a->count;
+            cut = cut < excess ? cut : (uint32_t)excess;
+            a->target -= cut;
+            excess -= cut;
+        }
+}
+
+void wsel__ring_redistribute(wsel_ring *r)
+{
+    wsel__raddr *a;
+    if (r->strict)
+        strict_targets(r);
+    else
+        sequential_targets(r);
+    /* pass 1: surplus slots go back on the free stack, most recently acquired first */
+    FOR_EACH_ADDR(r, a)
+        while (a->count > a->target)
+            r->free[r->nfree++] = slot_pop(r, a);
+    /* pass 2: deficits in iteration order, from the top of the free stack */
+    FOR_EACH_ADDR(r, a) {
+        while (a->count < a->target && r->nfree > 0)
+            slot_push(r, a, r->free[--r->nfree]);
+        a->settled = true;
+        a->prev_weight = a->weight;
+    }
+}
+
+/* ---- section 10: totals and health ------------------------------------------------ */
+
+/* Total weight, and the part of it unavailable, in one pass. */
+static uint64_t weights(const wsel_ring *r, uint64_t *unavailable)
+{
+    uint64_t w = 0, u = 0;
+    wsel__raddr *a;
+    FOR_EACH_ADDR(r, a) {
+        w += a->weight;
+        u += a->available ? 0 : a->weight;
+    }
+    *unavailable = u;
+    return w;
+}
+
+uint64_t wsel_ring_weight(const wsel_ring *r)
+{
+    uint64_t u;
+    return weights(r, &u);
+}
+
+uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
+{
+    uint64_t u;
+    weights(r, &u);
+    return u;
+}
+
+bool wsel__ring_healthy(const wsel_ring *r)
+{
+    uint64_t u, w = weights(r, &u);
+    return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
+}
+
+bool wsel_ring_healthy(const wsel_ring *r)
+{
+    return wsel__ring_healthy(r);
+}
+
+/* ---- section 7: DNS answers into addresses ---------------------------------------- */
+
+typedef struct pentry {
+    char ip[256];
+    wsel_ring_iptype iptype;
+    uint16_t port;
+    uint32_t weight;
+    char key[300];
+    size_t ord;
+    wsel__raddr *match;  /* the kept address (same-type update), or NULL */
+    wsel__raddr *fresh;  /* the new address otherwise */
+} pentry;
+
+typedef struct plan {
+    int kind;
+    bool real_srv, ttl0, prev_flag;
+    double expire;
+    pentry *e;
+    size_t n;
+} plan;
+
+static void plan_free(plan *p)
+{
+    if (p->e)
+        for (size_t i = 0; i < p->n; i++)
+            if (p->e[i].fresh) {
+                free(p->e[i].fresh->ip);
+                free(p->e[i].fresh);
+            }
+    free(p->e);
+    p->e = NULL;
+}
+
+/* By key bytes, ties in input order (a stable sort out of qsort). */
+static int cmp_pentry(const void *pa, const void *pb)
+{
+    const pentry *a = pa, *b = pb;
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->ord > b->ord) - (a->ord < b->ord);
+}
+
+static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, const char *what)
+{
+    return wsel__fail(err, WSEL_E_ADDR, NULL, 0, 0, h->name, NULL, NULL,
+                      "ring: DNS answer for host '%s': %s%s", h->name, fmt, what);
+}
+
+/* Reads a record into p->e (sorted, lowest SRV priority only), or the ttl=0 stand-in. */
+static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_ring_record *rec,
+                        plan *p, wsel_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (rec->failed || rec->n_entries == 0) {
+        /* a failure is an empty A record; the host keeps its place (section 7.4) */
+        p->kind = WSEL_RING_A;
+        p->prev_flag = true;
+        p->expire = r->now + r->requery;
+        return WSEL_OK;
+    }
+    if (rec->type != WSEL_RING_A && rec->type != WSEL_RING_AAAA && rec->type != WSEL_RING_SRV)
+        return wsel__fail(err, WSEL_E_ADDR, NULL, 0, 0, h->name, NULL, NULL,
+                          "ring: DNS answer for host '%s': unknown/unsupported record type %d",
+                          h->name, (int)rec->type);
+    if (!rec->entries)
+        return bad_answer(err, h, "entries missing", "");
+    if (rec->entries[0].ttl == 0 && h->prev_ttl0_or_empty) {
+        /* section 7.2: one unresolved entry standing for the host, resolved per pick */
+        p->kind = WSEL_RING_SRV;
+        p->ttl0 = true;
+        p->prev_flag = true;
+        p->expire = r->now + r->ttl0;
+        p->e = calloc(1, sizeof *p->e);
+        if (!p->e)
+            return nomem(err);
+        p->n = 1;
+        snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
+        p->e[0].iptype = WSEL_RING_NAME;
+        p->e[0].port = h->port;
+        p->e[0].weight = h->node_weight;
+        return WSEL_OK;
+    }
+    p->kind = (int)rec->type;
+    p->real_srv = rec->type == WSEL_RING_SRV;
+    p->prev_flag = rec->entries[0].ttl == 0;
+    uint32_t minttl = UINT32_MAX, minprio = UINT32_MAX;
+    for (size_t i = 0; i < rec->n_entries; i++) {
+        const wsel_ring_entry *en = &rec->entries[i];
+        if (!en->address || !en->address[0])
+            return bad_answer(err, h, "an entry without an address or target", "");
+        if (strlen(en->address) > 253)
+            return bad_answer(err, h, "name too long: ", en->address);
+        if (en->ttl < minttl)
+            minttl = en->ttl;
+        if (p->real_srv) {
+            if (en->port > 65535 || en->weight > WSEL_RING_MAX_WEIGHT || en->priority > 65535)
+                return bad_answer(err, h, "SRV port, weight or priority above 65535 for ",
+                                  en->address);
+            if (en->priority < minprio)
+                minprio = en->priority;
+        }
+    }
+    p->expire = r->now + (double)minttl;
+    p->e = calloc(rec->n_entries, sizeof *p->e);
+    if (!p->e)
+        return nomem(err);
+    for (size_t i = 0; i < rec->n_entries; i++) {
+        const wsel_ring_entry *en = &rec->entries[i];
+        pentry *pe = &p->e[p->n];
+        if (p->real_srv) {
+            if (en->priority != minprio)
+                continue; /* [T]: only the lowest priority, always (section 7.2) */
+            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+            if (pe->iptype == WSEL_RING_NAME)
+                snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
+            pe->port = en->port ? (uint16_t)en->port : h->port;
+            pe->weight = en->weight ? en->weight : 1;
+            snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
+        } else {
+            wsel_ring_iptype want = rec->type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
+            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+            if (pe->iptype != want) {
+                plan_free(p);
+                return bad_answer(err, h,
+                                  want == WSEL_RING_IPV4 ? "A entry is not an IPv4 address: "
+                                                         : "AAAA entry is not an IPv6 address: ",
+                                  en->address);
+            }
+            pe->port = h->port;
+            pe->weight = h->node_weight;
+            snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+        }
+        pe->ord = i;
+        p->n++;
+    }
+    qsort(p->e, p->n, sizeof *p->e, cmp_pentry);
+    return WSEL_OK;
+}
+
+static wsel__raddr *addr_new(wsel_ring *r, wsel__rhost *h, const pentry *pe)
+{
+    wsel__raddr *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->ip = dupstr(pe->ip);
+    if (!a->ip) {
+        free(a);
+        return NULL;
+    }
+    a->iptype = pe->iptype;
+    a->port = pe->port;
+    a->weight = pe->weight;
+    a->available = true;
+    a->host = h;
+    a->serial = ++r->serial;
+    return a;
+}
+
+/* Section 7.3: which old addresses the new entries keep, and the new addresses needed. */
+static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
+{
+    bool same = p->kind == h->rtype;
+    bool *used = NULL;
+    if (same && h->n) {
+        used = calloc(h->n, sizeof *used);
+        if (!used)
+            return nomem(err);
+    }
+    size_t fresh = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        pentry *pe = &p->e[i];
+        if (same)
+            for (size_t k = 0; k < h->n; k++) {
+                wsel__raddr *a = h->a[k];
+                if (!used[k] && !a->disabled && a->port == pe->port && strcmp(a->ip, pe->ip) == 0) {
+                    used[k] = true;
+                    pe->match = a;
+                    break;
+                }
+            }
+        if (!pe->match) {
+            pe->fresh = addr_new(r, h, pe);
+            if (!pe->fresh) {
+                free(used);
+                return nomem(err);
+            }
+            fresh++;
+        }
+    }
+    free(used);
+    if (!wsel__reserve((void **)&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
+        return nomem(err);
+    if (h->n + fresh > h->cap) {
+        size_t cap = h->n + fresh + 4;
+        wsel__raddr **na = realloc(h->a, cap * sizeof *na);
+        if (!na)
+            return nomem(err);
+        h->a = na;
+        h->cap = cap;
+    }
+    return WSEL_OK;
+}
+
+static void addr_free(wsel__raddr *a)
+{
+    free(a->ip);
+    free(a);
+}
+
+/* Applies a plan: disable what goes, append what comes, redistribute once, delete the
+ * disabled addresses (section 7.3). Cannot fail. */
+static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
+{
+    for (size_t k = 0; k < h->n; k++) {
+        wsel__raddr *a = h->a[k];
+        bool kept = false;
+        for (size_t i = 0; i < p->n && !kept; i++)
+            kept = p->e[i].match == a;
+        if (!kept) {
+            a->disabled = true;
+            a->weight = 0;
+        }
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        pentry *pe = &p->e[i];
+        if (pe->match)
+            pe->match->weight = pe->weight; /* SRV weight changes in place; A/AAAA: unchanged */
+        else {
+            h->a[h->n++] = pe->fresh;
+            pe->fresh = NULL;
+        }
+    }
+    h->rtype = p->kind;
+    h->real_srv = p->real_srv;
+    h->ttl0 = p->ttl0;
+    h->prev_ttl0_or_empty = p->prev_flag;
+    h->expire = p->expire;
+    renumber(r, h->idx, h->first);
+    wsel__ring_redistribute(r);
+    size_t w = 0;
+    for (size_t k = 0; k < h->n; k++) {
+        if (h->a[k]->disabled)
+            addr_free(h->a[k]);
+        else
+            h->a[w++] = h->a[k];
+    }
+    h->n = w;
+    renumber(r, h->idx, h->first);
+}
+
+/* Asks the resolver about h (an IP literal answers itself) and plans the update. */
+static int resolve_plan(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
+{
+    wsel_ring_record rec;
+    memset(&rec, 0, sizeof rec);
+    wsel_ring_entry self;
+    if (h->literal) {
+        char buf[64];
+        memset(&self, 0, sizeof self);
+        self.address = h->name;
+        self.ttl = UINT32_MAX;
+        rec.type = wsel__ring_parse_ip(h->name, buf, sizeof buf) == WSEL_RING_IPV4 ? WSEL_RING_A
+                                                                        : WSEL_RING_AAAA;
+        rec.entries = &self;
+        rec.n_entries = 1;
+    } else if (r->dns.resolve(r->dns.ctx, h->name, &rec) != 0) {
+        memset(&rec, 0, sizeof rec);
+        rec.failed = true;
+    }
+    int rc = plan_entries(r, h, &rec, p, err);
+    if (rc == WSEL_OK)
+        rc = plan_addresses(r, h, p, err);
+    if (rc != WSEL_OK)
+        plan_free(p);
+    if (h->literal)
+        p->expire = INFINITY;
+    return rc;
+}
+
+int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err)
+{
+    plan p;
+    int rc = resolve_plan(r, h, &p, err);
+    if (rc != WSEL_OK)
+        return rc;
+    apply_plan(r, h, &p);
+    plan_free(&p);
+    return WSEL_OK;
+}
+
+const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
+{
+    for (size_t k = 0; k < h->n; k++)
+        if (h->a[k]->serial == serial)
+            return h->a[k];
+    return NULL;
+}
+
+/* ---- section 6: changes ---------------------------------------------------------------- */
+
+static wsel__rhost *find_host(const wsel_ring *r, const char *name, uint32_t port, size_t *idx)
+{
+    uint64_t key = (uint64_t)port << 32 | wsel__ring_name_key(name);
+    for (size_t i = 0; i < r->nh; i++)
+        if (r->hkey[i] == key && strcmp(r->h[i]->name, name) == 0) {
+            if (idx)
+                *idx = i;
+            return r->h[i];
+        }
+    return NULL;
+}
+
+static int check_host_args(const char *name, int64_t port, int64_t weight, wsel_error *err)
+{
+    if (!name || !name[0] || strlen(name) > 253)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, name,
+                          "ring: expected a hostname (non-empty string of at most 253 bytes)");
+    if (port < 1 || port > 65535)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, name, NULL, name,
+                          "ring: host '%s': port must be between 1 and 65535, got %lld", name,
+                          (long long)port);
+    if (weight < 1 || weight > WSEL_RING_MAX_WEIGHT)
+        return wsel__fail(err, WSEL_E_WEIGHT, NULL, 0, 0, name, NULL, name,
+                          "ring: host '%s': weight must be an integer in 1..%u, got %lld", name,
+                          WSEL_RING_MAX_WEIGHT, (long long)weight);
+    return WSEL_OK;
+}
+
+static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
+{
+    if (weight == h->node_weight)
+        return;
+    h->node_weight = weight;
+    if (h->real_srv || h->n == 0)
+        return; /* SRV weights win; a failed host uses it when it resolves */
+    for (size_t k = 0; k < h->n; k++)
+        h->a[k]->weight = weight;
+    wsel__ring_redistribute(r);
+}
+
+int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
+                       wsel_error *err)
+{
+    if (!r)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no ring");
+    int rc = check_host_args(name, port, weight, err);
+    if (rc)
+        return rc;
+    wsel__rhost *h = find_host(r, name, port, NULL);
+    if (h) {
+        set_host_weight(r, h, weight);
+        return WSEL_OK;
+    }
+    size_t caph = r->caph, capk = r->caph; /* both grow alike: caph counts for both */
+    if (!wsel__reserve((void **)&r->h, &caph, r->nh + 1, sizeof *r->h) ||
+        !wsel__reserve((void **)&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
+        return nomem(err);
+    r->caph = capk;
+    h = calloc(1, sizeof *h);
+    if (!h || !(h->name = dupstr(name))) {
+        free(h);
+        return nomem(err);
+    }
+    char buf[64];
+    h->port = (uint16_t)port;
+    h->node_weight = weight;
+    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
+    h->prev_ttl0_or_empty = true;
+    plan p;
+    rc = resolve_plan(r, h, &p, err);
+    if (rc) {
+        free(h->a);
+        free(h->name);
+        free(h);
+        return rc;
+    }
+    h->idx = r->nh;
+    h->first = r->naddr;
+    r->hkey[r->nh] = (uint64_t)port << 32 | wsel__ring_name_key(name);
+    r->h[r->nh++] = h;
+    apply_plan(r, h, &p);
+    plan_free(&p);
+    return WSEL_OK;
+}
+
+static void host_free(wsel__rhost *h)
+{
+    for (size_t k = 0; k < h->n; k++)
+        addr_free(h->a[k]);
+    free(h->a);
+    free(h->name);
+    free(h);
+}
+
+int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *found,
+                          wsel_error *err)
+{
+    if (found)
+        *found = false;
+    if (!r || !name)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: expected a hostname (string)");
+    size_t i;
+    wsel__rhost *h = find_host(r, name, port, &i);
+    if (!h)
+        return WSEL_OK;
+    for (size_t k = 0; k < h->n; k++) {
+        h->a[k]->disabled = true;
+        h->a[k]->weight = 0;
+    }
+    wsel__ring_redistribute(r);
+    memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
+    memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
+    r->nh--;
+    renumber(r, i, h->first);
+    host_free(h);
+    if (found)
+        *found = true;
+    return WSEL_OK;
+}
+
+int wsel_ring_refresh(wsel_ring *r, const char *name, wsel_error *err)
+{
+    if (!r || !name)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: expected a hostname (string)");
+    for (size_t i = 0; i < r->nh; i++)
+        if (!r->h[i]->literal && strcmp(r->h[i]->name, name) == 0) {
+            int rc = wsel__ring_query(r, r->h[i], err);
+            if (rc)
+                return rc;
+        }
+    return WSEL_OK;
+}
+
+int wsel_ring_tick(wsel_ring *r, double now, wsel_error *err)
+{
+    if (!r || !(now >= r->now) || !isfinite(now))
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: the clock cannot go backwards or be non-finite");
+    r->now = now;
+    for (size_t i = 0; i < r->nh; i++)
+        if (r->h[i]->expire + 0.5 <= now) { /* [R]'s timer: at expire + 0.5 s */
+            int rc = wsel__ring_query(r, r->h[i], err);
+            if (rc)
+                return rc;
+        }
+    return WSEL_OK;
+}
+
+/* ---- section 10: availability ------------------------------------------------------- */
+
+int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
+                                 const char *hostname, bool available, wsel_error *err)
+{
+    if (!r || !ip)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no address");
+    char canon[256];
+    if (wsel__ring_parse_ip(ip, canon, sizeof canon) == WSEL_RING_NAME)
+        snprintf(canon, sizeof canon, "%s", ip);
+    const char *hn = hostname ? hostname : ip;
+    size_t hits = 0;
+    for (size_t i = 0; i < r->nh; i++) {
+        wsel__rhost *h = r->h[i];
+        if (strcmp(h->name, hn) != 0)
+            continue;
+        for (size_t k = 0; k < h->n; k++)
+            if (h->a[k]->port == port && strcmp(h->a[k]->ip, canon) == 0) {
+                h->a[k]->available = available;
+                hits++;
+            }
+    }
+    if (!hits)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, hn, NULL, ip,
+                          "ring: no peer found by name '%s' and address %s:%u", hn, ip, port);
+    return WSEL_OK;
+}
+
+int wsel_ring_set_host_status(wsel_ring *r, const char *name, uint32_t port, bool available,
+                              wsel_error *err)
+{
+    wsel__rhost *h = r && name ? find_host(r, name, port, NULL) : NULL;
+    if (!h)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, name, NULL, NULL,
+                          "ring: no host '%s' with port %u", name ? name : "(null)", port);
+    for (size_t k = 0; k < h->n; k++)
+        h->a[k]->available = available;
+    return WSEL_OK;
+}
+
+/* ---- section 2: construction ------------------------------------------------------------ */
+
+void wsel_ring_opts_init(wsel_ring_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->wheel_size = -1;
+    o->requery = 1;
+    o->ttl0 = 60;
+    o->rr_start = 1;
+}
+
+/* A host given at construction, sorted by the bytes of name followed by `suffix`. */
+typedef struct hs {
+    const wsel_ring_host_spec *s;
+    size_t len;                 /* strlen(s->name) */
+    char suffix[8];             /* ":" and the port as given, or ":" alone */
+    size_t ord;
+} hs;
+
+static unsigned char hs_byte(const hs *h, size_t i)
+{
+    return (unsigned char)(i < h->len ? h->s->name[i] : h->suffix[i - h->len]);
+}
+
+static int cmp_hs(const void *pa, const void *pb)
+{
+    const hs *a = pa, *b = pb;
+    for (size_t i = 0;; i++) {
+        unsigned char ca = hs_byte(a, i), cb = hs_byte(b, i);
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        if (!ca)
+            return (a->ord > b->ord) - (a->ord < b->ord);
+    }
+}
+
+static int opt_fail(wsel_error *err, const char *opt, const char *fmt, double v)
+{
+    return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, opt, NULL, fmt, v);
+}
+
+static int check_opts(const wsel_ring_opts *o, uint32_t *n_out, wsel_error *err)
+{
+    if (!o->dns.resolve)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, "dns", NULL,
+                          "ring: expected option 'dns' to be a configured resolver");
+    if (!(o->requery > 0) || !isfinite(o->requery))
+        return opt_fail(err, "requery", "ring: expected 'requery' to be > 0, got %g", o->requery);
+    if (!(o->ttl0 > 0) || !isfinite(o->ttl0))
+        return opt_fail(err, "ttl0", "ring: expected 'ttl0' to be > 0, got %g", o->ttl0);
+    if (!(o->health_threshold >= 0 && o->health_threshold <= 100))
+        return opt_fail(err, "healthThreshold",
+                        "ring: expected 'healthThreshold' to be in the range 0-100, got %g",
+                        o->health_threshold);
+    if (!isfinite(o->now))
+        return opt_fail(err, "now", "ring: the clock must be finite, got %g", o->now);
+    int64_t n = o->wheel_size;
+    if (n < 0)
+        n = o->order ? (int64_t)o->order_len : WSEL_RING_DEFAULT_SIZE;
+    if (n < 1 || n > WSEL_RING_MAX_SLOTS)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, "wheelSize", NULL,
+                          "ring: 'wheelSize' must be an integer in 1..%u, got %lld",
+                          WSEL_RING_MAX_SLOTS, (long long)n);
+    if (o->order && o->order_len != (size_t)n)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, "order", NULL,
+                          "ring: mismatch between size of 'order' (%zu) and 'wheelSize' (%lld)",
+                          o->order_len, (long long)n);
+    if (o->rr_start < 1 || o->rr_start > n)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, "rrStart", NULL,
+                          "ring: 'rrStart' must be a slot in 1..%lld, got %lld", (long long)n,
+                          (long long)o->rr_start);
+    if (o->n_hosts && !o->hosts)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, "hosts", NULL, "ring: hosts missing");
+    for (size_t i = 0; i < o->n_hosts; i++) {
+        const wsel_ring_host_spec *s = &o->hosts[i];
+        int rc = check_host_args(s->name, s->port < 0 ? 80 : s->port,
+                                 s->weight < 0 ? 10 : s->weight, err);
+        if (rc)
+            return rc;
+    }
+    *n_out = (uint32_t)n;
+    return WSEL_OK;
+}
+
+int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
+{
+    if (!o || !out)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: expected an options record");
+    *out = NULL;
+    uint32_t n = 0;
+    int rc = check_opts(o, &n, err);
+    if (rc)
+        return rc;
+    wsel_ring *r = calloc(1, sizeof *r);
+    if (!r)
+        return nomem(err);
+    r->n = n;
+    /* the per-slot arrays in one block: wheel[0..n], next[0..n], prev[0..n], free[0..n) */
+    size_t m = (size_t)n + 1;
+    r->wheel = calloc(1, m * sizeof *r->wheel + (3 * m - 1) * sizeof *r->next);
+    if (!r->wheel) {
+        free(r);
+        return nomem(err);
+    }
+    r->next = (uint32_t *)(r->wheel + m);
+    r->prev = r->next + m;
+    r->free = r->prev + m;
+    rc = o->order ? wsel__ring_ranks(o->order, n, r->free, err)
+                  : wsel_ring_default_order(n, r->free, err);
+    if (rc) {
+        wsel_ring_free(r);
+        return rc;
+    }
+    r->nfree = n; /* the top is the last entry: order[N] goes out first */
+    r->threshold = o->health_threshold;
+    r->requery = o->requery;
+    r->ttl0 = o->ttl0;
+    r->now = o->now;
+    r->pointer = (uint32_t)o->rr_start;
+    r->use_srv_name = o->use_srv_name;
+    r->strict = o->strict;
+    r->dns = o->dns;
+
+    /* hosts sorted by the bytes of "name:port" (port as given, or empty) */
+    hs *v = calloc(o->n_hosts ? o->n_hosts : 1, sizeof *v);
+    if (!v) {
+        wsel_ring_free(r);
+        return nomem(err);
+    }
+    for (size_t i = 0; i < o->n_hosts; i++) {
+        const wsel_ring_host_spec *s = &o->hosts[i];
+        v[i].s = s;
+        v[i].len = strlen(s->name);
+        v[i].ord = i;
+        if (s->port < 0)
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":");
+        else /* 1..65535 (check_opts) */
+            snprintf(v[i].suffix, sizeof v[i].suffix, ":%u", (unsigned)s->port);
+    }
+    qsort(v, o->n_hosts, sizeof *v, cmp_hs);
+    for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
+        const wsel_ring_host_spec *s = v[i].s;
+        rc = wsel_ring_add_host(r, s->name, s->port < 0 ? 80u : (uint32_t)s->port,
+                                s->weight < 0 ? 10u : (uint32_t)s->weight, err);
+    }
+    free(v);
+    if (rc) {
+        wsel_ring_free(r);
+        return rc;
+    }
+    *out = r;
+    return WSEL_OK;
+}
+
+void wsel_ring_free(wsel_ring *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nh; i++)
+        host_free(r->h[i]);
+    free(r->h);
+    free(r->hkey);
+    free(r->wheel); /* and next, prev, free */
+    free(r->addr);
+    wsel__ring_journal_stop(r);
+    free(r);
+}

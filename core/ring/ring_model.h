@@ -1,0 +1,106 @@
+/* The ring balancer's model, shared by ref/ring*.c (doc/ring.md section 1). Not installed. */
+#ifndef WSEL_REF_RING_INTERNAL_H
+#define WSEL_REF_RING_INTERNAL_H
+
+#include "wsel/ring.h"
+
+/* An address's slots are a stack kept as a doubly linked list through the ring's
+ * next/prev arrays (indexed by slot), so redistribution never allocates. */
+typedef struct wsel__raddr {
+    char *ip;                   /* canonical IP text, or a name */
+    wsel_ring_iptype iptype;
+    uint16_t port;
+    uint32_t weight;            /* 0 once disabled */
+    bool available, disabled;
+    uint32_t head, tail, count; /* first / last acquired slot (0 = none) */
+    uint32_t target;            /* the count the current redistribution gives it */
+    uint32_t prev_weight;       /* its weight at the last redistribution (strict mode) */
+    bool settled;               /* it took part in a redistribution already */
+    bool touched;               /* strict mode, scratch: new, removed or re-weighted */
+    bool grp;                   /* scratch: in the group being apportioned */
+    uint64_t rem;               /* scratch: remainder of its quota's numerator */
+    uint32_t keep;              /* scratch: a count kept while the rest is shared */
+    struct wsel__rhost *host;
+    uint64_t serial;            /* unique per ring, never reused */
+    size_t pos;                 /* index in iteration order */
+    void *fast;                 /* the fast engine's record of it (fast/ring/ring_fast.c), or NULL */
+} wsel__raddr;
+
+typedef struct wsel__rhost {
+    char *name;
+    size_t idx, first;          /* its index in the host list, its first address's position */
+    uint16_t port;
+    uint32_t node_weight;
+    bool literal;               /* name is an IP literal: resolves to itself, never expires */
+    int rtype;                  /* 0 before the first answer, else wsel_ring_rrtype */
+    bool real_srv;              /* current record is a real SRV record (SRV weights win) */
+    bool ttl0;                  /* the host stands as one unresolved entry (ttl=0 record) */
+    bool prev_ttl0_or_empty;    /* last answer had ttl 0 or no entries (or none yet) */
+    double expire;
+    wsel__raddr **a;
+    size_t n, cap;
+} wsel__rhost;
+
+struct wsel_ring {
+    uint32_t n;                 /* wheel size N */
+    wsel__raddr **wheel;        /* [1..N] owner or NULL; one allocation with next, prev, free */
+    uint32_t *next, *prev;      /* [1..N] slot lists of the owners */
+    uint32_t *free;             /* the free stack; top = free[nfree - 1] */
+    uint32_t nfree;
+    wsel__rhost **h;
+    uint64_t *hkey;             /* [i]: host i's port << 32 | wsel__ring_name_key(name),
+                                   compared before the name (one array, few cache lines) */
+    size_t nh, caph;
+    double threshold, requery, ttl0, now;
+    uint32_t pointer;           /* next round-robin slot */
+    bool use_srv_name;
+    bool strict;                /* apportionment that keeps the seed's promise (section 8) */
+    wsel_ring_dns dns;
+    uint64_t serial;
+    /* Every address in iteration order (hosts in order, then each host's addresses),
+     * rebuilt whenever addresses come or go, so a redistribution walks one array;
+     * capacity is reserved when a change plans its new addresses. */
+    wsel__raddr **addr;
+    size_t naddr, capaddr;
+    /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner changed
+     * since it was last emptied, once each; jmark == NULL while no engine listens. */
+    uint32_t *journal;
+    uint8_t *jmark;
+    uint32_t njournal;
+};
+
+/* Each address of ring r in iteration order, into `a` (a wsel__raddr *). */
+#define WSEL__RING_FOR_EACH_ADDR(r, a)                                                    \
+    for (size_t i_ = 0; i_ < (r)->naddr && ((a) = (r)->addr[i_], 1); i_++)
+
+/* A cheap digest of a host name (FNV-1a), so finding a host compares few names. */
+static inline uint32_t wsel__ring_name_key(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    return h;
+}
+
+/* ring_order.c: ranks of n distinct finite numbers (1-based) into out; WSEL_E_ARG on
+ * duplicates or non-finite values, WSEL_E_NOMEM. */
+int wsel__ring_ranks(const double *v, uint32_t n, uint32_t *out, wsel_error *err);
+
+/* ring.c */
+/* An IP literal's canonical text (IPv6 without brackets; "[...]" accepted), or
+ * WSEL_RING_NAME when s is no IP literal (out then unspecified). */
+wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
+void wsel__ring_redistribute(wsel_ring *r);
+int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
+bool wsel__ring_healthy(const wsel_ring *r);
+const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial);
+/* Starts the slot journal (WSEL_E_NOMEM; WSEL_E_ARG when already started) and stops it. */
+int wsel__ring_journal_start(wsel_ring *r, wsel_error *err);
+void wsel__ring_journal_stop(wsel_ring *r);
+
+/* ring_pick.c: the end of a pick at an address with text ip (an IP, or a name that
+ * goes through dns->toip) and port: fills peer's outcome, ip, port and message. */
+void wsel__ring_peer_fill(const wsel_ring_dns *dns, const char *ip, wsel_ring_iptype iptype,
+                          uint16_t port, bool cache_only, wsel_ring_peer *peer);
+
+#endif

@@ -1,0 +1,260 @@
+/* Lexer for gdnsd's config language: punctuation, strings with escapes, comments. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "weighted_lex.h"
+
+void wsel__lex_init(wsel__lexer *lx, const char *data, size_t len, const char *file,
+                    size_t max_string, wsel__arena *arena, wsel_error *err)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->p = data;
+    lx->end = data + len;
+    lx->file = file;
+    lx->line = 1;
+    lx->col = 1;
+    lx->max_string = max_string;
+    lx->arena = arena;
+    lx->err = err;
+}
+
+void wsel__lex_fini(wsel__lexer *lx)
+{
+    free(lx->buf);
+    lx->buf = NULL;
+    lx->cap = 0;
+}
+
+const char *wsel__tok_name(wsel__tok_type t)
+{
+    switch (t) {
+    case WSEL__T_EOF: return "end of file";
+    case WSEL__T_LBRACE: return "'{'";
+    case WSEL__T_RBRACE: return "'}'";
+    case WSEL__T_LBRACK: return "'['";
+    case WSEL__T_RBRACK: return "']'";
+    case WSEL__T_COMMA: return "','";
+    case WSEL__T_ASSIGN: return "'=>'";
+    case WSEL__T_STRING: return "a string";
+    case WSEL__T_INCLUDE: return "$include";
+    }
+    return "?";
+}
+
+static int peek(const wsel__lexer *lx)
+{
+    return lx->p < lx->end ? (unsigned char)*lx->p : -1;
+}
+
+static void advance(wsel__lexer *lx)
+{
+    if (*lx->p == '\n') {
+        lx->line++;
+        lx->col = 1;
+    } else {
+        lx->col++;
+    }
+    lx->p++;
+}
+
+static bool is_space(int c)
+{
+    /* CR counts as whitespace so that CRLF files read like LF files. */
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool ends_unquoted(int c)
+{
+    return c < 0 || is_space(c) || strchr("{}[];#,\"=", c) != NULL || c == '\0';
+}
+
+static int fail(wsel__lexer *lx, int code, unsigned line, unsigned col, const char *fmt,
+                const char *arg)
+{
+    return wsel__fail(lx->err, code, lx->file, line, col, NULL, NULL, NULL, fmt, arg);
+}
+
+static int put(wsel__lexer *lx, size_t *n, char c, unsigned line, unsigned col)
+{
+    if (*n >= lx->max_string)
+        return wsel__fail(lx->err, WSEL_E_LIMIT, lx->file, line, col, NULL, NULL, NULL,
+                          "string longer than the limit of %zu bytes", lx->max_string);
+    if (*n >= lx->cap) {
+        size_t cap = lx->cap ? lx->cap * 2 : 256;
+        char *nb = realloc(lx->buf, cap);
+        if (!nb)
+            return fail(lx, WSEL_E_NOMEM, line, col, "out of memory%s", "");
+        lx->buf = nb;
+        lx->cap = cap;
+    }
+    lx->buf[(*n)++] = c;
+    return WSEL_OK;
+}
+
+/* Decodes the escape whose backslash is at lx->p: \X is X, \DDD is the byte DDD. */
+static int escape(wsel__lexer *lx, size_t *n, unsigned tline, unsigned tcol)
+{
+    unsigned line = lx->line, col = lx->col;
+    advance(lx);
+    int c = peek(lx);
+    if (c < 0)
+        return fail(lx, WSEL_E_ESCAPE, line, col,
+                    "backslash at end of file; expected an escaped character or three "
+                    "decimal digits%s", "");
+    if (c >= '0' && c <= '9') {
+        unsigned v = 0;
+        for (int i = 0; i < 3; i++) {
+            c = peek(lx);
+            if (c < '0' || c > '9')
+                return fail(lx, WSEL_E_ESCAPE, line, col,
+                            "bad escape: expected exactly three decimal digits 000-199 "
+                            "after the backslash%s", "");
+            v = v * 10 + (unsigned)(c - '0');
+            advance(lx);
+        }
+        /* gdnsd 3.8.1's scanner takes \000-\199 only (measured: \200-\255 are syntax
+         * errors there), so a byte above 199 cannot be written as an escape
+         * (doc/weighted.md §2.4). */
+        if (v > 199)
+            return wsel__fail(lx->err, WSEL_E_ESCAPE, lx->file, line, col, NULL, NULL, NULL,
+                              "bad escape \\%03u: expected a decimal byte value 000-199 "
+                              "(gdnsd refuses \\200-\\255)", v);
+        return put(lx, n, (char)v, tline, tcol);
+    }
+    /* Everything else, backslash-newline included, stands for itself. */
+    advance(lx);
+    return put(lx, n, (char)c, tline, tcol);
+}
+
+static int finish_string(wsel__lexer *lx, wsel__token *tok, size_t n)
+{
+    tok->type = WSEL__T_STRING;
+    tok->len = n;
+    tok->str = wsel__arena_strndup(lx->arena, lx->buf ? lx->buf : "", n);
+    if (!tok->str)
+        return fail(lx, WSEL_E_NOMEM, tok->line, tok->col, "out of memory%s", "");
+    return WSEL_OK;
+}
+
+static int quoted(wsel__lexer *lx, wsel__token *tok)
+{
+    size_t n = 0;
+    advance(lx);
+    for (;;) {
+        int c = peek(lx);
+        if (c < 0)
+            return fail(lx, WSEL_E_SYNTAX, tok->line, tok->col,
+                        "unterminated quoted string; expected a closing '\"'%s", "");
+        if (c == '"') {
+            advance(lx);
+            return finish_string(lx, tok, n);
+        }
+        int rc;
+        if (c == '\\') {
+            rc = escape(lx, &n, tok->line, tok->col);
+        } else {
+            rc = put(lx, &n, (char)c, tok->line, tok->col);
+            advance(lx);
+        }
+        if (rc)
+            return rc;
+    }
+}
+
+static int unquoted(wsel__lexer *lx, wsel__token *tok)
+{
+    size_t n = 0;
+    for (;;) {
+        int c = peek(lx);
+        int rc;
+        if (c == '\\') {
+            rc = escape(lx, &n, tok->line, tok->col);
+        } else if (ends_unquoted(c)) {
+            return finish_string(lx, tok, n);
+        } else {
+            rc = put(lx, &n, (char)c, tok->line, tok->col);
+            advance(lx);
+        }
+        if (rc)
+            return rc;
+    }
+}
+
+static int skip_blanks(wsel__lexer *lx)
+{
+    for (;;) {
+        int c = peek(lx);
+        if (is_space(c)) {
+            advance(lx);
+        } else if (c == '#' || c == ';') {
+            unsigned line = lx->line, col = lx->col;
+            while (peek(lx) >= 0 && peek(lx) != '\n')
+                advance(lx);
+            /* gdnsd 3.8.1 refuses a file that ends inside a comment (doc/weighted.md
+             * §2.3, formerly D5) */
+            if (peek(lx) < 0)
+                return wsel__fail(lx->err, WSEL_E_SYNTAX, lx->file, line, col, NULL, NULL,
+                                  NULL, "the file ends inside this comment (no newline "
+                                  "after it), which gdnsd refuses; expected a newline at "
+                                  "the end of the file");
+        } else {
+            return WSEL_OK;
+        }
+    }
+}
+
+static const char include_word[] = "$include";
+
+int wsel__lex_next(wsel__lexer *lx, wsel__token *tok)
+{
+    memset(tok, 0, sizeof *tok);
+    int rc = skip_blanks(lx);
+    if (rc)
+        return rc;
+    tok->line = lx->line;
+    tok->col = lx->col;
+    int c = peek(lx);
+    static const char punct[] = "{}[],";
+    static const wsel__tok_type punct_type[] = { WSEL__T_LBRACE, WSEL__T_RBRACE,
+                                                 WSEL__T_LBRACK, WSEL__T_RBRACK,
+                                                 WSEL__T_COMMA };
+    if (c < 0) {
+        tok->type = WSEL__T_EOF;
+        return WSEL_OK;
+    }
+    const char *pc = c ? strchr(punct, c) : NULL;
+    if (pc) {
+        tok->type = punct_type[pc - punct];
+        advance(lx);
+        return WSEL_OK;
+    }
+    if (c == '=') {
+        advance(lx);
+        if (peek(lx) == '>')
+            advance(lx);
+        tok->type = WSEL__T_ASSIGN;
+        return WSEL_OK;
+    }
+    if (c == '"')
+        return quoted(lx, tok);
+    if (c == '\0')
+        return fail(lx, WSEL_E_SYNTAX, tok->line, tok->col,
+                    "NUL byte in the input; expected text (write \\000 for a NUL)%s", "");
+    if (c == '$') {
+        size_t wl = sizeof include_word - 1;
+        if ((size_t)(lx->end - lx->p) >= wl && memcmp(lx->p, include_word, wl) == 0) {
+            const char *after = lx->p + wl;
+            int nc = after < lx->end ? (unsigned char)*after : -1;
+            if (nc == '{' || is_space(nc)) {
+                for (size_t i = 0; i < wl; i++)
+                    advance(lx);
+                tok->type = WSEL__T_INCLUDE;
+                return WSEL_OK;
+            }
+        }
+        return fail(lx, WSEL_E_SYNTAX, tok->line, tok->col,
+                    "unquoted string starts with '$'; expected $include{ PATH }, or quote "
+                    "the string%s", "");
+    }
+    return unquoted(lx, tok);
+}

@@ -1,0 +1,35 @@
+/* The loaded config: the resource model built from a parse tree. */
+#ifndef WSEL_CORE_MODEL_H
+#define WSEL_CORE_MODEL_H
+
+#include "weighted_tree.h"
+
+struct wsel_config {
+    wsel__arena arena;          /* owns everything below */
+    wsel_resource *resources;
+    size_t n_resources;
+    const wsel_set **sets;      /* by id */
+    size_t n_sets;
+    bool whole;
+    bool top_multi;
+    double top_up_thresh;
+    struct wsel__warning *warnings, *last_warning; /* in the arena, in config order */
+    size_t n_warnings;
+};
+
+typedef struct wsel__warning {
+    wsel_error w;
+    struct wsel__warning *next;
+} wsel__warning;
+
+/* Edit distance between two short names (99 when either is longer than 40). */
+/* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
+int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
+/* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */
+const char *wsel__cname_problem(const char *s, size_t len);
+
+/* Builds the model of `root` into cfg (whose arena receives all of it). */
+int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input,
+                      wsel_error *err);
+
+#endif

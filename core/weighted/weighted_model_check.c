@@ -1,0 +1,191 @@
+/* Pure checks of configured values (addresses, CNAME targets, near-miss key names) and
+ * the one validator of a whole set that every engine and the odds calculator apply. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "weighted_model.h"
+
+static bool has_nul(const char *s, size_t len)
+{
+    return strlen(s) != len;
+}
+
+/* Optimal string alignment distance, ignoring case: insertions, deletions, substitutions
+ * and swaps of neighbours each cost 1, so "mutli" is one edit from "multi". */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t cost = ca != cb;
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *wsel_config_key_hint(const char *key)
+{
+    static const char *const keywords[] = { "service_types", "multi", "up_thresh",
+                                            "addrs_v4", "addrs_v6" };
+    if (!key || !*key)
+        return NULL;
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
+        /* The keyword itself (keys are case-sensitive) is not a misspelling. */
+        if (strcmp(key, keywords[k]) != 0 && edit_distance(key, keywords[k]) <= 2)
+            return keywords[k];
+    }
+    return NULL;
+}
+
+/* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */
+int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
+{
+    memset(addr, 0, 16);
+    if (has_nul(s, len))
+        return 0;
+    if (inet_pton(AF_INET, s, addr) == 1)
+        return 4;
+    if (inet_pton(AF_INET6, s, addr) == 1)
+        return 6;
+    /* gdnsd reads addresses with a numeric getaddrinfo, which also takes inet_aton's
+     * spellings (127.1, 3221225985, 0x7f.0.0.1, 0300.0.2.1): take what gdnsd takes
+     * (doc/weighted.md §3.5, D1); the loader warns about the spelling. */
+    if (strspn(s, "0123456789.xXabcdefABCDEF") == len && len) {
+        struct addrinfo hints, *res = NULL;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_INET;
+        hints.ai_flags = AI_NUMERICHOST;
+        if (getaddrinfo(s, NULL, &hints, &res) == 0 && res) {
+            const struct sockaddr_in *sin = (const struct sockaddr_in *)(void *)res->ai_addr;
+            memcpy(addr, &sin->sin_addr, 4);
+            freeaddrinfo(res);
+            return 4;
+        }
+        if (res)
+            freeaddrinfo(res);
+    }
+    memset(addr, 0, 16);
+    return 0;
+}
+
+/* NULL when `s` is a legal fully qualified domain name, else what is wrong with it. */
+const char *wsel__cname_problem(const char *s, size_t len)
+{
+    if (len == 0)
+        return "is empty";
+    if (has_nul(s, len))
+        return "holds a NUL byte";
+    /* A label may hold any other byte, as in gdnsd (a space or a control byte is legal
+     * in DNS; the loader warns about it, D6). */
+    if (s[len - 1] != '.')
+        return "is not fully qualified (does not end in '.')";
+    if (len == 1)
+        return NULL; /* the root */
+    size_t wire = 1, label = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '.') {
+            if (label == 0)
+                return "has an empty label";
+            wire += label + 1;
+            label = 0;
+        } else if (++label > 63) {
+            return "has a label longer than 63 octets";
+        }
+    }
+    if (wire > 255)
+        return "is longer than 255 octets in wire form";
+    return NULL;
+}
+
+static bool mode_grouped(wsel_mode m)
+{
+    return m == WSEL_MODE_GROUPED_SINGLE || m == WSEL_MODE_GROUPED_MULTI;
+}
+
+/* The rules the loader guarantees, for sets it did not build: the model structs are
+ * public, and reading past an array, or two engines consuming different numbers of
+ * words, is worse than refusing. Sizes and the group layout are checked before any item
+ * is read, so a count that lies about its array is refused, not followed. */
+const char *wsel__set_problem(const wsel_set *set)
+{
+    if (!set)
+        return "no set";
+    if (!set->items || set->n_items < 1)
+        return "a set needs at least one item";
+    switch (set->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+    case WSEL_MODE_UNGROUPED_MULTI:
+    case WSEL_MODE_GROUPED_SINGLE:
+    case WSEL_MODE_GROUPED_MULTI:
+        break;
+    default:
+        return "unknown mode";
+    }
+    if (set->grouped != mode_grouped(set->mode))
+        return "the grouped flag disagrees with the mode";
+    if (!set->grouped) {
+        if (set->n_items > WSEL_MAX_ITEMS)
+            return "an ungrouped set holds at most 64 items";
+    } else {
+        if (!set->groups || set->n_groups < 1 || set->n_groups > WSEL_MAX_ITEMS)
+            return "a grouped set needs 1..64 groups";
+        uint32_t next = 0, largest = 0;
+        for (uint32_t g = 0; g < set->n_groups; g++) {
+            const wsel_group *grp = &set->groups[g];
+            if (grp->count < 1 || grp->count > WSEL_MAX_ITEMS)
+                return "a group holds 1..64 addresses";
+            if (grp->first != next || grp->count > set->n_items - next)
+                return "groups must cover the items in order, without gaps or overlaps";
+            next += grp->count;
+            if (grp->count > largest)
+                largest = grp->count;
+        }
+        if (next != set->n_items)
+            return "groups must cover the items in order, without gaps or overlaps";
+        if (set->max_group != largest)
+            return "max_group is not the largest group's size";
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        uint32_t w = set->items[i].weight;
+        if (w < 1 || w > WSEL_MAX_WEIGHT)
+            return "item weights must be 1..1048575";
+        total += w;
+    }
+    for (uint32_t g = 0; set->grouped && g < set->n_groups; g++) {
+        const wsel_group *grp = &set->groups[g];
+        uint64_t gt = 0;
+        for (uint32_t j = 0; j < grp->count; j++)
+            gt += set->items[grp->first + j].weight;
+        if (grp->total != gt)
+            return "a group's total is not the sum of its weights";
+    }
+    if (set->total != total)
+        return "total is not the sum of the weights";
+    if (set->threshold != (uint64_t)ceil((double)set->total * set->up_thresh))
+        return "threshold is not ceil(total * up_thresh)";
+    return NULL;
+}

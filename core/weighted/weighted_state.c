@@ -1,0 +1,1017 @@
+/* Monitoring state (doc/weighted.md §6): raw UP/DOWN + TTL per (service type, key), the
+ * combination rule per item, per-set version counters, and the extfile loader. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../internal.h"
+#include "weighted_state.h"
+
+/* Longest key we canonicalise: a domain name in text form is at most 253 chars plus the
+ * final dot; addresses are far shorter. Anything longer cannot match any item. */
+#define KEY_MAX 320
+
+/* Service indexes for the built-ins; interned names are >= 0. */
+#define SVC_UP   (-1)
+#define SVC_DOWN (-2)
+
+typedef struct entry {
+    int svc;
+    char *key;              /* canonical */
+    uint64_t hash;
+    wsel_mstate ms;
+    bool ttl_set;           /* forced entries: the admin_state line gave a TTL */
+} entry;
+
+/* Open addressing; key == NULL marks an empty slot. */
+typedef struct table {
+    entry *e;
+    size_t cap, n;
+} table;
+
+/* One (thing, service type) pair the config monitors: what an admin_state key can
+ * match (doc/weighted.md §6.5). */
+typedef struct pair {
+    const char *key;         /* canonical, owned by set_keys */
+    int svc;
+    const char *svc_name;
+} pair;
+
+/* One item of the config, filed under its canonical key so that a state change finds
+ * every item (over all sets) it may affect. */
+typedef struct keyref {
+    const char *key;
+    uint32_t set, item;
+} keyref;
+
+struct wsel_state {
+    const wsel_config *cfg;
+    bool whole;
+
+    char **svc_names;        /* interned non-built-in service names */
+    size_t n_svc, cap_svc;
+    size_t n_svc_used;       /* the first n_svc_used names are those the config uses */
+
+    table mon;               /* monitored state */
+    table force;             /* admin overrides, built-ins included */
+    pair *pairs;             /* every monitored pair, sorted by key then service name */
+    size_t n_pairs;
+
+    wsel_warn_fn warn;
+    void *warn_ctx;
+
+    size_t n_sets;
+    int **set_svc;           /* per set: its service types as indexes */
+    char ***set_keys;        /* per set, per item: canonical key */
+    uint64_t *version;       /* per set */
+
+    keyref *refs;            /* sorted by key */
+    size_t n_refs;
+};
+
+static uint64_t hash_entry(int svc, const char *key)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)svc;
+    h *= 1099511628211ull;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static int svc_lookup(const wsel_state *st, const char *name)
+{
+    if (strcmp(name, "up") == 0)
+        return SVC_UP;
+    if (strcmp(name, "down") == 0)
+        return SVC_DOWN;
+    for (size_t i = 0; i < st->n_svc; i++)
+        if (strcmp(st->svc_names[i], name) == 0)
+            return (int)i;
+    return -3;
+}
+
+/* Returns the index of `name`, adding it if new; -3 when out of memory. */
+static int svc_intern(wsel_state *st, const char *name)
+{
+    int i = svc_lookup(st, name);
+    if (i != -3)
+        return i;
+    if (st->n_svc == st->cap_svc) {
+        size_t cap = st->cap_svc ? st->cap_svc * 2 : 8;
+        char **n = realloc(st->svc_names, cap * sizeof *n);
+        if (!n)
+            return -3;
+        st->svc_names = n;
+        st->cap_svc = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -3;
+    st->svc_names[st->n_svc] = copy;
+    return (int)st->n_svc++;
+}
+
+static entry *tab_find(const table *t, int svc, const char *key, uint64_t h)
+{
+    if (!t->cap)
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        entry *e = &t->e[i];
+        if (!e->key)
+            return NULL;
+        if (e->hash == h && e->svc == svc && strcmp(e->key, key) == 0)
+            return e;
+    }
+}
+
+static bool tab_grow(table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    entry *n = calloc(cap, sizeof *n);
+    if (!n)
+        return false;
+    for (size_t i = 0; i < t->cap; i++) {
+        entry *e = &t->e[i];
+        if (!e->key)
+            continue;
+        size_t j = (size_t)e->hash & (cap - 1);
+        while (n[j].key)
+            j = (j + 1) & (cap - 1);
+        n[j] = *e;
+    }
+    free(t->e);
+    t->e = n;
+    t->cap = cap;
+    return true;
+}
+
+/* Stores an entry; *changed tells whether the stored value differs from before (a new
+ * key compares with `absent`, what an unset key means). */
+static int tab_put(table *t, int svc, const char *key, wsel_mstate ms, bool ttl_set,
+                   const entry *absent, bool *changed)
+{
+    uint64_t h = hash_entry(svc, key);
+    entry *e = tab_find(t, svc, key, h);
+    if (e) {
+        *changed = e->ms.up != ms.up || e->ms.ttl != ms.ttl || e->ttl_set != ttl_set;
+        e->ms = ms;
+        e->ttl_set = ttl_set;
+        return WSEL_OK;
+    }
+    *changed = !absent || absent->ms.up != ms.up || absent->ms.ttl != ms.ttl
+               || absent->ttl_set != ttl_set;
+    if ((t->n + 1) * 2 > t->cap && !tab_grow(t))
+        return WSEL_E_NOMEM;
+    char *copy = strdup(key);
+    if (!copy)
+        return WSEL_E_NOMEM;
+    size_t mask = t->cap - 1;
+    size_t i = (size_t)h & mask;
+    while (t->e[i].key)
+        i = (i + 1) & mask;
+    t->e[i] = (entry){ svc, copy, h, ms, ttl_set };
+    t->n++;
+    return WSEL_OK;
+}
+
+/* Removes an entry (backward-shift deletion keeps probe chains intact). */
+static bool tab_del(table *t, int svc, const char *key)
+{
+    uint64_t h = hash_entry(svc, key);
+    entry *e = tab_find(t, svc, key, h);
+    if (!e)
+        return false;
+    free(e->key);
+    size_t mask = t->cap - 1;
+    size_t i = (size_t)(e - t->e);
+    t->e[i].key = NULL;
+    for (size_t j = (i + 1) & mask; t->e[j].key; j = (j + 1) & mask) {
+        size_t home = (size_t)t->e[j].hash & mask;
+        /* move j back to i when i lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->e[i] = t->e[j];
+            t->e[j].key = NULL;
+            i = j;
+        }
+    }
+    t->n--;
+    return true;
+}
+
+static void tab_free(table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->e[i].key);
+    free(t->e);
+    t->e = NULL;
+    t->cap = t->n = 0;
+}
+
+/* What the monitor says: built-ins fixed, others as set (unset is UP, WSEL_MAX_TTL). */
+static wsel_mstate monitored(const wsel_state *st, int svc, const char *key)
+{
+    if (svc == SVC_UP)
+        return (wsel_mstate){ true, WSEL_MAX_TTL };
+    if (svc == SVC_DOWN)
+        return (wsel_mstate){ false, WSEL_MAX_TTL };
+    if (svc >= 0) {
+        const entry *e = tab_find(&st->mon, svc, key, hash_entry(svc, key));
+        if (e)
+            return e->ms;
+    }
+    return (wsel_mstate){ true, WSEL_MAX_TTL };
+}
+
+/* The state that counts: an admin override replaces the monitored verdict, and its TTL
+ * (when it gives one) the monitored TTL (doc/weighted.md §6.5). */
+static wsel_mstate raw_state(const wsel_state *st, int svc, const char *key)
+{
+    wsel_mstate m = monitored(st, svc, key);
+    if (svc >= 0 || svc == SVC_UP || svc == SVC_DOWN) {
+        const entry *f = tab_find(&st->force, svc, key, hash_entry(svc, key));
+        if (f) {
+            m.up = f->ms.up;
+            if (f->ttl_set)
+                m.ttl = f->ms.ttl;
+        }
+    }
+    return m;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const keyref *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    if (x->set != y->set)
+        return x->set < y->set ? -1 : 1;
+    return x->item < y->item ? -1 : x->item > y->item;
+}
+
+static const char *svc_name(const wsel_state *st, int svc)
+{
+    return svc == SVC_UP ? "up" : svc == SVC_DOWN ? "down" : st->svc_names[svc];
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : strcmp(x->svc_name, y->svc_name);
+}
+
+/* Every distinct (key, service type) the sets monitor, built-ins included. */
+static bool build_pairs(wsel_state *st)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < st->n_sets; s++) {
+        const wsel_set *set = wsel_config_set(st->cfg, s);
+        n += (size_t)set->n_items * set->n_services;
+    }
+    st->pairs = calloc(n ? n : 1, sizeof *st->pairs);
+    if (!st->pairs)
+        return false;
+    for (size_t s = 0; s < st->n_sets; s++) {
+        const wsel_set *set = wsel_config_set(st->cfg, s);
+        for (uint32_t i = 0; i < set->n_items; i++)
+            for (uint32_t k = 0; k < set->n_services; k++)
+                st->pairs[st->n_pairs++] = (pair){ st->set_keys[s][i], st->set_svc[s][k],
+                                                   svc_name(st, st->set_svc[s][k]) };
+    }
+    qsort(st->pairs, st->n_pairs, sizeof *st->pairs, cmp_pair);
+    size_t w = 0;
+    for (size_t r = 0; r < st->n_pairs; r++)
+        if (!w || cmp_pair(&st->pairs[w - 1], &st->pairs[r]) != 0)
+            st->pairs[w++] = st->pairs[r];
+    st->n_pairs = w;
+    return true;
+}
+
+void wsel_state_free(wsel_state *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->n_svc; i++)
+        free(st->svc_names[i]);
+    free(st->svc_names);
+    tab_free(&st->mon);
+    tab_free(&st->force);
+    free(st->pairs);
+    for (size_t s = 0; s < st->n_sets; s++) {
+        free(st->set_svc ? st->set_svc[s] : NULL);
+        /* Each key list ends with a NULL, so freeing never reads the config: a state
+         * may be freed after its config (include/wsel/state.h). */
+        if (st->set_keys && st->set_keys[s]) {
+            for (char **k = st->set_keys[s]; *k; k++)
+                free(*k);
+            free(st->set_keys[s]);
+        }
+    }
+    free(st->set_svc);
+    free(st->set_keys);
+    free(st->version);
+    free(st->refs);
+    free(st);
+}
+
+int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!cfg || !out)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_new: config and output pointer are required");
+    wsel_state *st = calloc(1, sizeof *st);
+    if (!st)
+        goto nomem;
+    st->cfg = cfg;
+    st->whole = wsel_config_is_whole(cfg);
+    st->n_sets = wsel_config_set_count(cfg);
+    size_t n_sets = st->n_sets;
+    st->set_svc = calloc(n_sets ? n_sets : 1, sizeof *st->set_svc);
+    st->set_keys = calloc(n_sets ? n_sets : 1, sizeof *st->set_keys);
+    st->version = calloc(n_sets ? n_sets : 1, sizeof *st->version);
+    if (!st->set_svc || !st->set_keys || !st->version)
+        goto nomem;
+
+    size_t n_refs = 0;
+    for (size_t s = 0; s < n_sets; s++) {
+        const wsel_set *set = wsel_config_set(cfg, s);
+        n_refs += set->n_items;
+        st->set_svc[s] = calloc(set->n_services ? set->n_services : 1, sizeof(int));
+        st->set_keys[s] = calloc((size_t)set->n_items + 1, sizeof(char *));
+        if (!st->set_svc[s] || !st->set_keys[s])
+            goto nomem;
+        for (uint32_t k = 0; k < set->n_services; k++) {
+            int idx = svc_intern(st, set->services[k]);
+            if (idx == -3)
+                goto nomem;
+            st->set_svc[s][k] = idx;
+        }
+        for (uint32_t i = 0; i < set->n_items; i++) {
+            char buf[KEY_MAX];
+            const char *src = set->items[i].key ? set->items[i].key : set->items[i].value;
+            if (!wsel__canon_key(src, buf, sizeof buf))
+                snprintf(buf, sizeof buf, "%s", src);
+            st->set_keys[s][i] = strdup(buf);
+            if (!st->set_keys[s][i])
+                goto nomem;
+        }
+    }
+    st->n_svc_used = st->n_svc;
+
+    st->refs = calloc(n_refs ? n_refs : 1, sizeof *st->refs);
+    if (!st->refs)
+        goto nomem;
+    for (size_t s = 0; s < n_sets; s++) {
+        const wsel_set *set = wsel_config_set(cfg, s);
+        for (uint32_t i = 0; i < set->n_items; i++)
+            st->refs[st->n_refs++] = (keyref){ st->set_keys[s][i], (uint32_t)s, i };
+    }
+    qsort(st->refs, st->n_refs, sizeof *st->refs, cmp_ref);
+    if (!build_pairs(st))
+        goto nomem;
+    *out = st;
+    return WSEL_OK;
+nomem:
+    wsel_state_free(st);
+    return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
+                      "out of memory creating monitoring state");
+}
+
+const wsel_config *wsel_state_config(const wsel_state *st)
+{
+    return st ? st->cfg : NULL;
+}
+
+/* First ref with this key, or n_refs. */
+static size_t refs_lower(const wsel_state *st, const char *key)
+{
+    size_t lo = 0, hi = st->n_refs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(st->refs[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static bool set_has_svc(const wsel_state *st, size_t set, int svc)
+{
+    const wsel_set *s = wsel_config_set(st->cfg, set);
+    for (uint32_t k = 0; k < s->n_services; k++) {
+        int v = st->set_svc[set][k];
+        if (svc == -3 ? v >= 0 : v == svc)
+            return true;
+    }
+    return false;
+}
+
+/* Checks a service name for wsel_state_set / extfile. *svc gets its index, or -3 for
+ * "every non-built-in service the config uses" (name NULL). New names are interned only
+ * for stanza-only configs, where no list of defined service types exists. */
+static int check_service(wsel_state *st, const char *service, int *svc, const char *file,
+                         unsigned line, wsel_error *err)
+{
+    if (!service) {
+        *svc = -3;
+        return WSEL_OK;
+    }
+    if (strcmp(service, "up") == 0 || strcmp(service, "down") == 0)
+        return wsel__fail(err, WSEL_E_STATE, file, line, 0, NULL, NULL, service,
+                          "service type '%s' is built in and its state cannot be set; "
+                          "expected a monitored service type", service);
+    int idx = svc_lookup(st, service);
+    if (idx >= 0 && (size_t)idx < st->n_svc_used) {
+        *svc = idx;
+        return WSEL_OK;
+    }
+    if (st->whole)
+        return wsel__fail(err, WSEL_E_STATE, file, line, 0, NULL, NULL, service,
+                          "service type '%s' is not used by any weighted resource of "
+                          "this config; expected one of the service types the config uses",
+                          service);
+    idx = svc_intern(st, service);
+    if (idx == -3)
+        return wsel__fail(err, WSEL_E_NOMEM, file, line, 0, NULL, NULL, service,
+                          "out of memory");
+    *svc = idx;
+    return WSEL_OK;
+}
+
+/* Applies an already validated change. */
+static int apply(wsel_state *st, int svc, const char *ckey, wsel_mstate ms, size_t *matched)
+{
+    static const entry unset = { 0, NULL, 0, { true, WSEL_MAX_TTL }, false };
+    bool changed = false;
+    if (svc == -3) {
+        for (size_t k = 0; k < st->n_svc_used; k++) {
+            bool c = false;
+            int rc = tab_put(&st->mon, (int)k, ckey, ms, false, &unset, &c);
+            if (rc)
+                return rc;
+            changed |= c;
+        }
+    } else {
+        int rc = tab_put(&st->mon, svc, ckey, ms, false, &unset, &changed);
+        if (rc)
+            return rc;
+    }
+    size_t count = 0;
+    uint32_t last_bumped = UINT32_MAX;
+    for (size_t i = refs_lower(st, ckey); i < st->n_refs && strcmp(st->refs[i].key, ckey) == 0;
+         i++) {
+        const keyref *r = &st->refs[i];
+        if (!set_has_svc(st, r->set, svc))
+            continue;
+        count++;
+        /* refs are sorted by set within one key, so one bump per set */
+        if (changed && r->set != last_bumped) {
+            st->version[r->set]++;
+            last_bumped = r->set;
+        }
+    }
+    if (matched)
+        *matched = count;
+    return WSEL_OK;
+}
+
+int wsel_state_set(wsel_state *st, const char *service, const char *key, bool up,
+                   uint32_t ttl, size_t *matched, wsel_error *err)
+{
+    if (matched)
+        *matched = 0;
+    if (!st || !key)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_set: state and key are required");
+    if (ttl > WSEL_MAX_TTL)
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, key,
+                          "TTL %u for '%s' is out of range; expected 0 .. %u", ttl, key,
+                          WSEL_MAX_TTL);
+    char ckey[KEY_MAX];
+    if (!wsel__canon_key(key, ckey, sizeof ckey))
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL,
+                          "state key is too long (%zu bytes); expected an address or a "
+                          "domain name", strlen(key));
+    int svc;
+    int rc = check_service(st, service, &svc, NULL, 0, err);
+    if (rc)
+        return rc;
+    rc = apply(st, svc, ckey, (wsel_mstate){ up, ttl }, matched);
+    if (rc)
+        return wsel__fail(err, rc, NULL, 0, 0, NULL, NULL, key, "out of memory");
+    return WSEL_OK;
+}
+
+wsel_mstate wsel_state_get(const wsel_state *st, const char *service, const char *key)
+{
+    wsel_mstate up = { true, WSEL_MAX_TTL };
+    if (!service)
+        return up;
+    if (strcmp(service, "down") == 0)
+        return (wsel_mstate){ false, WSEL_MAX_TTL };
+    if (!st || !key || strcmp(service, "up") == 0)
+        return up;
+    char ckey[KEY_MAX];
+    if (!wsel__canon_key(key, ckey, sizeof ckey))
+        return up;
+    return raw_state(st, svc_lookup(st, service), ckey);
+}
+
+wsel_mstate wsel_state_item(const wsel_state *st, const wsel_set *set, const wsel_item *item)
+{
+    wsel_mstate res = { true, WSEL_MAX_TTL };
+    if (!set || !item)
+        return res;
+    for (uint32_t k = 0; k < set->n_services; k++) {
+        wsel_mstate m;
+        if (st && set->id < st->n_sets && wsel_config_set(st->cfg, set->id) == set) {
+            m = raw_state(st, st->set_svc[set->id][k], st->set_keys[set->id][item->index]);
+        } else {
+            /* a set of another config, or no state: only the built-ins can say DOWN */
+            const char *name = set->services[k];
+            m = (wsel_mstate){ strcmp(name, "down") != 0, WSEL_MAX_TTL };
+        }
+        if (!m.up)
+            res.up = false;
+        if (m.ttl < res.ttl)
+            res.ttl = m.ttl;
+    }
+    return res;
+}
+
+uint64_t wsel_state_set_version(const wsel_state *st, const wsel_set *set)
+{
+    if (!st || !set || set->id >= st->n_sets)
+        return 0;
+    return st->version[set->id];
+}
+
+/* ---- admin overrides (doc/weighted.md §6.5) ---------------------------------------- */
+
+void wsel_state_set_warn(wsel_state *st, wsel_warn_fn fn, void *ctx)
+{
+    if (!st)
+        return;
+    st->warn = fn;
+    st->warn_ctx = ctx;
+}
+
+void wsel__state_warn(const wsel_state *st, const char *file, unsigned line, unsigned col,
+                      const char *item, const char *fmt, ...)
+{
+    if (!st->warn)
+        return;
+    wsel_error w;
+    wsel_error_clear(&w);
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    wsel__fail(&w, WSEL_OK, file, line, col, NULL, NULL, item, "%s", msg);
+    st->warn(st->warn_ctx, &w);
+}
+
+static void bump_pair(wsel_state *st, const pair *pr)
+{
+    uint32_t last = UINT32_MAX;
+    for (size_t i = refs_lower(st, pr->key);
+         i < st->n_refs && strcmp(st->refs[i].key, pr->key) == 0; i++) {
+        const keyref *r = &st->refs[i];
+        if (r->set != last && set_has_svc(st, r->set, pr->svc)) {
+            st->version[r->set]++;
+            last = r->set;
+        }
+    }
+}
+
+static bool has_glob(const char *s)
+{
+    return strpbrk(s, "*?[") != NULL;
+}
+
+/* Splits "THING/SERVICE" at its last '/' into canonical or lower-cased thing pattern and
+ * service pattern. */
+static int split_pattern(const char *pattern, char *thing, size_t tlen, char *svc,
+                         size_t slen, wsel_error *err)
+{
+    const char *slash = strrchr(pattern, '/');
+    if (!slash || slash == pattern || !slash[1])
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, pattern,
+                          "'%s' is not THING/SERVICE_TYPE; expected an address or CNAME "
+                          "(or a glob), '/', and a service type (or a glob)", pattern);
+    size_t n = (size_t)(slash - pattern);
+    if (n + 1 > tlen || strlen(slash + 1) + 1 > slen)
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL,
+                          "override key is too long (%zu bytes)", strlen(pattern));
+    char raw[KEY_MAX];
+    memcpy(raw, pattern, n);
+    raw[n] = '\0';
+    if (has_glob(raw)) {
+        for (size_t i = 0; i <= n; i++)
+            thing[i] = (char)tolower((unsigned char)raw[i]);
+    } else if (!wsel__canon_key(raw, thing, tlen)) {
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL,
+                          "override key is too long (%zu bytes)", strlen(pattern));
+    }
+    memcpy(svc, slash + 1, strlen(slash + 1) + 1);
+    return WSEL_OK;
+}
+
+static bool pair_matches(const wsel_state *st, const pair *pr, const char *thing,
+                         const char *svc)
+{
+    (void)st;
+    return fnmatch(thing, pr->key, 0) == 0 && fnmatch(svc, pr->svc_name, 0) == 0;
+}
+
+int wsel__state_check_pattern(const char *pattern, wsel_error *err)
+{
+    char thing[KEY_MAX], svc[KEY_MAX];
+    return split_pattern(pattern, thing, sizeof thing, svc, sizeof svc, err);
+}
+
+/* Forces (force == true) or unforces every pair matching `pattern`. */
+static int force_common(wsel_state *st, const char *pattern, bool force, bool up,
+                        bool has_ttl, uint32_t ttl, size_t *matched, wsel_error *err)
+{
+    if (matched)
+        *matched = 0;
+    if (!st || !pattern)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_force: state and pattern are required");
+    if (force && has_ttl && ttl > WSEL_MAX_TTL)
+        return wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, pattern,
+                          "TTL %u for '%s' is out of range; expected 0 .. %u", ttl, pattern,
+                          WSEL_MAX_TTL);
+    char thing[KEY_MAX], svc[KEY_MAX];
+    int rc = split_pattern(pattern, thing, sizeof thing, svc, sizeof svc, err);
+    if (rc)
+        return rc;
+    size_t count = 0;
+    for (size_t i = 0; i < st->n_pairs; i++) {
+        const pair *pr = &st->pairs[i];
+        if (!pair_matches(st, pr, thing, svc))
+            continue;
+        count++;
+        bool changed;
+        if (force) {
+            rc = tab_put(&st->force, pr->svc, pr->key, (wsel_mstate){ up, ttl }, has_ttl,
+                         NULL, &changed);
+            if (rc)
+                return wsel__fail(err, rc, NULL, 0, 0, NULL, NULL, pattern, "out of memory");
+        } else {
+            changed = tab_del(&st->force, pr->svc, pr->key);
+        }
+        if (changed)
+            bump_pair(st, pr);
+    }
+    if (matched)
+        *matched = count;
+    return WSEL_OK;
+}
+
+int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
+                     uint32_t ttl, size_t *matched, wsel_error *err)
+{
+    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : 0, matched, err);
+}
+
+int wsel_state_unforce(wsel_state *st, const char *pattern, size_t *matched, wsel_error *err)
+{
+    return force_common(st, pattern, false, false, false, 0, matched, err);
+}
+
+void wsel_state_clear_forced(wsel_state *st)
+{
+    if (!st || !st->force.n)
+        return;
+    for (size_t i = 0; i < st->n_pairs; i++)
+        if (tab_del(&st->force, st->pairs[i].svc, st->pairs[i].key))
+            bump_pair(st, &st->pairs[i]);
+    tab_free(&st->force);
+}
+
+size_t wsel_state_pair_count(const wsel_state *st)
+{
+    return st ? st->n_pairs : 0;
+}
+
+bool wsel_state_pair(const wsel_state *st, size_t i, wsel_pair_info *out)
+{
+    if (!st || !out || i >= st->n_pairs)
+        return false;
+    const pair *pr = &st->pairs[i];
+    memset(out, 0, sizeof *out);
+    out->thing = pr->key;
+    out->service = pr->svc_name;
+    out->monitored = monitored(st, pr->svc, pr->key);
+    const entry *f = tab_find(&st->force, pr->svc, pr->key, hash_entry(pr->svc, pr->key));
+    if (f) {
+        out->forced = true;
+        out->forced_up = f->ms.up;
+        out->forced_ttl = f->ttl_set;
+        out->ttl_forced = f->ms.ttl;
+    }
+    out->effective = raw_state(st, pr->svc, pr->key);
+    return true;
+}
+
+/* ---- extfile ---------------------------------------------------------------------- */
+
+/* Keys live in one growing buffer (a file of short lines must not cost KEY_MAX bytes a
+ * line); `key` is set from `off` once the buffer stops moving. */
+typedef struct ext_line {
+    const char *key;         /* canonical */
+    size_t off;
+    wsel_mstate ms;
+    unsigned line;
+    bool unmatched;
+} ext_line;
+
+static int cmp_ext_line(const void *a, const void *b)
+{
+    const ext_line *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int cmp_ext(const void *a, const void *b)
+{
+    const ext_line *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static bool is_key_char(char c)
+{
+    return c && !isspace((unsigned char)c) && c != '=' && c != '#' && c != ';' && c != ','
+           && c != '"';
+}
+
+/* Parses one line [p, end). Returns WSEL_OK with *have set when it holds an entry. */
+static int parse_ext_line(const char *p, const char *end, const char *name, unsigned line,
+                          ext_line *out, char *ckey, size_t ckey_len, bool *have,
+                          wsel_error *err)
+{
+    const char *start = p;
+#define COL(q) ((unsigned)((q) - start) + 1)
+    *have = false;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p == end || *p == '#' || *p == ';')
+        return WSEL_OK;
+
+    char raw[KEY_MAX];
+    size_t n = 0;
+    const char *kstart = p;
+    if (*p == '"') {
+        p++;
+        while (p < end && *p != '"') {
+            if (n + 1 >= sizeof raw)
+                return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL,
+                                  NULL, "key is too long; expected an address or a name");
+            raw[n++] = *p++;
+        }
+        if (p == end)
+            return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, NULL,
+                              "unterminated quoted key; expected a closing '\"'");
+        p++;
+    } else {
+        while (p < end && is_key_char(*p)) {
+            if (n + 1 >= sizeof raw)
+                return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL,
+                                  NULL, "key is too long; expected an address or a name");
+            raw[n++] = *p++;
+        }
+    }
+    raw[n] = '\0';
+    if (n == 0)
+        return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, NULL,
+                          "expected an address or name at the start of the line");
+    if (!wsel__canon_key(raw, ckey, ckey_len))
+        return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, raw,
+                          "key '%s' is too long", raw);
+
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p + 1 < end && p[0] == '=' && p[1] == '>')
+        p += 2;
+    else if (p < end && p[0] == '=')
+        p += 1;
+    else
+        return wsel__fail(err, WSEL_E_STATE, name, line, COL(p), NULL, NULL, raw,
+                          "expected '=>' after '%s'", raw);
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+
+    const char *wstart = p;
+    while (p < end && isalpha((unsigned char)*p))
+        p++;
+    size_t wlen = (size_t)(p - wstart);
+    if (wlen == 2 && strncasecmp(wstart, "up", 2) == 0)
+        out->ms.up = true;
+    else if (wlen == 4 && strncasecmp(wstart, "down", 4) == 0)
+        out->ms.up = false;
+    else
+        return wsel__fail(err, WSEL_E_STATE, name, line, COL(wstart), NULL, NULL, raw,
+                          "bad state for '%s'; expected UP or DOWN, optionally followed "
+                          "by /TTL", raw);
+    out->ms.ttl = WSEL_MAX_TTL;
+    if (p < end && *p == '/') {
+        p++;
+        const char *tstart = p;
+        uint64_t v = 0;
+        while (p < end && isdigit((unsigned char)*p)) {
+            if (v <= WSEL_MAX_TTL)
+                v = v * 10 + (uint64_t)(*p - '0');
+            p++;
+        }
+        if (p == tstart)
+            return wsel__fail(err, WSEL_E_STATE, name, line, COL(tstart), NULL, NULL, raw,
+                              "bad TTL for '%s'; expected decimal seconds after '/'", raw);
+        if (v > WSEL_MAX_TTL)
+            return wsel__fail(err, WSEL_E_STATE, name, line, COL(tstart), NULL, NULL, raw,
+                              "TTL %.*s for '%s' is out of range; expected 0 .. %u",
+                              (int)(p - tstart), tstart, raw, WSEL_MAX_TTL);
+        out->ms.ttl = (uint32_t)v;
+    }
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    if (p < end && *p == ',') {
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+    }
+    if (p < end && *p != '#' && *p != ';')
+        return wsel__fail(err, WSEL_E_STATE, name, line, COL(p), NULL, NULL, raw,
+                          "unexpected text after the state of '%s'; expected end of line "
+                          "or a comment", raw);
+    out->line = line;
+    *have = true;
+    return WSEL_OK;
+#undef COL
+}
+
+/* A line whose key matches no item (monitored by this service type) changes nothing:
+ * say so, with what the key probably was meant to be. */
+static void warn_unmatched(const wsel_state *st, const char *file, unsigned line,
+                           const char *key, const char *service)
+{
+    const char *why = "";
+    size_t n = strlen(key);
+    bool numeric = n > 0 && strspn(key, "0123456789.") == n;
+    char dotted[KEY_MAX];
+    unsigned char bin[4];
+    if (numeric && inet_pton(AF_INET, key, bin) != 1)
+        why = " (it is not a valid IPv4 address)";
+    else if (n && key[n - 1] != '.' && n + 2 <= sizeof dotted) {
+        memcpy(dotted, key, n);
+        dotted[n] = '.';
+        dotted[n + 1] = '\0';
+        if (refs_lower(st, dotted) < st->n_refs
+            && strcmp(st->refs[refs_lower(st, dotted)].key, dotted) == 0)
+            why = " (a CNAME needs its final dot)";
+    }
+    wsel__state_warn(st, file, line, 0, key, "'%s' matches no address or CNAME %s%s%s; "
+                     "the line changes nothing%s", key,
+                     service ? "monitored by service type '" : "of this config",
+                     service ? service : "", service ? "'" : "", why);
+}
+
+int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *data,
+                                   size_t len, const char *name, wsel_error *err)
+{
+    if (!name)
+        name = "<buffer>";
+    if (!st || (!data && len))
+        return wsel__fail(err, WSEL_E_ARG, name, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_load_extfile_buffer: state and data are required");
+    int svc;
+    int rc = check_service(st, service, &svc, name, 0, err);
+    if (rc)
+        return rc;
+
+    size_t cap = 16, n = 0, kcap = 1024, klen = 0;
+    ext_line *lines = malloc(cap * sizeof *lines);
+    char *keys = malloc(kcap);
+    if (!lines || !keys) {
+        rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
+        goto out;
+    }
+    const char *p = data, *end = data + len;
+    unsigned lineno = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        rc = wsel__fail(err, WSEL_E_STATE, name, 1, 1, NULL, NULL, NULL,
+                        "the file starts with a UTF-8 byte-order mark; expected plain "
+                        "text (save it without the mark)");
+        goto out;
+    }
+    while (p < end) {
+        lineno++;
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        if (memchr(p, '\0', (size_t)(eol - p))) {
+            rc = wsel__fail(err, WSEL_E_STATE, name, lineno, 0, NULL, NULL, NULL,
+                            "NUL byte in state file; expected text lines");
+            goto out;
+        }
+        if (n == cap) {
+            ext_line *nl = realloc(lines, cap * 2 * sizeof *lines);
+            if (!nl) {
+                rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
+                                "out of memory");
+                goto out;
+            }
+            lines = nl;
+            cap *= 2;
+        }
+        bool have;
+        char ckey[KEY_MAX];
+        rc = parse_ext_line(p, eol, name, lineno, &lines[n], ckey, sizeof ckey, &have, err);
+        if (rc)
+            goto out;
+        if (have) {
+            size_t kl = strlen(ckey) + 1;
+            if (klen + kl > kcap) {
+                char *nk = realloc(keys, (kcap + kl) * 2);
+                if (!nk) {
+                    rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
+                                    "out of memory");
+                    goto out;
+                }
+                keys = nk;
+                kcap = (kcap + kl) * 2;
+            }
+            memcpy(keys + klen, ckey, kl);
+            lines[n].off = klen;
+            klen += kl;
+            n++;
+        }
+        p = eol < end ? eol + 1 : end;
+    }
+    for (size_t i = 0; i < n; i++)
+        lines[i].key = keys + lines[i].off;
+
+    /* gdnsd reads these files as a config hash, where a repeated key is an error; the
+     * check is on canonical keys since two spellings of one address are one entry. */
+    qsort(lines, n, sizeof *lines, cmp_ext);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(lines[i].key, lines[i - 1].key) == 0) {
+            rc = wsel__fail(err, WSEL_E_STATE, name, lines[i].line, 0, NULL, NULL,
+                            lines[i].key, "'%s' is listed again (first on line %u); expected "
+                            "each address or name once", lines[i].key, lines[i - 1].line);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t matched = 0;
+        rc = apply(st, svc, lines[i].key, lines[i].ms, &matched);
+        lines[i].unmatched = matched == 0;
+        if (rc) {
+            rc = wsel__fail(err, rc, name, lines[i].line, 0, NULL, NULL, NULL,
+                            "out of memory");
+            goto out;
+        }
+    }
+    qsort(lines, n, sizeof *lines, cmp_ext_line);
+    for (size_t i = 0; i < n; i++)
+        if (lines[i].unmatched)
+            warn_unmatched(st, name, lines[i].line, lines[i].key, service);
+out:
+    free(lines);
+    free(keys);
+    return rc;
+}
+
+int wsel_state_load_extfile(wsel_state *st, const char *service, const char *path,
+                            wsel_error *err)
+{
+    if (!st || !path)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL,
+                          "wsel_state_load_extfile: state and path are required");
+    /* The config reader's file code: a FIFO or device is refused before it could block,
+     * every failure names the file and the reason. */
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = wsel__read_file(path, WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
+    if (rc == WSEL_OK)
+        rc = wsel_state_load_extfile_buffer(st, service, buf, len, path, err);
+    free(buf);
+    return rc;
+}

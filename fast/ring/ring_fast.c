@@ -1,0 +1,340 @@
+/* The ring's fast engine, writer side (include/wsel/ring.h, fast/ring.h): records,
+ * views, sync, reclaim.
+ *
+ * The ring notes every slot whose owner changes in its journal (core/ring/ring_model.c). A sync moves
+ * those slots, and the slots of every address whose availability flipped, to the
+ * engine's slot log, then builds the next view: a reclaimed view replays the log from
+ * the position it reflects (each logged slot is rewritten from the ring as it is now, so
+ * a slot logged twice costs twice and nothing more), else a new view copies the current
+ * one and replays this sync's part. Either way the cost is the slots that moved plus one
+ * pass over the addresses (records, availability, expiry, health). The published view is
+ * swapped with one release store; the replaced one waits on the retired list until
+ * wsel_ring_fast_reclaim(), as the weighted fast engine's snapshots do
+ * (fast/weighted/weighted_snapshots.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ring_view.h"
+
+#define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
+
+static int nomem(wsel_error *err)
+{
+    return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
+                      "ring fast engine: out of memory");
+}
+
+/* What picks of this address report as host name (doc/ring.md section 9). */
+static const char *pick_hostname(const wsel_ring *r, const wsel__raddr *a)
+{
+    const wsel__rhost *h = a->host;
+    if (h->literal)
+        return NULL;
+    if (r->use_srv_name && h->real_srv && a->iptype == WSEL_RING_NAME)
+        return a->ip;
+    return h->name;
+}
+
+static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
+{
+    const char *hn = pick_hostname(r, a);
+    size_t li = strlen(a->ip) + 1, lh = hn ? strlen(hn) + 1 : 0;
+    wsel__frec *rec = malloc(sizeof *rec + li + lh);
+    if (!rec)
+        return NULL;
+    memcpy(rec->ip, a->ip, li);
+    memset(rec->ip64, 0, sizeof rec->ip64);
+    if (a->iptype != WSEL_RING_NAME && li <= sizeof rec->ip64)
+        memcpy(rec->ip64, a->ip, li);
+    rec->hostname = NULL;
+    if (hn) {
+        memcpy(rec->ip + li, hn, lh);
+        rec->hostname = rec->ip + li;
+    }
+    atomic_init(&rec->expire, a->host->expire);
+    rec->port = a->port;
+    rec->iptype = a->iptype;
+    rec->seen = 0;
+    rec->avail_pub = a->available;
+    return rec;
+}
+
+static void view_free(wsel__fview *v)
+{
+    if (!v)
+        return;
+    free(v->owner);
+    free(v->avail);
+    free(v);
+}
+
+static wsel__fview *view_new(uint32_t n)
+{
+    wsel__fview *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    v->n = n;
+    v->mod_m = ~(wsel__u128)0 / n + 1;
+    v->log_pos = UINT64_MAX; /* nothing in it yet: the first update copies */
+    v->owner = calloc((size_t)n + 1, sizeof *v->owner);
+    v->avail = calloc((size_t)(n >> 6) + 1, sizeof *v->avail);
+    if (!v->owner || !v->avail) {
+        view_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* Slot s of v from the ring as it is now. */
+static void view_set(wsel__fview *v, const wsel_ring *r, uint32_t s)
+{
+    const wsel__raddr *a = r->wheel[s];
+    uint64_t bit = UINT64_C(1) << (s & 63);
+    v->owner[s] = a ? a->fast : NULL;
+    if (a && a->available)
+        v->avail[s >> 6] |= bit;
+    else
+        v->avail[s >> 6] &= ~bit;
+}
+
+/* Brings v (unpublished) to the ring's state: by replaying the log from its position if
+ * the log still reaches back that far, else from a copy of the current view. */
+static void view_update(wsel_ring_fast *f, wsel__fview *v)
+{
+    const wsel_ring *r = f->r;
+    const wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
+    uint64_t from = v->log_pos;
+    if (!cur) {
+        for (uint32_t s = 1; s <= r->n; s++)
+            view_set(v, r, s);
+    } else {
+        if (from < f->log_off || from > cur->log_pos) {
+            memcpy(v->owner, cur->owner, ((size_t)r->n + 1) * sizeof *v->owner);
+            memcpy(v->avail, cur->avail, ((size_t)(r->n >> 6) + 1) * sizeof *v->avail);
+            from = cur->log_pos;
+        }
+        for (size_t i = (size_t)(from - f->log_off); i < f->nlog; i++)
+            view_set(v, r, f->log[i]);
+    }
+    v->log_pos = f->log_off + f->nlog;
+}
+
+int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
+{
+    if (!f)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: no fast engine");
+    wsel_ring *r = f->r;
+    wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
+    uint64_t gen = ++f->gen;
+    if (f->nlog > 4 * ((size_t)r->n + 1)) { /* older views copy instead of replaying */
+        f->log_off += f->nlog;
+        f->nlog = 0;
+    }
+
+    /* 1. a record for every address (a failure here leaves spare records, no harm) */
+    wsel__raddr *a;
+    size_t flips = 0, fresh = 0, gone = 0;
+    double min_expire = INFINITY;
+    FOR_EACH_ADDR(r, a) {
+        wsel__frec *rec = a->fast;
+        if (!rec) {
+            if (!(rec = rec_new(r, a)))
+                return nomem(err);
+            rec->next = f->recs;
+            f->recs = rec;
+            a->fast = rec;
+            fresh++;
+        }
+        rec->seen = gen;
+        if (rec->avail_pub != a->available)
+            flips += a->count;
+        if (a->host->expire < min_expire)
+            min_expire = a->host->expire;
+    }
+    for (wsel__frec *rec = f->recs; rec; rec = rec->next)
+        gone += rec->seen != gen;
+    bool healthy = wsel__ring_healthy(r);
+    if (cur && !fresh && !gone && !flips && r->njournal == 0 && cur->healthy == healthy &&
+        cur->now == r->now && cur->min_expire == min_expire) {
+        FOR_EACH_ADDR(r, a)
+            atomic_store_explicit(&((wsel__frec *)a->fast)->expire, a->host->expire,
+                                  memory_order_relaxed);
+        return WSEL_OK; /* nothing a reader could see changed */
+    }
+
+    /* 2. everything that can fail, before anything is committed */
+    if (!wsel__reserve((void **)&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
+        !wsel__reserve((void **)&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
+        !wsel__reserve((void **)&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
+        return nomem(err);
+    wsel__fview *v = NULL;
+    if (f->nspare) {
+        size_t best = 0; /* the one closest to now replays least */
+        for (size_t i = 1; i < f->nspare; i++)
+            if (f->spare[i]->log_pos > f->spare[best]->log_pos)
+                best = i;
+        v = f->spare[best];
+        f->spare[best] = f->spare[--f->nspare];
+    } else if (!(v = view_new(r->n))) {
+        return nomem(err);
+    }
+
+    /* 3. commit: log the moved and flipped slots, retire gone records, build, publish */
+    for (uint32_t i = 0; i < r->njournal; i++) {
+        uint32_t s = r->journal[i];
+        r->jmark[s] = 0;
+        f->log[f->nlog++] = s;
+    }
+    r->njournal = 0;
+    FOR_EACH_ADDR(r, a) {
+        wsel__frec *rec = a->fast;
+        atomic_store_explicit(&rec->expire, a->host->expire, memory_order_relaxed);
+        if (rec->avail_pub != a->available) {
+            rec->avail_pub = a->available;
+            for (uint32_t s = a->head; s; s = r->next[s])
+                f->log[f->nlog++] = s;
+        }
+    }
+    for (wsel__frec **pp = &f->recs; *pp;) {
+        wsel__frec *rec = *pp;
+        if (rec->seen != gen) {
+            *pp = rec->next;
+            f->dead[f->ndead++] = rec;
+        } else {
+            pp = &rec->next;
+        }
+    }
+    view_update(f, v);
+    v->healthy = healthy;
+    v->now = r->now;
+    v->min_expire = min_expire;
+    if (cur)
+        f->retired[f->nretired++] = cur;
+    atomic_store_explicit(&f->cur, v, memory_order_release);
+    return WSEL_OK;
+}
+
+size_t wsel_ring_fast_reclaim(wsel_ring_fast *f)
+{
+    if (!f)
+        return 0;
+    for (size_t i = 0; i < f->ndead; i++)
+        free(f->dead[i]);
+    f->ndead = 0;
+    size_t n = f->nretired;
+    for (size_t i = 0; i < n; i++) {
+        wsel__fview *v = f->retired[i];
+        if (f->nspare < WSEL__FAST_SPARES) {
+            f->spare[f->nspare++] = v;
+            continue;
+        }
+        size_t worst = 0; /* keep the spares closest to now */
+        for (size_t k = 1; k < f->nspare; k++)
+            if (f->spare[k]->log_pos < f->spare[worst]->log_pos)
+                worst = k;
+        if (f->spare[worst]->log_pos < v->log_pos) {
+            view_free(f->spare[worst]);
+            f->spare[worst] = v;
+        } else {
+            view_free(v);
+        }
+    }
+    f->nretired = 0;
+    /* the log is needed from the oldest spare that can still replay, no further back */
+    const wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
+    uint64_t keep = cur->log_pos;
+    for (size_t k = 0; k < f->nspare; k++)
+        if (f->spare[k]->log_pos >= f->log_off && f->spare[k]->log_pos < keep)
+            keep = f->spare[k]->log_pos;
+    size_t drop = (size_t)(keep - f->log_off);
+    if (drop) /* (no log at all: f->log is NULL) */
+        memmove(f->log, f->log + drop, (f->nlog - drop) * sizeof *f->log);
+    f->nlog -= drop;
+    f->log_off = keep;
+    return n;
+}
+
+int wsel_ring_fast_new(wsel_ring *r, wsel_ring_fast **out, wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!r || !out)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: wsel_ring_fast_new needs a ring and an output pointer");
+    wsel_ring_fast *f = calloc(1, sizeof *f);
+    int rc = f ? wsel__ring_journal_start(r, err) : nomem(err);
+    if (rc != WSEL_OK) {
+        free(f);
+        return rc;
+    }
+    f->r = r;
+    f->dns = r->dns;
+    atomic_init(&f->cur, NULL);
+    atomic_init(&f->rr, r->pointer);
+    if ((rc = wsel_ring_fast_sync(f, err)) != WSEL_OK) {
+        wsel_ring_fast_free(f);
+        return rc;
+    }
+    *out = f;
+    return WSEL_OK;
+}
+
+void wsel_ring_fast_free(wsel_ring_fast *f)
+{
+    if (!f)
+        return;
+    wsel__raddr *a;
+    FOR_EACH_ADDR(f->r, a)
+        a->fast = NULL;
+    wsel__ring_journal_stop(f->r);
+    view_free(atomic_load_explicit(&f->cur, memory_order_relaxed));
+    for (size_t i = 0; i < f->nretired; i++)
+        view_free(f->retired[i]);
+    for (size_t i = 0; i < f->nspare; i++)
+        view_free(f->spare[i]);
+    for (size_t i = 0; i < f->ndead; i++)
+        free(f->dead[i]);
+    for (wsel__frec *rec = f->recs, *next; rec; rec = next) {
+        next = rec->next;
+        free(rec);
+    }
+    free(f->retired);
+    free(f->dead);
+    free(f->log);
+    free(f);
+}
+
+int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
+{
+#define BAD(...) wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL, __VA_ARGS__)
+    const wsel_ring *r = f->r;
+    const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
+    if (v->n != r->n)
+        return BAD("ring fast: view of %u slots, ring of %u", v->n, r->n);
+    for (uint32_t s = 0; s <= ((r->n >> 6) << 6) + 63; s++) {
+        bool bit = (v->avail[s >> 6] >> (s & 63)) & 1;
+        const wsel__raddr *a = s >= 1 && s <= r->n ? r->wheel[s] : NULL;
+        if (s >= 1 && s <= r->n && v->owner[s] != (a ? a->fast : NULL))
+            return BAD("ring fast: slot %u has the wrong owner", s);
+        if (bit != (a && a->available))
+            return BAD("ring fast: slot %u: availability bit %d", s, (int)bit);
+    }
+    const wsel__raddr *a;
+    FOR_EACH_ADDR(r, a) {
+        const wsel__frec *rec = a->fast;
+        if (!rec || strcmp(rec->ip, a->ip) != 0 || rec->port != a->port ||
+            rec->iptype != a->iptype)
+            return BAD("ring fast: no record or a wrong one for address %s", a->ip);
+        const char *hn = pick_hostname(r, a);
+        if ((hn == NULL) != (rec->hostname == NULL) || (hn && strcmp(hn, rec->hostname) != 0))
+            return BAD("ring fast: address %s reports the wrong host name", a->ip);
+        if (atomic_load_explicit(&rec->expire, memory_order_relaxed) != a->host->expire)
+            return BAD("ring fast: address %s has a stale expiry", a->ip);
+    }
+    if (v->healthy != wsel__ring_healthy(r) || v->now != r->now)
+        return BAD("ring fast: health or clock differ");
+    return WSEL_OK;
+#undef BAD
+}

@@ -1,0 +1,79 @@
+/* The ring balancer's fast engine (include/wsel/ring.h, doc/ring.md section 13): the
+ * view readers pick from and the writer's bookkeeping. Not installed.
+ *
+ * A view is one published state of the wheel: owner[s] is the record of the address
+ * owning slot s (NULL: free) and bit s of `avail` is set when that address is available,
+ * so a pick is one table load when its slot is available and one bitmap scan when not.
+ * Views are immutable once published; the writer brings an unpublished (reclaimed) view
+ * up to date by replaying the slots logged since that view was current. */
+#ifndef WSEL_FAST_RING_VIEW_H
+#define WSEL_FAST_RING_VIEW_H
+
+#include <stdatomic.h>
+
+#include "../../core/internal.h"
+#include "../../core/ring/ring_model.h"
+
+/* One address as readers see it. Immutable once published except `expire`, which the
+ * writer updates in place (a reader only compares it with its view's clock). */
+typedef struct wsel__frec {
+    _Atomic double expire;      /* the host's answer expires (INFINITY: never) */
+    char ip64[64];              /* an IP's text, zero-padded: copied whole into a peer */
+    const char *hostname;       /* what picks report: NULL for an IP-literal host */
+    uint16_t port;
+    wsel_ring_iptype iptype;
+    /* writer only */
+    uint64_t seen;              /* the sync that last found its address */
+    bool avail_pub;             /* availability in the newest view */
+    struct wsel__frec *next;    /* all live records */
+    char ip[];                  /* the address text, then the host name */
+} wsel__frec;
+
+__extension__ typedef unsigned __int128 wsel__u128;
+
+typedef struct wsel__fview {
+    uint32_t n;
+    wsel__u128 mod_m;           /* floor((2^128 - 1) / n) + 1, for wsel__fview_mod */
+    bool healthy;
+    double now;                 /* the ring's clock */
+    double min_expire;          /* smallest expire of any record: nothing expired below it */
+    uint64_t log_pos;           /* the writer's slot log position this view reflects */
+    const wsel__frec **owner;   /* [1..n] */
+    uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1 words */
+} wsel__fview;
+
+/* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: exact for
+ * 64-bit x when n < 2^64, here n <= 2^24). */
+static inline uint64_t wsel__fview_mod(const wsel__fview *v, uint64_t x)
+{
+    wsel__u128 low = v->mod_m * x;
+    uint64_t hi = (uint64_t)(low >> 64), lo = (uint64_t)low;
+    return (uint64_t)(((wsel__u128)hi * v->n + (((wsel__u128)lo * v->n) >> 64)) >> 64);
+}
+
+#define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */
+
+struct wsel_ring_fast {
+    wsel_ring *r;
+    _Atomic(wsel__fview *) cur;
+    _Atomic uint32_t rr;        /* next round-robin slot */
+    wsel_ring_dns dns;
+    /* writer only */
+    uint64_t gen;
+    wsel__frec *recs;           /* live records */
+    wsel__frec **dead;          /* records of removed addresses, freed by reclaim */
+    size_t ndead, capdead;
+    wsel__fview **retired, *spare[WSEL__FAST_SPARES];
+    size_t nretired, capretired, nspare;
+    uint32_t *log;              /* slots changed, in sync order; log[0] is position log_off */
+    size_t nlog, caplog;
+    uint64_t log_off;
+};
+
+
+/* Where a pick's walk is: at slot `slot` after `skipped` unavailable ones. */
+typedef struct wsel__fwalk {
+    uint32_t slot, skipped;
+} wsel__fwalk;
+
+#endif

@@ -1,0 +1,210 @@
+/* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
+ * Makefile); selected only when the CPU has AVX2 (core/dispatch.c). AVX2 has no unsigned
+ * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
+#include "weighted_query.h"
+
+#if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)
+#include <immintrin.h>
+
+#include "../../core/prng_avx2.h"
+
+/* Bit i set when p[i] > ub, for 8 biased prefix sums. */
+static inline unsigned gt_mask8(const uint32_t *p, int32_t ub)
+{
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(v, _mm256_set1_epi32(ub))));
+}
+
+static inline uint32_t choose_in_group(const wsel__snap *s, uint32_t g, uint64_t u)
+{
+    return wsel__choose_in_group8(s, g, u, gt_mask8);
+}
+
+/* choose_in_group for a group of at most 8 addresses: one compare, no block summary. */
+static inline uint32_t choose_in_group_le8(const wsel__snap *s, uint32_t g, uint64_t u)
+{
+    return (uint32_t)__builtin_ctz(gt_mask8(s->ipre + s->gfirst[g], wsel__bias_u(u)));
+}
+
+static inline uint32_t choose_top(const wsel__snap *s, uint64_t u)
+{
+    return wsel__choose_top8(s, u, gt_mask8);
+}
+
+static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    if (n < 4)
+        return wsel__include_words(thr, w, n);
+    uint64_t gt = 0;
+    uint32_t i = 0;
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    for (; i + 8 <= n; i += 8) {
+        __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
+        __m256i w1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i + 4)), bias);
+        __m256i g0 = _mm256_cmpgt_epi64(w0, _mm256_loadu_si256((const __m256i *)(thr + i)));
+        __m256i g1 = _mm256_cmpgt_epi64(w1, _mm256_loadu_si256((const __m256i *)(thr + i + 4)));
+        unsigned b = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g0)) |
+                     (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g1)) << 4;
+        gt |= (uint64_t)b << i;
+    }
+    /* the tail four at a time: no load reaches past the drawn words' last vector */
+    for (; i < n; i += 4) {
+        __m256i w0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(w + i)), bias);
+        __m256i g0 = _mm256_cmpgt_epi64(w0, _mm256_loadu_si256((const __m256i *)(thr + i)));
+        gt |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(g0)) << i;
+    }
+    return ~gt & wsel__low_bits(n);
+}
+
+/* Appends base + the positions of the set bits of byte b at items[c..]; returns the new
+ * count. Stores 8 indices whatever b holds: the caller keeps c + 8 <= 64. */
+static inline uint32_t emit8(uint16_t *items, uint32_t c, unsigned b, uint32_t base)
+{
+    __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]));
+    pos = _mm_add_epi16(pos, _mm_set1_epi16((short)base));
+    _mm_storeu_si128((__m128i *)(items + c), pos);
+    return c + (uint32_t)__builtin_popcount(b);
+}
+
+/* Appends base + position of every set bit, in order, 8 positions per step. Before byte
+ * k at most 8k indices exist, so no store passes items[63]. */
+static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
+{
+    uint32_t c = 0;
+    for (uint32_t k = 0; mask; k += 8, mask >>= 8)
+        c = emit8(items, c, (unsigned)(mask & 0xff), base + k);
+    return c;
+}
+
+/* floor(w * g / 2^64) for four 64-bit words and four g < 2^32, exactly:
+ * w * g = wh * g * 2^32 + wl * g, and wh * g + floor(wl * g / 2^32) < 2^64. */
+static inline __m256i mulhi32(__m256i w, __m256i g)
+{
+    __m256i lo = _mm256_srli_epi64(_mm256_mul_epu32(w, g), 32);
+    __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(w, 32), g);
+    return _mm256_srli_epi64(_mm256_add_epi64(hi, lo), 32);
+}
+
+/* Grouped-multi with <= 8 groups of <= 8 addresses: every group's CHOOSE at once (u per
+ * group in one lane, compared against tpre row by row), then the included groups' picks
+ * compacted into place with the bit-position table. */
+static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsigned gm,
+                                    uint16_t *items)
+{
+    __m256i g4a = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)s->gsum));
+    __m256i g4b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(s->gsum + 4)));
+    __m256i ua = mulhi32(_mm256_loadu_si256((const __m256i *)w), g4a);
+    __m256i ub = mulhi32(_mm256_loadu_si256((const __m256i *)(w + 4)), g4b);
+    /* low dwords of ua's and ub's lanes -> 8 dwords in group order */
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i u = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(ua, even),
+                                          _mm256_permutevar8x32_epi32(ub, even), 0x20);
+    u = _mm256_xor_si256(u, _mm256_set1_epi32((int)WSEL__BIAS32));
+    __m256i idx = _mm256_set1_epi32((int)s->gmax);
+    for (uint32_t j = 0; j < s->gmax; j++)
+        idx = _mm256_add_epi32(idx, _mm256_cmpgt_epi32(
+                  _mm256_load_si256((const __m256i *)s->tpre[j]), u));
+    idx = _mm256_add_epi32(idx, _mm256_loadu_si256((const __m256i *)s->gfirst));
+    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[gm & 0xff]));
+    idx = _mm256_permutevar8x32_epi32(idx, perm);
+    __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(idx), _mm256_extracti128_si256(idx, 1));
+    _mm_storeu_si128((__m128i *)items, packed);
+    return (uint32_t)__builtin_popcount(gm);
+}
+
+/* Grouped-multi's second layer: one pass over all groups when they are small (3..8
+ * groups: there it is faster than a compare per group, 3x3 18 against 20 ns, 4x4 14
+ * against 20, 8x8 18 against 28; for 1 or 2 groups its longer dependency chain costs
+ * more, 2x2 18 against 14), one compare per group up to 8 addresses, two-level
+ * otherwise. */
+static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                            uint16_t *items)
+{
+    if (s->small)
+        return gmulti_small(s, w, (unsigned)gm, items);
+    /* one compare per group, no inner loop: the groups' chains overlap */
+    if (s->gmax <= 8)
+        return wsel__pick_each(s, w, gm, items, choose_in_group_le8);
+    return wsel__pick_each(s, w, gm, items, choose_in_group);
+}
+
+static WSEL__ALWAYS_INLINE void kernel(const wsel__snap *s, const uint64_t *w,
+                                       wsel_set_answer *out)
+{
+    wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);
+}
+
+
+static inline bool fusable(const wsel__snap *s)
+{
+    return s->mode == WSEL_MODE_UNGROUPED_MULTI && s->n >= 8;
+}
+
+/* Ungrouped-multi drawing from the default generator: each block of four words is
+ * compared with its thresholds as it is generated, instead of being stored and read
+ * back, and every 8 words' include bits are expanded into indices as soon as they are
+ * known, so that work overlaps the generator's serial chain instead of following it.
+ * The words consumed and the generator's state afterwards are exactly those of
+ * wsel_prng_fill(): first what its buffer still holds, then whole blocks, and a last
+ * partial block whose unused words stay in the buffer. Returns the answer's count. */
+static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *s,
+                                                uint16_t *items)
+{
+    const uint32_t n = s->n;
+    const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
+    /* acc: include bits of words done .. i-1, word `done` at bit 0; first those of the
+     * words the buffer still holds (fewer than 4, and n >= 8) */
+    wsel__prng4 g;
+    const uint64_t *head;
+    uint32_t i = wsel__prng4_begin(&g, p, &head), done = 0, c = 0;
+    uint64_t acc = wsel__include_words(s->thr, head, i);
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    for (; i < n; i += 4) {
+        __m256i o = wsel__prng4_next(&g);
+        if (n - i < 4)
+            wsel__prng4_keep(&g, o, n - i);
+        __m256i gt = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
+                                        _mm256_loadu_si256((const __m256i *)(s->thr + i)));
+        unsigned le = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(gt)) & 0xf;
+        acc |= (uint64_t)le << (i - done); /* i - done < 8 here */
+        if (i + 4 - done >= 8) { /* done + 8 <= i + 4 <= n + 3, so done <= 56 */
+            c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
+            acc >>= 8;
+            done += 8;
+        }
+    }
+    wsel__prng4_end(&g);
+    if (done < n) /* fewer than 8 words left */
+        c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
+    return c;
+}
+
+int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans)
+{
+    const wsel__rsnap *rs = wsel__rsnap_of(r, res);
+    if (!rs)
+        return WSEL_E_ARG;
+    /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
+     * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
+    const wsel__snap *s0 = &rs->set[0];
+    wsel_prng *p = wsel__prng_of(rng);
+    if (p && fusable(s0) && (rs->n_sets == 1 || fusable(&rs->set[1]))) {
+        if (rs->n_sets == 1) {
+            wsel__answer_head(rs, 1, ans);
+            ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
+            return WSEL_OK;
+        }
+        wsel__answer_head(rs, 2, ans);
+        ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
+        ans->set[1].count = (uint8_t)multi_fused(p, &rs->set[1], ans->set[1].items);
+        return WSEL_OK;
+    }
+    return wsel__answer_with(rs, rng, ans, kernel, wsel__prng_take_avx2);
+}
+
+#else
+/* ISO C forbids an empty translation unit. */
+typedef int wsel__kernel_avx2_unused;
+#endif

@@ -1,0 +1,171 @@
+/* Writer side of the fast engine: turns a set and the current monitoring state into an
+ * immutable snapshot (dynamic weights after the up_thresh reset, prefix sums for CHOOSE,
+ * 64-bit thresholds for INCLUDE). Runs at resolver creation and in wsel_resolver_sync. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "weighted_fast.h"
+
+/* t = ceil(d * 2^64 / m) - 1 = floor((d * 2^64 - 1) / m) for 0 < d <= m < 2^32, so that
+ * "word <= t" is exactly the contract's "word * m < d * 2^64". Long division in 32-bit
+ * digits keeps it exact without a 128-bit type; the quotient fits 64 bits since d <= m. */
+static uint64_t include_threshold(uint64_t d, uint64_t m)
+{
+    if (d == 0)
+        return 0;
+    uint64_t rem = d - 1; /* top digit (d-1) < m: its quotient digit is 0 */
+    uint64_t cur = (rem << 32) | 0xffffffffu;
+    uint64_t q1 = cur / m;
+    rem = cur % m;
+    cur = (rem << 32) | 0xffffffffu;
+    uint64_t q0 = cur / m;
+    return (q1 << 32) | q0;
+}
+
+static void fill_prefix(uint32_t *pre, const uint64_t *d, uint32_t n, uint32_t pad)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sum += d[i];
+        pre[i] = (uint32_t)sum ^ WSEL__BIAS32;
+    }
+    for (uint32_t i = 0; i < pad; i++)
+        pre[n + i] = UINT32_MAX ^ WSEL__BIAS32;
+}
+
+static void fill_top_prefix(wsel__snap *s, const uint64_t *d)
+{
+    fill_prefix(s->pre, d, s->n, WSEL_MAX_ITEMS + WSEL__PAD32 - s->n);
+    for (uint32_t k = 0; k < 8; k++)
+        s->pre8[k] = s->pre[8 * k + 7];
+}
+
+static uint64_t fill_thresholds(uint64_t *thr, const uint64_t *d, uint32_t n)
+{
+    uint64_t m = 0, nz = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d[i] > m)
+            m = d[i];
+    for (uint32_t i = 0; i < n; i++) {
+        thr[i] = include_threshold(d[i], m) ^ WSEL__BIAS64;
+        if (d[i])
+            nz |= (uint64_t)1 << i;
+    }
+    return nz;
+}
+
+void wsel__snap_fini(wsel__snap *s)
+{
+    free(s->ipre);
+    free(s->ithr);
+    free(s->gpre8);
+    s->ipre = NULL;
+    s->ithr = NULL;
+    s->gpre8 = NULL;
+}
+
+bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
+{
+    uint64_t *d = malloc((set->n_items ? set->n_items : 1) * sizeof *d);
+    memset(s, 0, sizeof *s);
+    if (!d)
+        return false;
+    s->set = set;
+    s->mode = (uint32_t)set->mode;
+    s->version = wsel_state_set_version(st, set);
+
+    uint32_t ttl = WSEL_MAX_TTL;
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        wsel_mstate ms = wsel_state_item(st, set, &set->items[i]);
+        d[i] = ms.up ? set->items[i].weight : 0;
+        sum += d[i];
+        if (ms.ttl < ttl)
+            ttl = ms.ttl;
+    }
+    s->ttl = ttl;
+    if (sum < set->threshold) {
+        s->failed = true;
+        for (uint32_t i = 0; i < set->n_items; i++)
+            d[i] = set->items[i].weight;
+    }
+
+    if (!set->grouped) {
+        s->n = set->n_items;
+        if (set->mode == WSEL_MODE_UNGROUPED_MULTI) {
+            s->words = set->n_items;
+            s->nz = fill_thresholds(s->thr, d, s->n);
+        } else {
+            s->words = 1;
+            fill_top_prefix(s, d);
+            for (uint32_t i = 0; i < s->n; i++)
+                s->total += (uint32_t)d[i];
+        }
+        free(d);
+        return true;
+    }
+
+    uint32_t n_items = set->n_items;
+    s->n = set->n_groups;
+    uint64_t gd[WSEL_MAX_ITEMS] = {0};
+    uint32_t max_count = 0;
+    for (uint32_t g = 0; g < s->n; g++) {
+        const wsel_group *grp = &set->groups[g];
+        s->gfirst[g] = grp->first;
+        s->gcount[g] = grp->count;
+        if (grp->count > max_count)
+            max_count = grp->count;
+        uint64_t gs = 0;
+        for (uint32_t j = 0; j < grp->count; j++)
+            gs += d[grp->first + j];
+        s->gsum[g] = (uint32_t)gs;
+        gd[g] = gs;
+    }
+    s->gmax = max_count;
+
+    if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
+        s->words = 1 + max_count;
+        fill_top_prefix(s, gd);
+        for (uint32_t g = 0; g < s->n; g++)
+            s->total += s->gsum[g];
+        s->ithr = malloc((n_items + WSEL__PAD64) * sizeof *s->ithr);
+        if (!s->ithr)
+            goto nomem;
+        memset(s->ithr + n_items, 0, WSEL__PAD64 * sizeof *s->ithr);
+        for (uint32_t g = 0; g < s->n; g++)
+            s->gnz[g] = fill_thresholds(s->ithr + s->gfirst[g], d + s->gfirst[g], s->gcount[g]);
+    } else {
+        s->words = 2 * s->n;
+        s->nz = fill_thresholds(s->thr, gd, s->n);
+        s->ipre = malloc((n_items + WSEL__PAD32) * sizeof *s->ipre);
+        if (!s->ipre)
+            goto nomem;
+        for (uint32_t g = 0; g < s->n; g++)
+            fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
+        for (uint32_t i = 0; i < WSEL__PAD32; i++)
+            s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
+        /* the one-pass pick pays from 3 groups on; 1 or 2 are picked group by group */
+        s->small = s->n >= 3 && s->n <= 8 && max_count <= 8;
+        if (max_count > 8) {
+            s->gpre8 = malloc((size_t)s->n * 8 * sizeof *s->gpre8);
+            if (!s->gpre8)
+                goto nomem;
+            for (uint32_t g = 0; g < s->n; g++)
+                for (uint32_t k = 0; k < 8; k++)
+                    s->gpre8[8 * g + k] = 8 * k + 7 < s->gcount[g]
+                                              ? s->ipre[s->gfirst[g] + 8 * k + 7]
+                                              : UINT32_MAX ^ WSEL__BIAS32;
+        }
+        for (uint32_t j = 0; j < 8; j++)
+            for (uint32_t g = 0; g < 8; g++)
+                s->tpre[j][g] = s->small && g < s->n && j < s->gcount[g]
+                                    ? s->ipre[s->gfirst[g] + j] : UINT32_MAX ^ WSEL__BIAS32;
+    }
+    free(d);
+    return true;
+
+nomem:
+    free(d);
+    wsel__snap_fini(s);
+    return false;
+}

@@ -1,0 +1,233 @@
+/* The query path shared by every fast variant, written once and instantiated in each
+ * kernel file with that file's kernel so the compiler inlines it (the kernel files are
+ * built with different instruction-set flags, so this cannot be one shared function). */
+#ifndef WSEL_FAST_WEIGHTED_QUERY_H
+#define WSEL_FAST_WEIGHTED_QUERY_H
+
+#include <string.h>
+
+#include "weighted_fast.h"
+#include "../../core/prng_internal.h"
+
+#if defined(__GNUC__)
+#define WSEL__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define WSEL__ALWAYS_INLINE inline
+#endif
+
+/* A variant's take from the default generator (core/prng_internal.h,
+ * core/prng_avx2.h): the same words and generator state as wsel_prng_fill(), padded. */
+typedef void (*wsel__prng_take_fn)(wsel_prng *p, uint64_t *w, size_t n);
+
+/* The query's words: the default generator's inline take when rng is that generator
+ * (no call through a pointer), else the source's own take or fill. */
+static WSEL__ALWAYS_INLINE void wsel__draw(wsel_rng *rng, uint64_t *w, size_t n,
+                                           wsel__prng_take_fn take)
+{
+    wsel_prng *p = wsel__prng_of(rng);
+    if (p)
+        take(p, w, n);
+    else
+        wsel__rng_take(rng, w, n);
+}
+
+/* INCLUDE word by word: the scalar kernel's, and the SIMD kernels' for sets of fewer
+ * than 4 words, which are mostly copied from the generator's buffer one store per word:
+ * a vector load of them cannot be forwarded from those stores and waits for them. */
+static inline uint64_t wsel__include_words(const uint64_t *thr, const uint64_t *w, uint32_t n)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        m |= (uint64_t)((int64_t)(w[i] ^ WSEL__BIAS64) <= (int64_t)thr[i]) << i;
+    return m;
+}
+
+/* A variant's primitives. CHOOSE: the index whose biased prefix sum first exceeds u.
+ * INCLUDE: the mask of words at or below their thresholds (n <= 64). emit: the indices of
+ * the set bits of mask, plus base, in ascending order; returns how many. pick: for each
+ * group in gm, CHOOSE one address with that group's word (w[g]); returns how many. */
+typedef uint32_t (*wsel__choose_fn)(const wsel__snap *s, uint64_t u);
+typedef uint64_t (*wsel__include_fn)(const uint64_t *thr, const uint64_t *w, uint32_t n);
+typedef uint32_t (*wsel__emit_fn)(uint16_t *items, uint64_t mask, uint32_t base);
+typedef uint32_t (*wsel__pick_fn)(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                                  uint16_t *items);
+
+/* A variant's CHOOSE within group g of a grouped-multi set: the index, counted from the
+ * group's first address, whose biased prefix sum first exceeds u. */
+typedef uint32_t (*wsel__in_group_fn)(const wsel__snap *s, uint32_t g, uint64_t u);
+
+/* A SIMD variant's compare of 8 biased prefix sums p[0..7] with ub (u with the bias of
+ * fast.h): bit i set when p[i] > ub. */
+typedef unsigned (*wsel__gt8_fn)(const uint32_t *p, int32_t ub);
+
+static inline int32_t wsel__bias_u(uint64_t u)
+{
+    return (int32_t)((uint32_t)u ^ WSEL__BIAS32);
+}
+
+/* CHOOSE in the top layer (<= 64 members) by 8-wide compares: pre8 names the block of 8
+ * first, then one compare inside it -- two compares whatever the width. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__choose_top8(const wsel__snap *s, uint64_t u,
+                                                      wsel__gt8_fn gt8)
+{
+    int32_t ub = wsel__bias_u(u);
+    uint32_t b = s->n > 8 ? 8 * (uint32_t)__builtin_ctz(gt8(s->pre8, ub)) : 0;
+    return b + (uint32_t)__builtin_ctz(gt8(s->pre + b, ub));
+}
+
+/* CHOOSE within group g by 8-wide compares, via the group's block summary when it has
+ * more than 8 addresses. Lanes past the group's end (the next group's sums) come after
+ * its last sum, which exceeds u. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__choose_in_group8(const wsel__snap *s, uint32_t g,
+                                                           uint64_t u, wsel__gt8_fn gt8)
+{
+    int32_t ub = wsel__bias_u(u);
+    uint32_t b = 0;
+    if (s->gcount[g] > 8)
+        b = 8 * (uint32_t)__builtin_ctz(gt8(s->gpre8 + 8 * g, ub));
+    return b + (uint32_t)__builtin_ctz(gt8(s->ipre + s->gfirst[g] + b, ub));
+}
+
+/* pick, one group at a time: each group in gm, in order, CHOOSEs with its own word w[g]
+ * scaled to the group's weight. Always inlined with a constant in_group. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__pick_each(const wsel__snap *s, const uint64_t *w,
+                                                    uint64_t gm, uint16_t *items,
+                                                    wsel__in_group_fn in_group)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        items[c++] = (uint16_t)(s->gfirst[g] + in_group(s, g, wsel__mulhi(w[g], s->gsum[g])));
+    }
+    return c;
+}
+
+/* One set's decisions, in the contract's word order, written once for every variant.
+ * Always inlined with constant primitives, so each variant compiles to straight code. */
+static WSEL__ALWAYS_INLINE void wsel__kernel_with(const wsel__snap *s, const uint64_t *w,
+                                                  wsel_set_answer *out,
+                                                  wsel__choose_fn choose_top,
+                                                  wsel__include_fn include_mask,
+                                                  wsel__emit_fn emit, wsel__pick_fn pick)
+{
+    switch (s->mode) {
+    case WSEL_MODE_CNAME:
+    case WSEL_MODE_UNGROUPED_SINGLE:
+        out->items[0] = (uint16_t)choose_top(s, wsel__mulhi(w[0], s->total));
+        out->count = 1;
+        return;
+    case WSEL_MODE_UNGROUPED_MULTI:
+        out->count = (uint8_t)emit(out->items, include_mask(s->thr, w, s->n) & s->nz, 0);
+        return;
+    case WSEL_MODE_GROUPED_SINGLE: {
+        uint32_t g = choose_top(s, wsel__mulhi(w[0], s->total));
+        uint32_t first = s->gfirst[g];
+        uint64_t m = include_mask(s->ithr + first, w + 1, s->gcount[g]) & s->gnz[g];
+        out->count = (uint8_t)emit(out->items, m, first);
+        return;
+    }
+    case WSEL_MODE_GROUPED_MULTI:
+        out->count = (uint8_t)pick(s, w + s->n, include_mask(s->thr, w, s->n) & s->nz,
+                                   out->items);
+        return;
+    default:
+        out->count = 0;
+        return;
+    }
+}
+
+typedef void (*wsel__set_kernel)(const wsel__snap *s, const uint64_t *w,
+                                 wsel_set_answer *out);
+
+/* The published snapshot of `res`, or NULL when res is not one of the resolver's
+ * resources (another config's, or a copied struct: refused, not misread). */
+static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver *r,
+                                                             const wsel_resource *res)
+{
+    if (res->index >= r->n_res)
+        return NULL;
+    const wsel__rsnap *rs = atomic_load_explicit(&r->snaps[res->index], memory_order_acquire);
+    return rs->res == res ? rs : NULL;
+}
+
+/* The answer's per-set and overall TTL and failed flag, straight from the snapshots
+ * (precomputed at sync time); what is left to a query is each set's items. n_sets is
+ * rs->n_sets, passed as a constant where the caller knows it. */
+static WSEL__ALWAYS_INLINE void wsel__answer_head(const wsel__rsnap *rs, uint32_t n_sets,
+                                                  wsel_answer *ans)
+{
+    const wsel__snap *s0 = &rs->set[0];
+    ans->n_sets = n_sets;
+    ans->ttl = ans->set[0].ttl = s0->ttl;
+    ans->failed = ans->set[0].failed = s0->failed;
+    if (n_sets == 2) {
+        const wsel__snap *s1 = &rs->set[1];
+        ans->set[1].ttl = s1->ttl;
+        ans->set[1].failed = s1->failed;
+        if (s1->ttl < ans->ttl)
+            ans->ttl = s1->ttl;
+        ans->failed |= s1->failed;
+    }
+}
+
+static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel__rsnap *rs, wsel_rng *rng,
+                                                 wsel_answer *ans,
+                                                 wsel__set_kernel kern,
+                                                 wsel__prng_take_fn take)
+{
+    const wsel__snap *s0 = &rs->set[0];
+    /* One CHOOSE from the default generator's buffer (single and CNAME sets): no word
+     * array, no padding -- the commonest query. */
+    wsel_prng *p;
+    /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
+    uint64_t w1[4 + WSEL__PAD64];
+    if (rs->words == 1 && s0->mode != WSEL_MODE_UNGROUPED_MULTI &&
+        (p = wsel__prng_of(rng)) != NULL && wsel__prng_take1(p, &w1[0])) {
+        wsel__answer_head(rs, 1, ans); /* one word: one set */
+        kern(s0, w1, &ans->set[0]);
+        return WSEL_OK;
+    }
+    uint64_t w[WSEL_WORDS_MAX + WSEL_RNG_SLACK];
+    wsel__draw(rng, w, rs->words, take);
+    wsel__answer_head(rs, rs->n_sets, ans);
+    kern(s0, w, &ans->set[0]);
+    if (rs->n_sets == 2)
+        kern(&rs->set[1], w + s0->words, &ans->set[1]);
+    return WSEL_OK;
+}
+
+static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
+                                                const wsel_resource *res, wsel_rng *rng,
+                                                wsel_answer *ans, wsel__set_kernel kern,
+                                                wsel__prng_take_fn take)
+{
+    const wsel__rsnap *rs = wsel__rsnap_of(r, res);
+    if (!rs)
+        return WSEL_E_ARG;
+    return wsel__answer_with(rs, rng, ans, kern, take);
+}
+
+/* The entry point of a variant whose grouped-multi sets CHOOSE one group at a time:
+ * defines `int query(r, res, rng, ans)` answering with the primitives given (see
+ * wsel__kernel_with; in_group as for wsel__pick_each) and the generator's take. C has no
+ * templates, and each kernel file must instantiate the query path with its own
+ * instruction-set flags: this is that instantiation, written once. */
+#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, in_group, take)       \
+    static inline uint32_t query##_pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, \
+                                        uint16_t *items)                                     \
+    {                                                                                        \
+        return wsel__pick_each(s, w, gm, items, in_group);                                   \
+    }                                                                                        \
+    static WSEL__ALWAYS_INLINE void query##_kernel(const wsel__snap *s, const uint64_t *w,   \
+                                                   wsel_set_answer *out)                     \
+    {                                                                                        \
+        wsel__kernel_with(s, w, out, choose_top, include_mask, emit, query##_pick);          \
+    }                                                                                        \
+    int query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,               \
+              wsel_answer *ans)                                                              \
+    {                                                                                        \
+        return wsel__query_with(r, res, rng, ans, query##_kernel, take);                     \
+    }
+
+#endif

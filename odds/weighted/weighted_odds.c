@@ -1,0 +1,497 @@
+/* The exact-odds calculator: what the page's rules (doc/weighted.md §5) say the answer
+ * distribution of a set is. Deliberately shares nothing with ref/ or fast/: it reads
+ * the model and the state, and works with probabilities instead of random words, so
+ * that tests can hold the engines against it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/internal.h"
+
+__extension__ typedef unsigned __int128 wide;
+
+/* An exact rational when ok; otherwise only the long double is meaningful. */
+typedef struct rat {
+    uint64_t n, d;
+    bool ok;
+} rat;
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static rat rat_of(uint64_t n, uint64_t d)
+{
+    if (d == 0)
+        return (rat){ 0, 1, false };
+    if (n == 0)
+        return (rat){ 0, 1, true };
+    uint64_t g = gcd64(n, d);
+    return (rat){ n / g, d / g, true };
+}
+
+static rat rat_mul(rat a, rat b)
+{
+    if (!a.ok || !b.ok)
+        return (rat){ 0, 1, false };
+    if (a.n == 0 || b.n == 0)
+        return (rat){ 0, 1, true };
+    uint64_t g1 = gcd64(a.n, b.d), g2 = gcd64(b.n, a.d);
+    wide n = (wide)(a.n / g1) * (b.n / g2);
+    wide d = (wide)(a.d / g2) * (b.d / g1);
+    if (n > UINT64_MAX || d > UINT64_MAX)
+        return (rat){ 0, 1, false };
+    return (rat){ (uint64_t)n, (uint64_t)d, true };
+}
+
+/* A probability carried both ways: exactly (when it fits) and as a long double. */
+typedef struct pr {
+    long double p;
+    rat r;
+} pr;
+
+static pr pr_frac(uint64_t n, uint64_t d)
+{
+    return (pr){ d ? (long double)n / (long double)d : 0.0L, rat_of(n, d) };
+}
+
+static pr pr_mul(pr a, pr b)
+{
+    return (pr){ a.p * b.p, rat_mul(a.r, b.r) };
+}
+
+static wsel_prob to_prob(pr x)
+{
+    wsel_prob o = { x.p, x.r.ok, 0, 0 };
+    if (x.r.ok) {
+        o.num = x.r.n;
+        o.den = x.r.d;
+    }
+    return o;
+}
+
+/* Storage behind one wsel_set_odds (its public pointers are const). */
+typedef struct set_store {
+    uint32_t *dyn;
+    bool *up;
+    wsel_prob *item_p, *group_p;
+    long double *size_p;
+    wsel_odds_answer *answers;
+    uint16_t *answer_items;
+} set_store;
+
+typedef struct odds_box {
+    wsel_odds pub; /* first, so a wsel_odds * is the box */
+    set_store store[2];
+} odds_box;
+
+/* ---- enumeration of answers ------------------------------------------------------- */
+
+/* One independent choice contributing to an answer: pick exactly one option; option k
+ * adds item items[k] (or nothing when items[k] < 0) with probability p[k]. */
+typedef struct factor {
+    uint32_t n_opts;
+    int32_t items[WSEL_MAX_ITEMS + 1];
+    pr p[WSEL_MAX_ITEMS + 1];
+} factor;
+
+typedef struct enum_ctx {
+    wsel_odds_answer *answers;
+    uint16_t *items;       /* slab: answer k uses items[k * stride ..] */
+    size_t stride, n;
+    uint16_t stack[WSEL_MAX_ITEMS];
+} enum_ctx;
+
+static void enumerate(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
+                      uint32_t len, pr acc)
+{
+    if (depth == nf) {
+        uint16_t *dst = c->items + c->n * c->stride;
+        memcpy(dst, c->stack, len * sizeof *dst);
+        c->answers[c->n] = (wsel_odds_answer){ len, dst, to_prob(acc) };
+        c->n++;
+        return;
+    }
+    for (uint32_t k = 0; k < f[depth].n_opts; k++) {
+        uint32_t l = len;
+        if (f[depth].items[k] >= 0)
+            c->stack[l++] = (uint16_t)f[depth].items[k];
+        enumerate(c, f, nf, depth + 1, l, pr_mul(acc, f[depth].p[k]));
+    }
+}
+
+/* Product of option counts, saturating just above the enumeration limit. */
+static uint64_t outcomes(const factor *f, uint32_t nf)
+{
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < nf; i++) {
+        n *= f[i].n_opts;
+        if (n > WSEL_ODDS_MAX_ANSWERS)
+            return WSEL_ODDS_MAX_ANSWERS + 1;
+    }
+    return n;
+}
+
+/* Inclusion of one item with probability d/m, as a factor (options with p = 0 left out). */
+static void bernoulli_factor(factor *f, int32_t item, uint64_t d, uint64_t m)
+{
+    f->n_opts = 0;
+    if (d > 0) {
+        f->items[f->n_opts] = item;
+        f->p[f->n_opts++] = pr_frac(d, m);
+    }
+    if (d < m) {
+        f->items[f->n_opts] = -1;
+        f->p[f->n_opts++] = pr_frac(m - d, m);
+    }
+}
+
+static int cmp_answer(const void *a, const void *b)
+{
+    const wsel_odds_answer *x = a, *y = b;
+    uint32_t n = x->count < y->count ? x->count : y->count;
+    for (uint32_t i = 0; i < n; i++)
+        if (x->items[i] != y->items[i])
+            return x->items[i] < y->items[i] ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* Poisson-binomial: dist[0..n] = P(k successes) of independent Bernoulli(q[i]). */
+static void poisson_binomial(const long double *q, uint32_t n, long double *dist)
+{
+    dist[0] = 1.0L;
+    for (uint32_t k = 1; k <= n; k++)
+        dist[k] = 0.0L;
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t k = i + 1; k >= 1; k--)
+            dist[k] = dist[k] * (1.0L - q[i]) + dist[k - 1] * q[i];
+        dist[0] *= 1.0L - q[i];
+    }
+}
+
+static uint64_t max_u64(const uint64_t *v, uint32_t n)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+/* ---- one set ---------------------------------------------------------------------- */
+
+/* What the per-mode steps share: the factors of the answer (one per independent
+ * decision), scratch for the Poisson-binomial sizes, group weights, and the count and
+ * longest length of the possible answers. */
+typedef struct work {
+    uint32_t G;                 /* groups (0 in ungrouped sets) */
+    uint64_t gw[WSEL_MAX_ITEMS]; /* group weights: sums of their addresses' dynamic weights */
+    factor *fac;
+    long double *q, *tmp;
+    uint64_t count;             /* possible answers, saturated */
+    uint32_t max_len;
+} work;
+
+/* The result arrays of one set, owned by ss and shown through so. */
+static int set_alloc(const wsel_set *set, uint32_t G, wsel_set_odds *so, set_store *ss)
+{
+    uint32_t n = set->n_items;
+    memset(so, 0, sizeof *so);
+    so->set = set;
+    ss->dyn = calloc(n, sizeof *ss->dyn);
+    ss->up = calloc(n, sizeof *ss->up);
+    ss->item_p = calloc(n, sizeof *ss->item_p);
+    ss->group_p = calloc(G ? G : 1, sizeof *ss->group_p);
+    ss->size_p = calloc((size_t)n + 1, sizeof *ss->size_p);
+    if (!ss->dyn || !ss->up || !ss->item_p || !ss->group_p || !ss->size_p)
+        return WSEL_E_NOMEM;
+    so->dyn_weight = ss->dyn;
+    so->up = ss->up;
+    so->item_p = ss->item_p;
+    so->group_p = G ? ss->group_p : NULL;
+    so->size_p = ss->size_p;
+    return WSEL_OK;
+}
+
+/* Monitoring state to dynamic weights: UP/DOWN and TTL per item, the totals, the
+ * up_thresh test and its reset. */
+static void dynamic_weights(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
+                            set_store *ss)
+{
+    uint32_t n = set->n_items;
+    uint64_t total = 0, dyn_sum = 0;
+    uint32_t ttl = WSEL_MAX_TTL;
+    for (uint32_t i = 0; i < n; i++) {
+        const wsel_item *it = &set->items[i];
+        wsel_mstate ms = wsel_state_item(st, set, it);
+        ss->up[i] = ms.up;
+        if (ms.ttl < ttl)
+            ttl = ms.ttl;
+        total += it->weight;
+        if (ms.up)
+            dyn_sum += it->weight;
+    }
+    so->total = total;
+    so->dyn_sum = dyn_sum;
+    so->threshold = (uint64_t)ceil((double)total * set->up_thresh);
+    so->failed = dyn_sum < so->threshold;
+    so->ttl = ttl;
+    for (uint32_t i = 0; i < n; i++)
+        ss->dyn[i] = (ss->up[i] || so->failed) ? set->items[i].weight : 0;
+}
+
+/* The answer of nf independent decisions (factors 0..nf-1, inclusion odds q): its size
+ * is Poisson-binomial, its outcomes the product of the factors'. */
+static void independent_layer(wsel_set_odds *so, set_store *ss, work *wk, uint32_t nf)
+{
+    so->n_sizes = nf + 1;
+    poisson_binomial(wk->q, nf, ss->size_p);
+    wk->count = outcomes(wk->fac, nf);
+    wk->max_len = nf;
+}
+
+/* cname, ungrouped-single: one CHOOSE among all items. */
+static void odds_choose_one(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk)
+{
+    uint32_t n = set->n_items;
+    factor *fac = wk->fac;
+    uint64_t D = 0;
+    for (uint32_t i = 0; i < n; i++)
+        D += ss->dyn[i];
+    fac[0].n_opts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pr p = pr_frac(ss->dyn[i], D);
+        ss->item_p[i] = to_prob(p);
+        if (ss->dyn[i]) {
+            fac[0].items[fac[0].n_opts] = (int32_t)i;
+            fac[0].p[fac[0].n_opts++] = p;
+        }
+    }
+    so->n_sizes = 2;
+    ss->size_p[1] = 1.0L;
+    wk->count = outcomes(fac, 1);
+}
+
+/* ungrouped-multi: one INCLUDE per item against the largest weight. */
+static void odds_ungrouped_multi(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                                 work *wk)
+{
+    uint32_t n = set->n_items;
+    uint64_t dv[WSEL_MAX_ITEMS];
+    for (uint32_t i = 0; i < n; i++)
+        dv[i] = ss->dyn[i];
+    uint64_t M = max_u64(dv, n);
+    for (uint32_t i = 0; i < n; i++) {
+        pr p = pr_frac(dv[i], M);
+        ss->item_p[i] = to_prob(p);
+        wk->q[i] = p.p;
+        bernoulli_factor(&wk->fac[i], (int32_t)i, dv[i], M);
+    }
+    independent_layer(so, ss, wk, n);
+}
+
+/* grouped-single: CHOOSE a group, then INCLUDE each of its addresses. */
+static void odds_grouped_single(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                                work *wk)
+{
+    uint32_t G = wk->G;
+    uint64_t D = 0;
+    for (uint32_t g = 0; g < G; g++)
+        D += wk->gw[g];
+    uint32_t A = 0;
+    for (uint32_t g = 0; g < G; g++)
+        if (set->groups[g].count > A)
+            A = set->groups[g].count;
+    so->n_sizes = A + 1;
+    for (uint32_t g = 0; g < G; g++) {
+        const wsel_group *grp = &set->groups[g];
+        pr pg = pr_frac(wk->gw[g], D);
+        ss->group_p[g] = to_prob(pg);
+        uint64_t dv[WSEL_MAX_ITEMS];
+        for (uint32_t j = 0; j < grp->count; j++)
+            dv[j] = ss->dyn[grp->first + j];
+        uint64_t M = max_u64(dv, grp->count);
+        for (uint32_t j = 0; j < grp->count; j++) {
+            pr p = M ? pr_mul(pg, pr_frac(dv[j], M)) : pr_frac(0, 1);
+            ss->item_p[grp->first + j] = to_prob(p);
+            wk->q[j] = M ? (long double)dv[j] / (long double)M : 0.0L;
+            bernoulli_factor(&wk->fac[j], (int32_t)(grp->first + j), dv[j], M);
+        }
+        if (wk->gw[g] == 0)
+            continue;
+        poisson_binomial(wk->q, grp->count, wk->tmp);
+        for (uint32_t k = 0; k <= grp->count; k++)
+            ss->size_p[k] += pg.p * wk->tmp[k];
+        wk->count += outcomes(wk->fac, grp->count);
+        if (grp->count > wk->max_len)
+            wk->max_len = grp->count;
+    }
+}
+
+/* grouped-multi: INCLUDE each group against the largest group weight, then CHOOSE one
+ * address in each included group. */
+static void odds_grouped_multi(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                               work *wk)
+{
+    uint32_t G = wk->G;
+    uint64_t M = max_u64(wk->gw, G);
+    for (uint32_t g = 0; g < G; g++) {
+        const wsel_group *grp = &set->groups[g];
+        uint64_t gwg = wk->gw[g];
+        pr pg = pr_frac(gwg, M);
+        ss->group_p[g] = to_prob(pg);
+        wk->q[g] = pg.p;
+        factor *f = &wk->fac[g];
+        f->n_opts = 0;
+        if (gwg < M) {
+            f->items[f->n_opts] = -1;
+            f->p[f->n_opts++] = pr_frac(M - gwg, M);
+        }
+        for (uint32_t j = 0; j < grp->count; j++) {
+            uint32_t i = grp->first + j;
+            pr p = gwg ? pr_mul(pg, pr_frac(ss->dyn[i], gwg)) : pr_frac(0, 1);
+            ss->item_p[i] = to_prob(p);
+            if (ss->dyn[i]) {
+                f->items[f->n_opts] = (int32_t)i;
+                f->p[f->n_opts++] = p;
+            }
+        }
+    }
+    independent_layer(so, ss, wk, G);
+}
+
+/* Every possible answer with its probability, sorted, when there are few enough. */
+static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *ss,
+                             work *wk)
+{
+    so->enumerable = wk->count <= WSEL_ODDS_MAX_ANSWERS;
+    if (!so->enumerable || wk->count == 0)
+        return WSEL_OK;
+    uint32_t G = wk->G, max_len = wk->max_len;
+    factor *fac = wk->fac;
+    ss->answers = calloc(wk->count, sizeof *ss->answers);
+    ss->answer_items = calloc(wk->count * max_len, sizeof *ss->answer_items);
+    if (!ss->answers || !ss->answer_items)
+        return WSEL_E_NOMEM;
+    enum_ctx c = { ss->answers, ss->answer_items, max_len, 0, { 0 } };
+    pr one = pr_frac(1, 1);
+    if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
+        /* the factors were overwritten group by group: rebuild each group's */
+        uint64_t D = 0;
+        for (uint32_t g = 0; g < G; g++)
+            D += wk->gw[g];
+        for (uint32_t g = 0; g < G; g++) {
+            const wsel_group *grp = &set->groups[g];
+            if (wk->gw[g] == 0)
+                continue;
+            uint64_t M = 0;
+            for (uint32_t j = 0; j < grp->count; j++)
+                if (ss->dyn[grp->first + j] > M)
+                    M = ss->dyn[grp->first + j];
+            for (uint32_t j = 0; j < grp->count; j++)
+                bernoulli_factor(&fac[j], (int32_t)(grp->first + j),
+                                 ss->dyn[grp->first + j], M);
+            enumerate(&c, fac, grp->count, 0, 0, pr_frac(wk->gw[g], D));
+        }
+    } else {
+        uint32_t nf = set->mode == WSEL_MODE_UNGROUPED_MULTI ? set->n_items
+                      : set->mode == WSEL_MODE_GROUPED_MULTI ? G : 1;
+        enumerate(&c, fac, nf, 0, 0, one);
+    }
+    qsort(ss->answers, c.n, sizeof *ss->answers, cmp_answer);
+    so->n_answers = (uint32_t)c.n;
+    so->answers = ss->answers;
+    return WSEL_OK;
+}
+
+typedef void (*mode_fn)(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk);
+static const mode_fn by_mode[] = {
+    [WSEL_MODE_CNAME] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_SINGLE] = odds_choose_one,
+    [WSEL_MODE_UNGROUPED_MULTI] = odds_ungrouped_multi,
+    [WSEL_MODE_GROUPED_SINGLE] = odds_grouped_single,
+    [WSEL_MODE_GROUPED_MULTI] = odds_grouped_multi,
+};
+
+static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds *so,
+                       set_store *ss)
+{
+    if (wsel__set_problem(set))
+        return WSEL_E_ARG;
+    uint32_t n = set->n_items;
+    work wk = { .G = set->grouped ? set->n_groups : 0, .max_len = 1 };
+    int rc = set_alloc(set, wk.G, so, ss);
+    if (rc != WSEL_OK)
+        return rc;
+    dynamic_weights(set, st, so, ss);
+    for (uint32_t g = 0; g < wk.G; g++)
+        for (uint32_t j = 0; j < set->groups[g].count; j++)
+            wk.gw[g] += ss->dyn[set->groups[g].first + j];
+
+    wk.fac = calloc(WSEL_MAX_ITEMS, sizeof *wk.fac);
+    wk.q = calloc(n, sizeof *wk.q);
+    wk.tmp = calloc((size_t)n + 1, sizeof *wk.tmp);
+    if (!wk.fac || !wk.q || !wk.tmp) {
+        rc = WSEL_E_NOMEM;
+    } else {
+        by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
+        rc = enumerate_answers(set, so, ss, &wk);
+    }
+    free(wk.fac);
+    free(wk.q);
+    free(wk.tmp);
+    return rc;
+}
+
+void wsel_odds_free(wsel_odds *o)
+{
+    if (!o)
+        return;
+    odds_box *box = (odds_box *)o;
+    for (int s = 0; s < 2; s++) {
+        set_store *ss = &box->store[s];
+        free(ss->dyn);
+        free(ss->up);
+        free(ss->item_p);
+        free(ss->group_p);
+        free(ss->size_p);
+        free(ss->answers);
+        free(ss->answer_items);
+    }
+    free(box);
+}
+
+int wsel_odds_compute(const wsel_resource *res, const wsel_state *st, wsel_odds **out,
+                      wsel_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!res || !out || res->n_sets < 1 || res->n_sets > 2)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, res ? res->name : NULL, NULL, NULL,
+                          "wsel_odds_compute: a resource with one or two sets and an "
+                          "output pointer are required");
+    odds_box *box = calloc(1, sizeof *box);
+    if (!box)
+        return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, res->name, NULL, NULL,
+                          "out of memory");
+    box->pub.resource = res;
+    box->pub.n_sets = res->n_sets;
+    for (uint32_t s = 0; s < res->n_sets; s++) {
+        int rc = compute_set(&res->sets[s], st, &box->pub.sets[s], &box->store[s]);
+        if (rc) {
+            wsel_odds_free(&box->pub);
+            return wsel__fail(err, rc, NULL, 0, 0, res->name, res->sets[s].stanza, NULL,
+                              rc == WSEL_E_NOMEM ? "out of memory computing odds"
+                                                 : "invalid set: %s",
+                              wsel__set_problem(&res->sets[s]));
+        }
+    }
+    *out = &box->pub;
+    return WSEL_OK;
+}
