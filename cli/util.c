@@ -172,7 +172,7 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         cli_die(cmd, "%s", buf);
         return CLI_USAGE;
     }
-    const char *hint = wsel_config_key_hint(err.item);
+    const char *hint = wsel_config_key_hint(err.key);
     cli_put_escaped(stderr, buf);
     if (hint && !strstr(buf, "did you mean"))
         fprintf(stderr, " (did you mean '%s'?)", hint);

@@ -31,7 +31,68 @@ static const char *const status_text[WSEL_STATUS_COUNT_] = {
     [WSEL_E_RECORD] = "bad use from a zone record",
     [WSEL_E_STATE] = "bad monitoring state",
     [WSEL_E_UNSUPPORTED] = "not supported on this CPU or build",
+    [WSEL_E_RANGE] = "value out of range",
+    [WSEL_E_REFERENCE] = "reference to nothing configured",
 };
+
+static const unsigned char status_kind[WSEL_STATUS_COUNT_] = {
+    [WSEL_OK] = WSEL_ERROR_NONE,
+    [WSEL_E_NOMEM] = WSEL_ERROR_NOMEM,
+    [WSEL_E_ARG] = WSEL_ERROR_ARG,
+    [WSEL_E_IO] = WSEL_ERROR_IO,
+    [WSEL_E_LIMIT] = WSEL_ERROR_LIMIT,
+    [WSEL_E_SYNTAX] = WSEL_ERROR_SYNTAX,
+    [WSEL_E_ESCAPE] = WSEL_ERROR_SYNTAX,
+    [WSEL_E_DUPKEY] = WSEL_ERROR_DUPLICATE,
+    [WSEL_E_INCLUDE] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_INCLUDE_CYCLE] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_NOSTANZA] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_TYPE] = WSEL_ERROR_TYPE,
+    [WSEL_E_PARAM] = WSEL_ERROR_RANGE,
+    [WSEL_E_SVCTYPE] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_WEIGHT] = WSEL_ERROR_RANGE,
+    [WSEL_E_COUNT] = WSEL_ERROR_RANGE,
+    [WSEL_E_ADDR] = WSEL_ERROR_RANGE,
+    [WSEL_E_CNAME] = WSEL_ERROR_RANGE,
+    [WSEL_E_MIXED] = WSEL_ERROR_TYPE,
+    [WSEL_E_LEGACY] = WSEL_ERROR_SYNTAX,
+    [WSEL_E_ITEM] = WSEL_ERROR_TYPE,
+    [WSEL_E_NORESOURCE] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_RECORD] = WSEL_ERROR_REFERENCE,
+    [WSEL_E_STATE] = WSEL_ERROR_STATE,
+    [WSEL_E_UNSUPPORTED] = WSEL_ERROR_UNSUPPORTED,
+    [WSEL_E_RANGE] = WSEL_ERROR_RANGE,
+    [WSEL_E_REFERENCE] = WSEL_ERROR_REFERENCE,
+};
+
+static const char *const kind_text[WSEL_ERROR_KIND_COUNT_] = {
+    [WSEL_ERROR_NONE] = "none",
+    [WSEL_ERROR_NOMEM] = "out of memory",
+    [WSEL_ERROR_ARG] = "argument",
+    [WSEL_ERROR_IO] = "input/output",
+    [WSEL_ERROR_LIMIT] = "limit",
+    [WSEL_ERROR_SYNTAX] = "syntax",
+    [WSEL_ERROR_TYPE] = "type",
+    [WSEL_ERROR_RANGE] = "range",
+    [WSEL_ERROR_REFERENCE] = "reference",
+    [WSEL_ERROR_DUPLICATE] = "duplicate",
+    [WSEL_ERROR_STATE] = "state",
+    [WSEL_ERROR_UNSUPPORTED] = "unsupported",
+};
+
+wsel_error_kind wsel_error_kind_of(int code)
+{
+    if (code < 0 || code >= WSEL_STATUS_COUNT_)
+        return WSEL_ERROR_ARG;
+    return (wsel_error_kind)status_kind[code];
+}
+
+const char *wsel_error_kind_name(wsel_error_kind kind)
+{
+    if ((int)kind < 0 || kind >= WSEL_ERROR_KIND_COUNT_)
+        return "unknown";
+    return kind_text[kind];
+}
 
 const char *wsel_strerror(int code)
 {
@@ -52,7 +113,7 @@ static void copy_field(char *dst, size_t len, const char *src)
 }
 
 int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsigned col,
-               const char *resource, const char *stanza, const char *item,
+               const char *object, const char *path, const char *key,
                const char *fmt, ...)
 {
     if (!err)
@@ -62,9 +123,9 @@ int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsig
     copy_field(err->file, sizeof err->file, file);
     err->line = line;
     err->col = col;
-    copy_field(err->resource, sizeof err->resource, resource);
-    copy_field(err->stanza, sizeof err->stanza, stanza);
-    copy_field(err->item, sizeof err->item, item);
+    copy_field(err->object, sizeof err->object, object);
+    copy_field(err->path, sizeof err->path, path);
+    copy_field(err->key, sizeof err->key, key);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);

@@ -10,10 +10,11 @@
 #define WSEL_PRINTF(a, b)
 #endif
 
-/* Fill `err` (if non-NULL): code, location, context names (NULL = empty) and a
- * printf-style message. Returns `code`, so callers can `return wsel__fail(...)`. */
+/* Fill `err` (if non-NULL): code, location, context (object, path, key; NULL = empty,
+ * include/wsel/common.h) and a printf-style message. Returns `code`, so callers can
+ * `return wsel__fail(...)`. */
 int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsigned col,
-               const char *resource, const char *stanza, const char *item,
+               const char *object, const char *path, const char *key,
                const char *fmt, ...) WSEL_PRINTF(9, 10);
 
 /* Canonical state key of an address or name: inet_ntop form for IPv4/IPv6 addresses,

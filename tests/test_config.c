@@ -363,7 +363,7 @@ static void t_synopsis_auto_and_stanza(void **state)
                                    &err);
     check_error(&err, rc, WSEL_E_PARAM, 8, 18, SUBS("service_types"));
     assert_null(cfg);
-    assert_string_equal(err.item, "service_types");
+    assert_string_equal(err.key, "service_types");
 }
 
 /* Two models are equal apart from locations (and the whole-config flag). */
@@ -636,7 +636,7 @@ static void t_duplicate_keys(void **state)
     expect_err_at("r => {\n  a => [ 192.0.2.1, 1 ]\n  a => [ 192.0.2.2, 1 ]\n}\n", STANZA,
                   WSEL_E_DUPKEY, "a =>", 2,
                   SUBS("duplicate key 'a' in the hash of 'r'", "t.conf:2:3"), &err);
-    assert_string_equal(err.item, "a");
+    assert_string_equal(err.key, "a");
     /* Keys compare after unescaping. */
     expect_err_at("r => { x => 1 }\n\"r\" => { }\n", STANZA, WSEL_E_DUPKEY, "\"r\"", 1,
                   SUBS("'r'"), NULL);
@@ -734,7 +734,7 @@ static void t_err_svctype(void **state)
         "} }\n";
     expect_err_at(text, WSEL_INPUT_AUTO, WSEL_E_SVCTYPE, "nomon", 1,
                   SUBS("resource 'r'", "'nomon'", "expected up, down"), &err);
-    assert_string_equal(err.resource, "r");
+    assert_string_equal(err.object, "r");
     expect_err_at("plugins => { weighted => { service_types = web_check\n"
                   "  r => { a => [ 192.0.2.1, 1 ] } } }\n", WHOLE,
                   WSEL_E_SVCTYPE, "web_check", 1, SUBS("resource 'r'", "'web_check'"),
@@ -862,10 +862,10 @@ static void t_err_resource_type(void **state)
     wsel_error err;
     expect_err_at("r => [ 192.0.2.1, 1 ]\n", STANZA, WSEL_E_TYPE, "[", 1,
                   SUBS("resource 'r'", "expected a hash"), &err);
-    assert_string_equal(err.resource, "r");
+    assert_string_equal(err.object, "r");
     expect_err_at("r => { addrs_v4 => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_TYPE, "[", 1,
                   SUBS("resource 'r'", "stanza 'addrs_v4'", "expected a hash"), &err);
-    assert_string_equal(err.stanza, "addrs_v4");
+    assert_string_equal(err.path, "addrs_v4");
 }
 
 static void t_err_params(void **state)
@@ -876,7 +876,7 @@ static void t_err_params(void **state)
                   SUBS("multi", "expected true or false"), NULL);
     expect_err_at("r => { multi = [ true ], a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM,
                   "[ true", 1, SUBS("resource 'r'", "item 'multi'", "true or false"), &err);
-    assert_string_equal(err.item, "multi");
+    assert_string_equal(err.key, "multi");
     expect_err_at("r => { up_thresh = 0, a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM,
                   "0,", 1, SUBS("resource 'r'", "up_thresh", "(0.0, 1.0]"), NULL);
     expect_err_at("r => { up_thresh = 1.0001, a => [ 192.0.2.1, 1 ] }\n", STANZA,
@@ -905,8 +905,8 @@ static void t_err_weight(void **state)
                   SUBS("resource 'pubwww', item 'pubhost01': weight '0' out of range; "
                        "expected an integer 1..1048575"),
                   &err);
-    assert_string_equal(err.resource, "pubwww");
-    assert_string_equal(err.item, "pubhost01");
+    assert_string_equal(err.object, "pubwww");
+    assert_string_equal(err.key, "pubhost01");
     assert_int_equal(err.line, 2);
     assert_int_equal(err.col, 28);
     expect_err_at("r => { a => [ 192.0.2.1, 1048576 ] }\n", STANZA, WSEL_E_WEIGHT, "1048576",
@@ -923,7 +923,7 @@ static void t_err_weight(void **state)
                   SUBS("not an integer"), NULL);
     expect_err_at("r => { g => { a => [ 192.0.2.1, 0 ] } }\n", STANZA, WSEL_E_WEIGHT, "0 ]", 1,
                   SUBS("resource 'r'", "group 'g'", "item 'a'"), &err);
-    assert_string_equal(err.stanza, "g");
+    assert_string_equal(err.path, "g");
     expect_err_at("r => { c => [ x.example., 0 ] }\n", STANZA, WSEL_E_WEIGHT, "0 ]", 1,
                   SUBS("resource 'r'", "item 'c'"), NULL);
 }
@@ -962,8 +962,8 @@ static void t_err_addr(void **state)
     expect_err_at("r => { addrs_v4 => { a => [ 192.0.2.1, 1 ], b => [ ::1, 1 ] } }\n", STANZA,
                   WSEL_E_ADDR, "::1", 1,
                   SUBS("resource 'r'", "stanza 'addrs_v4'", "item 'b'", "IPv4"), &err);
-    assert_string_equal(err.stanza, "addrs_v4");
-    assert_string_equal(err.item, "b");
+    assert_string_equal(err.path, "addrs_v4");
+    assert_string_equal(err.key, "b");
     expect_err_at("r => { addrs_v6 => { a => [ 192.0.2.1, 1 ] } }\n", STANZA, WSEL_E_ADDR,
                   "192", 1, SUBS("stanza 'addrs_v6'", "item 'a'", "IPv6"), NULL);
     expect_err_at("r => { addrs_v4 => { a => [ www.example., 1 ] } }\n", STANZA, WSEL_E_ADDR,
@@ -973,7 +973,7 @@ static void t_err_addr(void **state)
     expect_err_at("r => { addrs_v6 => { g => { a => [ ::1, 1 ], b => [ 10.0.0.1, 1 ] } } }\n",
                   STANZA, WSEL_E_ADDR, "10.0", 1,
                   SUBS("stanza 'addrs_v6'", "group 'g'", "item 'b'"), &err);
-    assert_string_equal(err.stanza, "addrs_v6/g");
+    assert_string_equal(err.path, "addrs_v6/g");
     expect_err_at("r => { g => { a => [ foo.example., 1 ] } }\n", STANZA, WSEL_E_ADDR, "foo",
                   1, SUBS("group 'g'", "item 'a'", "not an IP address"), NULL);
     expect_err_at("r => { g => { a => [ ::1, 1 ], b => [ foo.example., 1 ] } }\n", STANZA,
@@ -986,7 +986,7 @@ static void t_err_cname(void **state)
     wsel_error err;
     expect_err_at("r => { a => [ www.example.com, 1 ] }\n", STANZA, WSEL_E_CNAME, "www", 1,
                   SUBS("resource 'r'", "item 'a'", "fully qualified"), &err);
-    assert_string_equal(err.item, "a");
+    assert_string_equal(err.key, "a");
     expect_err_at("r => { a => [ www..example., 1 ] }\n", STANZA, WSEL_E_CNAME, "www", 1,
                   SUBS("empty label"), NULL);
     expect_err_at("r => { a => [ .example., 1 ] }\n", STANZA, WSEL_E_CNAME, ".ex", 1,
@@ -1040,7 +1040,7 @@ static void t_err_mixed(void **state)
     wsel_error err;
     expect_err_at("r => { a => [ 192.0.2.1, 1 ], b => [ ::1, 1 ] }\n", STANZA, WSEL_E_MIXED,
                   "::1", 1, SUBS("resource 'r'", "item 'b'", "item 'a'", "addrs_v4"), &err);
-    assert_string_equal(err.item, "b");
+    assert_string_equal(err.key, "b");
     expect_err_at("r => { a => [ 192.0.2.1, 1 ], b => [ x.example., 1 ] }\n", STANZA,
                   WSEL_E_MIXED, "x.ex", 1, SUBS("resource 'r'", "item 'b'"), NULL);
     expect_err_at("r => { a => [ x.example., 1 ], b => [ 192.0.2.1, 1 ] }\n", STANZA,
@@ -1065,7 +1065,7 @@ static void t_err_legacy(void **state)
     wsel_error err;
     expect_err_at("r => { cnames => { a => [ x.example., 1 ] } }\n", STANZA, WSEL_E_LEGACY,
                   "cnames", 1, SUBS("resource 'r'", "cnames"), &err);
-    assert_string_equal(err.resource, "r");
+    assert_string_equal(err.object, "r");
     expect_err_at("r => { addrs_v4 => { a => [ 192.0.2.1, 1 ] }\n cnames => { } }\n", STANZA,
                   WSEL_E_LEGACY, "cnames", 1, SUBS("resource 'r'"), NULL);
 }
@@ -1076,7 +1076,7 @@ static void t_err_item(void **state)
     wsel_error err;
     expect_err_at("r => { a => [ 192.0.2.1, 1, 2 ] }\n", STANZA, WSEL_E_ITEM, "[", 1,
                   SUBS("resource 'r'", "item 'a'", "3 elements", "exactly 2"), &err);
-    assert_string_equal(err.item, "a");
+    assert_string_equal(err.key, "a");
     expect_err_at("r => { a => [ 192.0.2.1 ] }\n", STANZA, WSEL_E_ITEM, "[", 1,
                   SUBS("1 element", "exactly 2"), NULL);
     expect_err_at("r => { a => [ ] }\n", STANZA, WSEL_E_ITEM, "[", 1, SUBS("0 elements"), NULL);
@@ -1561,7 +1561,7 @@ static void t_check_record(void **state)
     int rc = wsel_config_check_record(cfg, "corpwww", WSEL_RR_DYNA, "example.com.", &dep, &err);
     assert_int_equal(rc, WSEL_E_RECORD);
     assert_false(dep);
-    assert_string_equal(err.resource, "corpwww");
+    assert_string_equal(err.object, "corpwww");
     assert_non_null(strstr(err.message, "DYNA"));
     /* DYNC whose targets (lb0N.example.org.) lie outside the zone: fine. */
     assert_int_equal(wsel_config_check_record(cfg, "corpwww", WSEL_RR_DYNC, "example.com.",

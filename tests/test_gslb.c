@@ -339,10 +339,10 @@ static void parse_errors(void **s)
         int rc = wsel_gslb_config_load_buffer("t.conf", t, len, &c, &err);
         assert_null(c);
         if (rc != cases[i].code || err.line != cases[i].line || err.col != cases[i].col ||
-            (cases[i].item && strcmp(err.item, cases[i].item))) {
+            (cases[i].item && strcmp(err.key, cases[i].item))) {
             char buf[2048];
             print_error("case %zu: got code %d %s (item '%s'); expected %d at %u:%u '%s'\n", i, rc,
-                        wsel_error_format(&err, buf, sizeof buf), err.item, cases[i].code,
+                        wsel_error_format(&err, buf, sizeof buf), err.key, cases[i].code,
                         cases[i].line, cases[i].col, cases[i].item ? cases[i].item : "");
             fail();
         }
@@ -445,8 +445,8 @@ static void inputs_errors(void **s)
         int rc = wsel_gslb_inputs_load_buffer(c, "in.json", cases[i].json, strlen(cases[i].json), &in, &err);
         assert_null(in);
         if (rc != WSEL_E_STATE || err.line != cases[i].line ||
-            (cases[i].item && strcmp(err.item, cases[i].item))) {
-            print_error("case %zu: rc %d line %u item '%s': %s\n", i, rc, err.line, err.item, err.message);
+            (cases[i].item && strcmp(err.key, cases[i].item))) {
+            print_error("case %zu: rc %d line %u item '%s': %s\n", i, rc, err.line, err.key, err.message);
             fail();
         }
     }

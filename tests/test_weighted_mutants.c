@@ -156,7 +156,7 @@ static void test_builtin_service_errors(void **state)
                          WSEL_E_STATE);
         assert_int_equal(err.line, 0);
         assert_int_equal(err.col, 0);
-        assert_string_equal(err.item, svc[k]);
+        assert_string_equal(err.key, svc[k]);
         wsel_error_clear(&err);
         err.line = err.col = 9;
         assert_int_equal(wsel_state_load_extfile_buffer(st, svc[k], "10.0.0.1 => DOWN\n", 17,

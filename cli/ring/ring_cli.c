@@ -80,11 +80,11 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
         return CLI_OK;
     char e[CLI_ESC_MAX], m[CLI_ESC_MAX];
     cli_esc(err.message, m, sizeof m);
-    if (err.item[0])
+    if (err.key[0])
         fprintf(stderr, "%s: $.hosts: %s\n", cli_esc(file, e, sizeof e), m);
     else
         fprintf(stderr, "%s: $%s%s: %s\n", cli_esc(file, e, sizeof e),
-                err.stanza[0] ? "." : "", err.stanza, m);
+                err.path[0] ? "." : "", err.path, m);
     return rc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 

@@ -175,7 +175,7 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
     for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
         const wsel_error *cw = wsel_config_warning(cfg, k);
-        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->resource, -1, "%s", cw->message);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->object, -1, "%s", cw->message);
     }
     size_t nres = wsel_config_resource_count(cfg);
     if (nres == 0)
@@ -387,9 +387,9 @@ int cli_check(int argc, char **argv)
             jw_ku64(&j, "line", err.line);
             jw_ku64(&j, "col", err.col);
             jw_kstr(&j, "code", wsel_strerror(err.code));
-            jw_kstr(&j, "resource", err.resource);
-            jw_kstr(&j, "stanza", err.stanza);
-            jw_kstr(&j, "item", err.item);
+            jw_kstr(&j, "resource", err.object);
+            jw_kstr(&j, "stanza", err.path);
+            jw_kstr(&j, "item", err.key);
             jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
             jw_obj_end(&j);
             jw_arr_end(&j);

@@ -22,23 +22,28 @@ extern "C" {
 #define WSEL_MAX_ITEMS  64u        /* items per set, addresses per group */
 #define WSEL_MAX_TTL    268435455u /* 2^28 - 1 */
 
-/* Status codes. 0 is success; every failure is a positive code. */
+/* Status codes. 0 is success; every failure is a positive code. Each code belongs to one
+ * generic kind (wsel_error_kind below), the same for every system: a caller that only
+ * needs to know what sort of failure it was (out of memory? bad input? a file that cannot
+ * be read?) asks wsel_error_kind_of(code). The codes refine the kinds with what the
+ * weighted plugin's config language needs to tell apart; the other systems use the
+ * generic codes (WSEL_E_SYNTAX, WSEL_E_TYPE, WSEL_E_RANGE, WSEL_E_REFERENCE, ...). */
 typedef enum wsel_status {
     WSEL_OK = 0,
     WSEL_E_NOMEM,         /* out of memory */
     WSEL_E_ARG,           /* bad argument to an API call */
     WSEL_E_IO,            /* file cannot be opened or read */
     WSEL_E_LIMIT,         /* input too large or too deep (file size, nesting, string length, includes) */
-    WSEL_E_SYNTAX,        /* config language syntax error */
+    WSEL_E_SYNTAX,        /* syntax error in the input's language (config, JSON) */
     WSEL_E_ESCAPE,        /* bad backslash escape */
-    WSEL_E_DUPKEY,        /* a key repeated in one hash */
+    WSEL_E_DUPKEY,        /* a key repeated in one hash or JSON object */
     WSEL_E_INCLUDE,       /* $include{} matches nothing, or several files in value position */
     WSEL_E_INCLUDE_CYCLE, /* $include{} cycle */
     WSEL_E_NOSTANZA,      /* whole gdnsd config without plugins => { weighted => {...} } */
-    WSEL_E_TYPE,          /* value of the wrong type (hash/array/simple) */
+    WSEL_E_TYPE,          /* value of the wrong type (hash/array/simple; JSON object/number/...) */
     WSEL_E_PARAM,         /* bad parameter value (multi, up_thresh, service_types) */
     WSEL_E_SVCTYPE,       /* unknown service type name */
-    WSEL_E_WEIGHT,        /* weight not an integer in 1..1048575 */
+    WSEL_E_WEIGHT,        /* weight outside its range */
     WSEL_E_COUNT,         /* set or group holds 0 or more than 64 items */
     WSEL_E_ADDR,          /* bad IP address, or address of the wrong family */
     WSEL_E_CNAME,         /* bad CNAME target (not a legal, fully qualified name) */
@@ -47,24 +52,55 @@ typedef enum wsel_status {
     WSEL_E_ITEM,          /* item not of the form [ VALUE, WEIGHT ] */
     WSEL_E_NORESOURCE,    /* no such resource */
     WSEL_E_RECORD,        /* resource used wrongly from a zone record (DYNA on CNAMEs, CNAME into own zone) */
-    WSEL_E_STATE,         /* bad monitoring state input (extfile line, unknown service, TTL range) */
+    WSEL_E_STATE,         /* bad monitoring state (extfile line, unknown service, TTL range),
+                             or an object whose invariants do not hold (wsel_ring_check) */
     WSEL_E_UNSUPPORTED,   /* engine variant not available on this CPU or build */
+    WSEL_E_RANGE,         /* a value outside its allowed range or set of values */
+    WSEL_E_REFERENCE,     /* a name that names nothing configured, or the wrong kind of thing */
     WSEL_STATUS_COUNT_
 } wsel_status;
 
+/* The generic kinds of failure. */
+typedef enum wsel_error_kind {
+    WSEL_ERROR_NONE = 0,    /* WSEL_OK */
+    WSEL_ERROR_NOMEM,       /* out of memory: never a verdict on the input */
+    WSEL_ERROR_ARG,         /* the call itself is wrong (NULL handle, bad option) */
+    WSEL_ERROR_IO,          /* a file cannot be opened or read */
+    WSEL_ERROR_LIMIT,       /* the input exceeds a size, depth or count limit */
+    WSEL_ERROR_SYNTAX,      /* the text cannot be read in its language */
+    WSEL_ERROR_TYPE,        /* a value of the wrong shape */
+    WSEL_ERROR_RANGE,       /* a value outside what it may be */
+    WSEL_ERROR_REFERENCE,   /* a name that names nothing, or the wrong thing */
+    WSEL_ERROR_DUPLICATE,   /* something given twice where once is the rule */
+    WSEL_ERROR_STATE,       /* monitoring state or invariants */
+    WSEL_ERROR_UNSUPPORTED, /* not available in this build or on this CPU */
+    WSEL_ERROR_KIND_COUNT_
+} wsel_error_kind;
+
 /* Short fixed description of a status code ("syntax error"). Never NULL. */
 WSEL_API const char *wsel_strerror(int code);
+/* The kind a status code belongs to (WSEL_ERROR_NONE for WSEL_OK, WSEL_ERROR_ARG for an
+ * unknown code), and the kind's name ("syntax", "out of memory", ...; never NULL). */
+WSEL_API wsel_error_kind wsel_error_kind_of(int code);
+WSEL_API const char *wsel_error_kind_name(wsel_error_kind kind);
 
 /* The error record every fallible call fills (when given a non-NULL pointer).
- * Fields that do not apply are empty strings / 0. `message` is complete on its own:
- * it names the resource, stanza and item where they apply, and says what was expected. */
+ * Fields that do not apply are empty strings / 0. `message` is complete on its own: it
+ * names the object and says what was expected. The context fields say the same for
+ * programs, in the words of the system the error is about:
+ *
+ *   system    object                          path                     key
+ *   weighted  resource name                   stanza / group path      item label or key
+ *   gslb      "gtm pool a /Common/p" ...      --                       the offending token
+ *   JSON      the JSON path of the value      the JSON path            the offending key
+ *   ring      host or option name             --                       -- */
 typedef struct wsel_error {
     int code;               /* wsel_status */
     char file[512];         /* file (or buffer name) where the error was found */
     unsigned line, col;     /* 1-based; 0 when no position applies */
-    char resource[256];     /* resource name, if any */
-    char stanza[64];        /* "addrs_v4", "addrs_v6", group label path, or "" */
-    char item[256];         /* item label / key, if any */
+    char object[256];       /* the object the error is about, if any */
+    char path[256];         /* where inside it, if anything more precise applies */
+    char key[256];          /* the offending key, label or token, if any */
     char message[1024];
 } wsel_error;
 

@@ -267,7 +267,7 @@ typedef struct wsel_gslb_config {
 } wsel_gslb_config;
 
 /* Reads a config from a file or a buffer (`name` labels errors). On failure fills err
- * (file, line, column, object in err->resource, token in err->item) and sets *out NULL. */
+ * (file, line, column, object in err->object, token in err->key) and sets *out NULL. */
 WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out,
                                         wsel_error *err);
 WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
