@@ -26,8 +26,11 @@ bool wsel__canon_key(const char *text, char *out, size_t len);
  * model; every engine and the odds calculator refuse a set it faults. */
 const char *wsel__set_problem(const wsel_set *set);
 
-/* Grows the array *p of *cap elements of `size` bytes (doubling, from 16) so that it
- * holds at least `need`. False when out of memory, with *p and *cap unchanged. */
-bool wsel__reserve(void **p, size_t *cap, size_t need, size_t size);
+/* Makes room in the array *pp (of *cap elements of `size` bytes; pp is the address of the
+ * array pointer, of any element type) for at least `need` elements: the capacity doubles,
+ * from 16, until it holds `need`, and the new room is zeroed. False when out of memory or
+ * when need * size does not fit in a size_t, with the array and *cap unchanged. The one
+ * growth helper: every growing array of the library and the CLI goes through it. */
+bool wsel__grow(void *pp, size_t *cap, size_t need, size_t size);
 
 #endif

@@ -605,9 +605,11 @@ int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
 {
     if (out)
         *out = NULL;
+    if (!path || !out)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
     char *buf;
     size_t n;
-    int rc = wsel__gslb_read_file(path, out != NULL, "inputs", &buf, &n, err);
+    int rc = wsel__read_file(path, "inputs", WSEL_GSLB_MAX_FILE, NULL, &buf, &n, err);
     rc = rc ? rc : wsel_gslb_inputs_load_buffer(cfg, path, buf, n, out, err);
     free(buf);
     return rc;

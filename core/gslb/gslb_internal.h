@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../internal.h"
+#include "../io.h"
 #include "wsel/gslb.h"
 
 /* Per virtual server inputs (doc/gslb.md §3). Missing member entry = up false. */
@@ -101,15 +102,6 @@ void wsel__gslb_fmt(char *buf, size_t len, const char *fmt, ...) WSEL_PRINTF(3, 
 
 /* A malloc'd copy of s; NULL when out of memory. */
 char *wsel__gslb_strdup(const char *s);
-/* Doubles the array v of elements of size sz (to `first` elements when empty), zeroing
- * the new room; returns the new array and updates *cap, or NULL (v and *cap untouched). */
-void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first);
-/* Reads the whole file path (at most WSEL_GSLB_MAX_FILE bytes) into a malloc'd *buf of
- * *len bytes; WSEL_E_ARG "no file given" without a path or without an out pointer
- * (!have_out); `what` names the file in the size error ("config", "inputs"). */
-int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
-                         size_t *len, wsel_error *err);
-
 /* The method table (doc/gslb.md §2). */
 extern const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_];
 

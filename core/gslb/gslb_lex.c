@@ -9,12 +9,8 @@ static int push(wsel__gslb_lexer *lx, int type, char *text, unsigned line, unsig
 {
     if (lx->n >= WSEL_GSLB_MAX_TOKENS)
         return WSEL_E_LIMIT;
-    if (lx->n == lx->cap) {
-        wsel__gslb_tok *t = wsel__gslb_grow(lx->t, &lx->cap, sizeof *t, 256);
-        if (!t)
-            return WSEL_E_NOMEM;
-        lx->t = t;
-    }
+    if (!wsel__grow(&lx->t, &lx->cap, lx->n + 1, sizeof *lx->t))
+        return WSEL_E_NOMEM;
     lx->t[lx->n++] = (wsel__gslb_tok){type, text, line, col};
     return 0;
 }

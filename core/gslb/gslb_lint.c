@@ -34,13 +34,9 @@ static void add(L *l, unsigned code, unsigned group, size_t index, const char *o
 {
     if (l->oom)
         return;
-    if (l->n == l->cap) {
-        item *v = wsel__gslb_grow(l->v, &l->cap, sizeof *v, 32);
-        if (!v) {
-            l->oom = 1;
-            return;
-        }
-        l->v = v;
+    if (!wsel__grow(&l->v, &l->cap, l->n + 1, sizeof *l->v)) {
+        l->oom = 1;
+        return;
     }
     item *it = &l->v[l->n];
     memset(it, 0, sizeof *it);

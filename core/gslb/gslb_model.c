@@ -27,51 +27,6 @@ char *wsel__gslb_strdup(const char *s)
     return d;
 }
 
-void *wsel__gslb_grow(void *v, size_t *cap, size_t sz, size_t first)
-{
-    size_t c = *cap ? *cap * 2 : first;
-    char *a = realloc(v, c * sz);
-    if (!a)
-        return NULL;
-    memset(a + *cap * sz, 0, (c - *cap) * sz);
-    *cap = c;
-    return a;
-}
-
-int wsel__gslb_read_file(const char *path, bool have_out, const char *what, char **buf,
-                         size_t *len, wsel_error *err)
-{
-    *buf = NULL;
-    *len = 0;
-    if (!path || !have_out)
-        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "cannot open: %s",
-                          strerror(errno));
-    char *b = malloc(WSEL_GSLB_MAX_FILE + 1);
-    if (!b) {
-        fclose(f);
-        return wsel__fail(err, WSEL_E_NOMEM, path, 0, 0, NULL, NULL, NULL, "out of memory");
-    }
-    size_t n = fread(b, 1, WSEL_GSLB_MAX_FILE + 1, f);
-    int ioerr = ferror(f);
-    fclose(f);
-    int rc = 0;
-    if (ioerr)
-        rc = wsel__fail(err, WSEL_E_IO, path, 0, 0, NULL, NULL, NULL, "read error");
-    else if (n > WSEL_GSLB_MAX_FILE)
-        rc = wsel__fail(err, WSEL_E_LIMIT, path, 0, 0, NULL, NULL, NULL,
-                        "%s larger than %u bytes", what, WSEL_GSLB_MAX_FILE);
-    if (rc) {
-        free(b);
-        return rc;
-    }
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 #define S WSEL_GSLB_KIND_STATIC
 #define T WSEL_GSLB_KIND_TERMINAL
 #define R WSEL_GSLB_KIND_ROUTING

@@ -39,17 +39,6 @@ static int nomem(P *p)
 }
 
 /* Grows *arr (of element size sz) so that index n fits. */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-    if (n < *cap)
-        return 0;
-    void *a = wsel__gslb_grow(*arr, cap, sz, 8);
-    if (!a)
-        return -1;
-    *arr = a;
-    return 0;
-}
-
 static tok *peek(P *p) { return &p->t[p->i]; }
 static tok *next(P *p)
 {
@@ -105,7 +94,7 @@ static int skip_rest(P *p, const tok *key)
 static int add_unknown(P *p, const char *object, const char *what, const tok *at)
 {
     wsel_gslb_config *c = p->cfg;
-    if (grow((void **)&c->unknown, &p->cap_unknown, c->n_unknown, sizeof *c->unknown))
+    if (!wsel__grow(&c->unknown, &p->cap_unknown, c->n_unknown + 1, sizeof *c->unknown))
         return nomem(p);
     wsel_gslb_unknown *u = &c->unknown[c->n_unknown];
     u->object = wsel__gslb_strdup(object);
@@ -481,7 +470,7 @@ static int vs_entry(P *p, tok *name, void *ctx)
             return fail(p, name, WSEL_E_DUPKEY, "virtual server '%s' listed twice", name->text, NULL);
     if (c->n_vs >= WSEL_GSLB_MAX_VS)
         return fail(p, name, WSEL_E_LIMIT, "more than 4096 virtual servers in all%s", NULL, NULL);
-    if (grow((void **)&c->vs, &p->cap_vs, c->n_vs, sizeof *c->vs))
+    if (!wsel__grow(&c->vs, &p->cap_vs, c->n_vs + 1, sizeof *c->vs))
         return nomem(p);
     wsel_gslb_vs *vs = &c->vs[c->n_vs++];
     s->n_vs++;
@@ -1075,7 +1064,7 @@ static int statement(P *p)
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm server %s", norm);
         if ((rc = check_dup_name(p, head[2], norm, 0)))
             return rc;
-        if (grow((void **)&c->servers, &p->cap_servers, c->n_servers, sizeof *c->servers))
+        if (!wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers))
             return nomem(p);
         wsel_gslb_server *s = &c->servers[c->n_servers++];
         s->enabled = true;
@@ -1097,7 +1086,7 @@ static int statement(P *p)
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm pool a %s", norm);
         if ((rc = check_dup_name(p, head[3], norm, 1)))
             return rc;
-        if (grow((void **)&c->pools, &p->cap_pools, c->n_pools, sizeof *c->pools))
+        if (!wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools))
             return nomem(p);
         wsel_gslb_pool *pl = &c->pools[c->n_pools++];
         pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
@@ -1118,7 +1107,7 @@ static int statement(P *p)
         for (size_t i = 0; i < c->n_wideips; i++)
             if (!strcasecmp(c->wideips[i].name, norm))
                 return fail(p, head[3], WSEL_E_DUPKEY, "duplicate %s '%s'", "gtm wideip a", norm);
-        if (grow((void **)&c->wideips, &p->cap_wideips, c->n_wideips, sizeof *c->wideips))
+        if (!wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips))
             return nomem(p);
         wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
         w->lb_mode = WSEL_GSLB_ROUND_ROBIN;
@@ -1137,7 +1126,7 @@ static int statement(P *p)
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm region %s", norm);
         if ((rc = check_dup_name(p, head[2], norm, 2)))
             return rc;
-        if (grow((void **)&c->regions, &p->cap_regions, c->n_regions, sizeof *c->regions))
+        if (!wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions))
             return nomem(p);
         wsel_gslb_region *r = &c->regions[c->n_regions++];
         r->pos = (wsel_gslb_pos){first->line, first->col};
@@ -1151,7 +1140,7 @@ static int statement(P *p)
     }
     if (HEAD(0, "gtm") && HEAD(1, "topology")) {
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm topology (line %u)", first->line);
-        if (grow((void **)&c->topo, &p->cap_topo, c->n_topo, sizeof *c->topo))
+        if (!wsel__grow(&c->topo, &p->cap_topo, c->n_topo + 1, sizeof *c->topo))
             return nomem(p);
         wsel_gslb_topo *t = &c->topo[c->n_topo++];
         t->score = 1;
@@ -1393,9 +1382,11 @@ int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out, wsel_er
 {
     if (out)
         *out = NULL;
+    if (!path || !out)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
     char *buf;
     size_t n;
-    int rc = wsel__gslb_read_file(path, out != NULL, "config", &buf, &n, err);
+    int rc = wsel__read_file(path, "config", WSEL_GSLB_MAX_FILE, NULL, &buf, &n, err);
     rc = rc ? rc : wsel_gslb_config_load_buffer(path, buf, n, out, err);
     free(buf);
     return rc;

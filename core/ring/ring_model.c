@@ -544,7 +544,7 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
-    if (!wsel__reserve((void **)&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
+    if (!wsel__grow(&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
         return nomem(err);
     if (h->n + fresh > h->cap) {
         size_t cap = h->n + fresh + 4;
@@ -708,8 +708,8 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         return WSEL_OK;
     }
     size_t caph = r->caph, capk = r->caph; /* both grow alike: caph counts for both */
-    if (!wsel__reserve((void **)&r->h, &caph, r->nh + 1, sizeof *r->h) ||
-        !wsel__reserve((void **)&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
+    if (!wsel__grow(&r->h, &caph, r->nh + 1, sizeof *r->h) ||
+        !wsel__grow(&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
         return nomem(err);
     r->caph = capk;
     h = calloc(1, sizeof *h);

@@ -144,7 +144,7 @@ int wsel_state_load_admin(wsel_state *st, const char *path, wsel_error *err)
                           "wsel_state_load_admin: state and path are required");
     char *data;
     size_t len;
-    int rc = wsel__read_file(path, admin_opts.max_file_size, NULL, &data, &len, err);
+    int rc = wsel__read_file(path, "admin_state file", admin_opts.max_file_size, NULL, &data, &len, err);
     if (rc)
         return rc;
     rc = wsel_state_load_admin_buffer(st, data, len, path, err);

@@ -2,6 +2,7 @@
 #ifndef WSEL_CORE_PARSE_INCLUDE_H
 #define WSEL_CORE_PARSE_INCLUDE_H
 
+#include "../io.h"
 #include "weighted_tree.h"
 
 typedef struct wsel__pathlist {
@@ -9,11 +10,6 @@ typedef struct wsel__pathlist {
     size_t n;
     bool dir;     /* PATH named a directory */
 } wsel__pathlist;
-
-/* Reads a whole file into a malloc'd buffer (NUL-terminated, *len bytes). Errors are
- * reported at `at` (the including $include{}, or no position for the top file). */
-int wsel__read_file(const char *path, size_t max_size, const wsel__pos *at, char **data,
-                    size_t *len, wsel_error *err);
 
 /* Expands an $include{} PATH written in file `from`: a relative PATH is relative to the
  * directory of `from`; a directory yields its files in glob order; anything else is a glob

@@ -308,7 +308,7 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
     }
     char *data;
     size_t len;
-    int rc = wsel__read_file(path, c->opts->max_file_size, at, &data, &len, c->err);
+    int rc = wsel__read_file(path, NULL, c->opts->max_file_size, at, &data, &len, c->err);
     if (!rc && (c->total_bytes += len) > c->opts->max_total_size) {
         free(data);
         rc = wsel__fail(c->err, WSEL_E_LIMIT, at->file, at->line, at->col, NULL, NULL, NULL,
@@ -631,7 +631,7 @@ int wsel__parse_file(wsel__arena *arena, const wsel__parse_opts *opts, const cha
     *out = NULL;
     char *data;
     size_t len;
-    int rc = wsel__read_file(path, opts->max_file_size, NULL, &data, &len, err);
+    int rc = wsel__read_file(path, NULL, opts->max_file_size, NULL, &data, &len, err);
     if (rc)
         return rc;
     char *real = realpath(path, NULL);

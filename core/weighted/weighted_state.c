@@ -1009,7 +1009,7 @@ int wsel_state_load_extfile(wsel_state *st, const char *service, const char *pat
      * every failure names the file and the reason. */
     char *buf = NULL;
     size_t len = 0;
-    int rc = wsel__read_file(path, WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
+    int rc = wsel__read_file(path, "state file", WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
     if (rc == WSEL_OK)
         rc = wsel_state_load_extfile_buffer(st, service, buf, len, path, err);
     free(buf);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../internal.h"
+#include "../io.h"
 #include "weighted_arena.h"
 
 typedef enum wsel__ntype {
@@ -16,10 +17,7 @@ typedef enum wsel__ntype {
     WSEL__N_HASH
 } wsel__ntype;
 
-typedef struct wsel__pos {
-    const char *file;
-    unsigned line, col;
-} wsel__pos;
+typedef wsel__at wsel__pos; /* core/io.h */
 
 typedef struct wsel__node wsel__node;
 

@@ -165,9 +165,9 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
     }
 
     /* 2. everything that can fail, before anything is committed */
-    if (!wsel__reserve((void **)&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
-        !wsel__reserve((void **)&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
-        !wsel__reserve((void **)&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
+    if (!wsel__grow(&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
+        !wsel__grow(&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
+        !wsel__grow(&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
         return nomem(err);
     wsel__fview *v = NULL;
     if (f->nspare) {

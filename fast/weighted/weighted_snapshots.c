@@ -52,7 +52,7 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
 
 static int retire(wsel_resolver *r, wsel__rsnap *rs)
 {
-    if (!wsel__reserve((void **)&r->retired, &r->cap_retired, r->n_retired + 1,
+    if (!wsel__grow(&r->retired, &r->cap_retired, r->n_retired + 1,
                        sizeof *r->retired))
         return WSEL_E_NOMEM;
     r->retired[r->n_retired++] = rs;

@@ -303,12 +303,8 @@ static int prec_store(Q *q, const wsel_gslb_addr *net, unsigned prefix)
     long i = prec_find(q, net, prefix);
     wsel_gslb_state *st = q->st;
     if (i < 0) {
-        if (st->n_prec == st->cap_prec) {
-            wsel__gslb_prec *np = wsel__gslb_grow(st->prec, &st->cap_prec, sizeof *np, 16);
-            if (!np)
-                return WSEL_E_NOMEM;
-            st->prec = np;
-        }
+        if (!wsel__grow(&st->prec, &st->cap_prec, st->n_prec + 1, sizeof *st->prec))
+            return WSEL_E_NOMEM;
         i = (long)st->n_prec++;
     }
     wsel__gslb_prec *r = &st->prec[i];
