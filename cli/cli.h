@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "wsel.h"
+#include "../core/escape.h"
+#include "../core/json_write.h"
 
 #if defined(__GNUC__)
 #define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -23,19 +25,33 @@ enum {
 
 /* ---- util.c ---- */
 
-/* Writes s with control bytes (labels may hold any byte) as \DDD escapes, so that no
- * config text reaches the terminal raw. */
-void cli_put_escaped(FILE *f, const char *s);
-/* s escaped the same way into buf (cut short to fit len), for printf's %s; returns buf. */
-const char *cli_esc(const char *s, char *buf, size_t len);
-/* Room for an escaped label, group path or address: 4 bytes per byte of the 600-byte
- * paths the commands build. */
+/* Room for an escaped label, group path or address (core/escape.h: every text the
+ * commands print goes through wsel__escape or wsel__escape_put): 4 bytes per byte of the
+ * 600-byte paths the commands build. */
 #define CLI_ESC_MAX 2400
 
 /* "wsel: CMD: message" on stderr (control bytes escaped); returns CLI_USAGE so callers can `return cli_die(...)`. */
 int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
-/* The same line for a failed library call: returns CLI_RESOURCE when `code` is
- * WSEL_E_NOMEM (out of memory is never bad input), else CLI_USAGE. */
+/* ---- errors and exit status: the one mapping (man/wsel.1, EXIT STATUS) ----
+ * What a failed library call means for the exit status depends on the error's kind
+ * (wsel_error_kind_of) and on the role of the input it is about: */
+typedef enum cli_role {
+    CLI_ROLE_CHECKED, /* the input the command passes a verdict on (a config, a zone
+                         record): bad content exits 1 */
+    CLI_ROLE_INPUT    /* anything else the command reads (state files, GSLB inputs, ring
+                         scenarios, options): bad content exits 2 */
+} cli_role;
+/* The exit status for a failed call: out of memory 3; a bad call, an unsupported
+ * variant, or a file that cannot be read as such (I/O without a position) 2; bad content
+ * 1 for CLI_ROLE_CHECKED and 2 for CLI_ROLE_INPUT. An I/O error at a position inside the
+ * checked input (an $include{} that cannot be read) is bad content. */
+int cli_exit_status(int code, unsigned line, cli_role role);
+/* Prints err as one line on stderr and returns cli_exit_status(). Bad content prints as
+ * the compiler-style "FILE:LINE:COL: message"; the others as "wsel: CMD: message", out of
+ * memory with " (resource failure, not invalid input)". Control bytes are escaped. */
+int cli_report(const char *cmd, const wsel_error *err, cli_role role);
+/* "wsel: CMD: message" for a failed call without an error record: returns
+ * cli_exit_status(code, 0, CLI_ROLE_INPUT). */
 int cli_fail(const char *cmd, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
 /* "wsel: CMD: out of memory"; returns CLI_RESOURCE. */
 int cli_nomem(const char *cmd);
@@ -74,44 +90,15 @@ enum { CLI_OPT_NONE = 0, CLI_OPT_TAKEN, CLI_OPT_HELP };
 int cli_common_opt(const char *arg, int *opts_done, int *json, wsel_input *input,
                    const char *usage);
 
-/* ---- json.c: a small streaming JSON writer ----
- * Its names start with jw_ so that none can shadow jansson's json_* in this program. */
+/* ---- JSON output: the one writer, core/json_write.h ---- */
 
-#define JSON_MAX_DEPTH 16
-
-typedef struct jw_out {
-    FILE *f;
-    int depth;
-    int first[JSON_MAX_DEPTH]; /* no element written yet at this depth */
-    int after_key;             /* a key was written; the value comes next */
-} jw_out;
-
-void jw_init(jw_out *j, FILE *f);
-void jw_obj_begin(jw_out *j);
-void jw_obj_end(jw_out *j);
-void jw_arr_begin(jw_out *j);
-void jw_arr_end(jw_out *j);
-void jw_key(jw_out *j, const char *key);
-void jw_str(jw_out *j, const char *s);
-void jw_num(jw_out *j, double v);      /* %.17g; null when not finite */
-void jw_u64(jw_out *j, unsigned long long v);
-void jw_bool(jw_out *j, int v);
-void jw_null(jw_out *j);
-/* A key and its value in one call: jw_key then jw_str/jw_num/jw_u64/jw_bool. */
-void jw_kstr(jw_out *j, const char *key, const char *s);
-void jw_knum(jw_out *j, const char *key, double v);
-void jw_ku64(jw_out *j, const char *key, unsigned long long v);
-void jw_kbool(jw_out *j, const char *key, int v);
-/* A key whose value is an array or object: jw_key then jw_arr_begin/jw_obj_begin. */
-void jw_karr_begin(jw_out *j, const char *key);
-void jw_kobj_begin(jw_out *j, const char *key);
-/* Ends the document with a newline and flushes; a failed flush leaves its errno in
+/* Ends a --json document (wsel__jw_finish); a failed write leaves its errno in
  * cli_write_errno for main's final check of stdout. */
-void jw_finish(jw_out *j);
+void cli_json_end(wsel__jw *j);
 extern int cli_write_errno;
 /* The keys that identify a set: "stanza" (null for an automatic resource), "family",
  * "mode". */
-void cli_json_set_id(jw_out *j, const wsel_set *set);
+void cli_json_set_id(wsel__jw *j, const wsel_set *set);
 
 /* ---- stateopt.c: --state / --down / --up ---- */
 

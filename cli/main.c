@@ -1,6 +1,7 @@
 /* bin/wsel: command dispatch over the systems of core/systems.def. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,32 +15,40 @@ static const cli_system *const systems[] = {
 };
 #define N_SYSTEMS (sizeof systems / sizeof systems[0])
 
+/* One system's commands, for `wsel --help` and `wsel SYSTEM --help`. */
+static void usage_system(FILE *f, const cli_system *sys)
+{
+    fprintf(f, "\n%s: %s\n", sys->name, sys->summary);
+    for (size_t c = 0; c < sys->n_commands; c++) {
+        const cli_command *cmd = &sys->commands[c];
+        char head[160];
+        snprintf(head, sizeof head, "%s%s%s %s", sys->top_level ? "" : sys->name,
+                 sys->top_level ? "" : " ", cmd->name, cmd->synopsis);
+        if (strlen(head) > 42)
+            fprintf(f, "  %s\n  %-42s %s\n", head, "", cmd->summary);
+        else
+            fprintf(f, "  %-42s %s\n", head, cmd->summary);
+    }
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: wsel COMMAND [ARGS...]\n"
           "       wsel SYSTEM COMMAND [ARGS...]\n"
           "What a selection config will actually do: exact odds, checks, samples.\n",
           f);
-    for (size_t s = 0; s < N_SYSTEMS; s++) {
-        const cli_system *sys = systems[s];
-        fprintf(f, "\n%s: %s\n", sys->name, sys->summary);
-        for (size_t c = 0; c < sys->n_commands; c++) {
-            const cli_command *cmd = &sys->commands[c];
-            char head[160];
-            snprintf(head, sizeof head, "%s%s%s %s", sys->top_level ? "" : sys->name,
-                     sys->top_level ? "" : " ", cmd->name, cmd->synopsis);
-            if (strlen(head) > 42)
-                fprintf(f, "  %s\n  %-42s %s\n", head, "", cmd->summary);
-            else
-                fprintf(f, "  %-42s %s\n", head, cmd->summary);
-        }
-    }
-    fputs("\nCommon options: --json, --stanza, --whole; explain and sample also take\n"
-          "--state SERVICE=FILE, --down ADDR_OR_NAME, --up ADDR_OR_NAME.\n"
-          "`wsel COMMAND --help` for details; man wsel for the JSON output contract.\n"
+    for (size_t s = 0; s < N_SYSTEMS; s++)
+        usage_system(f, systems[s]);
+    fputs("\n`wsel COMMAND --help` or `wsel SYSTEM COMMAND --help` for a command's options;\n"
+          "man wsel for the JSON output contract.\n"
           "Exit status: 0 ok, 1 invalid config or zone record, 2 usage or input error,\n"
           "3 out of memory or output not written.\n",
           f);
+}
+
+static bool is_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0;
 }
 
 static const cli_command *find_command(const cli_system *sys, const char *name)
@@ -87,7 +96,7 @@ static void check_kernel_env(void)
     if (known && wsel_variant_available(name))
         return;
     fputs("wsel: warning: WSEL_FAST_KERNEL='", stderr);
-    cli_put_escaped(stderr, env);
+    wsel__escape_put(stderr, env);
     fprintf(stderr, "' %s; the widest variant this CPU runs is used\n",
             known ? "cannot run on this CPU" : "names no fast variant (scalar, sse2, avx2)");
 }
@@ -98,7 +107,7 @@ static int run(int argc, char **argv)
     if (argc < 2)
         return cli_die(NULL, "missing COMMAND (see wsel --help)");
     const char *c = argv[1];
-    if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
+    if (is_help(c)) {
         usage(stdout);
         return CLI_OK;
     }
@@ -110,10 +119,16 @@ static int run(int argc, char **argv)
         const cli_system *sys = systems[s];
         if (strcmp(c, sys->name) == 0) {
             if (argc < 3)
-                return cli_die(sys->name, "missing COMMAND (see wsel --help)");
+                return cli_die(sys->name, "missing COMMAND (see wsel %s --help)", sys->name);
+            if (is_help(argv[2])) {
+                fprintf(stdout, "usage: wsel %s COMMAND [ARGS...]\n", sys->name);
+                usage_system(stdout, sys);
+                return CLI_OK;
+            }
             const cli_command *cmd = find_command(sys, argv[2]);
             if (!cmd)
-                return cli_die(sys->name, "unknown command '%s' (see wsel --help)", argv[2]);
+                return cli_die(sys->name, "unknown command '%s' (see wsel %s --help)", argv[2],
+                               sys->name);
             return cmd->run(argc - 2, argv + 2);
         }
     }
@@ -127,5 +142,8 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A closed pipe (`wsel ... | head`) is a failed write like any other: reported once,
+     * exit 3, never death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     return finish_output(run(argc, argv));
 }

@@ -10,42 +10,6 @@
 
 #include "cli.h"
 
-/* One byte as the terminal may see it: itself, or a control byte as \DDD (the config
- * language's own escape). Returns the length written to out (at most 4). */
-static size_t esc_byte(unsigned char c, char out[5])
-{
-    if (c < 0x20 || c == 0x7f)
-        return (size_t)snprintf(out, 5, "\\%03u", c);
-    out[0] = (char)c;
-    out[1] = '\0';
-    return 1;
-}
-
-void cli_put_escaped(FILE *f, const char *s)
-{
-    char e[5];
-    for (; *s; s++) {
-        esc_byte((unsigned char)*s, e);
-        fputs(e, f);
-    }
-}
-
-const char *cli_esc(const char *s, char *buf, size_t len)
-{
-    size_t n = 0;
-    char e[5];
-    for (; s && *s; s++) {
-        size_t k = esc_byte((unsigned char)*s, e);
-        if (n + k >= len)
-            break;
-        memcpy(buf + n, e, k);
-        n += k;
-    }
-    if (len)
-        buf[n] = '\0';
-    return buf;
-}
-
 static void vdie(const char *cmd, const char *fmt, va_list ap) CLI_PRINTF(2, 0);
 static void vdie(const char *cmd, const char *fmt, va_list ap)
 {
@@ -54,7 +18,7 @@ static void vdie(const char *cmd, const char *fmt, va_list ap)
     fputs("wsel: ", stderr);
     if (cmd)
         fprintf(stderr, "%s: ", cmd);
-    cli_put_escaped(stderr, msg);
+    wsel__escape_put(stderr, msg);
     fputc('\n', stderr);
 }
 
@@ -67,13 +31,48 @@ int cli_die(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+int cli_exit_status(int code, unsigned line, cli_role role)
+{
+    switch (wsel_error_kind_of(code)) {
+    case WSEL_ERROR_NONE:
+        return CLI_OK;
+    case WSEL_ERROR_NOMEM:
+        return CLI_RESOURCE;
+    case WSEL_ERROR_ARG:
+    case WSEL_ERROR_UNSUPPORTED:
+        return CLI_USAGE;
+    case WSEL_ERROR_IO:
+        if (!line)
+            return CLI_USAGE;
+        break;
+    default:
+        break;
+    }
+    return role == CLI_ROLE_CHECKED ? CLI_INVALID : CLI_USAGE;
+}
+
+int cli_report(const char *cmd, const wsel_error *err, cli_role role)
+{
+    int rc = cli_exit_status(err->code, err->line, role);
+    char buf[2048];
+    wsel_error_format(err, buf, sizeof buf);
+    if (rc == CLI_INVALID || (rc == CLI_USAGE && err->file[0] && err->line)) {
+        wsel__escape_put(stderr, buf);
+        fputc('\n', stderr);
+    } else {
+        cli_die(cmd, "%s%s", buf,
+                rc == CLI_RESOURCE ? " (resource failure, not invalid input)" : "");
+    }
+    return rc;
+}
+
 int cli_fail(const char *cmd, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vdie(cmd, fmt, ap);
     va_end(ap);
-    return code == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_USAGE;
+    return cli_exit_status(code, 0, CLI_ROLE_INPUT);
 }
 
 int cli_nomem(const char *cmd)
@@ -158,26 +157,13 @@ int cli_load_config(const char *cmd, const char *path, wsel_input input, wsel_co
         *err_out = err;
     if (rc == WSEL_OK)
         return CLI_OK;
-    char buf[2048];
-    wsel_error_format(&err, buf, sizeof buf);
-    if (rc == WSEL_E_NOMEM) {
-        /* A resource failure, not a verdict on the config. */
-        fprintf(stderr, "wsel: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-        cli_put_escaped(stderr, buf);
-        fputs(" (resource failure, not an invalid config)\n", stderr);
-        return CLI_RESOURCE;
-    }
-    if (rc == WSEL_E_IO && err.line == 0) {
-        /* The file itself is unreadable: a usage problem, not an invalid config. */
-        cli_die(cmd, "%s", buf);
-        return CLI_USAGE;
-    }
+    /* a misspelt parameter is the likeliest cause of many errors: say which one */
     const char *hint = wsel_config_key_hint(err.key);
-    cli_put_escaped(stderr, buf);
-    if (hint && !strstr(buf, "did you mean"))
-        fprintf(stderr, " (did you mean '%s'?)", hint);
-    fputc('\n', stderr);
-    return CLI_INVALID;
+    size_t ml = strlen(err.message);
+    if (hint && cli_exit_status(rc, err.line, CLI_ROLE_CHECKED) == CLI_INVALID &&
+        !strstr(err.message, "did you mean") && ml < sizeof err.message)
+        snprintf(err.message + ml, sizeof err.message - ml, " (did you mean '%s'?)", hint);
+    return cli_report(cmd, &err, CLI_ROLE_CHECKED);
 }
 
 const char *cli_kind_name(wsel_kind k)
@@ -225,4 +211,23 @@ int cli_common_opt(const char *arg, int *opts_done, int *json, wsel_input *input
     else
         return CLI_OPT_NONE;
     return CLI_OPT_TAKEN;
+}
+
+int cli_write_errno;
+
+void cli_json_end(wsel__jw *j)
+{
+    if (wsel__jw_finish(j))
+        cli_write_errno = j->err; /* main reports it after the command */
+}
+
+void cli_json_set_id(wsel__jw *j, const wsel_set *set)
+{
+    wsel__jw_key(j, "stanza");
+    if (set->stanza)
+        wsel__jw_str(j, set->stanza);
+    else
+        wsel__jw_null(j);
+    wsel__jw_kstr(j, "family", cli_kind_name(set->kind));
+    wsel__jw_kstr(j, "mode", wsel_mode_name(set->mode));
 }

@@ -79,11 +79,11 @@ static int build(const char *file, rs_scenario *sc, wsel_ring **out)
     if (rc == WSEL_OK)
         return CLI_OK;
     char e[CLI_ESC_MAX], m[CLI_ESC_MAX];
-    cli_esc(err.message, m, sizeof m);
+    wsel__escape(err.message, m, sizeof m);
     if (err.key[0])
-        fprintf(stderr, "%s: $.hosts: %s\n", cli_esc(file, e, sizeof e), m);
+        fprintf(stderr, "%s: $.hosts: %s\n", wsel__escape(file, e, sizeof e), m);
     else
-        fprintf(stderr, "%s: $%s%s: %s\n", cli_esc(file, e, sizeof e),
+        fprintf(stderr, "%s: $%s%s: %s\n", wsel__escape(file, e, sizeof e),
                 err.path[0] ? "." : "", err.path, m);
     return rc == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
@@ -171,49 +171,49 @@ static int snap_take(const wsel_ring *r, snap *s)
 }
 
 /* -1 when out of memory (the document is then incomplete). */
-static int json_snapshot(jw_out *j, const wsel_ring *r)
+static int json_snapshot(wsel__jw *j, const wsel_ring *r)
 {
     uint32_t n = wsel_ring_size(r);
-    jw_karr_begin(j, "wheel");
+    wsel__jw_karr_begin(j, "wheel");
     char pb[300];
     size_t na = wsel_ring_address_count(r);
     for (uint32_t k = 1; k <= n; k++) {
         long o = wsel_ring_owner(r, k);
         if (o < 0) {
-            jw_null(j);
+            wsel__jw_null(j);
             continue;
         }
         wsel_ring_address a;
         wsel_ring_address_get(r, (size_t)o, &a);
-        jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
+        wsel__jw_str(j, fmt_peer(a.ip, a.port, pb, sizeof pb));
     }
-    jw_arr_end(j);
-    jw_karr_begin(j, "addresses");
+    wsel__jw_arr_end(j);
+    wsel__jw_karr_begin(j, "addresses");
     uint32_t *slots = malloc(((size_t)n + 1) * sizeof *slots);
     if (!slots)
         return -1;
     for (size_t i = 0; i < na; i++) {
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
-        jw_obj_begin(j);
-        jw_kstr(j, "address", fmt_peer(a.ip, a.port, pb, sizeof pb));
-        jw_key(j, "host");
+        wsel__jw_obj_begin(j);
+        wsel__jw_kstr(j, "address", fmt_peer(a.ip, a.port, pb, sizeof pb));
+        wsel__jw_key(j, "host");
         snprintf(pb, sizeof pb, "%s:%u", a.host, a.host_port);
-        jw_str(j, pb);
-        jw_ku64(j, "weight", a.weight);
-        jw_kbool(j, "available", a.available);
-        jw_karr_begin(j, "slots");
+        wsel__jw_str(j, pb);
+        wsel__jw_ku64(j, "weight", a.weight);
+        wsel__jw_kbool(j, "available", a.available);
+        wsel__jw_karr_begin(j, "slots");
         wsel_ring_address_slots(r, i, slots);
         for (size_t k = 0; k < a.n_slots; k++)
-            jw_u64(j, slots[k]);
-        jw_arr_end(j);
-        jw_obj_end(j);
+            wsel__jw_u64(j, slots[k]);
+        wsel__jw_arr_end(j);
+        wsel__jw_obj_end(j);
     }
     free(slots);
-    jw_arr_end(j);
-    jw_kbool(j, "healthy", wsel_ring_healthy(r));
-    jw_ku64(j, "weight", wsel_ring_weight(r));
-    jw_ku64(j, "unavailableWeight", wsel_ring_unavailable_weight(r));
+    wsel__jw_arr_end(j);
+    wsel__jw_kbool(j, "healthy", wsel_ring_healthy(r));
+    wsel__jw_ku64(j, "weight", wsel_ring_weight(r));
+    wsel__jw_ku64(j, "unavailableWeight", wsel_ring_unavailable_weight(r));
     return 0;
 }
 
@@ -228,8 +228,8 @@ static void text_snapshot(FILE *f, const wsel_ring *r)
         wsel_ring_address a;
         wsel_ring_address_get(r, i, &a);
         fprintf(f, "  %-28s host %s:%u  weight %u  slots %zu%s\n",
-                cli_esc(fmt_peer(a.ip, a.port, pb, sizeof pb), e, sizeof e),
-                cli_esc(a.host, eh, sizeof eh), a.host_port, a.weight, a.n_slots,
+                wsel__escape(fmt_peer(a.ip, a.port, pb, sizeof pb), e, sizeof e),
+                wsel__escape(a.host, eh, sizeof eh), a.host_port, a.weight, a.n_slots,
                 a.available ? "" : "  (unavailable)");
     }
 }
@@ -252,12 +252,12 @@ static bool begin_output(outbuf *o)
 /* Closes the JSON document's results array and object when j is given, then the buffer;
  * its text goes to stdout only when rc is CLI_OK and the buffer holds all of it. Returns
  * rc, or CLI_RESOURCE when the buffer could not grow. */
-static int end_output(const char *cmd, int rc, jw_out *j, outbuf *o)
+static int end_output(const char *cmd, int rc, wsel__jw *j, outbuf *o)
 {
     if (j) {
-        jw_arr_end(j);
-        jw_obj_end(j);
-        jw_finish(j);
+        wsel__jw_arr_end(j);
+        wsel__jw_obj_end(j);
+        cli_json_end(j);
     }
     bool lost = fflush(o->f) != 0 || ferror(o->f);
     /* glibc's fclose shrinks the buffer with realloc and leaves NULL when that fails */
@@ -278,7 +278,7 @@ typedef struct runner {
     wsel_ring *r;
     wsel_ring_fast *f; /* --engine fast: picks go through it, synced after every change */
     double now;
-    jw_out *j;   /* results written here when non-NULL */
+    wsel__jw *j;   /* results written here when non-NULL */
     FILE *text;    /* or as text here when non-NULL */
 } runner;
 
@@ -287,27 +287,27 @@ static void out_pick(runner *ru, const wsel_ring_peer *p, const char *what)
     char pb[300];
     if (ru->j) {
         if (p->outcome == WSEL_RING_PEER) {
-            jw_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
+            wsel__jw_str(ru->j, fmt_peer(p->ip, p->port, pb, sizeof pb));
         } else {
-            jw_obj_begin(ru->j);
-            jw_kstr(ru->j, "error", wsel_ring_outcome_name(p->outcome));
-            jw_obj_end(ru->j);
+            wsel__jw_obj_begin(ru->j);
+            wsel__jw_kstr(ru->j, "error", wsel_ring_outcome_name(p->outcome));
+            wsel__jw_obj_end(ru->j);
         }
     }
     char e[CLI_ESC_MAX];
     if (ru->text)
         fprintf(ru->text, "  %s -> %s\n", what,
                 p->outcome == WSEL_RING_PEER
-                    ? cli_esc(fmt_peer(p->ip, p->port, pb, sizeof pb), e, sizeof e)
+                    ? wsel__escape(fmt_peer(p->ip, p->port, pb, sizeof pb), e, sizeof e)
                     : wsel_ring_outcome_name(p->outcome));
 }
 
 static int op_fail(runner *ru, const rs_op *op, int code, const wsel_error *err)
 {
     char e[CLI_ESC_MAX];
-    fprintf(stderr, "%s: ", cli_esc(ru->file, e, sizeof e));
-    fprintf(stderr, "%s: ", cli_esc(op->path, e, sizeof e));
-    fprintf(stderr, "%s\n", cli_esc(err->message, e, sizeof e));
+    fprintf(stderr, "%s: ", wsel__escape(ru->file, e, sizeof e));
+    fprintf(stderr, "%s: ", wsel__escape(op->path, e, sizeof e));
+    fprintf(stderr, "%s\n", wsel__escape(err->message, e, sizeof e));
     return code == WSEL_E_NOMEM ? CLI_RESOURCE : CLI_INVALID;
 }
 
@@ -328,17 +328,17 @@ static int apply(runner *ru, rs_op *op)
 {
     wsel_error err;
     wsel_error_clear(&err);
-    jw_out *j = ru->j;
+    wsel__jw *j = ru->j;
     int rc = WSEL_OK;
     bool found = false;
     char e[CLI_ESC_MAX];
-    const char *name = op->name ? cli_esc(op->name, e, sizeof e) : "";
+    const char *name = op->name ? wsel__escape(op->name, e, sizeof e) : "";
     if (j) {
-        jw_obj_begin(j);
-        jw_kstr(j, "op", op_names[op->kind]);
+        wsel__jw_obj_begin(j);
+        wsel__jw_kstr(j, "op", op_names[op->kind]);
     }
     if (ru->text)
-        cli_put_escaped(ru->text, op->path);
+        wsel__escape_put(ru->text, op->path);
     if (ru->text)
         fprintf(ru->text, " %s", op_names[op->kind]);
     switch (op->kind) {
@@ -350,7 +350,7 @@ static int apply(runner *ru, rs_op *op)
     case RS_REMOVE:
         rc = wsel_ring_remove_host(ru->r, op->name, op->port, &found, &err);
         if (j) {
-            jw_kbool(j, "found", found);
+            wsel__jw_kbool(j, "found", found);
         }
         if (ru->text)
             fprintf(ru->text, " %s:%u%s\n", name, op->port, found ? "" : " (not present)");
@@ -359,7 +359,7 @@ static int apply(runner *ru, rs_op *op)
         rc = wsel_ring_set_address_status(ru->r, op->ip, op->port, op->hostname, op->available,
                                           &err);
         if (ru->text)
-            fprintf(ru->text, " %s:%u %s\n", cli_esc(op->ip, e, sizeof e), op->port,
+            fprintf(ru->text, " %s:%u %s\n", wsel__escape(op->ip, e, sizeof e), op->port,
                     op->available ? "up" : "down");
         break;
     case RS_HOSTSTATUS:
@@ -382,7 +382,7 @@ static int apply(runner *ru, rs_op *op)
         ru->now += op->seconds;
         rc = wsel_ring_tick(ru->r, ru->now, &err);
         if (j) {
-            jw_knum(j, "now", ru->now);
+            wsel__jw_knum(j, "now", ru->now);
         }
         if (ru->text)
             fprintf(ru->text, " to %g s\n", ru->now);
@@ -399,7 +399,7 @@ static int apply(runner *ru, rs_op *op)
         break;
     case RS_PEERS:
         if (j) {
-            jw_karr_begin(j, "peers");
+            wsel__jw_karr_begin(j, "peers");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -419,12 +419,12 @@ static int apply(runner *ru, rs_op *op)
                 out_pick(ru, &p, what);
         }
         if (j)
-            jw_arr_end(j);
+            wsel__jw_arr_end(j);
         break;
     case RS_RR:
     case RS_RETRY:
         if (j) {
-            jw_karr_begin(j, "picks");
+            wsel__jw_karr_begin(j, "picks");
         }
         if (ru->text)
             fputc('\n', ru->text);
@@ -445,11 +445,11 @@ static int apply(runner *ru, rs_op *op)
             }
         }
         if (j)
-            jw_arr_end(j);
+            wsel__jw_arr_end(j);
         break;
     }
     if (j)
-        jw_obj_end(j);
+        wsel__jw_obj_end(j);
     if (rc == WSEL_OK && ru->f)
         rc = wsel_ring_fast_sync(ru->f, &err);
     if (rc != WSEL_OK)
@@ -478,7 +478,7 @@ static int run_body(const char *cmd, const ring_args *a, rs_scenario *sc)
         wsel_ring_free(r);
         return cli_nomem(cmd);
     }
-    jw_out j;
+    wsel__jw j;
     runner ru = {a->scenario, sc, r, NULL, sc->opts.now, NULL, NULL};
     wsel_error ferr;
     if (a->fast && (rc = wsel_ring_fast_new(r, &ru.f, &ferr)) != WSEL_OK) {
@@ -487,14 +487,14 @@ static int run_body(const char *cmd, const ring_args *a, rs_scenario *sc)
         return cli_fail(cmd, rc, "%s", ferr.message);
     }
     if (a->json) {
-        jw_init(&j, out.f);
+        wsel__jw_init(&j, out.f);
         ru.j = &j;
-        jw_obj_begin(&j);
-        jw_kobj_begin(&j, "initial");
+        wsel__jw_obj_begin(&j);
+        wsel__jw_kobj_begin(&j, "initial");
         if (json_snapshot(&j, r))
             rc = cli_nomem(cmd);
-        jw_obj_end(&j);
-        jw_karr_begin(&j, "results");
+        wsel__jw_obj_end(&j);
+        wsel__jw_karr_begin(&j, "results");
     } else {
         ru.text = out.f;
         fprintf(out.f, "initial\n");
@@ -556,14 +556,14 @@ static int show_body(const char *cmd, const ring_args *a, rs_scenario *sc)
     uint32_t n = wsel_ring_size(r);
     double W = (double)wsel_ring_weight(r);
     size_t na = wsel_ring_address_count(r);
-    jw_out j;
-    jw_init(&j, stdout);
+    wsel__jw j;
+    wsel__jw_init(&j, stdout);
     if (a->json) {
-        jw_obj_begin(&j);
-        jw_ku64(&j, "wheelSize", n);
-        jw_ku64(&j, "weight", (unsigned long long)W);
-        jw_kbool(&j, "healthy", wsel_ring_healthy(r));
-        jw_karr_begin(&j, "addresses");
+        wsel__jw_obj_begin(&j);
+        wsel__jw_ku64(&j, "wheelSize", n);
+        wsel__jw_ku64(&j, "weight", (unsigned long long)W);
+        wsel__jw_kbool(&j, "healthy", wsel_ring_healthy(r));
+        wsel__jw_karr_begin(&j, "addresses");
     } else {
         printf("%u slots, total weight %.0f, %s\n", n, W, wsel_ring_healthy(r) ? "healthy" : "unhealthy");
         printf("%-28s %-24s %7s %8s %11s %12s %10s\n", "address", "host", "weight", "slots",
@@ -585,45 +585,45 @@ static int show_body(const char *cmd, const ring_args *a, rs_scenario *sc)
         fmt_peer(ad.ip, ad.port, pb, sizeof pb);
         snprintf(hb, sizeof hb, "%s:%u", ad.host, ad.host_port);
         if (a->json) {
-            jw_obj_begin(&j);
-            jw_kstr(&j, "address", pb);
-            jw_kstr(&j, "host", hb);
-            jw_ku64(&j, "weight", ad.weight);
-            jw_kbool(&j, "available", ad.available);
-            jw_ku64(&j, "slots", ad.n_slots);
-            jw_knum(&j, "slotShare", ss);
-            jw_knum(&j, "weightShare", ws);
-            jw_knum(&j, "deviation", dev);
-            jw_obj_end(&j);
+            wsel__jw_obj_begin(&j);
+            wsel__jw_kstr(&j, "address", pb);
+            wsel__jw_kstr(&j, "host", hb);
+            wsel__jw_ku64(&j, "weight", ad.weight);
+            wsel__jw_kbool(&j, "available", ad.available);
+            wsel__jw_ku64(&j, "slots", ad.n_slots);
+            wsel__jw_knum(&j, "slotShare", ss);
+            wsel__jw_knum(&j, "weightShare", ws);
+            wsel__jw_knum(&j, "deviation", dev);
+            wsel__jw_obj_end(&j);
         } else {
             char e[CLI_ESC_MAX], eh[CLI_ESC_MAX];
-            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", cli_esc(pb, e, sizeof e),
-                   cli_esc(hb, eh, sizeof eh), ad.weight,
+            printf("%-28s %-24s %7u %8zu %10.4f%% %11.4f%% %+10.3f\n", wsel__escape(pb, e, sizeof e),
+                   wsel__escape(hb, eh, sizeof eh), ad.weight,
                    ad.n_slots, 100 * ss, 100 * ws, dev);
         }
     }
     if (a->json) {
-        jw_arr_end(&j);
-        jw_key(&j, "largestDeviation");
+        wsel__jw_arr_end(&j);
+        wsel__jw_key(&j, "largestDeviation");
         if (na == 0) {
-            jw_null(&j);
+            wsel__jw_null(&j);
         } else {
             wsel_ring_address ad;
             wsel_ring_address_get(r, worst_i, &ad);
-            jw_obj_begin(&j);
-            jw_kstr(&j, "address", fmt_peer(ad.ip, ad.port, pb, sizeof pb));
-            jw_knum(&j, "slots", worst_dev);
-            jw_knum(&j, "share", worst_dev / n);
-            jw_obj_end(&j);
+            wsel__jw_obj_begin(&j);
+            wsel__jw_kstr(&j, "address", fmt_peer(ad.ip, ad.port, pb, sizeof pb));
+            wsel__jw_knum(&j, "slots", worst_dev);
+            wsel__jw_knum(&j, "share", worst_dev / n);
+            wsel__jw_obj_end(&j);
         }
-        jw_obj_end(&j);
-        jw_finish(&j);
+        wsel__jw_obj_end(&j);
+        cli_json_end(&j);
     } else if (na) {
         wsel_ring_address ad;
         wsel_ring_address_get(r, worst_i, &ad);
         char e[CLI_ESC_MAX];
         printf("largest deviation: %s, %+.3f slots (%+.4f%% of the wheel)\n",
-               cli_esc(fmt_peer(ad.ip, ad.port, pb, sizeof pb), e, sizeof e), worst_dev,
+               wsel__escape(fmt_peer(ad.ip, ad.port, pb, sizeof pb), e, sizeof e), worst_dev,
                100 * worst_dev / n);
     }
     wsel_ring_free(r);
@@ -654,7 +654,7 @@ typedef struct diffres {
 } diffres;
 
 typedef struct diffctx {
-    jw_out *j;
+    wsel__jw *j;
     int json;
     FILE *f;
     const rs_op *ops;   /* the scenario's ops (op index = op - ops) */
@@ -701,14 +701,14 @@ static double max_quota_dev(const snap *a)
     return worst;
 }
 
-static void json_figures(jw_out *j, const diffres *d, uint32_t n)
+static void json_figures(wsel__jw *j, const diffres *d, uint32_t n)
 {
-    jw_ku64(j, "moved", d->moved);
-    jw_knum(j, "movedShare", (double)d->moved / n);
-    jw_ku64(j, "minimalMoved", d->minimal);
-    jw_knum(j, "minimalShare", (double)d->minimal / n);
-    jw_ku64(j, "untouchedMoves", d->untouched);
-    jw_knum(j, "maxQuotaDeviation", d->max_dev);
+    wsel__jw_ku64(j, "moved", d->moved);
+    wsel__jw_knum(j, "movedShare", (double)d->moved / n);
+    wsel__jw_ku64(j, "minimalMoved", d->minimal);
+    wsel__jw_knum(j, "minimalShare", (double)d->minimal / n);
+    wsel__jw_ku64(j, "untouchedMoves", d->untouched);
+    wsel__jw_knum(j, "maxQuotaDeviation", d->max_dev);
 }
 
 static void text_figures(FILE *f, const char *mode, const diffres *d, uint32_t n)
@@ -746,19 +746,19 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         if (find_key(&a, b->addr[k].key) < 0)
             losses += b->addr[k].slots;
     d.minimal = gains > losses ? gains : losses;
-    jw_out *j = c->j;
+    wsel__jw *j = c->j;
     bool print = !c->collect;
     if (print && c->json) {
-        jw_obj_begin(j);
-        jw_kstr(j, "op", op->path);
-        jw_kstr(j, "kind", op_names[op->kind]);
-        jw_karr_begin(j, "slots");
+        wsel__jw_obj_begin(j);
+        wsel__jw_kstr(j, "op", op->path);
+        wsel__jw_kstr(j, "kind", op_names[op->kind]);
+        wsel__jw_karr_begin(j, "slots");
     } else if (print) {
-        cli_put_escaped(c->f, op->path);
+        wsel__escape_put(c->f, op->path);
         fprintf(c->f, " %s", op_names[op->kind]);
         if (op->name) {
             fputc(' ', c->f);
-            cli_put_escaped(c->f, op->name);
+            wsel__escape_put(c->f, op->name);
         }
         if (op->kind == RS_ADD || op->kind == RS_REMOVE)
             fprintf(c->f, ":%u", op->port);
@@ -781,30 +781,30 @@ static int diff_each(void *vctx, const rs_op *op, const wsel_ring *r, const snap
         const char *fl = from ? b->addr[b->owner[s]].label : NULL;
         const char *tl = to ? a.addr[a.owner[s]].label : NULL;
         if (c->json) {
-            jw_obj_begin(j);
-            jw_ku64(j, "slot", s);
-            jw_key(j, "from");
-            fl ? jw_str(j, fl) : jw_null(j);
-            jw_key(j, "to");
-            tl ? jw_str(j, tl) : jw_null(j);
-            jw_kbool(j, "untouched", between_untouched);
-            jw_obj_end(j);
+            wsel__jw_obj_begin(j);
+            wsel__jw_ku64(j, "slot", s);
+            wsel__jw_key(j, "from");
+            fl ? wsel__jw_str(j, fl) : wsel__jw_null(j);
+            wsel__jw_key(j, "to");
+            tl ? wsel__jw_str(j, tl) : wsel__jw_null(j);
+            wsel__jw_kbool(j, "untouched", between_untouched);
+            wsel__jw_obj_end(j);
         } else if (between_untouched) {
             char ef[CLI_ESC_MAX], et[CLI_ESC_MAX];
             fprintf(c->f, "  slot %u moved between untouched addresses: %s -> %s\n", s,
-                    cli_esc(fl, ef, sizeof ef), cli_esc(tl, et, sizeof et));
+                    wsel__escape(fl, ef, sizeof ef), wsel__escape(tl, et, sizeof et));
         }
     }
     const diffres *st = &c->strict[op - c->ops];
     if (c->collect) {
         c->strict[op - c->ops] = d;
     } else if (c->json) {
-        jw_arr_end(j);
+        wsel__jw_arr_end(j);
         json_figures(j, &d, n);
-        jw_kobj_begin(j, "strict");
+        wsel__jw_kobj_begin(j, "strict");
         json_figures(j, st, n);
-        jw_obj_end(j);
-        jw_obj_end(j);
+        wsel__jw_obj_end(j);
+        wsel__jw_obj_end(j);
     } else {
         text_figures(c->f, "", &d, n);
         text_figures(c->f, "strict: ", st, n);
@@ -820,8 +820,8 @@ static int diff_body(const char *cmd, const ring_args *a, rs_scenario *sc)
     outbuf out;
     if (!begin_output(&out))
         return cli_nomem(cmd);
-    jw_out j;
-    jw_init(&j, out.f);
+    wsel__jw j;
+    wsel__jw_init(&j, out.f);
     diffctx c = {&j, a->json, out.f, sc->ops, calloc(sc->n_ops + 1, sizeof(diffres)), true};
     /* the strict pass first, on a fresh copy of the scenario (its DNS data changes) */
     rs_scenario sc2;
@@ -840,8 +840,8 @@ static int diff_body(const char *cmd, const ring_args *a, rs_scenario *sc)
     c.ops = sc->ops;
     c.collect = false;
     if (rc == CLI_OK && a->json) {
-        jw_obj_begin(&j);
-        jw_karr_begin(&j, "changes");
+        wsel__jw_obj_begin(&j);
+        wsel__jw_karr_begin(&j, "changes");
     }
     if (rc == CLI_OK)
         rc = run_all(cmd, a->scenario, sc, &r, diff_each, &c);

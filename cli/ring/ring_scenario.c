@@ -52,11 +52,11 @@ static int bad(rd *r, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    cli_put_escaped(stderr, r->file);
+    wsel__escape_put(stderr, r->file);
     fputs(": ", stderr);
-    cli_put_escaped(stderr, path);
+    wsel__escape_put(stderr, path);
     fputs(": ", stderr);
-    cli_put_escaped(stderr, msg);
+    wsel__escape_put(stderr, msg);
     fputc('\n', stderr);
     return -1;
 }
@@ -651,8 +651,8 @@ int rs_load(const char *cmd, const char *path, rs_scenario *sc)
         return cli_nomem(cmd);
     if (!root) {
         char e[CLI_ESC_MAX];
-        fprintf(stderr, "%s:%d:%d: ", cli_esc(path, e, sizeof e), je.line, je.column);
-        cli_put_escaped(stderr, je.text);
+        fprintf(stderr, "%s:%d:%d: ", wsel__escape(path, e, sizeof e), je.line, je.column);
+        wsel__escape_put(stderr, je.text);
         fputc('\n', stderr);
         return CLI_INVALID;
     }

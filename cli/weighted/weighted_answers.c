@@ -85,23 +85,23 @@ void cli_combo_ans(const wsel_odds *o, const cli_combo *c, cli_ans *a)
     }
 }
 
-void cli_json_ans(jw_out *j, const wsel_resource *res, const cli_ans *a)
+void cli_json_ans(wsel__jw *j, const wsel_resource *res, const cli_ans *a)
 {
     char path[600];
-    jw_karr_begin(j, "labels");
+    wsel__jw_karr_begin(j, "labels");
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
-            jw_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
+            wsel__jw_str(j, cli_item_path(set, &set->items[a->items[s][i]], path, sizeof path));
     }
-    jw_arr_end(j);
-    jw_karr_begin(j, "addresses");
+    wsel__jw_arr_end(j);
+    wsel__jw_karr_begin(j, "addresses");
     for (uint32_t s = 0; s < a->n_sets; s++) {
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++)
-            jw_str(j, set->items[a->items[s][i]].value);
+            wsel__jw_str(j, set->items[a->items[s][i]].value);
     }
-    jw_arr_end(j);
+    wsel__jw_arr_end(j);
 }
 
 void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
@@ -112,7 +112,7 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
             fputs(sep, f);
-            cli_put_escaped(f, cli_item_path(set, &set->items[a->items[s][i]], path,
+            wsel__escape_put(f, cli_item_path(set, &set->items[a->items[s][i]], path,
                                              sizeof path));
             sep = " ";
         }
@@ -123,7 +123,7 @@ void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a)
         const wsel_set *set = &res->sets[s];
         for (uint32_t i = 0; i < a->count[s]; i++) {
             fputs(sep, f);
-            cli_put_escaped(f, set->items[a->items[s][i]].value);
+            wsel__escape_put(f, set->items[a->items[s][i]].value);
             sep = " ";
         }
     }
@@ -137,16 +137,16 @@ void cli_print_prob(FILE *f, const wsel_prob *p)
         fprintf(f, " (%llu/%llu)", (unsigned long long)p->num, (unsigned long long)p->den);
 }
 
-void cli_json_exact(jw_out *j, const char *key, bool exact, uint64_t num, uint64_t den)
+void cli_json_exact(wsel__jw *j, const char *key, bool exact, uint64_t num, uint64_t den)
 {
     char buf[64];
-    jw_key(j, key);
+    wsel__jw_key(j, key);
     if (!exact) {
-        jw_null(j);
+        wsel__jw_null(j);
         return;
     }
     snprintf(buf, sizeof buf, "%llu/%llu", (unsigned long long)num, (unsigned long long)den);
-    jw_str(j, buf);
+    wsel__jw_str(j, buf);
 }
 
 /* P(one set answers exactly `items`), straight from the page's rules applied to the

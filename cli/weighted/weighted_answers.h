@@ -26,13 +26,13 @@ int cli_combine(const wsel_odds *o, cli_combo **out, size_t *n);
 void cli_combo_ans(const wsel_odds *o, const cli_combo *c, cli_ans *a);
 
 /* "labels": [...], "addresses": [...] inside the current JSON object. */
-void cli_json_ans(jw_out *j, const wsel_resource *res, const cli_ans *a);
+void cli_json_ans(wsel__jw *j, const wsel_resource *res, const cli_ans *a);
 /* "label label  [address address]" */
 void cli_print_ans(FILE *f, const wsel_resource *res, const cli_ans *a);
 /* "0.25 (1/4)" */
 void cli_print_prob(FILE *f, const wsel_prob *p);
 /* key: "num/den" or null */
-void cli_json_exact(jw_out *j, const char *key, bool exact, uint64_t num, uint64_t den);
+void cli_json_exact(wsel__jw *j, const char *key, bool exact, uint64_t num, uint64_t den);
 
 /* P(the resource answers exactly `a`), computed from the per-set odds by the page's
  * rules; for answers of sets too large to enumerate. */

@@ -200,13 +200,13 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
 static void print_services(FILE *f, const wsel_set *set)
 {
     if (set->n_services == 1) {
-        cli_put_escaped(f, set->services[0]);
+        wsel__escape_put(f, set->services[0]);
         return;
     }
     fputc('[', f);
     for (uint32_t s = 0; s < set->n_services; s++) {
         fputs(s ? ", " : "", f);
-        cli_put_escaped(f, set->services[s]);
+        wsel__escape_put(f, set->services[s]);
     }
     fputc(']', f);
 }
@@ -215,20 +215,20 @@ static void text_listing(const wsel_config *cfg, const char *path)
 {
     size_t nres = wsel_config_resource_count(cfg);
     char e[CLI_ESC_MAX];
-    printf("%s: %s, %zu resource%s, %zu set%s\n", cli_esc(path, e, sizeof e),
+    printf("%s: %s, %zu resource%s, %zu set%s\n", wsel__escape(path, e, sizeof e),
            wsel_config_is_whole(cfg) ? "whole gdnsd config" : "weighted stanza", nres,
            nres == 1 ? "" : "s", wsel_config_set_count(cfg),
            wsel_config_set_count(cfg) == 1 ? "" : "s");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
-        printf("resource %s: %s\n", cli_esc(res->name, e, sizeof e),
+        printf("resource %s: %s\n", wsel__escape(res->name, e, sizeof e),
                res->is_cname ? "CNAMEs (DYNC only)"
                : res->n_sets == 2 ? "IPv4 and IPv6 addresses (DYNA or DYNC)"
                                   : "addresses (DYNA or DYNC)");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
             printf("  %s: %s, %s, %u item%s",
-                   cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
+                   wsel__escape(set->stanza ? set->stanza : "set", e, sizeof e),
                    wsel_mode_name(set->mode), cli_kind_name(set->kind), set->n_items,
                    set->n_items == 1 ? "" : "s");
             if (set->grouped)
@@ -249,73 +249,73 @@ static void text_listing(const wsel_config *cfg, const char *path)
     }
 }
 
-static void json_level(jw_out *j, const char *key, wsel_level from)
+static void json_level(wsel__jw *j, const char *key, wsel_level from)
 {
-    jw_kstr(j, key, wsel_level_name(from));
+    wsel__jw_kstr(j, key, wsel_level_name(from));
 }
 
-static void json_listing(jw_out *j, const wsel_config *cfg)
+static void json_listing(wsel__jw *j, const wsel_config *cfg)
 {
-    jw_kbool(j, "whole", wsel_config_is_whole(cfg));
-    jw_karr_begin(j, "resources");
+    wsel__jw_kbool(j, "whole", wsel_config_is_whole(cfg));
+    wsel__jw_karr_begin(j, "resources");
     for (size_t r = 0; r < wsel_config_resource_count(cfg); r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
-        jw_obj_begin(j);
-        jw_kstr(j, "name", res->name);
-        jw_kbool(j, "cname", res->is_cname);
-        jw_kbool(j, "explicit_families", res->explicit_families);
-        jw_karr_begin(j, "sets");
+        wsel__jw_obj_begin(j);
+        wsel__jw_kstr(j, "name", res->name);
+        wsel__jw_kbool(j, "cname", res->is_cname);
+        wsel__jw_kbool(j, "explicit_families", res->explicit_families);
+        wsel__jw_karr_begin(j, "sets");
         for (uint32_t s = 0; s < res->n_sets; s++) {
             const wsel_set *set = &res->sets[s];
-            jw_obj_begin(j);
+            wsel__jw_obj_begin(j);
             cli_json_set_id(j, set);
-            jw_kbool(j, "multi", set->multi);
+            wsel__jw_kbool(j, "multi", set->multi);
             json_level(j, "multi_from", set->multi_from);
-            jw_knum(j, "up_thresh", set->up_thresh);
+            wsel__jw_knum(j, "up_thresh", set->up_thresh);
             json_level(j, "up_thresh_from", set->up_thresh_from);
-            jw_karr_begin(j, "service_types");
+            wsel__jw_karr_begin(j, "service_types");
             for (uint32_t k = 0; k < set->n_services; k++)
-                jw_str(j, set->services[k]);
-            jw_arr_end(j);
+                wsel__jw_str(j, set->services[k]);
+            wsel__jw_arr_end(j);
             json_level(j, "service_types_from", set->services_from);
-            jw_ku64(j, "total", set->total);
-            jw_ku64(j, "threshold", set->threshold);
-            jw_ku64(j, "items", set->n_items);
-            jw_ku64(j, "groups", set->n_groups);
-            jw_obj_end(j);
+            wsel__jw_ku64(j, "total", set->total);
+            wsel__jw_ku64(j, "threshold", set->threshold);
+            wsel__jw_ku64(j, "items", set->n_items);
+            wsel__jw_ku64(j, "groups", set->n_groups);
+            wsel__jw_obj_end(j);
         }
-        jw_arr_end(j);
-        jw_obj_end(j);
+        wsel__jw_arr_end(j);
+        wsel__jw_obj_end(j);
     }
-    jw_arr_end(j);
+    wsel__jw_arr_end(j);
 }
 
-static void json_issues(jw_out *j, const char *key, const zone_report *rep, int errors)
+static void json_issues(wsel__jw *j, const char *key, const zone_report *rep, int errors)
 {
-    jw_karr_begin(j, key);
+    wsel__jw_karr_begin(j, key);
     for (size_t i = 0; i < rep->n; i++) {
         const zone_issue *z = &rep->issues[i];
         if (z->is_error != errors)
             continue;
-        jw_obj_begin(j);
-        jw_kstr(j, "file", z->file);
-        jw_ku64(j, "line", z->line);
-        jw_ku64(j, "col", z->col);
-        jw_kstr(j, "message", z->message);
-        jw_obj_end(j);
+        wsel__jw_obj_begin(j);
+        wsel__jw_kstr(j, "file", z->file);
+        wsel__jw_ku64(j, "line", z->line);
+        wsel__jw_ku64(j, "col", z->col);
+        wsel__jw_kstr(j, "message", z->message);
+        wsel__jw_obj_end(j);
     }
-    jw_arr_end(j);
+    wsel__jw_arr_end(j);
 }
 
 static void print_issue(const zone_issue *z)
 {
     char e[CLI_ESC_MAX];
     if (z->file[0] && z->line)
-        fprintf(stderr, "%s:%u:%u: ", cli_esc(z->file, e, sizeof e), z->line, z->col);
+        fprintf(stderr, "%s:%u:%u: ", wsel__escape(z->file, e, sizeof e), z->line, z->col);
     else if (z->file[0])
-        fprintf(stderr, "%s: ", cli_esc(z->file, e, sizeof e));
+        fprintf(stderr, "%s: ", wsel__escape(z->file, e, sizeof e));
     fputs(z->is_error ? "" : "warning: ", stderr);
-    cli_put_escaped(stderr, z->message);
+    wsel__escape_put(stderr, z->message);
     fputc('\n', stderr);
 }
 
@@ -369,8 +369,8 @@ int cli_check(int argc, char **argv)
         goto out;
     }
 
-    jw_out j;
-    jw_init(&j, stdout);
+    wsel__jw j;
+    wsel__jw_init(&j, stdout);
     wsel_error err;
     rc = cli_load_config(cmd, config, input, &cfg, &err);
     if (rc != CLI_OK && rc != CLI_INVALID)
@@ -378,25 +378,25 @@ int cli_check(int argc, char **argv)
     if (rc != CLI_OK) {
         if (json) {
             char buf[2048];
-            jw_obj_begin(&j);
-            jw_kstr(&j, "file", config);
-            jw_kbool(&j, "valid", 0);
-            jw_karr_begin(&j, "errors");
-            jw_obj_begin(&j);
-            jw_kstr(&j, "file", err.file);
-            jw_ku64(&j, "line", err.line);
-            jw_ku64(&j, "col", err.col);
-            jw_kstr(&j, "code", wsel_strerror(err.code));
-            jw_kstr(&j, "resource", err.object);
-            jw_kstr(&j, "stanza", err.path);
-            jw_kstr(&j, "item", err.key);
-            jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
-            jw_obj_end(&j);
-            jw_arr_end(&j);
-            jw_karr_begin(&j, "warnings");
-            jw_arr_end(&j);
-            jw_obj_end(&j);
-            jw_finish(&j);
+            wsel__jw_obj_begin(&j);
+            wsel__jw_kstr(&j, "file", config);
+            wsel__jw_kbool(&j, "valid", 0);
+            wsel__jw_karr_begin(&j, "errors");
+            wsel__jw_obj_begin(&j);
+            wsel__jw_kstr(&j, "file", err.file);
+            wsel__jw_ku64(&j, "line", err.line);
+            wsel__jw_ku64(&j, "col", err.col);
+            wsel__jw_kstr(&j, "code", wsel_strerror(err.code));
+            wsel__jw_kstr(&j, "resource", err.object);
+            wsel__jw_kstr(&j, "stanza", err.path);
+            wsel__jw_kstr(&j, "item", err.key);
+            wsel__jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
+            wsel__jw_obj_end(&j);
+            wsel__jw_arr_end(&j);
+            wsel__jw_karr_begin(&j, "warnings");
+            wsel__jw_arr_end(&j);
+            wsel__jw_obj_end(&j);
+            cli_json_end(&j);
         }
         goto out;
     }
@@ -422,16 +422,16 @@ int cli_check(int argc, char **argv)
                                 "the rest of the config for syntax only"
                               : "the weighted plugin stanza";
     if (json) {
-        jw_obj_begin(&j);
-        jw_kstr(&j, "file", config);
-        jw_kbool(&j, "valid", rep.errors == 0);
-        jw_kstr(&j, "checked", checked);
+        wsel__jw_obj_begin(&j);
+        wsel__jw_kstr(&j, "file", config);
+        wsel__jw_kbool(&j, "valid", rep.errors == 0);
+        wsel__jw_kstr(&j, "checked", checked);
         json_listing(&j, cfg);
-        jw_ku64(&j, "records", rep.records);
+        wsel__jw_ku64(&j, "records", rep.records);
         json_issues(&j, "errors", &rep, 1);
         json_issues(&j, "warnings", &rep, 0);
-        jw_obj_end(&j);
-        jw_finish(&j);
+        wsel__jw_obj_end(&j);
+        cli_json_end(&j);
     } else {
         text_listing(cfg, config);
         fflush(stdout);

@@ -22,13 +22,13 @@ static const char explain_usage[] =
     "  --stanza / --whole    force how CONFIG is read (default: detect)\n"
     "  --json                print one JSON document on stdout\n";
 
-static void json_prob(jw_out *j, const char *key, const char *exact_key, const wsel_prob *p)
+static void json_prob(wsel__jw *j, const char *key, const char *exact_key, const wsel_prob *p)
 {
-    jw_knum(j, key, (double)p->p);
+    wsel__jw_knum(j, key, (double)p->p);
     cli_json_exact(j, exact_key, p->exact, p->num, p->den);
 }
 
-static void json_set_answers(jw_out *j, const wsel_resource *res, const wsel_odds *o,
+static void json_set_answers(wsel__jw *j, const wsel_resource *res, const wsel_odds *o,
                              uint32_t s)
 {
     const wsel_set_odds *so = &o->sets[s];
@@ -39,14 +39,14 @@ static void json_set_answers(jw_out *j, const wsel_resource *res, const wsel_odd
         a.count[0] = 0;
         a.count[s] = so->answers[k].count;
         a.items[s] = so->answers[k].items;
-        jw_obj_begin(j);
+        wsel__jw_obj_begin(j);
         cli_json_ans(j, res, &a);
         json_prob(j, "p", "p_exact", &so->answers[k].p);
-        jw_obj_end(j);
+        wsel__jw_obj_end(j);
     }
 }
 
-static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *o,
+static void json_resource(wsel__jw *j, const wsel_resource *res, const wsel_odds *o,
                           const cli_combo *combo, size_t ncombo, int enumerable)
 {
     char path[600];
@@ -57,93 +57,93 @@ static void json_resource(jw_out *j, const wsel_resource *res, const wsel_odds *
         if (o->sets[s].ttl < ttl)
             ttl = o->sets[s].ttl;
     }
-    jw_obj_begin(j);
-    jw_kstr(j, "resource", res->name);
-    jw_kbool(j, "failed", failed);
-    jw_ku64(j, "ttl", ttl);
-    jw_kbool(j, "enumerable", enumerable);
-    jw_key(j, "answers");
+    wsel__jw_obj_begin(j);
+    wsel__jw_kstr(j, "resource", res->name);
+    wsel__jw_kbool(j, "failed", failed);
+    wsel__jw_ku64(j, "ttl", ttl);
+    wsel__jw_kbool(j, "enumerable", enumerable);
+    wsel__jw_key(j, "answers");
     if (enumerable) {
-        jw_arr_begin(j);
+        wsel__jw_arr_begin(j);
         for (size_t k = 0; k < ncombo; k++) {
             cli_ans a;
             cli_combo_ans(o, &combo[k], &a);
-            jw_obj_begin(j);
+            wsel__jw_obj_begin(j);
             cli_json_ans(j, res, &a);
-            jw_knum(j, "p", (double)combo[k].p);
+            wsel__jw_knum(j, "p", (double)combo[k].p);
             cli_json_exact(j, "p_exact", combo[k].exact, combo[k].num, combo[k].den);
-            jw_obj_end(j);
+            wsel__jw_obj_end(j);
         }
-        jw_arr_end(j);
+        wsel__jw_arr_end(j);
     } else {
-        jw_null(j);
+        wsel__jw_null(j);
     }
-    jw_karr_begin(j, "items");
+    wsel__jw_karr_begin(j, "items");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         for (uint32_t i = 0; i < set->n_items; i++) {
-            jw_obj_begin(j);
-            jw_kstr(j, "label", cli_item_path(set, &set->items[i], path, sizeof path));
-            jw_kstr(j, "address", set->items[i].value);
-            jw_ku64(j, "weight", set->items[i].weight);
-            jw_kbool(j, "up", so->up[i]);
-            jw_ku64(j, "dyn_weight", so->dyn_weight[i]);
+            wsel__jw_obj_begin(j);
+            wsel__jw_kstr(j, "label", cli_item_path(set, &set->items[i], path, sizeof path));
+            wsel__jw_kstr(j, "address", set->items[i].value);
+            wsel__jw_ku64(j, "weight", set->items[i].weight);
+            wsel__jw_kbool(j, "up", so->up[i]);
+            wsel__jw_ku64(j, "dyn_weight", so->dyn_weight[i]);
             json_prob(j, "p_included", "p_included_exact", &so->item_p[i]);
-            jw_obj_end(j);
+            wsel__jw_obj_end(j);
         }
     }
-    jw_arr_end(j);
-    jw_karr_begin(j, "sets");
+    wsel__jw_arr_end(j);
+    wsel__jw_karr_begin(j, "sets");
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
-        jw_obj_begin(j);
+        wsel__jw_obj_begin(j);
         cli_json_set_id(j, set);
-        jw_knum(j, "up_thresh", set->up_thresh);
-        jw_ku64(j, "total", so->total);
-        jw_ku64(j, "dyn_sum", so->dyn_sum);
-        jw_ku64(j, "threshold", so->threshold);
-        jw_kbool(j, "failed", so->failed);
-        jw_ku64(j, "ttl", so->ttl);
-        jw_karr_begin(j, "groups");
+        wsel__jw_knum(j, "up_thresh", set->up_thresh);
+        wsel__jw_ku64(j, "total", so->total);
+        wsel__jw_ku64(j, "dyn_sum", so->dyn_sum);
+        wsel__jw_ku64(j, "threshold", so->threshold);
+        wsel__jw_kbool(j, "failed", so->failed);
+        wsel__jw_ku64(j, "ttl", so->ttl);
+        wsel__jw_karr_begin(j, "groups");
         for (uint32_t g = 0; g < set->n_groups; g++) {
-            jw_obj_begin(j);
-            jw_kstr(j, "label", cli_group_path(set, &set->groups[g], path, sizeof path));
-            jw_ku64(j, "total", set->groups[g].total);
+            wsel__jw_obj_begin(j);
+            wsel__jw_kstr(j, "label", cli_group_path(set, &set->groups[g], path, sizeof path));
+            wsel__jw_ku64(j, "total", set->groups[g].total);
             json_prob(j, "p", "p_exact", &so->group_p[g]);
-            jw_obj_end(j);
+            wsel__jw_obj_end(j);
         }
-        jw_arr_end(j);
-        jw_karr_begin(j, "sizes");
+        wsel__jw_arr_end(j);
+        wsel__jw_karr_begin(j, "sizes");
         for (uint32_t k = 0; k < so->n_sizes; k++)
-            jw_num(j, (double)so->size_p[k]);
-        jw_arr_end(j);
-        jw_kbool(j, "enumerable", so->enumerable);
-        jw_key(j, "answers");
+            wsel__jw_num(j, (double)so->size_p[k]);
+        wsel__jw_arr_end(j);
+        wsel__jw_kbool(j, "enumerable", so->enumerable);
+        wsel__jw_key(j, "answers");
         if (so->enumerable) {
-            jw_arr_begin(j);
+            wsel__jw_arr_begin(j);
             json_set_answers(j, res, o, s);
-            jw_arr_end(j);
+            wsel__jw_arr_end(j);
         } else {
-            jw_null(j);
+            wsel__jw_null(j);
         }
-        jw_obj_end(j);
+        wsel__jw_obj_end(j);
     }
-    jw_arr_end(j);
-    jw_obj_end(j);
+    wsel__jw_arr_end(j);
+    wsel__jw_obj_end(j);
 }
 
 static void text_resource(const wsel_resource *res, const wsel_odds *o, const cli_combo *combo,
                           size_t ncombo, int enumerable)
 {
     char path[600], e[CLI_ESC_MAX], e2[CLI_ESC_MAX];
-    printf("resource %s\n", cli_esc(res->name, e, sizeof e));
+    printf("resource %s\n", wsel__escape(res->name, e, sizeof e));
     for (uint32_t s = 0; s < o->n_sets; s++) {
         const wsel_set_odds *so = &o->sets[s];
         const wsel_set *set = so->set;
         printf("  %s: %s, %s, up_thresh %.17g\n",
-               cli_esc(set->stanza ? set->stanza : "set", e, sizeof e),
+               wsel__escape(set->stanza ? set->stanza : "set", e, sizeof e),
                wsel_mode_name(set->mode), cli_kind_name(set->kind), set->up_thresh);
         printf("    dynamic sum %llu of T = %llu, threshold %llu: %s\n",
                (unsigned long long)so->dyn_sum, (unsigned long long)so->total,
@@ -154,8 +154,8 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
         printf("    items (label, address, weight, state, dynamic weight, P(included)):\n");
         for (uint32_t i = 0; i < set->n_items; i++) {
             printf("      %s  %s  %u  %s  %u  ",
-                   cli_esc(cli_item_path(set, &set->items[i], path, sizeof path), e, sizeof e),
-                   cli_esc(set->items[i].value, e2, sizeof e2),
+                   wsel__escape(cli_item_path(set, &set->items[i], path, sizeof path), e, sizeof e),
+                   wsel__escape(set->items[i].value, e2, sizeof e2),
                    set->items[i].weight, so->up[i] ? "UP" : "DOWN", so->dyn_weight[i]);
             cli_print_prob(stdout, &so->item_p[i]);
             putchar('\n');
@@ -164,7 +164,7 @@ static void text_resource(const wsel_resource *res, const wsel_odds *o, const cl
             printf("    groups (%s):\n",
                    set->mode == WSEL_MODE_GROUPED_SINGLE ? "P(chosen)" : "P(included)");
             for (uint32_t g = 0; g < set->n_groups; g++) {
-                printf("      %s  ", cli_esc(cli_group_path(set, &set->groups[g], path,
+                printf("      %s  ", wsel__escape(cli_group_path(set, &set->groups[g], path,
                                                             sizeof path), e, sizeof e));
                 cli_print_prob(stdout, &so->group_p[g]);
                 putchar('\n');
@@ -235,12 +235,12 @@ int cli_explain(int argc, char **argv)
     }
 
     size_t count = nn ? nn : wsel_config_resource_count(cfg);
-    jw_out j;
-    jw_init(&j, stdout);
+    wsel__jw j;
+    wsel__jw_init(&j, stdout);
     if (json) {
-        jw_obj_begin(&j);
-        jw_kstr(&j, "config", config);
-        jw_karr_begin(&j, "resources");
+        wsel__jw_obj_begin(&j);
+        wsel__jw_kstr(&j, "config", config);
+        wsel__jw_karr_begin(&j, "resources");
     }
     for (size_t k = 0; k < count; k++) {
         const wsel_resource *res =
@@ -271,9 +271,9 @@ int cli_explain(int argc, char **argv)
         wsel_odds_free(o);
     }
     if (json) {
-        jw_arr_end(&j);
-        jw_obj_end(&j);
-        jw_finish(&j);
+        wsel__jw_arr_end(&j);
+        wsel__jw_obj_end(&j);
+        cli_json_end(&j);
     }
     rc = CLI_OK;
 out:

@@ -440,42 +440,42 @@ static void unexpected_ans(const sample_run *s, size_t u, cli_ans *a)
     }
 }
 
-static void json_answer(jw_out *j, const wsel_resource *res, const cli_ans *a,
+static void json_answer(wsel__jw *j, const wsel_resource *res, const cli_ans *a,
                         unsigned long long count, double expected)
 {
-    jw_obj_begin(j);
+    wsel__jw_obj_begin(j);
     cli_json_ans(j, res, a);
-    jw_key(j, "count");
-    jw_u64(j, count);
-    jw_key(j, "expected");
-    jw_num(j, expected);
-    jw_obj_end(j);
+    wsel__jw_key(j, "count");
+    wsel__jw_u64(j, count);
+    wsel__jw_key(j, "expected");
+    wsel__jw_num(j, expected);
+    wsel__jw_obj_end(j);
 }
 
-static void json_subtest(jw_out *j, const wsel_resource *res, const wsel_kit_subtest *t)
+static void json_subtest(wsel__jw *j, const wsel_resource *res, const wsel_kit_subtest *t)
 {
-    jw_obj_begin(j);
-    jw_key(j, "kind");
-    jw_str(j, t->kind);
-    jw_key(j, "set");
+    wsel__jw_obj_begin(j);
+    wsel__jw_key(j, "kind");
+    wsel__jw_str(j, t->kind);
+    wsel__jw_key(j, "set");
     if (t->set < res->n_sets)
-        jw_u64(j, t->set);
+        wsel__jw_u64(j, t->set);
     else
-        jw_null(j);
-    jw_key(j, "group");
+        wsel__jw_null(j);
+    wsel__jw_key(j, "group");
     if (t->group >= 0)
-        jw_str(j, res->sets[t->set].groups[t->group].label);
+        wsel__jw_str(j, res->sets[t->set].groups[t->group].label);
     else
-        jw_null(j);
-    jw_key(j, "draws");
-    jw_num(j, t->draws);
-    jw_key(j, "chi2");
-    jw_num(j, t->r.stat);
-    jw_key(j, "df");
-    jw_u64(j, t->r.df);
-    jw_key(j, "p");
-    jw_num(j, t->r.df ? t->r.p : NAN);
-    jw_obj_end(j);
+        wsel__jw_null(j);
+    wsel__jw_key(j, "draws");
+    wsel__jw_num(j, t->draws);
+    wsel__jw_key(j, "chi2");
+    wsel__jw_num(j, t->r.stat);
+    wsel__jw_key(j, "df");
+    wsel__jw_u64(j, t->r.df);
+    wsel__jw_key(j, "p");
+    wsel__jw_num(j, t->r.df ? t->r.p : NAN);
+    wsel__jw_obj_end(j);
 }
 
 static void sample_json(const sample_args *a, const sample_run *s, const sample_fit *f)
@@ -483,21 +483,21 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
     const wsel_resource *res = s->res;
     const wsel_odds *o = s->o;
     unsigned long long n = a->n;
-    jw_out j;
-    jw_init(&j, stdout);
-    jw_obj_begin(&j);
-    jw_key(&j, "resource");
-    jw_str(&j, res->name);
-    jw_key(&j, "n");
-    jw_u64(&j, n);
-    jw_key(&j, "seed");
-    jw_u64(&j, a->seed);
-    jw_key(&j, "engine");
-    jw_str(&j, wsel_kit_resolver_variant(s->r));
-    jw_key(&j, "test");
-    jw_str(&j, f->test);
-    jw_key(&j, "answers");
-    jw_arr_begin(&j);
+    wsel__jw j;
+    wsel__jw_init(&j, stdout);
+    wsel__jw_obj_begin(&j);
+    wsel__jw_key(&j, "resource");
+    wsel__jw_str(&j, res->name);
+    wsel__jw_key(&j, "n");
+    wsel__jw_u64(&j, n);
+    wsel__jw_key(&j, "seed");
+    wsel__jw_u64(&j, a->seed);
+    wsel__jw_key(&j, "engine");
+    wsel__jw_str(&j, wsel_kit_resolver_variant(s->r));
+    wsel__jw_key(&j, "test");
+    wsel__jw_str(&j, f->test);
+    wsel__jw_key(&j, "answers");
+    wsel__jw_arr_begin(&j);
     cli_ans ca;
     for (size_t k = 0; s->en && k < s->ncombo; k++) {
         cli_combo_ans(o, &s->combo[k], &ca);
@@ -511,51 +511,51 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
         am_ans(&s->am, k, &ca);
         json_answer(&j, res, &ca, s->am.e[k].n, (double)((long double)n * cli_answer_p(o, &ca)));
     }
-    jw_arr_end(&j);
+    wsel__jw_arr_end(&j);
     if (!s->en) {
-        jw_key(&j, "distinct_answers");
-        jw_u64(&j, s->am.n);
-        jw_key(&j, "unlisted_draws");
-        jw_u64(&j, s->am.other);
+        wsel__jw_key(&j, "distinct_answers");
+        wsel__jw_u64(&j, s->am.n);
+        wsel__jw_key(&j, "unlisted_draws");
+        wsel__jw_u64(&j, s->am.other);
     }
-    jw_key(&j, "items");
-    jw_arr_begin(&j);
+    wsel__jw_key(&j, "items");
+    wsel__jw_arr_begin(&j);
     char path[600];
     for (uint32_t k = 0; k < res->n_sets; k++) {
         const wsel_set *set = &res->sets[k];
         for (uint32_t i = 0; i < set->n_items; i++) {
-            jw_obj_begin(&j);
-            jw_key(&j, "label");
-            jw_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
-            jw_key(&j, "address");
-            jw_str(&j, set->items[i].value);
-            jw_key(&j, "count");
-            jw_u64(&j, s->icount[k][i]);
-            jw_key(&j, "expected");
-            jw_num(&j, (double)((long double)n * o->sets[k].item_p[i].p));
-            jw_obj_end(&j);
+            wsel__jw_obj_begin(&j);
+            wsel__jw_key(&j, "label");
+            wsel__jw_str(&j, cli_item_path(set, &set->items[i], path, sizeof path));
+            wsel__jw_key(&j, "address");
+            wsel__jw_str(&j, set->items[i].value);
+            wsel__jw_key(&j, "count");
+            wsel__jw_u64(&j, s->icount[k][i]);
+            wsel__jw_key(&j, "expected");
+            wsel__jw_num(&j, (double)((long double)n * o->sets[k].item_p[i].p));
+            wsel__jw_obj_end(&j);
         }
     }
-    jw_arr_end(&j);
-    jw_key(&j, "impossible");
-    jw_bool(&j, f->impossible);
-    jw_key(&j, "chi2");
-    jw_num(&j, f->chi2);
-    jw_key(&j, "df");
-    jw_u64(&j, f->df);
-    jw_key(&j, "p");
-    jw_num(&j, f->p);
-    jw_key(&j, "correction");
-    jw_str(&j, f->counted > 1 ? "sidak" : "none");
-    jw_key(&j, "subtests_counted");
-    jw_u64(&j, f->counted);
-    jw_key(&j, "subtests");
-    jw_arr_begin(&j);
+    wsel__jw_arr_end(&j);
+    wsel__jw_key(&j, "impossible");
+    wsel__jw_bool(&j, f->impossible);
+    wsel__jw_key(&j, "chi2");
+    wsel__jw_num(&j, f->chi2);
+    wsel__jw_key(&j, "df");
+    wsel__jw_u64(&j, f->df);
+    wsel__jw_key(&j, "p");
+    wsel__jw_num(&j, f->p);
+    wsel__jw_key(&j, "correction");
+    wsel__jw_str(&j, f->counted > 1 ? "sidak" : "none");
+    wsel__jw_key(&j, "subtests_counted");
+    wsel__jw_u64(&j, f->counted);
+    wsel__jw_key(&j, "subtests");
+    wsel__jw_arr_begin(&j);
     for (size_t k = 0; k < f->nsub; k++)
         json_subtest(&j, res, &f->sub[k]);
-    jw_arr_end(&j);
-    jw_obj_end(&j);
-    jw_finish(&j);
+    wsel__jw_arr_end(&j);
+    wsel__jw_obj_end(&j);
+    cli_json_end(&j);
 }
 
 static const amap *count_map; /* qsort has no context argument */

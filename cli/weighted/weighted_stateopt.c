@@ -71,7 +71,7 @@ static void print_warning(void *ctx, const wsel_error *w)
 {
     char buf[2048];
     fprintf(stderr, "wsel: %s: warning: ", (const char *)ctx);
-    cli_put_escaped(stderr, wsel_error_format(w, buf, sizeof buf));
+    wsel__escape_put(stderr, wsel_error_format(w, buf, sizeof buf));
     fputc('\n', stderr);
 }
 

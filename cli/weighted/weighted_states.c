@@ -24,50 +24,50 @@ static const char *updown(bool up)
     return up ? "UP" : "DOWN";
 }
 
-static void json_ms(jw_out *j, const char *key, wsel_mstate m)
+static void json_ms(wsel__jw *j, const char *key, wsel_mstate m)
 {
-    jw_kobj_begin(j, key);
-    jw_kstr(j, "state", updown(m.up));
-    jw_ku64(j, "ttl", m.ttl);
-    jw_obj_end(j);
+    wsel__jw_kobj_begin(j, key);
+    wsel__jw_kstr(j, "state", updown(m.up));
+    wsel__jw_ku64(j, "ttl", m.ttl);
+    wsel__jw_obj_end(j);
 }
 
 static void print_pairs(const wsel_state *st, int json, const char *config)
 {
     size_t n = wsel_state_pair_count(st);
     if (json) {
-        jw_out j;
-        jw_init(&j, stdout);
-        jw_obj_begin(&j);
-        jw_kstr(&j, "config", config);
-        jw_karr_begin(&j, "pairs");
+        wsel__jw j;
+        wsel__jw_init(&j, stdout);
+        wsel__jw_obj_begin(&j);
+        wsel__jw_kstr(&j, "config", config);
+        wsel__jw_karr_begin(&j, "pairs");
         for (size_t i = 0; i < n; i++) {
             wsel_pair_info p;
             wsel_state_pair(st, i, &p);
-            jw_obj_begin(&j);
-            jw_kstr(&j, "thing", p.thing);
-            jw_kstr(&j, "service", p.service);
+            wsel__jw_obj_begin(&j);
+            wsel__jw_kstr(&j, "thing", p.thing);
+            wsel__jw_kstr(&j, "service", p.service);
             json_ms(&j, "monitored", p.monitored);
-            jw_key(&j, "forced");
+            wsel__jw_key(&j, "forced");
             if (p.forced) {
-                jw_obj_begin(&j);
-                jw_kstr(&j, "state", updown(p.forced_up));
-                jw_key(&j, "ttl");
+                wsel__jw_obj_begin(&j);
+                wsel__jw_kstr(&j, "state", updown(p.forced_up));
+                wsel__jw_key(&j, "ttl");
                 if (p.forced_ttl)
-                    jw_u64(&j, p.ttl_forced);
+                    wsel__jw_u64(&j, p.ttl_forced);
                 else
-                    jw_null(&j);
-                jw_obj_end(&j);
+                    wsel__jw_null(&j);
+                wsel__jw_obj_end(&j);
             } else {
-                jw_null(&j);
+                wsel__jw_null(&j);
             }
-            jw_kstr(&j, "state", updown(p.effective.up));
-            jw_ku64(&j, "ttl", p.effective.ttl);
-            jw_obj_end(&j);
+            wsel__jw_kstr(&j, "state", updown(p.effective.up));
+            wsel__jw_ku64(&j, "ttl", p.effective.ttl);
+            wsel__jw_obj_end(&j);
         }
-        jw_arr_end(&j);
-        jw_obj_end(&j);
-        jw_finish(&j);
+        wsel__jw_arr_end(&j);
+        wsel__jw_obj_end(&j);
+        cli_json_end(&j);
         return;
     }
     printf("%-40s %-22s %-15s %s\n", "THING/SERVICE_TYPE", "MONITORED", "FORCED",
@@ -85,7 +85,7 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         else
             snprintf(forced, sizeof forced, "%s", updown(p.forced_up));
         snprintf(res, sizeof res, "%s/%u", updown(p.effective.up), p.effective.ttl);
-        printf("%-40s %-22s %-15s %s\n", cli_esc(key, e, sizeof e), mon, forced, res);
+        printf("%-40s %-22s %-15s %s\n", wsel__escape(key, e, sizeof e), mon, forced, res);
     }
 }
 

@@ -1,20 +1,21 @@
-/* bin/wsel: a small streaming JSON writer (RFC 8259), compact output. */
+/* The one JSON writer (core/json_write.h): streaming, compact (RFC 8259). */
 #include <errno.h>
 #include <math.h>
 
-#include "cli.h"
+#include "json_write.h"
 
-void jw_init(jw_out *j, FILE *f)
+void wsel__jw_init(wsel__jw *j, FILE *f)
 {
     j->f = f;
     j->depth = 0;
     j->first[0] = 1;
     j->after_key = 0;
+    j->err = 0;
 }
 
 /* Comma handling: every value or key inside a container is preceded by ',' except the
  * first; a value directly after its key needs nothing. */
-static void before_value(jw_out *j)
+static void before_value(wsel__jw *j)
 {
     if (j->after_key) {
         j->after_key = 0;
@@ -25,26 +26,26 @@ static void before_value(jw_out *j)
     j->first[j->depth] = 0;
 }
 
-static void open(jw_out *j, char c)
+static void open(wsel__jw *j, char c)
 {
     before_value(j);
     fputc(c, j->f);
-    if (j->depth + 1 < JSON_MAX_DEPTH)
+    if (j->depth + 1 < WSEL__JW_MAX_DEPTH)
         j->depth++;
     j->first[j->depth] = 1;
 }
 
-static void close_(jw_out *j, char c)
+static void close_(wsel__jw *j, char c)
 {
     fputc(c, j->f);
     if (j->depth > 0)
         j->depth--;
 }
 
-void jw_obj_begin(jw_out *j) { open(j, '{'); }
-void jw_obj_end(jw_out *j) { close_(j, '}'); }
-void jw_arr_begin(jw_out *j) { open(j, '['); }
-void jw_arr_end(jw_out *j) { close_(j, ']'); }
+void wsel__jw_obj_begin(wsel__jw *j) { open(j, '{'); }
+void wsel__jw_obj_end(wsel__jw *j) { close_(j, '}'); }
+void wsel__jw_arr_begin(wsel__jw *j) { open(j, '['); }
+void wsel__jw_arr_end(wsel__jw *j) { close_(j, ']'); }
 
 /* Length of the valid UTF-8 sequence starting at p (a byte >= 0x80), or 0. */
 static size_t utf8_len(const unsigned char *p)
@@ -104,7 +105,7 @@ static void raw_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void jw_key(jw_out *j, const char *key)
+void wsel__jw_key(wsel__jw *j, const char *key)
 {
     before_value(j);
     raw_string(j->f, key);
@@ -112,13 +113,13 @@ void jw_key(jw_out *j, const char *key)
     j->after_key = 1;
 }
 
-void jw_str(jw_out *j, const char *s)
+void wsel__jw_str(wsel__jw *j, const char *s)
 {
     before_value(j);
     raw_string(j->f, s);
 }
 
-void jw_num(jw_out *j, double v)
+void wsel__jw_num(wsel__jw *j, double v)
 {
     before_value(j);
     if (!isfinite(v))
@@ -129,76 +130,83 @@ void jw_num(jw_out *j, double v)
         fprintf(j->f, "%.17g", v);
 }
 
-void jw_u64(jw_out *j, unsigned long long v)
+void wsel__jw_u64(wsel__jw *j, unsigned long long v)
 {
     before_value(j);
     fprintf(j->f, "%llu", v);
 }
 
-void jw_bool(jw_out *j, int v)
+void wsel__jw_i64(wsel__jw *j, long long v)
+{
+    before_value(j);
+    fprintf(j->f, "%lld", v);
+}
+
+void wsel__jw_ki64(wsel__jw *j, const char *key, long long v)
+{
+    wsel__jw_key(j, key);
+    wsel__jw_i64(j, v);
+}
+
+void wsel__jw_bool(wsel__jw *j, int v)
 {
     before_value(j);
     fputs(v ? "true" : "false", j->f);
 }
 
-void jw_null(jw_out *j)
+void wsel__jw_null(wsel__jw *j)
 {
     before_value(j);
     fputs("null", j->f);
 }
 
-void jw_kstr(jw_out *j, const char *key, const char *s)
+void wsel__jw_kstr(wsel__jw *j, const char *key, const char *s)
 {
-    jw_key(j, key);
-    jw_str(j, s);
+    wsel__jw_key(j, key);
+    wsel__jw_str(j, s);
 }
 
-void jw_knum(jw_out *j, const char *key, double v)
+void wsel__jw_knum(wsel__jw *j, const char *key, double v)
 {
-    jw_key(j, key);
-    jw_num(j, v);
+    wsel__jw_key(j, key);
+    wsel__jw_num(j, v);
 }
 
-void jw_ku64(jw_out *j, const char *key, unsigned long long v)
+void wsel__jw_ku64(wsel__jw *j, const char *key, unsigned long long v)
 {
-    jw_key(j, key);
-    jw_u64(j, v);
+    wsel__jw_key(j, key);
+    wsel__jw_u64(j, v);
 }
 
-void jw_kbool(jw_out *j, const char *key, int v)
+void wsel__jw_kbool(wsel__jw *j, const char *key, int v)
 {
-    jw_key(j, key);
-    jw_bool(j, v);
+    wsel__jw_key(j, key);
+    wsel__jw_bool(j, v);
 }
 
-void jw_karr_begin(jw_out *j, const char *key)
+void wsel__jw_karr_begin(wsel__jw *j, const char *key)
 {
-    jw_key(j, key);
-    jw_arr_begin(j);
+    wsel__jw_key(j, key);
+    wsel__jw_arr_begin(j);
 }
 
-void jw_kobj_begin(jw_out *j, const char *key)
+void wsel__jw_kobj_begin(wsel__jw *j, const char *key)
 {
-    jw_key(j, key);
-    jw_obj_begin(j);
+    wsel__jw_key(j, key);
+    wsel__jw_obj_begin(j);
 }
 
-int cli_write_errno;
-
-void jw_finish(jw_out *j)
+int wsel__jw_finish(wsel__jw *j)
 {
     fputc('\n', j->f);
-    if (fflush(j->f) != 0)
-        cli_write_errno = errno; /* main reports it after the command */
+    errno = 0;
+    if (fflush(j->f) != 0 || ferror(j->f))
+        j->err = errno ? errno : EIO;
+    return j->err;
 }
 
-void cli_json_set_id(jw_out *j, const wsel_set *set)
+void wsel__jw_raw(wsel__jw *j, const char *json)
 {
-    jw_key(j, "stanza");
-    if (set->stanza)
-        jw_str(j, set->stanza);
-    else
-        jw_null(j);
-    jw_kstr(j, "family", cli_kind_name(set->kind));
-    jw_kstr(j, "mode", wsel_mode_name(set->mode));
+    before_value(j);
+    fputs(json, j->f);
 }
