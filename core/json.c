@@ -447,19 +447,18 @@ size_t wsel__json_key_start(const char *text, size_t len, size_t end)
     return NOT_FOUND;
 }
 
-/* In the object at t[pos], the member whose text holds off: writes its step and returns
- * its value's offset; NOT_FOUND when off is in the object itself (in a name, between
- * members, or past the last). */
+/* In the object at t[pos], the member whose value's text holds off: writes its step and
+ * returns its value's offset; NOT_FOUND when off is in the object itself (in a member's
+ * name or just past it, between members, or past the last). A value that runs to the
+ * end of the text (cut short) holds every offset from its start. */
 static size_t member_at(const char *t, size_t len, size_t pos, size_t off, wbuf *w)
 {
     for (pos++;;) {
         pos = skip_ws(t, len, pos);
         if (pos >= len || t[pos] != '"')
             return NOT_FOUND;
-        size_t ks = pos, ke = skip_string(t, len, ks);
-        if (off <= ke)
-            return NOT_FOUND;
-        pos = skip_ws(t, len, ke);
+        size_t ks = pos;
+        pos = skip_ws(t, len, skip_string(t, len, ks));
         if (pos >= len || t[pos] != ':')
             return NOT_FOUND;
         size_t vs = skip_ws(t, len, pos + 1);
