@@ -145,6 +145,10 @@ static void t_dup_elsewhere(void **state)
     assert_string_equal(err.path, "$.b");
     assert_string_equal(err.object, "$.b");
     assert_string_equal(err.key, "k");
+    /* the text ends right after the repeated key: the objects holding it run to the end
+     * {1 "2 o3 "4 :5 [6 {7 "8 k9 "10 :11 1 12 ,13 "14 */
+    parse_fails("{\"o\":[{\"k\":1,\"k\"", &err);
+    check_err(&err, WSEL_E_DUPKEY, 1, 14, "$.o[0]: duplicate key 'k'");
 }
 
 static void t_dup_escaped(void **state)
@@ -608,6 +612,9 @@ static void t_unknown_key_hint_nearest(void **state)
     /* "ports" is 1 edit away, "pot" 2: the nearest wins whatever the order */
     static const char *const keys[] = {"pot", "ports", NULL};
     assert_int_equal(wsel__json_keys(&j, &root, j.root, keys), WSEL_E_SYNTAX);
+    assert_string_equal(err.message, "$.portt: unknown key 'portt' (did you mean 'ports'?)");
+    static const char *const keys2[] = {"ports", "pot", NULL};
+    assert_int_equal(wsel__json_keys(&j, &root, j.root, keys2), WSEL_E_SYNTAX);
     assert_string_equal(err.message, "$.portt: unknown key 'portt' (did you mean 'ports'?)");
     /* two swaps of neighbours are 2 edits (4 without swaps) */
     wsel__json_free(&j);
