@@ -1,5 +1,4 @@
 /* GSLB model: the method table (doc/gslb.md §2), names, addresses, freeing. */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <stdarg.h>
 
 #include "gslb_internal.h"
+#include "../addr.h"
 
 void wsel__gslb_fmt(char *buf, size_t len, const char *fmt, ...)
 {
@@ -187,19 +187,9 @@ bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a)
             if (!isdigit((unsigned char)*d))
                 return false;
     }
-    memcpy(buf, s, n);
-    buf[n] = '\0';
     memset(a, 0, sizeof *a);
-    if (inet_pton(AF_INET, buf, a->bytes) == 1) {
-        a->family = 4;
-        return true;
-    }
-    if (inet_pton(AF_INET6, buf, a->bytes) == 1) {
-        a->family = 6;
-        return true;
-    }
-    memset(a, 0, sizeof *a);
-    return false;
+    a->family = (uint8_t)wsel__addr_parse(s, n, false, a->bytes);
+    return a->family != 0;
 }
 
 bool wsel__gslb_parse_subnet(const char *s, wsel_gslb_addr *net, unsigned *prefix)
@@ -268,10 +258,8 @@ const char *wsel_gslb_addr_str(const wsel_gslb_addr *a, char *buf, size_t len)
     if (!buf || !len)
         return buf;
     buf[0] = '\0';
-    if (a && a->family == 4)
-        inet_ntop(AF_INET, a->bytes, buf, (socklen_t)len);
-    else if (a && a->family == 6)
-        inet_ntop(AF_INET6, a->bytes, buf, (socklen_t)len);
+    if (a)
+        wsel__addr_format(a->family, a->bytes, buf, len);
     return buf;
 }
 

@@ -1,13 +1,13 @@
 /* The ring balancer's reference engine: construction, changes, DNS (doc/ring.md
  * sections 2, 4-7). Every change plans first (all allocation and validation), then
  * applies without failing, so an error changes nothing. */
-#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../internal.h"
+#include "../addr.h"
 #include "ring_model.h"
 
 static char *dupstr(const char *s)
@@ -27,37 +27,12 @@ static int nomem(wsel_error *err)
 /* IP literal -> canonical text (IPv6 without brackets; "[...]" accepted). */
 wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 {
-    unsigned char bin[16];
-    char tmp[64];
-    if (inet_pton(AF_INET, s, bin) == 1) {
-        /* dotted decimal by hand: inet_ntop formats with sprintf, the most of an add */
-        char txt[16], *o = txt;
-        for (int i = 0; i < 4; i++) {
-            unsigned v = bin[i];
-            if (v >= 100)
-                *o++ = (char)('0' + v / 100);
-            if (v >= 10)
-                *o++ = (char)('0' + v / 10 % 10);
-            *o++ = (char)('0' + v % 10);
-            *o++ = i < 3 ? '.' : '\0';
-        }
-        if ((size_t)(o - txt) <= len)
-            memcpy(out, txt, (size_t)(o - txt));
-        else if (len)
-            out[0] = '\0';
-        return WSEL_RING_IPV4;
-    }
-    size_t n = strlen(s);
-    if (n >= 2 && n < sizeof tmp && s[0] == '[' && s[n - 1] == ']') {
-        memcpy(tmp, s + 1, n - 2);
-        tmp[n - 2] = '\0';
-        s = tmp;
-    }
-    if (inet_pton(AF_INET6, s, bin) == 1) {
-        inet_ntop(AF_INET6, bin, out, (socklen_t)len);
-        return WSEL_RING_IPV6;
-    }
-    return WSEL_RING_NAME;
+    uint8_t bin[16];
+    int fam = wsel__addr_parse(s, strlen(s), true, bin);
+    if (!fam)
+        return WSEL_RING_NAME;
+    wsel__addr_format(fam, bin, out, len);
+    return fam == 4 ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
 }
 
 /* ---- section 5: apportionment --------------------------------------------------- */

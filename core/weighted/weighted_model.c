@@ -1,5 +1,4 @@
 /* Builds the resource model (doc/weighted.md §3) from a parse tree, validating every rule. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../addr.h"
 #include "weighted_model.h"
 
 #define DEFAULT_UP_THRESH 0.5
@@ -446,11 +446,11 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
         return rc;
     char key[320];
     const char *value = a->str;
-    char canon[INET6_ADDRSTRLEN];
+    char canon[WSEL__ADDR_TEXT];
     uint8_t probe[16];
-    if (sc->kind == WSEL_KIND_V4 && inet_pton(AF_INET, a->str, probe) != 1) {
+    if (sc->kind == WSEL_KIND_V4 && wsel__addr_parse(a->str, a->len, false, probe) != 4) {
         /* an inet_aton spelling gdnsd takes (D1): answer what gdnsd answers, say so */
-        inet_ntop(AF_INET, it->addr, canon, sizeof canon);
+        wsel__addr_format(4, it->addr, canon, sizeof canon);
         value = canon;
         if (!bwarn(b, &a->pos, label, "'%.100s' is read as %s (inet_aton's rules, as gdnsd "
                    "reads it); write %s if that is what you mean", a->str, canon, canon))

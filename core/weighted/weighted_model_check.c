@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../addr.h"
 #include "weighted_model.h"
 
 static bool has_nul(const char *s, size_t len)
@@ -65,10 +66,9 @@ int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
     memset(addr, 0, 16);
     if (has_nul(s, len))
         return 0;
-    if (inet_pton(AF_INET, s, addr) == 1)
-        return 4;
-    if (inet_pton(AF_INET6, s, addr) == 1)
-        return 6;
+    int fam = wsel__addr_parse(s, len, false, addr);
+    if (fam)
+        return fam;
     /* gdnsd reads addresses with a numeric getaddrinfo, which also takes inet_aton's
      * spellings (127.1, 3221225985, 0x7f.0.0.1, 0300.0.2.1): take what gdnsd takes
      * (doc/weighted.md §3.5, D1); the loader warns about the spelling. */

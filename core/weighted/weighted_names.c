@@ -1,9 +1,9 @@
 /* Names of modes and parameter levels, and canonical state keys. */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../addr.h"
 #include "../internal.h"
 
 const char *wsel_mode_name(wsel_mode m)
@@ -31,12 +31,11 @@ const char *wsel_level_name(wsel_level l)
 
 bool wsel__canon_key(const char *text, char *out, size_t len)
 {
-    unsigned char bin[16];
-    char buf[INET6_ADDRSTRLEN];
-    if (inet_pton(AF_INET, text, bin) == 1) {
-        inet_ntop(AF_INET, bin, buf, sizeof buf);
-    } else if (inet_pton(AF_INET6, text, bin) == 1) {
-        inet_ntop(AF_INET6, bin, buf, sizeof buf);
+    uint8_t bin[16];
+    char buf[WSEL__ADDR_TEXT];
+    int fam = wsel__addr_parse(text, strlen(text), false, bin);
+    if (fam) {
+        wsel__addr_format(fam, bin, buf, sizeof buf);
     } else {
         size_t n = strlen(text);
         if (n + 1 > len)

@@ -1,6 +1,5 @@
 /* Monitoring state (doc/weighted.md §6): raw UP/DOWN + TTL per (service type, key), the
  * combination rule per item, per-set version counters, and the extfile loader. */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -11,6 +10,7 @@
 #include <strings.h>
 
 #include "../internal.h"
+#include "../addr.h"
 #include "weighted_state.h"
 
 /* Longest key we canonicalise: a domain name in text form is at most 253 chars plus the
@@ -876,8 +876,8 @@ static void warn_unmatched(const wsel_state *st, const char *file, unsigned line
     size_t n = strlen(key);
     bool numeric = n > 0 && strspn(key, "0123456789.") == n;
     char dotted[KEY_MAX];
-    unsigned char bin[4];
-    if (numeric && inet_pton(AF_INET, key, bin) != 1)
+    uint8_t bin[16];
+    if (numeric && wsel__addr_parse(key, n, false, bin) != 4)
         why = " (it is not a valid IPv4 address)";
     else if (n && key[n - 1] != '.' && n + 2 <= sizeof dotted) {
         memcpy(dotted, key, n);
