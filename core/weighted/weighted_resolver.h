@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "../internal.h"
+#include "../retire.h"
 #include "../variant.h"
 
 typedef struct wsel__rsnap wsel__rsnap;
@@ -20,8 +21,7 @@ struct wsel_resolver {
     const wsel_state *st;
     const wsel__variant *variant;   /* concrete: ref or a fast variant */
     const wsel_resource *only;      /* wsel_resolver_new_for(): the one resource; else NULL */
-    wsel__rsnap **retired;          /* fast engine: replaced snapshots (reclaim) */
-    size_t n_retired, cap_retired;
+    wsel__retired retired;          /* fast engine: replaced snapshots (core/retire.h) */
 };
 
 /* The reference engine's query path (ref/weighted/weighted_ref.c): reads r->st directly. */

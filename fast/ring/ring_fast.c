@@ -167,7 +167,7 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
     /* 2. everything that can fail, before anything is committed */
     if (!wsel__grow(&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
         !wsel__grow(&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
-        !wsel__grow(&f->retired, &f->capretired, f->nretired + 1, sizeof *f->retired))
+        !wsel__retire_reserve(&f->retired, 1))
         return nomem(err);
     wsel__fview *v = NULL;
     if (f->nspare) {
@@ -210,10 +210,37 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
     v->healthy = healthy;
     v->now = r->now;
     v->min_expire = min_expire;
-    if (cur)
-        f->retired[f->nretired++] = cur;
     atomic_store_explicit(&f->cur, v, memory_order_release);
+    wsel__retire(&f->retired, cur);
     return WSEL_OK;
+}
+
+/* A reclaimed view: kept as a spare for the next sync when it is one of the
+ * WSEL__FAST_SPARES closest to now (it replays least), else freed. */
+static void keep_spare(void *ctx, void *p)
+{
+    wsel_ring_fast *f = ctx;
+    wsel__fview *v = p;
+    if (f->nspare < WSEL__FAST_SPARES) {
+        f->spare[f->nspare++] = v;
+        return;
+    }
+    size_t worst = 0;
+    for (size_t k = 1; k < f->nspare; k++)
+        if (f->spare[k]->log_pos < f->spare[worst]->log_pos)
+            worst = k;
+    if (f->spare[worst]->log_pos < v->log_pos) {
+        view_free(f->spare[worst]);
+        f->spare[worst] = v;
+    } else {
+        view_free(v);
+    }
+}
+
+static void take_free(void *ctx, void *p)
+{
+    (void)ctx;
+    view_free(p);
 }
 
 size_t wsel_ring_fast_reclaim(wsel_ring_fast *f)
@@ -223,25 +250,7 @@ size_t wsel_ring_fast_reclaim(wsel_ring_fast *f)
     for (size_t i = 0; i < f->ndead; i++)
         free(f->dead[i]);
     f->ndead = 0;
-    size_t n = f->nretired;
-    for (size_t i = 0; i < n; i++) {
-        wsel__fview *v = f->retired[i];
-        if (f->nspare < WSEL__FAST_SPARES) {
-            f->spare[f->nspare++] = v;
-            continue;
-        }
-        size_t worst = 0; /* keep the spares closest to now */
-        for (size_t k = 1; k < f->nspare; k++)
-            if (f->spare[k]->log_pos < f->spare[worst]->log_pos)
-                worst = k;
-        if (f->spare[worst]->log_pos < v->log_pos) {
-            view_free(f->spare[worst]);
-            f->spare[worst] = v;
-        } else {
-            view_free(v);
-        }
-    }
-    f->nretired = 0;
+    size_t n = wsel__reclaim(&f->retired, keep_spare, f);
     /* the log is needed from the oldest spare that can still replay, no further back */
     const wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
     uint64_t keep = cur->log_pos;
@@ -290,8 +299,7 @@ void wsel_ring_fast_free(wsel_ring_fast *f)
         a->fast = NULL;
     wsel__ring_journal_stop(f->r);
     view_free(atomic_load_explicit(&f->cur, memory_order_relaxed));
-    for (size_t i = 0; i < f->nretired; i++)
-        view_free(f->retired[i]);
+    wsel__retired_free(&f->retired, take_free, NULL);
     for (size_t i = 0; i < f->nspare; i++)
         view_free(f->spare[i]);
     for (size_t i = 0; i < f->ndead; i++)
@@ -300,7 +308,6 @@ void wsel_ring_fast_free(wsel_ring_fast *f)
         next = rec->next;
         free(rec);
     }
-    free(f->retired);
     free(f->dead);
     free(f->log);
     free(f);

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 
 #include "../../core/internal.h"
+#include "../../core/retire.h"
 #include "../../core/ring/ring_model.h"
 
 /* One address as readers see it. Immutable once published except `expire`, which the
@@ -63,8 +64,9 @@ struct wsel_ring_fast {
     wsel__frec *recs;           /* live records */
     wsel__frec **dead;          /* records of removed addresses, freed by reclaim */
     size_t ndead, capdead;
-    wsel__fview **retired, *spare[WSEL__FAST_SPARES];
-    size_t nretired, capretired, nspare;
+    wsel__retired retired;      /* replaced views (core/retire.h) */
+    wsel__fview *spare[WSEL__FAST_SPARES];
+    size_t nspare;
     uint32_t *log;              /* slots changed, in sync order; log[0] is position log_off */
     size_t nlog, caplog;
     uint64_t log_off;

@@ -50,13 +50,10 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
     return rs;
 }
 
-static int retire(wsel_resolver *r, wsel__rsnap *rs)
+static void take_free(void *ctx, void *rs)
 {
-    if (!wsel__grow(&r->retired, &r->cap_retired, r->n_retired + 1,
-                       sizeof *r->retired))
-        return WSEL_E_NOMEM;
-    r->retired[r->n_retired++] = rs;
-    return WSEL_OK;
+    (void)ctx;
+    rsnap_free(rs);
 }
 
 /* The loader guarantees the model's rules; a hand-made model is checked (by the one
@@ -102,9 +99,7 @@ static void detach(wsel_resolver *r)
     if (r->snaps)
         for (size_t i = 0; i < r->n_res; i++)
             rsnap_free(atomic_load_explicit(&r->snaps[i], memory_order_relaxed));
-    for (size_t i = 0; i < r->n_retired; i++)
-        rsnap_free(r->retired[i]);
-    free(r->retired);
+    wsel__retired_free(&r->retired, take_free, NULL);
     free(r->snaps);
 }
 
@@ -125,23 +120,20 @@ static int sync(wsel_resolver *r)
         wsel__rsnap *rs = rsnap_build(old->res, r->st);
         /* Out of memory keeps the old, still consistent snapshot; its stale version
          * makes the next sync try again. */
-        if (!rs || retire(r, old) != WSEL_OK) {
+        if (!rs || !wsel__retire_reserve(&r->retired, 1)) {
             rsnap_free(rs);
             rc = WSEL_E_NOMEM;
             continue;
         }
         atomic_store_explicit(&r->snaps[i], rs, memory_order_release);
+        wsel__retire(&r->retired, old);
     }
     return rc;
 }
 
 static size_t reclaim(wsel_resolver *r)
 {
-    size_t n = r->n_retired;
-    for (size_t i = 0; i < n; i++)
-        rsnap_free(r->retired[i]);
-    r->n_retired = 0;
-    return n;
+    return wsel__reclaim(&r->retired, take_free, NULL);
 }
 
 const wsel__engine_ops wsel__fast_ops = { check, attach, sync, reclaim, detach };
