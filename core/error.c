@@ -1,6 +1,7 @@
 /* Status strings and the error record. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -150,4 +151,9 @@ char *wsel_error_format(const wsel_error *err, char *buf, size_t len)
     else
         snprintf(buf, len, "%s", msg);
     return buf;
+}
+
+void wsel_free(void *p)
+{
+    free(p);
 }

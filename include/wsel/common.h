@@ -1,4 +1,4 @@
-/* wsel: common definitions -- status codes, the error record, limits. */
+/* wsel: what every system shares -- API conventions, status codes, the error record. */
 #ifndef WSEL_COMMON_H
 #define WSEL_COMMON_H
 
@@ -16,11 +16,36 @@ extern "C" {
 #define WSEL_API
 #endif
 
-/* Limits of the gdnsd weighted plugin (doc/weighted.md §3.6). 64 * 64 * 1048575 < 2^32,
- * so every sum of weights in one set fits in 32 bits. */
-#define WSEL_MAX_WEIGHT 1048575u   /* 2^20 - 1 */
-#define WSEL_MAX_ITEMS  64u        /* items per set, addresses per group */
-#define WSEL_MAX_TTL    268435455u /* 2^28 - 1 */
+/* API conventions: the same for every system's header.
+ *
+ * Names      every exported name starts with wsel_; a system's own calls with
+ *            wsel_<system>_ (wsel_ring_, wsel_gslb_; the weighted plugin's, being the
+ *            first, wsel_config_, wsel_state_, wsel_resolve...).
+ * Errors     every call that can fail returns a wsel_status (0 = WSEL_OK) and, given a
+ *            non-NULL `wsel_error *err` (always the last parameter), fills it. The
+ *            library never prints, never exits and never aborts.
+ * Handles    a call that takes an object (wsel_config *, wsel_ring *, ...) and is
+ *            given NULL returns WSEL_E_ARG, or, when it returns no status: 0 for a count
+ *            or size, NULL for a pointer, false for a predicate, -1 for an index, and
+ *            does nothing when it returns nothing. A NULL required out pointer is
+ *            WSEL_E_ARG as well.
+ * Ownership  an object a call creates (*_new, *_load_*) goes to the caller through its
+ *            `out` parameter (set to NULL on failure) and is released with the matching
+ *            *_free, which accepts NULL. Plain memory handed out (an array of lint
+ *            findings, a JSON text) is released with wsel_free(). Pointers into an object
+ *            (names, model structs) stay valid until the object is freed, unless its
+ *            header says a change ends them sooner. Objects built on others (a state on
+ *            a config, a resolver on both) need them alive for as long as they live.
+ *            Text and arrays passed in are copied when they are kept.
+ * Buffers    every loader from memory takes (name, data, len) in that order, after the
+ *            object it loads into or against: `name` labels errors and locations (it is
+ *            never opened), `data` need not be NUL-terminated and may hold len bytes of
+ *            anything. Its file twin takes `path` in the same place.
+ * Threads    objects are plain data, used by one thread at a time, unless their header
+ *            says otherwise (resolvers, the ring's fast engine). */
+
+/* Releases memory the library handed out as plain memory (see Ownership); NULL is fine. */
+WSEL_API void wsel_free(void *p);
 
 /* Status codes. 0 is success; every failure is a positive code. Each code belongs to one
  * generic kind (wsel_error_kind below), the same for every system: a caller that only

@@ -12,6 +12,13 @@
 extern "C" {
 #endif
 
+/* Limits of the gdnsd weighted plugin (doc/weighted.md §3.6). 64 * 64 * 1048575 < 2^32,
+ * so every sum of weights in one set fits in 32 bits. */
+#define WSEL_MAX_WEIGHT 1048575u   /* 2^20 - 1 */
+#define WSEL_MAX_ITEMS  64u        /* items per set, addresses per group */
+#define WSEL_MAX_TTL    268435455u /* 2^28 - 1 */
+
+
 typedef enum wsel_kind {
     WSEL_KIND_V4 = 1,
     WSEL_KIND_V6 = 2,
