@@ -46,6 +46,21 @@ static void usage(FILE *f)
           f);
 }
 
+/* The version, then each system of the library's table (include/wsel/systems.h) with
+ * its engine variants; a variant this build or CPU cannot run is marked. */
+static void version(FILE *f)
+{
+    fprintf(f, "wsel %s\n", WSEL_VERSION);
+    for (size_t s = 0; s < wsel_system_count(); s++) {
+        fprintf(f, "%-9s %-16s", wsel_system_name(s), wsel_system_doc(s));
+        for (size_t v = 0; v < wsel_system_variant_count(s); v++)
+            fprintf(f, " %s%s", wsel_system_variant_name(s, v),
+                    wsel_system_variant_available(s, v) ? "" : "(not here)");
+        fputc('\n', f);
+    }
+    fprintf(f, "weighted fast variant in use: %s\n", wsel_fast_selected());
+}
+
 static bool is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0;
@@ -112,7 +127,7 @@ static int run(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(c, "--version") == 0 || strcmp(c, "version") == 0) {
-        printf("wsel %s\n", WSEL_VERSION);
+        version(stdout);
         return CLI_OK;
     }
     for (size_t s = 0; s < N_SYSTEMS; s++) {

@@ -2,7 +2,7 @@
  * baseline flags, so no SIMD code leaks in here. */
 #include <stdatomic.h>
 
-#include "variant.h"
+#include "isa.h"
 
 /* The features found, with bit 31 set once detected (0 = not yet). */
 static _Atomic unsigned detected;

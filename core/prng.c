@@ -48,9 +48,19 @@ void wsel__prng_blocks_portable(uint64_t s[4][4], uint64_t *out, size_t blocks)
         wsel__prng_block_scalar(s, out + 4 * b);
 }
 
+wsel__blocks_fn wsel__prng_blocks_for(wsel__isa isa)
+{
+#if defined(WSEL__HAVE_AVX2)
+    if (isa == WSEL__ISA_AVX2)
+        return wsel__prng_blocks_avx2;
+#endif
+    (void)isa;
+    return wsel__prng_blocks_portable;
+}
+
 void wsel__prng_blocks(uint64_t s[4][4], uint64_t *out, size_t blocks)
 {
-    wsel__variant_fast()->prng_blocks(s, out, blocks);
+    wsel__prng_blocks_for(wsel__isa_selected())(s, out, blocks);
 }
 
 uint64_t wsel_prng_next(wsel_prng *p)
@@ -94,7 +104,13 @@ void wsel__prng_take_portable_fn(wsel_prng *p, uint64_t *w, size_t n)
 
 void wsel__prng_take(void *ctx, uint64_t *w, size_t n)
 {
-    wsel__variant_fast()->prng_take(ctx, w, n);
+#if defined(WSEL__HAVE_AVX2)
+    if (wsel__isa_selected() == WSEL__ISA_AVX2) {
+        wsel__prng_take_avx2_fn(ctx, w, n);
+        return;
+    }
+#endif
+    wsel__prng_take_portable_fn(ctx, w, n);
 }
 
 wsel_rng wsel_prng_rng(wsel_prng *p)

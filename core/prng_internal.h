@@ -7,22 +7,25 @@
 
 #include <string.h>
 
-#include "variant.h"
+#include "wsel.h"
+#include "isa.h"
 
 /* Advance all four lanes one step; out[l] = output of lane l. Defines the stream. */
 void wsel__prng_block_scalar(uint64_t s[4][4], uint64_t out[4]);
-/* `blocks` consecutive steps, writing 4 * blocks words, with the bulk fill of the fast
- * variant in use (wsel__variant_fast(): SIMD unless forced otherwise). */
+/* `blocks` consecutive steps, writing 4 * blocks words, with the bulk fill of the
+ * instruction-set level in use (wsel__isa_selected(): SIMD unless forced otherwise). */
 void wsel__prng_blocks(uint64_t s[4][4], uint64_t *out, size_t blocks);
-/* The bulk fills the variants name (tests compare them). AVX2 exists where
- * WSEL__HAVE_AVX2 says so and may only run when the CPU has AVX2. */
+/* The bulk fills, one per level that has its own (AVX2 exists where WSEL__HAVE_AVX2
+ * says so and may only run when the CPU has AVX2), and the one a level uses. */
 void wsel__prng_blocks_portable(uint64_t s[4][4], uint64_t *out, size_t blocks);
 void wsel__prng_blocks_avx2(uint64_t s[4][4], uint64_t *out, size_t blocks);
+typedef void (*wsel__blocks_fn)(uint64_t s[4][4], uint64_t *out, size_t blocks);
+wsel__blocks_fn wsel__prng_blocks_for(wsel__isa isa);
 
 /* The default generator's `take` op (wsel_rng.take of wsel_prng_rng()): the take of the
- * fast variant in use. */
+ * level in use. */
 void wsel__prng_take(void *ctx, uint64_t *w, size_t n);
-/* The takes the variants name: the portable one and the AVX2 one (WSEL__HAVE_AVX2). */
+/* The takes: the portable one and the AVX2 one (WSEL__HAVE_AVX2). */
 void wsel__prng_take_portable_fn(wsel_prng *p, uint64_t *w, size_t n);
 void wsel__prng_take_avx2_fn(wsel_prng *p, uint64_t *w, size_t n);
 

@@ -1,5 +1,7 @@
-/* wsel: weighted DNS answer selection, as gdnsd's `weighted` plugin defines it.
+/* wsel: weighted answer selection as three systems define it -- gdnsd's `weighted` plugin,
+ * lua-resty-dns-client's ring balancer and BIG-IP DNS's GSLB chain.
  *
+ *   systems.h  the systems and their engine variants
  *   config.h   load gdnsd weighted configs; the resource model
  *   state.h    monitoring state (UP/DOWN + TTL per service type)
  *   rng.h      the random source and the default generator
@@ -14,6 +16,7 @@
 #define WSEL_H
 
 #include "wsel/common.h"
+#include "wsel/systems.h"
 #include "wsel/config.h"
 #include "wsel/state.h"
 #include "wsel/rng.h"

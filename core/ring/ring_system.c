@@ -1,10 +1,18 @@
-/* The ring balancer (lua-resty-dns-client, doc/ring.md): its entry in the library seam
- * (core/system.h). Its engines keep their own interface (include/wsel/ring.h): picks are
- * keyed by a hash, a float or a round-robin position, not by the random-word contract,
- * so the word-contract operations of the table stay NULL. */
+/* The ring balancer (lua-resty-dns-client, doc/ring.md): its entry in the library's
+ * table of systems (core/system.h). Its engines: the reference pick (ref/ring/) and the
+ * lock-free fast engine (fast/ring/), include/wsel/ring.h. */
 #include "../system.h"
+
+static const wsel__variant_info variants[] = { {"ref", -1}, {"fast", -1} };
+
+static const wsel__variant_info *variant(size_t i)
+{
+    return &variants[i];
+}
 
 const wsel__system wsel__system_ring = {
     .name = "ring",
     .doc = "doc/ring.md",
+    .n_variants = sizeof variants / sizeof variants[0],
+    .variant = variant,
 };

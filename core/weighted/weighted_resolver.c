@@ -79,7 +79,7 @@ static int new_variant(const wsel_config *cfg, const wsel_state *st, const char 
                           "wsel_resolver_new: unknown engine '%s'", variant ? variant : "(null)");
     if (!wsel__variant_runs(v))
         return wsel__fail(err, WSEL_E_UNSUPPORTED, NULL, 0, 0, NULL, NULL, NULL,
-                          "engine %s is not available in this build or on this CPU", v->name);
+                          "engine %s is not available in this build or on this CPU", v->info.name);
     return resolver_new(cfg, st, v, only, out, err);
 }
 
@@ -142,7 +142,7 @@ wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 
 const char *wsel_resolver_variant(const wsel_resolver *r)
 {
-    return r ? r->variant->name : "ref";
+    return r ? r->variant->info.name : "ref";
 }
 
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,

@@ -9,7 +9,7 @@
 
 #include "../internal.h"
 #include "../retire.h"
-#include "../variant.h"
+#include "weighted_variant.h"
 
 typedef struct wsel__rsnap wsel__rsnap;
 
