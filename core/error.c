@@ -6,64 +6,38 @@
 
 #include "internal.h"
 
-static const char *const status_text[WSEL_STATUS_COUNT_] = {
-    [WSEL_OK] = "success",
-    [WSEL_E_NOMEM] = "out of memory",
-    [WSEL_E_ARG] = "invalid argument",
-    [WSEL_E_IO] = "cannot read file",
-    [WSEL_E_LIMIT] = "input exceeds a limit",
-    [WSEL_E_SYNTAX] = "syntax error",
-    [WSEL_E_ESCAPE] = "bad escape sequence",
-    [WSEL_E_DUPKEY] = "duplicate key",
-    [WSEL_E_INCLUDE] = "bad include",
-    [WSEL_E_INCLUDE_CYCLE] = "include cycle",
-    [WSEL_E_NOSTANZA] = "no weighted plugin stanza",
-    [WSEL_E_TYPE] = "value of the wrong type",
-    [WSEL_E_PARAM] = "bad parameter value",
-    [WSEL_E_SVCTYPE] = "unknown service type",
-    [WSEL_E_WEIGHT] = "bad weight",
-    [WSEL_E_COUNT] = "wrong number of items",
-    [WSEL_E_ADDR] = "bad address",
-    [WSEL_E_CNAME] = "bad CNAME",
-    [WSEL_E_MIXED] = "mixed item types",
-    [WSEL_E_LEGACY] = "legacy cnames stanza",
-    [WSEL_E_ITEM] = "bad item",
-    [WSEL_E_NORESOURCE] = "no such resource",
-    [WSEL_E_RECORD] = "bad use from a zone record",
-    [WSEL_E_STATE] = "bad monitoring state",
-    [WSEL_E_UNSUPPORTED] = "not supported on this CPU or build",
-    [WSEL_E_RANGE] = "value out of range",
-    [WSEL_E_REFERENCE] = "reference to nothing configured",
-};
-
-static const unsigned char status_kind[WSEL_STATUS_COUNT_] = {
-    [WSEL_OK] = WSEL_ERROR_NONE,
-    [WSEL_E_NOMEM] = WSEL_ERROR_NOMEM,
-    [WSEL_E_ARG] = WSEL_ERROR_ARG,
-    [WSEL_E_IO] = WSEL_ERROR_IO,
-    [WSEL_E_LIMIT] = WSEL_ERROR_LIMIT,
-    [WSEL_E_SYNTAX] = WSEL_ERROR_SYNTAX,
-    [WSEL_E_ESCAPE] = WSEL_ERROR_SYNTAX,
-    [WSEL_E_DUPKEY] = WSEL_ERROR_DUPLICATE,
-    [WSEL_E_INCLUDE] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_INCLUDE_CYCLE] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_NOSTANZA] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_TYPE] = WSEL_ERROR_TYPE,
-    [WSEL_E_PARAM] = WSEL_ERROR_RANGE,
-    [WSEL_E_SVCTYPE] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_WEIGHT] = WSEL_ERROR_RANGE,
-    [WSEL_E_COUNT] = WSEL_ERROR_RANGE,
-    [WSEL_E_ADDR] = WSEL_ERROR_RANGE,
-    [WSEL_E_CNAME] = WSEL_ERROR_RANGE,
-    [WSEL_E_MIXED] = WSEL_ERROR_TYPE,
-    [WSEL_E_LEGACY] = WSEL_ERROR_SYNTAX,
-    [WSEL_E_ITEM] = WSEL_ERROR_TYPE,
-    [WSEL_E_NORESOURCE] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_RECORD] = WSEL_ERROR_REFERENCE,
-    [WSEL_E_STATE] = WSEL_ERROR_STATE,
-    [WSEL_E_UNSUPPORTED] = WSEL_ERROR_UNSUPPORTED,
-    [WSEL_E_RANGE] = WSEL_ERROR_RANGE,
-    [WSEL_E_REFERENCE] = WSEL_ERROR_REFERENCE,
+/* Each code's fixed text and the generic kind it belongs to. */
+static const struct {
+    const char *text;
+    wsel_error_kind kind;
+} status[WSEL_STATUS_COUNT_] = {
+    [WSEL_OK] = {"success", WSEL_ERROR_NONE},
+    [WSEL_E_NOMEM] = {"out of memory", WSEL_ERROR_NOMEM},
+    [WSEL_E_ARG] = {"invalid argument", WSEL_ERROR_ARG},
+    [WSEL_E_IO] = {"cannot read file", WSEL_ERROR_IO},
+    [WSEL_E_LIMIT] = {"input exceeds a limit", WSEL_ERROR_LIMIT},
+    [WSEL_E_SYNTAX] = {"syntax error", WSEL_ERROR_SYNTAX},
+    [WSEL_E_ESCAPE] = {"bad escape sequence", WSEL_ERROR_SYNTAX},
+    [WSEL_E_DUPKEY] = {"duplicate key", WSEL_ERROR_DUPLICATE},
+    [WSEL_E_INCLUDE] = {"bad include", WSEL_ERROR_REFERENCE},
+    [WSEL_E_INCLUDE_CYCLE] = {"include cycle", WSEL_ERROR_REFERENCE},
+    [WSEL_E_NOSTANZA] = {"no weighted plugin stanza", WSEL_ERROR_REFERENCE},
+    [WSEL_E_TYPE] = {"value of the wrong type", WSEL_ERROR_TYPE},
+    [WSEL_E_PARAM] = {"bad parameter value", WSEL_ERROR_RANGE},
+    [WSEL_E_SVCTYPE] = {"unknown service type", WSEL_ERROR_REFERENCE},
+    [WSEL_E_WEIGHT] = {"bad weight", WSEL_ERROR_RANGE},
+    [WSEL_E_COUNT] = {"wrong number of items", WSEL_ERROR_RANGE},
+    [WSEL_E_ADDR] = {"bad address", WSEL_ERROR_RANGE},
+    [WSEL_E_CNAME] = {"bad CNAME", WSEL_ERROR_RANGE},
+    [WSEL_E_MIXED] = {"mixed item types", WSEL_ERROR_TYPE},
+    [WSEL_E_LEGACY] = {"legacy cnames stanza", WSEL_ERROR_SYNTAX},
+    [WSEL_E_ITEM] = {"bad item", WSEL_ERROR_TYPE},
+    [WSEL_E_NORESOURCE] = {"no such resource", WSEL_ERROR_REFERENCE},
+    [WSEL_E_RECORD] = {"bad use from a zone record", WSEL_ERROR_REFERENCE},
+    [WSEL_E_STATE] = {"bad monitoring state", WSEL_ERROR_STATE},
+    [WSEL_E_UNSUPPORTED] = {"not supported on this CPU or build", WSEL_ERROR_UNSUPPORTED},
+    [WSEL_E_RANGE] = {"value out of range", WSEL_ERROR_RANGE},
+    [WSEL_E_REFERENCE] = {"reference to nothing configured", WSEL_ERROR_REFERENCE},
 };
 
 static const char *const kind_text[WSEL_ERROR_KIND_COUNT_] = {
@@ -85,7 +59,7 @@ wsel_error_kind wsel_error_kind_of(int code)
 {
     if (code < 0 || code >= WSEL_STATUS_COUNT_)
         return WSEL_ERROR_ARG;
-    return (wsel_error_kind)status_kind[code];
+    return status[code].kind;
 }
 
 const char *wsel_error_kind_name(wsel_error_kind kind)
@@ -97,9 +71,9 @@ const char *wsel_error_kind_name(wsel_error_kind kind)
 
 const char *wsel_strerror(int code)
 {
-    if (code < 0 || code >= WSEL_STATUS_COUNT_ || !status_text[code])
+    if (code < 0 || code >= WSEL_STATUS_COUNT_ || !status[code].text)
         return "unknown error";
-    return status_text[code];
+    return status[code].text;
 }
 
 void wsel_error_clear(wsel_error *err)
