@@ -1,0 +1,120 @@
+/* What every system shares (include/wsel/common.h, include/wsel/systems.h): each status
+ * code has a text and belongs to one generic kind, the kinds the CLI's exit status is
+ * mapped from (cli/util.c, man/wsel.1 EXIT STATUS); the table of systems names three
+ * systems whose semantics pages exist in the repo, each with "ref" first, and agrees
+ * with the weighted plugin's own variant API. Expected values are written out here from
+ * the headers' comments, not read back from the library. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "wsel.h"
+
+static void test_every_code_has_text_and_kind(void **unused)
+{
+    (void)unused;
+    for (int c = 0; c < WSEL_STATUS_COUNT_; c++) {
+        assert_string_not_equal(wsel_strerror(c), "unknown error");
+        wsel_error_kind k = wsel_error_kind_of(c);
+        assert_true(k < WSEL_ERROR_KIND_COUNT_);
+        assert_true((c == WSEL_OK) == (k == WSEL_ERROR_NONE));
+        assert_string_not_equal(wsel_error_kind_name(k), "unknown");
+    }
+    assert_string_equal(wsel_strerror(-1), "unknown error");
+    assert_string_equal(wsel_strerror(WSEL_STATUS_COUNT_), "unknown error");
+    assert_int_equal(wsel_error_kind_of(WSEL_STATUS_COUNT_), WSEL_ERROR_ARG);
+    assert_string_equal(wsel_error_kind_name(WSEL_ERROR_KIND_COUNT_), "unknown");
+}
+
+/* The kinds the exit status depends on: out of memory (3), the call or the build (2),
+ * a file that cannot be read (2), bad content (1 or 2 by role). */
+static void test_kinds_of_codes(void **unused)
+{
+    (void)unused;
+    static const struct { int code; wsel_error_kind kind; } want[] = {
+        {WSEL_E_NOMEM, WSEL_ERROR_NOMEM},       {WSEL_E_ARG, WSEL_ERROR_ARG},
+        {WSEL_E_UNSUPPORTED, WSEL_ERROR_UNSUPPORTED}, {WSEL_E_IO, WSEL_ERROR_IO},
+        {WSEL_E_LIMIT, WSEL_ERROR_LIMIT},       {WSEL_E_SYNTAX, WSEL_ERROR_SYNTAX},
+        {WSEL_E_ESCAPE, WSEL_ERROR_SYNTAX},     {WSEL_E_DUPKEY, WSEL_ERROR_DUPLICATE},
+        {WSEL_E_TYPE, WSEL_ERROR_TYPE},         {WSEL_E_ITEM, WSEL_ERROR_TYPE},
+        {WSEL_E_RANGE, WSEL_ERROR_RANGE},       {WSEL_E_WEIGHT, WSEL_ERROR_RANGE},
+        {WSEL_E_ADDR, WSEL_ERROR_RANGE},        {WSEL_E_REFERENCE, WSEL_ERROR_REFERENCE},
+        {WSEL_E_NORESOURCE, WSEL_ERROR_REFERENCE}, {WSEL_E_SVCTYPE, WSEL_ERROR_REFERENCE},
+        {WSEL_E_STATE, WSEL_ERROR_STATE},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_int_equal(wsel_error_kind_of(want[i].code), want[i].kind);
+}
+
+static void test_error_format(void **unused)
+{
+    (void)unused;
+    wsel_error e;
+    wsel_error_clear(&e);
+    char buf[64];
+    e.code = WSEL_E_SYNTAX;
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "syntax error");
+    snprintf(e.file, sizeof e.file, "f.json");
+    e.line = 3;
+    e.col = 7;
+    snprintf(e.message, sizeof e.message, "$.a: expected true or false");
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json:3:7: $.a: expected true or false");
+    assert_string_equal(wsel_error_format(NULL, buf, sizeof buf), "");
+    wsel_free(NULL);
+    wsel_free(malloc(16));
+}
+
+static void test_systems(void **unused)
+{
+    (void)unused;
+    static const char *const names[] = {"weighted", "ring", "gslb"};
+    assert_int_equal(wsel_system_count(), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(wsel_system_name(i), names[i]);
+        assert_int_equal(wsel_system_find(names[i]), (long)i);
+        char doc[64];
+        snprintf(doc, sizeof doc, "doc/%s.md", names[i]);
+        assert_string_equal(wsel_system_doc(i), doc);
+        assert_int_equal(access(doc, R_OK), 0); /* make check runs at the top of the tree */
+        assert_true(wsel_system_variant_count(i) >= 1);
+        assert_string_equal(wsel_system_variant_name(i, 0), "ref");
+        assert_true(wsel_system_variant_available(i, 0));
+        size_t n = wsel_system_variant_count(i);
+        assert_null(wsel_system_variant_name(i, n));
+        assert_false(wsel_system_variant_available(i, n));
+    }
+    assert_null(wsel_system_name(3));
+    assert_null(wsel_system_doc(3));
+    assert_int_equal(wsel_system_variant_count(3), 0);
+    assert_int_equal(wsel_system_find("maglev"), -1);
+    assert_int_equal(wsel_system_find(NULL), -1);
+    /* the ring's engines: the reference pick and the lock-free fast engine */
+    assert_int_equal(wsel_system_variant_count(1), 2);
+    assert_string_equal(wsel_system_variant_name(1, 1), "fast");
+    assert_int_equal(wsel_system_variant_count(2), 1);
+    /* the weighted plugin's list is its variant API's list, availability included */
+    assert_int_equal(wsel_system_variant_count(0), wsel_variant_count());
+    for (size_t v = 0; v < wsel_variant_count(); v++) {
+        assert_string_equal(wsel_system_variant_name(0, v), wsel_variant_name(v));
+        assert_int_equal(wsel_system_variant_available(0, v),
+                         wsel_variant_available(wsel_variant_name(v)));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_code_has_text_and_kind),
+        cmocka_unit_test(test_kinds_of_codes),
+        cmocka_unit_test(test_error_format),
+        cmocka_unit_test(test_systems),
+    };
+    return cmocka_run_group_tests_name("common", tests, NULL, NULL);
+}
