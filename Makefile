@@ -77,7 +77,8 @@ deps: ## install missing Debian packages (as root), or print the apt-get line
 
 lib: $(STATIC_LIB) $(SHARED_LIB)
 
-$(BUILD)/obj/%.o: %.c
+# Order-only on deps: with -j, nothing compiles before the build packages are there.
+$(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(XFLAGS) -MMD -MP -c $< -o $@
 
