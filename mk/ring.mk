@@ -1,5 +1,6 @@
-# The ring balancer (doc/ring.md): its CLI reads scenario files with jansson; its tests.
-$(WSEL_BIN): LDLIBS += -ljansson
+# The ring balancer (doc/ring.md): its scenario reader (core/ring/ring_scenario.c) reads
+# JSON with jansson; its tests.
+LDLIBS += -ljansson
 
 RING_TESTS := $(BUILD)/tests/test_ring $(BUILD)/tests/test_ring_gen $(BUILD)/tests/test_ring_nomem
 RING_TESTS += $(BUILD)/tests/test_ring_fast $(BUILD)/tests/test_ring_fast_gen $(BUILD)/tests/test_ring_strict $(BUILD)/tests/test_ring_strict_model
