@@ -1,6 +1,7 @@
-/* The ring balancer's reference engine: construction, changes, DNS (doc/ring.md
- * sections 2, 4-7). Every change plans first (all allocation and validation), then
- * applies without failing, so an error changes nothing. */
+/* The ring balancer's model, shared by both engines: construction, changes, DNS,
+ * apportionment in both modes, totals and health (doc/ring.md sections 2, 4-8, 10).
+ * Every change plans first (all allocation and validation), then applies without
+ * failing, so an error changes nothing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,7 +272,7 @@ static void strict_targets(wsel_ring *r)
         }
 }
 
-void wsel__ring_redistribute(wsel_ring *r)
+static void redistribute(wsel_ring *r)
 {
     wsel__raddr *a;
     if (r->strict)
@@ -309,13 +310,14 @@ static uint64_t weights(const wsel_ring *r, uint64_t *unavailable)
 uint64_t wsel_ring_weight(const wsel_ring *r)
 {
     uint64_t u;
-    return weights(r, &u);
+    return r ? weights(r, &u) : 0;
 }
 
 uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
 {
-    uint64_t u;
-    weights(r, &u);
+    uint64_t u = 0;
+    if (r)
+        weights(r, &u);
     return u;
 }
 
@@ -327,7 +329,7 @@ bool wsel__ring_healthy(const wsel_ring *r)
 
 bool wsel_ring_healthy(const wsel_ring *r)
 {
-    return wsel__ring_healthy(r);
+    return r && wsel__ring_healthy(r);
 }
 
 /* ---- section 7: DNS answers into addresses ---------------------------------------- */
@@ -567,7 +569,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
     renumber(r, h->idx, h->first);
-    wsel__ring_redistribute(r);
+    redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
         if (h->a[k]->disabled)
@@ -666,7 +668,7 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
         return; /* SRV weights win; a failed host uses it when it resolves */
     for (size_t k = 0; k < h->n; k++)
         h->a[k]->weight = weight;
-    wsel__ring_redistribute(r);
+    redistribute(r);
 }
 
 int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
@@ -739,7 +741,7 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
         h->a[k]->disabled = true;
         h->a[k]->weight = 0;
     }
-    wsel__ring_redistribute(r);
+    redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
     memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
     r->nh--;
@@ -823,6 +825,8 @@ int wsel_ring_set_host_status(wsel_ring *r, const char *name, uint32_t port, boo
 
 void wsel_ring_opts_init(wsel_ring_opts *o)
 {
+    if (!o)
+        return;
     memset(o, 0, sizeof *o);
     o->wheel_size = -1;
     o->requery = 1;

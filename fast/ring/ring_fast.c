@@ -1,5 +1,5 @@
-/* The ring's fast engine, writer side (include/wsel/ring.h, fast/ring.h): records,
- * views, sync, reclaim.
+/* The ring's fast engine, writer side (include/wsel/ring.h, fast/ring/ring_view.h):
+ * records, views, sync, reclaim.
  *
  * The ring notes every slot whose owner changes in its journal (core/ring/ring_model.c). A sync moves
  * those slots, and the slots of every address whose availability flipped, to the
@@ -25,20 +25,9 @@ static int nomem(wsel_error *err)
                       "ring fast engine: out of memory");
 }
 
-/* What picks of this address report as host name (doc/ring.md section 9). */
-static const char *pick_hostname(const wsel_ring *r, const wsel__raddr *a)
-{
-    const wsel__rhost *h = a->host;
-    if (h->literal)
-        return NULL;
-    if (r->use_srv_name && h->real_srv && a->iptype == WSEL_RING_NAME)
-        return a->ip;
-    return h->name;
-}
-
 static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
 {
-    const char *hn = pick_hostname(r, a);
+    const char *hn = wsel__ring_pick_hostname(r, a);
     size_t li = strlen(a->ip) + 1, lh = hn ? strlen(hn) + 1 : 0;
     wsel__frec *rec = malloc(sizeof *rec + li + lh);
     if (!rec)
@@ -316,6 +305,9 @@ void wsel_ring_fast_free(wsel_ring_fast *f)
 int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
 {
 #define BAD(...) wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL, __VA_ARGS__)
+    if (!f)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: no fast engine to check");
     const wsel_ring *r = f->r;
     const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
     if (v->n != r->n)
@@ -334,7 +326,7 @@ int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
         if (!rec || strcmp(rec->ip, a->ip) != 0 || rec->port != a->port ||
             rec->iptype != a->iptype)
             return BAD("ring fast: no record or a wrong one for address %s", a->ip);
-        const char *hn = pick_hostname(r, a);
+        const char *hn = wsel__ring_pick_hostname(r, a);
         if ((hn == NULL) != (rec->hostname == NULL) || (hn && strcmp(hn, rec->hostname) != 0))
             return BAD("ring fast: address %s reports the wrong host name", a->ip);
         if (atomic_load_explicit(&rec->expire, memory_order_relaxed) != a->host->expire)
