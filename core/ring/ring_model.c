@@ -379,6 +379,78 @@ static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, co
                       "ring: DNS answer for host '%s': %s%s", h->name, fmt, what);
 }
 
+/* Section 7.2: one unresolved entry standing for the host (a ttl=0 answer after another
+ * ttl=0 or empty one), resolved per pick. */
+static int plan_ttl0(const wsel_ring *r, const wsel__rhost *h, plan *p, wsel_error *err)
+{
+    p->kind = WSEL_RING_SRV;
+    p->ttl0 = true;
+    p->prev_flag = true;
+    p->expire = r->now + r->ttl0;
+    p->e = calloc(1, sizeof *p->e);
+    if (!p->e)
+        return nomem(err);
+    p->n = 1;
+    snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
+    p->e[0].iptype = WSEL_RING_NAME;
+    p->e[0].port = h->port;
+    p->e[0].weight = h->node_weight;
+    return WSEL_OK;
+}
+
+/* Checks every entry of the record; its smallest TTL, and its lowest SRV priority. */
+static int check_entries(const wsel__rhost *h, const wsel_ring_record *rec, bool srv,
+                         uint32_t *minttl, uint32_t *minprio, wsel_error *err)
+{
+    *minttl = *minprio = UINT32_MAX;
+    for (size_t i = 0; i < rec->n_entries; i++) {
+        const wsel_ring_entry *en = &rec->entries[i];
+        if (!en->address || !en->address[0])
+            return bad_answer(err, h, "an entry without an address or target", "");
+        if (strlen(en->address) > 253)
+            return bad_answer(err, h, "name too long: ", en->address);
+        if (en->ttl < *minttl)
+            *minttl = en->ttl;
+        if (srv) {
+            if (en->port > 65535 || en->weight > WSEL_RING_MAX_WEIGHT || en->priority > 65535)
+                return bad_answer(err, h, "SRV port, weight or priority above 65535 for ",
+                                  en->address);
+            if (en->priority < *minprio)
+                *minprio = en->priority;
+        }
+    }
+    return WSEL_OK;
+}
+
+/* Entry en of an A or AAAA record (type) as pe: the host's port and weight. */
+static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel_ring_entry *en,
+                         pentry *pe, wsel_error *err)
+{
+    wsel_ring_iptype want = type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
+    pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+    if (pe->iptype != want)
+        return bad_answer(err, h,
+                          want == WSEL_RING_IPV4 ? "A entry is not an IPv4 address: "
+                                                 : "AAAA entry is not an IPv6 address: ",
+                          en->address);
+    pe->port = h->port;
+    pe->weight = h->node_weight;
+    snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+    return WSEL_OK;
+}
+
+/* Entry en of an SRV record as pe: its target (an IP or a name), port 0 -> the host's,
+ * weight 0 -> 1. */
+static void plan_srv_entry(const wsel__rhost *h, const wsel_ring_entry *en, pentry *pe)
+{
+    pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+    if (pe->iptype == WSEL_RING_NAME)
+        snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
+    pe->port = en->port ? (uint16_t)en->port : h->port;
+    pe->weight = en->weight ? en->weight : 1;
+    snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
+}
+
 /* Reads a record into p->e (sorted, lowest SRV priority only), or the ttl=0 stand-in. */
 static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_ring_record *rec,
                         plan *p, wsel_error *err)
@@ -397,42 +469,15 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
                           h->name, (int)rec->type);
     if (!rec->entries)
         return bad_answer(err, h, "entries missing", "");
-    if (rec->entries[0].ttl == 0 && h->prev_ttl0_or_empty) {
-        /* section 7.2: one unresolved entry standing for the host, resolved per pick */
-        p->kind = WSEL_RING_SRV;
-        p->ttl0 = true;
-        p->prev_flag = true;
-        p->expire = r->now + r->ttl0;
-        p->e = calloc(1, sizeof *p->e);
-        if (!p->e)
-            return nomem(err);
-        p->n = 1;
-        snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
-        p->e[0].iptype = WSEL_RING_NAME;
-        p->e[0].port = h->port;
-        p->e[0].weight = h->node_weight;
-        return WSEL_OK;
-    }
+    if (rec->entries[0].ttl == 0 && h->prev_ttl0_or_empty)
+        return plan_ttl0(r, h, p, err);
     p->kind = (int)rec->type;
     p->real_srv = rec->type == WSEL_RING_SRV;
     p->prev_flag = rec->entries[0].ttl == 0;
-    uint32_t minttl = UINT32_MAX, minprio = UINT32_MAX;
-    for (size_t i = 0; i < rec->n_entries; i++) {
-        const wsel_ring_entry *en = &rec->entries[i];
-        if (!en->address || !en->address[0])
-            return bad_answer(err, h, "an entry without an address or target", "");
-        if (strlen(en->address) > 253)
-            return bad_answer(err, h, "name too long: ", en->address);
-        if (en->ttl < minttl)
-            minttl = en->ttl;
-        if (p->real_srv) {
-            if (en->port > 65535 || en->weight > WSEL_RING_MAX_WEIGHT || en->priority > 65535)
-                return bad_answer(err, h, "SRV port, weight or priority above 65535 for ",
-                                  en->address);
-            if (en->priority < minprio)
-                minprio = en->priority;
-        }
-    }
+    uint32_t minttl, minprio;
+    int rc = check_entries(h, rec, p->real_srv, &minttl, &minprio, err);
+    if (rc)
+        return rc;
     p->expire = r->now + (double)minttl;
     p->e = calloc(rec->n_entries, sizeof *p->e);
     if (!p->e)
@@ -440,28 +485,13 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
     for (size_t i = 0; i < rec->n_entries; i++) {
         const wsel_ring_entry *en = &rec->entries[i];
         pentry *pe = &p->e[p->n];
+        if (p->real_srv && en->priority != minprio)
+            continue; /* [T]: only the lowest priority, always (section 7.2) */
         if (p->real_srv) {
-            if (en->priority != minprio)
-                continue; /* [T]: only the lowest priority, always (section 7.2) */
-            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
-            if (pe->iptype == WSEL_RING_NAME)
-                snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
-            pe->port = en->port ? (uint16_t)en->port : h->port;
-            pe->weight = en->weight ? en->weight : 1;
-            snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
-        } else {
-            wsel_ring_iptype want = rec->type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
-            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
-            if (pe->iptype != want) {
-                plan_free(p);
-                return bad_answer(err, h,
-                                  want == WSEL_RING_IPV4 ? "A entry is not an IPv4 address: "
-                                                         : "AAAA entry is not an IPv6 address: ",
-                                  en->address);
-            }
-            pe->port = h->port;
-            pe->weight = h->node_weight;
-            snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+            plan_srv_entry(h, en, pe);
+        } else if ((rc = plan_ip_entry(h, rec->type, en, pe, err))) {
+            plan_free(p);
+            return rc;
         }
         pe->ord = i;
         p->n++;
