@@ -551,16 +551,9 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
-    if (!wsel__grow(&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
+    if (!wsel__grow(&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr) ||
+        !wsel__grow(&h->a, &h->cap, h->n + fresh, sizeof *h->a))
         return nomem(err);
-    if (h->n + fresh > h->cap) {
-        size_t cap = h->n + fresh + 4;
-        wsel__raddr **na = realloc(h->a, cap * sizeof *na);
-        if (!na)
-            return nomem(err);
-        h->a = na;
-        h->cap = cap;
-    }
     return WSEL_OK;
 }
 
