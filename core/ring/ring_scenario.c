@@ -107,6 +107,16 @@ static int u32_member(const scenario_doc *d, const wsel__jpath *p, const json_t 
     return rc;
 }
 
+/* Member `key`, required, an integer in 0..hi. */
+static int u64_member(const scenario_doc *d, const wsel__jpath *p, const json_t *o,
+                      const char *key, long long hi, uint64_t *out)
+{
+    long long x;
+    int rc = int_member(d, p, o, key, true, 0, hi, 0, &x);
+    *out = (uint64_t)x;
+    return rc;
+}
+
 /* A port 1..65535, 80 when absent. */
 static int port_member(const scenario_doc *d, const wsel__jpath *p, const json_t *o,
                        uint32_t *out)
@@ -125,24 +135,6 @@ static int bool_member(const scenario_doc *d, const wsel__jpath *p, const json_t
     return wsel__json_bool(d->json, &kp, v, out);
 }
 
-/* Member `key`, a number of seconds > 0; absent: *out stays. */
-static int seconds_member(const scenario_doc *d, const json_t *o, const char *key,
-                          double *out)
-{
-    const json_t *v;
-    double x;
-    int rc = wsel__json_member(d->json, NULL, o, key, false, &v);
-    if (rc || !v)
-        return rc;
-    wsel__jpath kp = wsel__jkey(NULL, key);
-    if ((rc = wsel__json_num(d->json, &kp, v, -INFINITY, INFINITY, &x)))
-        return rc;
-    if (!(x > 0))
-        return wsel__json_fail(d->json, &kp, WSEL_E_RANGE, "expected a number of seconds > 0");
-    *out = x;
-    return WSEL_OK;
-}
-
 /* The array v at p, and room for its *n elements of `size` bytes each. */
 static void *array_room(const scenario_doc *d, const wsel__jpath *p, const json_t *v,
                         size_t size, size_t *n, int *rc)
@@ -155,18 +147,57 @@ static void *array_room(const scenario_doc *d, const wsel__jpath *p, const json_
     return room;
 }
 
-/* ---- the ring's options ---------------------------------------------------------------- */
+/* Reads element i of an array (at path p, its value v) into elem; arg: the reader's own. */
+typedef int (*elem_reader)(const scenario_doc *d, const wsel__jpath *p, size_t i,
+                           const json_t *v, void *elem, int arg);
 
-static int read_order(const scenario_doc *d, const json_t *root)
+/* The array v at p: *n elements of `size` bytes each into *out (freed with the scenario),
+ * each read by `read`. */
+static int read_array(const scenario_doc *d, const wsel__jpath *p, const json_t *v, size_t size,
+                      elem_reader read, int arg, void **out, size_t *n)
 {
-    wsel_ring_opts *o = &d->sc->opts;
-    const json_t *v;
-    int rc = wsel__json_member(d->json, NULL, root, "order", false, &v);
+    int rc;
+    char *room = array_room(d, p, v, size, n, &rc);
+    for (size_t i = 0; room && i < *n && rc == WSEL_OK; i++) {
+        wsel__jpath ip = wsel__jidx(p, i);
+        rc = read(d, &ip, i, json_array_get(v, i), room + i * size, arg);
+    }
+    *out = room;
+    return rc;
+}
+
+/* Member `key` of the root (NULL when absent), its path into *p. */
+static const json_t *top_member(const scenario_doc *d, const char *key, wsel__jpath *p)
+{
+    *p = wsel__jkey(NULL, key);
+    return json_object_get(d->json->root, key);
+}
+
+/* Member `key` of the root, a number of seconds > 0; absent: *out stays. */
+static int seconds_member(const scenario_doc *d, const char *key, double *out)
+{
+    wsel__jpath kp;
+    const json_t *v = top_member(d, key, &kp);
+    double x;
+    int rc = v ? wsel__json_num(d->json, &kp, v, -INFINITY, INFINITY, &x) : WSEL_OK;
     if (rc || !v)
         return rc;
-    wsel__jpath op = wsel__jkey(NULL, "order");
+    if (!(x > 0))
+        return wsel__json_fail(d->json, &kp, WSEL_E_RANGE, "expected a number of seconds > 0");
+    *out = x;
+    return WSEL_OK;
+}
+
+/* ---- the ring's options ---------------------------------------------------------------- */
+
+static int read_order(const scenario_doc *d)
+{
+    wsel_ring_opts *o = &d->sc->opts;
+    wsel__jpath op;
+    const json_t *v = top_member(d, "order", &op);
     size_t n;
-    if ((rc = wsel__json_arr(d->json, &op, v, WSEL_RING_MAX_SLOTS, &n)))
+    int rc = v ? wsel__json_arr(d->json, &op, v, WSEL_RING_MAX_SLOTS, &n) : WSEL_OK;
+    if (rc || !v)
         return rc;
     if (n == 0)
         return wsel__json_fail(d->json, &op, WSEL_E_RANGE, "expected 1..%u numbers",
@@ -197,14 +228,13 @@ static int read_options(const scenario_doc *d, const json_t *root)
     int rc = int_member(d, NULL, root, "wheelSize", false, 1, WSEL_RING_MAX_SLOTS,
                         o->wheel_size, &x);
     o->wheel_size = x;
-    rc = rc ? rc : read_order(d, root);
-    const json_t *v;
-    if (!rc && !(rc = wsel__json_member(d->json, NULL, root, "healthThreshold", false, &v)) && v) {
-        wsel__jpath tp = wsel__jkey(NULL, "healthThreshold");
+    rc = rc ? rc : read_order(d);
+    wsel__jpath tp;
+    const json_t *v = top_member(d, "healthThreshold", &tp);
+    if (!rc && v)
         rc = wsel__json_num(d->json, &tp, v, 0, 100, &o->health_threshold);
-    }
-    rc = rc ? rc : seconds_member(d, root, "requery", &o->requery);
-    rc = rc ? rc : seconds_member(d, root, "ttl0", &o->ttl0);
+    rc = rc ? rc : seconds_member(d, "requery", &o->requery);
+    rc = rc ? rc : seconds_member(d, "ttl0", &o->ttl0);
     rc = rc ? rc : bool_member(d, NULL, root, "useSRVname", false, &o->use_srv_name);
     rc = rc ? rc : bool_member(d, NULL, root, "strict", false, &o->strict);
     if (rc)
@@ -218,9 +248,11 @@ static int read_options(const scenario_doc *d, const json_t *root)
 }
 
 /* A host: "name", or {"name", "port", "weight"} (absent port and weight: -1). */
-static int read_host(const scenario_doc *d, const wsel__jpath *p, const json_t *h,
-                     wsel_ring_host_spec *hs)
+static int read_host(const scenario_doc *d, const wsel__jpath *p, size_t i, const json_t *h,
+                     void *elem, int arg)
 {
+    wsel_ring_host_spec *hs = elem;
+    (void)i, (void)arg;
     static const char *const keys[] = {"name", "port", "weight", NULL};
     hs->port = hs->weight = -1;
     if (json_is_string(h)) {
@@ -246,29 +278,28 @@ static int read_host(const scenario_doc *d, const wsel__jpath *p, const json_t *
     return rc;
 }
 
-static int read_hosts(const scenario_doc *d, const json_t *root)
+static int read_hosts(const scenario_doc *d)
 {
-    const json_t *v;
-    int rc = wsel__json_member(d->json, NULL, root, "hosts", false, &v);
-    if (rc || !v)
-        return rc;
-    wsel__jpath hp = wsel__jkey(NULL, "hosts");
-    size_t n;
-    wsel_ring_host_spec *hosts = array_room(d, &hp, v, sizeof *hosts, &n, &rc);
-    for (size_t i = 0; hosts && i < n && rc == WSEL_OK; i++) {
-        wsel__jpath ip = wsel__jidx(&hp, i);
-        rc = read_host(d, &ip, json_array_get(v, i), &hosts[i]);
-    }
-    d->sc->opts.hosts = hosts;
-    d->sc->opts.n_hosts = rc ? 0 : n;
+    wsel__jpath hp;
+    const json_t *v = top_member(d, "hosts", &hp);
+    void *hosts;
+    int rc = v ? read_array(d, &hp, v, sizeof(wsel_ring_host_spec), read_host, 0, &hosts,
+                            &d->sc->opts.n_hosts)
+               : WSEL_OK;
+    if (v)
+        d->sc->opts.hosts = hosts;
     return rc;
 }
 
 /* ---- DNS answers ------------------------------------------------------------------------- */
 
-static int read_record(const scenario_doc *d, const wsel__jpath *p, const json_t *o,
-                       wsel_ring_rrtype type, wsel_ring_entry *e)
+/* Entry i of an A, AAAA or SRV record (arg: its wsel_ring_rrtype). */
+static int read_record(const scenario_doc *d, const wsel__jpath *p, size_t i, const json_t *o,
+                       void *elem, int arg)
 {
+    wsel_ring_entry *e = elem;
+    wsel_ring_rrtype type = (wsel_ring_rrtype)arg;
+    (void)i;
     static const char *const srv_keys[] = {"target", "port", "weight", "priority", "ttl", NULL};
     static const char *const ip_keys[] = {"address", "ttl", NULL};
     int rc = wsel__json_obj(d->json, p, o);
@@ -299,12 +330,8 @@ static int read_records(const scenario_doc *d, const wsel__jpath *p, const json_
     if (!v)
         return WSEL_OK;
     wsel__jpath kp = wsel__jkey(p, key);
-    int rc;
-    wsel_ring_entry *e = array_room(d, &kp, v, sizeof *e, n, &rc);
-    for (size_t i = 0; e && i < *n && rc == WSEL_OK; i++) {
-        wsel__jpath ip = wsel__jidx(&kp, i);
-        rc = read_record(d, &ip, json_array_get(v, i), type, &e[i]);
-    }
+    void *e;
+    int rc = read_array(d, &kp, v, sizeof(wsel_ring_entry), read_record, (int)type, &e, n);
     *out = e;
     return rc;
 }
@@ -348,14 +375,12 @@ static int read_answer(const scenario_doc *d, const wsel__jpath *p, const json_t
     return rc ? rc : read_records(d, p, o, "SRV", WSEL_RING_SRV, &ans->srv, &ans->nsrv);
 }
 
-static int read_dns(const scenario_doc *d, const json_t *root)
+static int read_dns(const scenario_doc *d)
 {
-    const json_t *v;
-    int rc = wsel__json_member(d->json, NULL, root, "dns", false, &v);
+    wsel__jpath dp;
+    const json_t *v = top_member(d, "dns", &dp);
+    int rc = v ? wsel__json_obj(d->json, &dp, v) : WSEL_OK;
     if (rc || !v)
-        return rc;
-    wsel__jpath dp = wsel__jkey(NULL, "dns");
-    if ((rc = wsel__json_obj(d->json, &dp, v)))
         return rc;
     wsel_ring_scenario *sc = d->sc;
     if (!(sc->names = block_new(sc, json_object_size(v), sizeof *sc->names)))
@@ -469,18 +494,13 @@ static int read_peers_op(const scenario_doc *d, const wsel__jpath *p, const json
 static int read_rr_op(const scenario_doc *d, const wsel__jpath *p, const json_t *o,
                       wsel__ring_scenario_op *op)
 {
-    long long x;
-    int rc = int_member(d, p, o, "count", true, 0, COUNT_MAX, 0, &x);
-    op->pub.count = (uint64_t)x;
-    return rc;
+    return u64_member(d, p, o, "count", COUNT_MAX, &op->pub.count);
 }
 
 static int read_retry_op(const scenario_doc *d, const wsel__jpath *p, const json_t *o,
                          wsel__ring_scenario_op *op)
 {
-    long long x;
-    int rc = int_member(d, p, o, "hash", true, 0, HASH_MAX, 0, &x);
-    op->pub.hash = (uint64_t)x;
+    int rc = u64_member(d, p, o, "hash", HASH_MAX, &op->pub.hash);
     return rc ? rc : read_rr_op(d, p, o, op);
 }
 
@@ -513,45 +533,44 @@ const char *wsel_ring_op_kind_name(wsel_ring_op_kind kind)
     return (size_t)kind < N_OP_FORMS ? op_names[kind] : "unknown";
 }
 
-static int read_op(const scenario_doc *d, size_t i, const json_t *o, wsel__ring_scenario_op *op)
+/* Op i, at path p. */
+static int read_op(const scenario_doc *d, const wsel__jpath *p, size_t i, const json_t *o,
+                   void *elem, int arg)
 {
-    wsel__jpath ops = wsel__jkey(NULL, "ops"), p = wsel__jidx(&ops, i);
-    wsel__jpath kp = wsel__jkey(&p, "op");
+    wsel__ring_scenario_op *op = elem;
+    wsel__jpath kp = wsel__jkey(p, "op");
+    (void)arg;
     snprintf(op->path, sizeof op->path, "$.ops[%zu]", i);
     op->pub.path = op->path;
     const json_t *k;
     const char *kind;
-    int rc = wsel__json_obj(d->json, &p, o);
-    rc = rc ? rc : wsel__json_member(d->json, &p, o, "op", true, &k);
+    int rc = wsel__json_obj(d->json, p, o);
+    rc = rc ? rc : wsel__json_member(d->json, p, o, "op", true, &k);
     if (rc || (rc = wsel__json_str(d->json, &kp, k, &kind)))
         return rc;
     for (size_t f = 0; f < N_OP_FORMS; f++) {
         if (strcmp(kind, op_names[f]) != 0)
             continue;
         op->pub.kind = op_forms[f].kind;
-        if (op_forms[f].keys && (rc = wsel__json_keys(d->json, &p, o, op_forms[f].keys)))
+        if (op_forms[f].keys && (rc = wsel__json_keys(d->json, p, o, op_forms[f].keys)))
             return rc;
-        return op_forms[f].read(d, &p, o, op);
+        return op_forms[f].read(d, p, o, op);
     }
     return wsel__json_fail(d->json, &kp, WSEL_E_RANGE,
                            "unknown op '%s' (expected add, remove, status, hoststatus, dns, "
                            "advance, snapshot, peers, rr or retry)", kind);
 }
 
-static int read_ops(const scenario_doc *d, const json_t *root)
+static int read_ops(const scenario_doc *d)
 {
-    wsel_ring_scenario *sc = d->sc;
-    const json_t *v;
-    int rc = wsel__json_member(d->json, NULL, root, "ops", false, &v);
-    if (rc || !v)
-        return rc;
-    wsel__jpath op = wsel__jkey(NULL, "ops");
-    size_t n;
-    wsel__ring_scenario_op *ops = array_room(d, &op, v, sizeof *ops, &n, &rc);
-    for (size_t i = 0; ops && i < n && rc == WSEL_OK; i++)
-        rc = read_op(d, i, json_array_get(v, i), &ops[i]);
-    sc->ops = ops;
-    sc->n_ops = rc ? 0 : n;
+    wsel__jpath op;
+    const json_t *v = top_member(d, "ops", &op);
+    void *ops;
+    int rc = v ? read_array(d, &op, v, sizeof(wsel__ring_scenario_op), read_op, 0, &ops,
+                            &d->sc->n_ops)
+               : WSEL_OK;
+    if (v)
+        d->sc->ops = ops;
     return rc;
 }
 
@@ -566,9 +585,9 @@ static int read_scenario(const scenario_doc *d)
     wsel_ring_opts_init(&d->sc->opts);
     int rc = wsel__json_keys(d->json, NULL, root, keys);
     rc = rc ? rc : read_options(d, root);
-    rc = rc ? rc : read_hosts(d, root);
-    rc = rc ? rc : read_dns(d, root);
-    return rc ? rc : read_ops(d, root);
+    rc = rc ? rc : read_hosts(d);
+    rc = rc ? rc : read_dns(d);
+    return rc ? rc : read_ops(d);
 }
 
 /* Reads the scenario from text[0..len) (malloc'd, NUL-terminated; the scenario keeps
