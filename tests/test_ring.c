@@ -1,7 +1,7 @@
-/* The ring balancer's reference engine against the known answers of the spec
- * (/work/shared/spec/ring.md, doc/ring.md): order lists, layouts K1-K6, counterexamples
- * C1-C4, exact counts, validation, health, retries, DNS updates. Every expected value
- * below is copied from the spec text, not from the engine. */
+/* The ring balancer's reference engine against the known answers of the spec (doc/ring.md
+ * gives them, by the sections of the project's spec): order lists, layouts K1-K6,
+ * counterexamples C1-C4, exact counts, validation, health, retries, DNS updates. Every
+ * expected value below is copied from the spec text, not from the engine. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bin/wsel ring: run, show, diff over scenario files (tests/data/ring, examples/ring).
-# Expected values are copied from the spec (/work/shared/spec/ring.md; doc/ring.md).
+# Expected values are copied from the spec's known answers as doc/ring.md gives them.
 . "$(dirname "$0")/tap.sh"
 R="$DATA/../../data/ring"
 EX="$EXAMPLES/ring"
