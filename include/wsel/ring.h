@@ -4,9 +4,9 @@
  *
  * A wsel_ring is a wheel of N slots shared by the addresses of its hosts. Hosts are
  * (name, port) pairs with a weight; each host resolves, through the caller's resolver
- * (wsel_ring_dns: the library does no I/O), to addresses. Changes redistribute the slots
- * (doc/ring.md section 5); picks map a hash, a float or a round-robin pointer to a slot
- * and walk forward past unavailable addresses.
+ * (wsel_ring_dns: the library does no network I/O), to addresses. Changes redistribute
+ * the slots (doc/ring.md section 5); picks map a hash, a float or a round-robin pointer
+ * to a slot and walk forward past unavailable addresses.
  *
  * A wsel_ring is plain data and not thread-safe: one thread uses it at a time. */
 #ifndef WSEL_RING_H
