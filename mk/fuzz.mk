@@ -25,10 +25,9 @@ FUZZ_LIB_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_COMMON  := fuzz/fuzz_util.c fuzz/weighted.c
 FUZZ_HDRS    := fuzz/fuzz.h fuzz/weighted.h $(wildcard include/*.h include/wsel/*.h tests/kit/*.h)
 FUZZ_CPPFLAGS = $(CPPFLAGS) -Itests
-# Sources a target needs beyond the libraries: the scenario reader is the CLI's.
-FUZZ_EXTRA_ring_scenario := cli/ring/ring_scenario.c cli/util.c
+# The scenario target reads the library's internal scenario header (what the reader built).
 $(BUILD)/fuzz/replay_ring_scenario $(FUZZ_LF)/fuzz_ring_scenario $(FUZZ_AFL)/fuzz_ring_scenario: \
-  cli/ring/ring_scenario.c cli/ring/ring_scenario.h cli/util.c cli/cli.h
+  core/ring/ring_scenario.h
 
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 CHECK_PROGS += $(FUZZ_REPLAY_BIN)

@@ -1,9 +1,10 @@
-# The ring balancer (doc/ring.md): its CLI reads scenario files with jansson; its tests.
-$(WSEL_BIN): LDLIBS += -ljansson
+# The ring balancer (doc/ring.md): its scenario reader (core/ring/ring_scenario.c) reads
+# JSON with jansson; its tests.
+LDLIBS += -ljansson
 
 RING_TESTS := $(BUILD)/tests/test_ring $(BUILD)/tests/test_ring_gen $(BUILD)/tests/test_ring_nomem
 RING_TESTS += $(BUILD)/tests/test_ring_fast $(BUILD)/tests/test_ring_fast_gen $(BUILD)/tests/test_ring_strict $(BUILD)/tests/test_ring_strict_model
-RING_TESTS += $(BUILD)/tests/test_ring_mutants
+RING_TESTS += $(BUILD)/tests/test_ring_mutants $(BUILD)/tests/test_ring_api
 
 .PHONY: check-ring
 check-ring: deps-check lib $(RING_TESTS) $(WSEL_BIN) ## run the ring balancer's unit tests and its CLI tests only

@@ -1,7 +1,7 @@
-/* The ring balancer's reference engine against the known answers of the spec
- * (/work/shared/spec/ring.md, doc/ring.md): order lists, layouts K1-K6, counterexamples
- * C1-C4, exact counts, validation, health, retries, DNS updates. Every expected value
- * below is copied from the spec text, not from the engine. */
+/* The ring balancer's reference engine against the known answers of the spec (doc/ring.md
+ * gives them, by the sections of the project's spec): order lists, layouts K1-K6,
+ * counterexamples C1-C4, exact counts, validation, health, retries, DNS updates. Every
+ * expected value below is copied from the spec text, not from the engine. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -651,12 +651,12 @@ static void test_movement_figures(void **u)
 }
 
 /* ring_spec exact counts of section 13.7 beyond K1-K5 */
-static void test_spec_counts(void **u)
+
+/* ttl=0 host 50/50 -> addHost(..., 150) -> 75/25 (N=100) */
+static void spec_counts_ttl0(void)
 {
-    (void)u;
     mock m = {0};
     static const char *const c[] = {"5.5.5.5", NULL};
-    /* ttl=0 host 50/50 -> addHost(..., 150) -> 75/25 (N=100) */
     mock_addr(&m, "ttl0.test", WSEL_RING_A, 0, c);
     wsel_ring_opts o = mock_opts(&m, 100);
     wsel_ring *r = mk(&o);
@@ -680,13 +680,16 @@ static void test_spec_counts(void **u)
     assert_string_equal(p.ip, "5.5.5.5");
     assert_int_equal(m.toips, before + 1);
     wsel_ring_free(r);
+}
 
-    /* failed host 30/30 -> 0/60 -> re-resolved with weight 20: 40/20 (N=60) */
-    memset(&m, 0, sizeof m);
+/* failed host 30/30 -> 0/60 -> re-resolved with weight 20: 40/20 (N=60) */
+static void spec_counts_failed(void)
+{
+    mock m = {0};
     static const char *const f[] = {"7.7.7.7", NULL};
     mock_addr(&m, "flaky.test", WSEL_RING_A, 300, f);
-    o = mock_opts(&m, 60);
-    r = mk(&o);
+    wsel_ring_opts o = mock_opts(&m, 60);
+    wsel_ring *r = mk(&o);
     add(r, "flaky.test", 80, 10);
     add(r, "10.0.0.1", 80, 10);
     assert_int_equal(count_of(r, "7.7.7.7", 80), 30);
@@ -706,17 +709,20 @@ static void test_spec_counts(void **u)
     assert_int_equal(count_of(r, "10.0.0.1", 80), 20);
     assert_int_equal(wsel_ring_tick(r, 1.0, NULL), WSEL_E_ARG); /* clock never goes back */
     wsel_ring_free(r);
+}
 
-    /* SRV 40/40/20/20 unchanged by a host weight change (N=120) */
-    memset(&m, 0, sizeof m);
+/* SRV 40/40/20/20 unchanged by a host weight change (N=120) */
+static void spec_counts_srv(void)
+{
+    mock m = {0};
     mock_srv_clear(&m, "srv.test");
     mock_srv(&m, "srv.test", "1.1.1.1", 81, 20, 1, 300);
     mock_srv(&m, "srv.test", "2.2.2.2", 82, 20, 1, 300);
     mock_srv(&m, "srv.test", "3.3.3.3", 83, 10, 1, 300);
     mock_srv(&m, "srv.test", "4.4.4.4", 84, 10, 1, 300);
     mock_srv(&m, "srv.test", "6.6.6.6", 86, 10, 2, 300); /* higher priority value: unused */
-    o = mock_opts(&m, 120);
-    r = mk(&o);
+    wsel_ring_opts o = mock_opts(&m, 120);
+    wsel_ring *r = mk(&o);
     add(r, "srv.test", 80, 10);
     assert_int_equal(wsel_ring_address_count(r), 4);
     assert_int_equal(count_of(r, "1.1.1.1", 81), 40);
@@ -736,22 +742,34 @@ static void test_spec_counts(void **u)
     assert_int_equal(count_of(r, "1.1.1.1", 81), 20);
     assert_int_equal(count_of(r, "4.4.4.4", 84), 40);
     wsel_ring_free(r);
+}
 
-    /* two 0-weight SRV entries -> peer 1.2.3.6 with port 8001 or 8002 */
-    memset(&m, 0, sizeof m);
+/* two 0-weight SRV entries -> peer 1.2.3.6 with port 8001 or 8002 */
+static void spec_counts_zero_srv(void)
+{
+    mock m = {0};
     mock_srv_clear(&m, "zero.test");
     mock_srv(&m, "zero.test", "1.2.3.6", 8001, 0, 5, 300);
     mock_srv(&m, "zero.test", "1.2.3.6", 8002, 0, 5, 300);
-    o = mock_opts(&m, 10);
-    r = mk(&o);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
     add(r, "zero.test", 80, 10);
     for (uint64_t hsh = 0; hsh < 10; hsh++) {
-        p = pick_hash(r, hsh);
+        wsel_ring_peer p = pick_hash(r, hsh);
         assert_string_equal(p.ip, "1.2.3.6");
         assert_true(p.port == 8001 || p.port == 8002);
     }
     assert_int_equal(count_of(r, "1.2.3.6", 8001), 5);
     wsel_ring_free(r);
+}
+
+static void test_spec_counts(void **u)
+{
+    (void)u;
+    spec_counts_ttl0();
+    spec_counts_failed();
+    spec_counts_srv();
+    spec_counts_zero_srv();
 }
 
 /* ---- validation -------------------------------------------------------------------------- */

@@ -285,109 +285,145 @@ static void gen_answer(mock *m, const char *name, uint64_t *st)
 
 static const uint32_t sizes[] = {1, 2, 3, 7, 10, 19, 60, 100, 257, 1000};
 
-static void run_seed(uint64_t seed, size_t steps)
+/* Two rings fed the same operations, each on its own copy of the resolver's data. */
+typedef struct twins {
+    mock m1, m2;
+    wsel_ring *a, *b;
+    double *order;      /* the rings' order list, or NULL */
+    uint32_t n;
+    bool equal;         /* every host of weight 10 */
+    double now;
+} twins;
+
+static void twins_new(twins *t, uint64_t *st)
 {
-    uint64_t st = seed;
-    mock m1 = {0}, m2;
+    memset(t, 0, sizeof *t);
     for (int i = 0; i < NAMES; i++) {
         char name[16];
         snprintf(name, sizeof name, "n%d.test", i);
-        gen_answer(&m1, name, &st);
+        gen_answer(&t->m1, name, st);
     }
-    uint32_t n = sizes[wsel_kit_range(&st, 0, sizeof sizes / sizeof sizes[0] - 1)];
-    wsel_ring_opts o = mock_opts(&m1, n);
+    uint32_t n = t->n = sizes[wsel_kit_range(st, 0, sizeof sizes / sizeof sizes[0] - 1)];
+    wsel_ring_opts o = mock_opts(&t->m1, n);
 #ifdef RING_GEN_STRICT
     o.strict = true;
 #endif
-    double *order = NULL;
-    if (wsel_kit_range(&st, 0, 3) == 0) {
-        order = malloc(n * sizeof *order);
-        assert_non_null(order);
+    if (wsel_kit_range(st, 0, 3) == 0) {
+        t->order = malloc(n * sizeof *t->order);
+        assert_non_null(t->order);
         for (uint32_t i = 0; i < n; i++)
-            order[i] = (double)wsel_kit_mix(&st) / 1e6 + i * 1e-3; /* distinct */
-        o.order = order;
+            t->order[i] = (double)wsel_kit_mix(st) / 1e6 + i * 1e-3; /* distinct */
+        o.order = t->order;
         o.order_len = n;
     }
-    o.health_threshold = (double)wsel_kit_range(&st, 0, 2) * 25;
-    bool equal = wsel_kit_range(&st, 0, 2) == 0;
-    wsel_ring *a = NULL, *b = NULL;
-    assert_int_equal(wsel_ring_new(&o, &a, NULL), WSEL_OK);
-    m2 = m1;
-    for (size_t i = 0; i < m2.n; i++) /* the copy's entries point into its own storage */
-        for (size_t k = 0; k < m2.t[i].n; k++)
-            m2.t[i].e[k].address = m2.t[i].addr[k];
-    o.dns.ctx = &m2;
-    assert_int_equal(wsel_ring_new(&o, &b, NULL), WSEL_OK);
-    double now = 0;
+    o.health_threshold = (double)wsel_kit_range(st, 0, 2) * 25;
+    t->equal = wsel_kit_range(st, 0, 2) == 0;
+    assert_int_equal(wsel_ring_new(&o, &t->a, NULL), WSEL_OK);
+    t->m2 = t->m1;
+    for (size_t i = 0; i < t->m2.n; i++) /* the copy's entries point into its own storage */
+        for (size_t k = 0; k < t->m2.t[i].n; k++)
+            t->m2.t[i].e[k].address = t->m2.t[i].addr[k];
+    o.dns.ctx = &t->m2;
+    assert_int_equal(wsel_ring_new(&o, &t->b, NULL), WSEL_OK);
+}
+
+static void twins_free(twins *t)
+{
+    wsel_ring_free(t->a);
+    wsel_ring_free(t->b);
+    free(t->order);
+}
+
+/* Picks, with retries: identical outcomes on the twins. Returns whether the picks may
+ * have moved nothing (cache_only: no re-query). */
+static bool twins_pick(twins *t, uint64_t *st, char *host, size_t len)
+{
+    wsel_ring_handle ha = {.mode = (wsel_ring_mode)wsel_kit_range(st, 0, 2),
+                           .hash = wsel_kit_mix(st) >> 11,
+                           .u = (double)(wsel_kit_mix(st) >> 11) / 9007199254740992.0};
+    wsel_ring_handle hb = ha;
+    bool cache_only = wsel_kit_range(st, 0, 3) == 0;
+    snprintf(host, len, "%s", cache_only ? "" : "*");
+    for (int k = 0; k < 3; k++) {
+        wsel_ring_peer pa, pb;
+        assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(t->a, &ha, cache_only, &pa, NULL), WSEL_OK);
+        assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(t->b, &hb, cache_only, &pb, NULL), WSEL_OK);
+        assert_int_equal(pa.outcome, pb.outcome);
+        assert_string_equal(pa.ip, pb.ip);
+        assert_int_equal(pa.slot, pb.slot);
+        assert_int_equal(pa.port, pb.port);
+        assert_string_equal(pa.message, pb.message);
+        assert_string_equal(pa.hostname ? pa.hostname : "-", pb.hostname ? pb.hostname : "-");
+    }
+    return cache_only;
+}
+
+/* One generated operation on both twins (`before`: the ring before it). host gets what it
+ * touched: "name:port" (add, remove), "name:" (a DNS change), "*" (anything: the clock,
+ * a pick that may re-query), "" (nothing). Returns whether it moves no slot. */
+static bool twins_op(twins *t, uint64_t *st, const view *before, char *host, size_t len)
+{
+    wsel_ring *a = t->a, *b = t->b;
+    uint64_t op = wsel_kit_range(st, 0, 12);
+    char name[32];
+    uint32_t port = (uint32_t)wsel_kit_range(st, 80, 81);
+    uint32_t w = t->equal ? 10
+                 : wsel_kit_range(st, 0, 5) == 0 ? (uint32_t)wsel_kit_range(st, 1, 65535)
+                                                  : (uint32_t)wsel_kit_range(st, 1, 100);
+    if (wsel_kit_range(st, 0, 1))
+        snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_kit_range(st, 1, 12));
+    else
+        snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(st, 0, NAMES - 1));
+    if (op <= 6)
+        snprintf(host, len, "%s:%u", name, port);
+    if (op <= 4) {
+        assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
+    } else if (op <= 6) {
+        assert_int_equal(wsel_ring_remove_host(a, name, port, NULL, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_remove_host(b, name, port, NULL, NULL), WSEL_OK);
+    } else if (op == 7) {
+        snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(st, 0, NAMES - 1));
+        uint64_t s2 = *st;
+        snprintf(host, len, "%s:", name);
+        gen_answer(&t->m1, name, st);
+        gen_answer(&t->m2, name, &s2);
+        assert_int_equal(wsel_ring_refresh(a, name, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_refresh(b, name, NULL), WSEL_OK);
+    } else if (op == 8 && before->na) {
+        size_t i = wsel_kit_range(st, 0, before->na - 1);
+        wsel_ring_address ad;
+        wsel_ring_address_get(a, i, &ad);
+        bool up = wsel_kit_range(st, 0, 1);
+        assert_int_equal(wsel_ring_set_host_status(a, ad.host, ad.host_port, up, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_set_host_status(b, ad.host, ad.host_port, up, NULL), WSEL_OK);
+        return true;
+    } else if (op == 9) {
+        t->now += (double)wsel_kit_range(st, 0, 40) / 4;
+        snprintf(host, len, "*");
+        assert_int_equal(wsel_ring_tick(a, t->now, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_tick(b, t->now, NULL), WSEL_OK);
+    } else {
+        return twins_pick(t, st, host, len);
+    }
+    return false;
+}
+
+static void run_seed(uint64_t seed, size_t steps)
+{
+    uint64_t st = seed;
+    twins t;
+    twins_new(&t, &st);
     view before, after, twin;
-    view_take(a, &before);
+    view_take(t.a, &before);
     for (size_t step = 0; step < steps; step++) {
-        uint64_t op = wsel_kit_range(&st, 0, 12);
-        bool moves_nothing = false;
-        char name[32], host[48] = "";
-        uint32_t port = (uint32_t)wsel_kit_range(&st, 80, 81);
-        uint32_t w = equal ? 10
-                     : wsel_kit_range(&st, 0, 5) == 0 ? (uint32_t)wsel_kit_range(&st, 1, 65535)
-                                                       : (uint32_t)wsel_kit_range(&st, 1, 100);
-        if (wsel_kit_range(&st, 0, 1))
-            snprintf(name, sizeof name, "10.0.0.%llu", (unsigned long long)wsel_kit_range(&st, 1, 12));
-        else
-            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
-        if (op <= 6)
-            snprintf(host, sizeof host, "%s:%u", name, port);
-        if (op <= 4) {
-            assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
-        } else if (op <= 6) {
-            assert_int_equal(wsel_ring_remove_host(a, name, port, NULL, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_remove_host(b, name, port, NULL, NULL), WSEL_OK);
-        } else if (op == 7) {
-            snprintf(name, sizeof name, "n%llu.test", (unsigned long long)wsel_kit_range(&st, 0, NAMES - 1));
-            uint64_t s2 = st;
-            snprintf(host, sizeof host, "%s:", name);
-            gen_answer(&m1, name, &st);
-            gen_answer(&m2, name, &s2);
-            assert_int_equal(wsel_ring_refresh(a, name, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_refresh(b, name, NULL), WSEL_OK);
-        } else if (op == 8 && before.na) {
-            size_t i = wsel_kit_range(&st, 0, before.na - 1);
-            wsel_ring_address ad;
-            wsel_ring_address_get(a, i, &ad);
-            bool up = wsel_kit_range(&st, 0, 1);
-            assert_int_equal(wsel_ring_set_host_status(a, ad.host, ad.host_port, up, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_set_host_status(b, ad.host, ad.host_port, up, NULL), WSEL_OK);
-            moves_nothing = true;
-        } else if (op == 9) {
-            now += (double)wsel_kit_range(&st, 0, 40) / 4;
-            snprintf(host, sizeof host, "*");
-            assert_int_equal(wsel_ring_tick(a, now, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_tick(b, now, NULL), WSEL_OK);
-        } else {
-            /* picks, with retries: identical outcomes on the twins */
-            wsel_ring_handle ha = {.mode = (wsel_ring_mode)wsel_kit_range(&st, 0, 2),
-                                   .hash = wsel_kit_mix(&st) >> 11,
-                                   .u = (double)(wsel_kit_mix(&st) >> 11) / 9007199254740992.0};
-            wsel_ring_handle hb = ha;
-            bool cache_only = wsel_kit_range(&st, 0, 3) == 0;
-            snprintf(host, sizeof host, "%s", cache_only ? "" : "*");
-            for (int k = 0; k < 3; k++) {
-                wsel_ring_peer pa, pb;
-                assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(a, &ha, cache_only, &pa, NULL), WSEL_OK);
-                assert_int_equal((k ? wsel_ring_retry : wsel_ring_pick)(b, &hb, cache_only, &pb, NULL), WSEL_OK);
-                assert_int_equal(pa.outcome, pb.outcome);
-                assert_string_equal(pa.ip, pb.ip);
-                assert_int_equal(pa.slot, pb.slot);
-                assert_int_equal(pa.port, pb.port);
-                assert_string_equal(pa.message, pb.message);
-                assert_string_equal(pa.hostname ? pa.hostname : "-", pb.hostname ? pb.hostname : "-");
-            }
-            moves_nothing = cache_only;
-        }
+        char host[48] = "";
+        bool moves_nothing = twins_op(&t, &st, &before, host, sizeof host);
         wsel_error err;
-        if (wsel_ring_check(a, &err) != WSEL_OK)
+        if (wsel_ring_check(t.a, &err) != WSEL_OK)
             fail_msg("seed %llu step %zu: %s", (unsigned long long)seed, step, err.message);
-        view_take(a, &after);
-        view_take(b, &twin);
+        view_take(t.a, &after);
+        view_take(t.b, &twin);
         same_wheel(&after, &twin, seed, step);
 #ifdef RING_GEN_STRICT
         check_strict(&before, &after, host, seed, step);
@@ -396,18 +432,16 @@ static void run_seed(uint64_t seed, size_t steps)
 #endif
         check_movement(&before, &after, seed, step);
         if (moves_nothing)
-            for (uint32_t s = 1; s <= n; s++)
+            for (uint32_t s = 1; s <= t.n; s++)
                 assert_int_equal(after.owner[s], before.owner[s]);
         if (step % 8 == 0)
-            check_picks(a, &after);
+            check_picks(t.a, &after);
         view_free(&before);
         view_free(&twin);
         before = after;
     }
     view_free(&before);
-    wsel_ring_free(a);
-    wsel_ring_free(b);
-    free(order);
+    twins_free(&t);
 }
 
 static void test_generated(void **u)

@@ -1,6 +1,7 @@
-/* The ring balancer's reference engine: construction, changes, DNS (doc/ring.md
- * sections 2, 4-7). Every change plans first (all allocation and validation), then
- * applies without failing, so an error changes nothing. */
+/* The ring balancer's model, shared by both engines: construction, changes, DNS,
+ * apportionment in both modes, totals and health (doc/ring.md sections 2, 4-8, 10).
+ * Every change plans first (all allocation and validation), then applies without
+ * failing, so an error changes nothing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,7 +272,7 @@ static void strict_targets(wsel_ring *r)
         }
 }
 
-void wsel__ring_redistribute(wsel_ring *r)
+static void redistribute(wsel_ring *r)
 {
     wsel__raddr *a;
     if (r->strict)
@@ -309,13 +310,14 @@ static uint64_t weights(const wsel_ring *r, uint64_t *unavailable)
 uint64_t wsel_ring_weight(const wsel_ring *r)
 {
     uint64_t u;
-    return weights(r, &u);
+    return r ? weights(r, &u) : 0;
 }
 
 uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
 {
-    uint64_t u;
-    weights(r, &u);
+    uint64_t u = 0;
+    if (r)
+        weights(r, &u);
     return u;
 }
 
@@ -327,7 +329,7 @@ bool wsel__ring_healthy(const wsel_ring *r)
 
 bool wsel_ring_healthy(const wsel_ring *r)
 {
-    return wsel__ring_healthy(r);
+    return r && wsel__ring_healthy(r);
 }
 
 /* ---- section 7: DNS answers into addresses ---------------------------------------- */
@@ -377,6 +379,78 @@ static int bad_answer(wsel_error *err, const wsel__rhost *h, const char *fmt, co
                       "ring: DNS answer for host '%s': %s%s", h->name, fmt, what);
 }
 
+/* Section 7.2: one unresolved entry standing for the host (a ttl=0 answer after another
+ * ttl=0 or empty one), resolved per pick. */
+static int plan_ttl0(const wsel_ring *r, const wsel__rhost *h, plan *p, wsel_error *err)
+{
+    p->kind = WSEL_RING_SRV;
+    p->ttl0 = true;
+    p->prev_flag = true;
+    p->expire = r->now + r->ttl0;
+    p->e = calloc(1, sizeof *p->e);
+    if (!p->e)
+        return nomem(err);
+    p->n = 1;
+    snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
+    p->e[0].iptype = WSEL_RING_NAME;
+    p->e[0].port = h->port;
+    p->e[0].weight = h->node_weight;
+    return WSEL_OK;
+}
+
+/* Checks every entry of the record; its smallest TTL, and its lowest SRV priority. */
+static int check_entries(const wsel__rhost *h, const wsel_ring_record *rec, bool srv,
+                         uint32_t *minttl, uint32_t *minprio, wsel_error *err)
+{
+    *minttl = *minprio = UINT32_MAX;
+    for (size_t i = 0; i < rec->n_entries; i++) {
+        const wsel_ring_entry *en = &rec->entries[i];
+        if (!en->address || !en->address[0])
+            return bad_answer(err, h, "an entry without an address or target", "");
+        if (strlen(en->address) > 253)
+            return bad_answer(err, h, "name too long: ", en->address);
+        if (en->ttl < *minttl)
+            *minttl = en->ttl;
+        if (srv) {
+            if (en->port > 65535 || en->weight > WSEL_RING_MAX_WEIGHT || en->priority > 65535)
+                return bad_answer(err, h, "SRV port, weight or priority above 65535 for ",
+                                  en->address);
+            if (en->priority < *minprio)
+                *minprio = en->priority;
+        }
+    }
+    return WSEL_OK;
+}
+
+/* Entry en of an A or AAAA record (type) as pe: the host's port and weight. */
+static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel_ring_entry *en,
+                         pentry *pe, wsel_error *err)
+{
+    wsel_ring_iptype want = type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
+    pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+    if (pe->iptype != want)
+        return bad_answer(err, h,
+                          want == WSEL_RING_IPV4 ? "A entry is not an IPv4 address: "
+                                                 : "AAAA entry is not an IPv6 address: ",
+                          en->address);
+    pe->port = h->port;
+    pe->weight = h->node_weight;
+    snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+    return WSEL_OK;
+}
+
+/* Entry en of an SRV record as pe: its target (an IP or a name), port 0 -> the host's,
+ * weight 0 -> 1. */
+static void plan_srv_entry(const wsel__rhost *h, const wsel_ring_entry *en, pentry *pe)
+{
+    pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
+    if (pe->iptype == WSEL_RING_NAME)
+        snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
+    pe->port = en->port ? (uint16_t)en->port : h->port;
+    pe->weight = en->weight ? en->weight : 1;
+    snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
+}
+
 /* Reads a record into p->e (sorted, lowest SRV priority only), or the ttl=0 stand-in. */
 static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_ring_record *rec,
                         plan *p, wsel_error *err)
@@ -395,42 +469,15 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
                           h->name, (int)rec->type);
     if (!rec->entries)
         return bad_answer(err, h, "entries missing", "");
-    if (rec->entries[0].ttl == 0 && h->prev_ttl0_or_empty) {
-        /* section 7.2: one unresolved entry standing for the host, resolved per pick */
-        p->kind = WSEL_RING_SRV;
-        p->ttl0 = true;
-        p->prev_flag = true;
-        p->expire = r->now + r->ttl0;
-        p->e = calloc(1, sizeof *p->e);
-        if (!p->e)
-            return nomem(err);
-        p->n = 1;
-        snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
-        p->e[0].iptype = WSEL_RING_NAME;
-        p->e[0].port = h->port;
-        p->e[0].weight = h->node_weight;
-        return WSEL_OK;
-    }
+    if (rec->entries[0].ttl == 0 && h->prev_ttl0_or_empty)
+        return plan_ttl0(r, h, p, err);
     p->kind = (int)rec->type;
     p->real_srv = rec->type == WSEL_RING_SRV;
     p->prev_flag = rec->entries[0].ttl == 0;
-    uint32_t minttl = UINT32_MAX, minprio = UINT32_MAX;
-    for (size_t i = 0; i < rec->n_entries; i++) {
-        const wsel_ring_entry *en = &rec->entries[i];
-        if (!en->address || !en->address[0])
-            return bad_answer(err, h, "an entry without an address or target", "");
-        if (strlen(en->address) > 253)
-            return bad_answer(err, h, "name too long: ", en->address);
-        if (en->ttl < minttl)
-            minttl = en->ttl;
-        if (p->real_srv) {
-            if (en->port > 65535 || en->weight > WSEL_RING_MAX_WEIGHT || en->priority > 65535)
-                return bad_answer(err, h, "SRV port, weight or priority above 65535 for ",
-                                  en->address);
-            if (en->priority < minprio)
-                minprio = en->priority;
-        }
-    }
+    uint32_t minttl, minprio;
+    int rc = check_entries(h, rec, p->real_srv, &minttl, &minprio, err);
+    if (rc)
+        return rc;
     p->expire = r->now + (double)minttl;
     p->e = calloc(rec->n_entries, sizeof *p->e);
     if (!p->e)
@@ -438,28 +485,13 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
     for (size_t i = 0; i < rec->n_entries; i++) {
         const wsel_ring_entry *en = &rec->entries[i];
         pentry *pe = &p->e[p->n];
+        if (p->real_srv && en->priority != minprio)
+            continue; /* [T]: only the lowest priority, always (section 7.2) */
         if (p->real_srv) {
-            if (en->priority != minprio)
-                continue; /* [T]: only the lowest priority, always (section 7.2) */
-            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
-            if (pe->iptype == WSEL_RING_NAME)
-                snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
-            pe->port = en->port ? (uint16_t)en->port : h->port;
-            pe->weight = en->weight ? en->weight : 1;
-            snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
-        } else {
-            wsel_ring_iptype want = rec->type == WSEL_RING_A ? WSEL_RING_IPV4 : WSEL_RING_IPV6;
-            pe->iptype = wsel__ring_parse_ip(en->address, pe->ip, sizeof pe->ip);
-            if (pe->iptype != want) {
-                plan_free(p);
-                return bad_answer(err, h,
-                                  want == WSEL_RING_IPV4 ? "A entry is not an IPv4 address: "
-                                                         : "AAAA entry is not an IPv6 address: ",
-                                  en->address);
-            }
-            pe->port = h->port;
-            pe->weight = h->node_weight;
-            snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+            plan_srv_entry(h, en, pe);
+        } else if ((rc = plan_ip_entry(h, rec->type, en, pe, err))) {
+            plan_free(p);
+            return rc;
         }
         pe->ord = i;
         p->n++;
@@ -519,16 +551,9 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
         }
     }
     free(used);
-    if (!wsel__grow(&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr))
+    if (!wsel__grow(&r->addr, &r->capaddr, r->naddr + fresh, sizeof *r->addr) ||
+        !wsel__grow(&h->a, &h->cap, h->n + fresh, sizeof *h->a))
         return nomem(err);
-    if (h->n + fresh > h->cap) {
-        size_t cap = h->n + fresh + 4;
-        wsel__raddr **na = realloc(h->a, cap * sizeof *na);
-        if (!na)
-            return nomem(err);
-        h->a = na;
-        h->cap = cap;
-    }
     return WSEL_OK;
 }
 
@@ -567,7 +592,7 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
     renumber(r, h->idx, h->first);
-    wsel__ring_redistribute(r);
+    redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
         if (h->a[k]->disabled)
@@ -666,7 +691,7 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
         return; /* SRV weights win; a failed host uses it when it resolves */
     for (size_t k = 0; k < h->n; k++)
         h->a[k]->weight = weight;
-    wsel__ring_redistribute(r);
+    redistribute(r);
 }
 
 int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
@@ -739,7 +764,7 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
         h->a[k]->disabled = true;
         h->a[k]->weight = 0;
     }
-    wsel__ring_redistribute(r);
+    redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
     memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
     r->nh--;
@@ -823,6 +848,8 @@ int wsel_ring_set_host_status(wsel_ring *r, const char *name, uint32_t port, boo
 
 void wsel_ring_opts_init(wsel_ring_opts *o)
 {
+    if (!o)
+        return;
     memset(o, 0, sizeof *o);
     o->wheel_size = -1;
     o->requery = 1;

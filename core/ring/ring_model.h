@@ -1,6 +1,10 @@
-/* The ring balancer's model, shared by ref/ring*.c (doc/ring.md section 1). Not installed. */
-#ifndef WSEL_REF_RING_INTERNAL_H
-#define WSEL_REF_RING_INTERNAL_H
+/* The ring balancer's model (doc/ring.md section 1): the ring, its hosts and addresses,
+ * and what both engines read of it -- the reference pick (ref/ring/ring_ref_pick.c) and
+ * the fast engine (fast/ring/, which also reads the slot journal). The model and its
+ * changes are core/ring/ring_model.c's, reading it core/ring/ring_state.c's. Not
+ * installed. */
+#ifndef WSEL_CORE_RING_MODEL_H
+#define WSEL_CORE_RING_MODEL_H
 
 #include "wsel/ring.h"
 
@@ -23,7 +27,8 @@ typedef struct wsel__raddr {
     struct wsel__rhost *host;
     uint64_t serial;            /* unique per ring, never reused */
     size_t pos;                 /* index in iteration order */
-    void *fast;                 /* the fast engine's record of it (fast/ring/ring_fast.c), or NULL */
+    void *fast;                 /* the fast engine's record of it, opaque here
+                                   (fast/ring/ring_view.h), or NULL */
 } wsel__raddr;
 
 typedef struct wsel__rhost {
@@ -62,8 +67,8 @@ struct wsel_ring {
      * capacity is reserved when a change plans its new addresses. */
     wsel__raddr **addr;
     size_t naddr, capaddr;
-    /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner changed
-     * since it was last emptied, once each; jmark == NULL while no engine listens. */
+    /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner
+     * changed since it was last emptied, once each; jmark == NULL while no engine listens. */
     uint32_t *journal;
     uint8_t *jmark;
     uint32_t njournal;
@@ -82,24 +87,39 @@ static inline uint32_t wsel__ring_name_key(const char *name)
     return h;
 }
 
+/* What a pick of address a reports as its host name (doc/ring.md section 9): NULL for an
+ * IP-literal host, a named SRV target's name with use_srv_name, else the host's name. */
+static inline const char *wsel__ring_pick_hostname(const wsel_ring *r, const wsel__raddr *a)
+{
+    const wsel__rhost *h = a->host;
+    if (h->literal)
+        return NULL;
+    if (r->use_srv_name && h->real_srv && a->iptype == WSEL_RING_NAME)
+        return a->ip;
+    return h->name;
+}
+
 /* ring_order.c: ranks of n distinct finite numbers (1-based) into out; WSEL_E_ARG on
  * duplicates or non-finite values, WSEL_E_NOMEM. */
 int wsel__ring_ranks(const double *v, uint32_t n, uint32_t *out, wsel_error *err);
 
-/* ring.c */
+/* ring_model.c */
 /* An IP literal's canonical text (IPv6 without brackets; "[...]" accepted), or
  * WSEL_RING_NAME when s is no IP literal (out then unspecified). */
 wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
-void wsel__ring_redistribute(wsel_ring *r);
+/* Re-queries host h now (its answer replaces its addresses; slots are redistributed). */
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
+/* W > 0 and (W - U) / W * 100 > threshold (section 10). */
 bool wsel__ring_healthy(const wsel_ring *r);
+/* The address of host h numbered `serial`, if it still has it. */
 const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial);
-/* Starts the slot journal (WSEL_E_NOMEM; WSEL_E_ARG when already started) and stops it. */
+/* Starts the slot journal a fast engine reads (WSEL_E_NOMEM; WSEL_E_ARG when already
+ * started) and stops it. */
 int wsel__ring_journal_start(wsel_ring *r, wsel_error *err);
 void wsel__ring_journal_stop(wsel_ring *r);
 
-/* ring_pick.c: the end of a pick at an address with text ip (an IP, or a name that
- * goes through dns->toip) and port: fills peer's outcome, ip, port and message. */
+/* ring_state.c: the end of a pick at an address with text ip (an IP, or a name that goes
+ * through dns->toip) and port: fills peer's outcome, ip, port and message. */
 void wsel__ring_peer_fill(const wsel_ring_dns *dns, const char *ip, wsel_ring_iptype iptype,
                           uint16_t port, bool cache_only, wsel_ring_peer *peer);
 

@@ -1,5 +1,5 @@
-/* The ring's fast engine, writer side (include/wsel/ring.h, fast/ring.h): records,
- * views, sync, reclaim.
+/* The ring's fast engine, writer side (include/wsel/ring.h, fast/ring/ring_view.h):
+ * records, views, sync, reclaim.
  *
  * The ring notes every slot whose owner changes in its journal (core/ring/ring_model.c). A sync moves
  * those slots, and the slots of every address whose availability flipped, to the
@@ -25,20 +25,9 @@ static int nomem(wsel_error *err)
                       "ring fast engine: out of memory");
 }
 
-/* What picks of this address report as host name (doc/ring.md section 9). */
-static const char *pick_hostname(const wsel_ring *r, const wsel__raddr *a)
-{
-    const wsel__rhost *h = a->host;
-    if (h->literal)
-        return NULL;
-    if (r->use_srv_name && h->real_srv && a->iptype == WSEL_RING_NAME)
-        return a->ip;
-    return h->name;
-}
-
 static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
 {
-    const char *hn = pick_hostname(r, a);
+    const char *hn = wsel__ring_pick_hostname(r, a);
     size_t li = strlen(a->ip) + 1, lh = hn ? strlen(hn) + 1 : 0;
     wsel__frec *rec = malloc(sizeof *rec + li + lh);
     if (!rec)
@@ -120,23 +109,21 @@ static void view_update(wsel_ring_fast *f, wsel__fview *v)
     v->log_pos = f->log_off + f->nlog;
 }
 
-int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
-{
-    if (!f)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
-                          "ring: no fast engine");
-    wsel_ring *r = f->r;
-    wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
-    uint64_t gen = ++f->gen;
-    if (f->nlog > 4 * ((size_t)r->n + 1)) { /* older views copy instead of replaying */
-        f->log_off += f->nlog;
-        f->nlog = 0;
-    }
+/* What a sync found in the ring (step 1). */
+typedef struct sync_scan {
+    uint64_t gen;               /* this sync */
+    size_t flips;               /* slots of the addresses whose availability flipped */
+    size_t fresh, gone;         /* records made for new addresses, records of gone ones */
+    double min_expire;
+    bool healthy;
+} sync_scan;
 
-    /* 1. a record for every address (a failure here leaves spare records, no harm) */
+/* 1. a record for every address (a failure here leaves spare records, no harm) */
+static int scan_addresses(wsel_ring_fast *f, sync_scan *sc, wsel_error *err)
+{
+    wsel_ring *r = f->r;
     wsel__raddr *a;
-    size_t flips = 0, fresh = 0, gone = 0;
-    double min_expire = INFINITY;
+    sc->min_expire = INFINITY;
     FOR_EACH_ADDR(r, a) {
         wsel__frec *rec = a->fast;
         if (!rec) {
@@ -145,49 +132,67 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
             rec->next = f->recs;
             f->recs = rec;
             a->fast = rec;
-            fresh++;
+            sc->fresh++;
         }
-        rec->seen = gen;
+        rec->seen = sc->gen;
         if (rec->avail_pub != a->available)
-            flips += a->count;
-        if (a->host->expire < min_expire)
-            min_expire = a->host->expire;
+            sc->flips += a->count;
+        if (a->host->expire < sc->min_expire)
+            sc->min_expire = a->host->expire;
     }
     for (wsel__frec *rec = f->recs; rec; rec = rec->next)
-        gone += rec->seen != gen;
-    bool healthy = wsel__ring_healthy(r);
-    if (cur && !fresh && !gone && !flips && r->njournal == 0 && cur->healthy == healthy &&
-        cur->now == r->now && cur->min_expire == min_expire) {
-        FOR_EACH_ADDR(r, a)
-            atomic_store_explicit(&((wsel__frec *)a->fast)->expire, a->host->expire,
-                                  memory_order_relaxed);
-        return WSEL_OK; /* nothing a reader could see changed */
-    }
+        sc->gone += rec->seen != sc->gen;
+    sc->healthy = wsel__ring_healthy(r);
+    return WSEL_OK;
+}
 
-    /* 2. everything that can fail, before anything is committed */
-    if (!wsel__grow(&f->log, &f->caplog, f->nlog + r->njournal + flips, sizeof *f->log) ||
-        !wsel__grow(&f->dead, &f->capdead, f->ndead + gone, sizeof *f->dead) ||
+/* Nothing a reader could see changed since the view cur: only expiries are brought up
+ * to date, in place. */
+static bool unchanged(wsel_ring_fast *f, const wsel__fview *cur, const sync_scan *sc)
+{
+    const wsel_ring *r = f->r;
+    if (!cur || sc->fresh || sc->gone || sc->flips || r->njournal || cur->healthy != sc->healthy ||
+        cur->now != r->now || cur->min_expire != sc->min_expire)
+        return false;
+    const wsel__raddr *a;
+    FOR_EACH_ADDR(r, a)
+        atomic_store_explicit(&((wsel__frec *)a->fast)->expire, a->host->expire,
+                              memory_order_relaxed);
+    return true;
+}
+
+/* 2. everything that can fail, before anything is committed: room in the log and the
+ * dead list, a place on the retired list, and the view to build (the spare closest to
+ * now replays least). NULL when out of memory. */
+static wsel__fview *reserve(wsel_ring_fast *f, const sync_scan *sc)
+{
+    const wsel_ring *r = f->r;
+    if (!wsel__grow(&f->log, &f->caplog, f->nlog + r->njournal + sc->flips, sizeof *f->log) ||
+        !wsel__grow(&f->dead, &f->capdead, f->ndead + sc->gone, sizeof *f->dead) ||
         !wsel__retire_reserve(&f->retired, 1))
-        return nomem(err);
-    wsel__fview *v = NULL;
-    if (f->nspare) {
-        size_t best = 0; /* the one closest to now replays least */
-        for (size_t i = 1; i < f->nspare; i++)
-            if (f->spare[i]->log_pos > f->spare[best]->log_pos)
-                best = i;
-        v = f->spare[best];
-        f->spare[best] = f->spare[--f->nspare];
-    } else if (!(v = view_new(r->n))) {
-        return nomem(err);
-    }
+        return NULL;
+    if (!f->nspare)
+        return view_new(r->n);
+    size_t best = 0;
+    for (size_t i = 1; i < f->nspare; i++)
+        if (f->spare[i]->log_pos > f->spare[best]->log_pos)
+            best = i;
+    wsel__fview *v = f->spare[best];
+    f->spare[best] = f->spare[--f->nspare];
+    return v;
+}
 
-    /* 3. commit: log the moved and flipped slots, retire gone records, build, publish */
+/* 3. commit: log the moved and flipped slots, retire gone records, build v, publish it */
+static void commit(wsel_ring_fast *f, wsel__fview *v, const sync_scan *sc)
+{
+    wsel_ring *r = f->r;
     for (uint32_t i = 0; i < r->njournal; i++) {
         uint32_t s = r->journal[i];
         r->jmark[s] = 0;
         f->log[f->nlog++] = s;
     }
     r->njournal = 0;
+    wsel__raddr *a;
     FOR_EACH_ADDR(r, a) {
         wsel__frec *rec = a->fast;
         atomic_store_explicit(&rec->expire, a->host->expire, memory_order_relaxed);
@@ -199,19 +204,41 @@ int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
     }
     for (wsel__frec **pp = &f->recs; *pp;) {
         wsel__frec *rec = *pp;
-        if (rec->seen != gen) {
+        if (rec->seen != sc->gen) {
             *pp = rec->next;
             f->dead[f->ndead++] = rec;
         } else {
             pp = &rec->next;
         }
     }
+    wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
     view_update(f, v);
-    v->healthy = healthy;
+    v->healthy = sc->healthy;
     v->now = r->now;
-    v->min_expire = min_expire;
+    v->min_expire = sc->min_expire;
     atomic_store_explicit(&f->cur, v, memory_order_release);
     wsel__retire(&f->retired, cur);
+}
+
+int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err)
+{
+    if (!f)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: no fast engine");
+    const wsel_ring *r = f->r;
+    wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
+    if (f->nlog > 4 * ((size_t)r->n + 1)) { /* older views copy instead of replaying */
+        f->log_off += f->nlog;
+        f->nlog = 0;
+    }
+    sync_scan sc = {.gen = ++f->gen};
+    int rc = scan_addresses(f, &sc, err);
+    if (rc != WSEL_OK || unchanged(f, cur, &sc))
+        return rc;
+    wsel__fview *v = reserve(f, &sc);
+    if (!v)
+        return nomem(err);
+    commit(f, v, &sc);
     return WSEL_OK;
 }
 
@@ -316,6 +343,9 @@ void wsel_ring_fast_free(wsel_ring_fast *f)
 int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
 {
 #define BAD(...) wsel__fail(err, WSEL_E_STATE, NULL, 0, 0, NULL, NULL, NULL, __VA_ARGS__)
+    if (!f)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: no fast engine to check");
     const wsel_ring *r = f->r;
     const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
     if (v->n != r->n)
@@ -334,7 +364,7 @@ int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
         if (!rec || strcmp(rec->ip, a->ip) != 0 || rec->port != a->port ||
             rec->iptype != a->iptype)
             return BAD("ring fast: no record or a wrong one for address %s", a->ip);
-        const char *hn = pick_hostname(r, a);
+        const char *hn = wsel__ring_pick_hostname(r, a);
         if ((hn == NULL) != (rec->hostname == NULL) || (hn && strcmp(hn, rec->hostname) != 0))
             return BAD("ring fast: address %s reports the wrong host name", a->ip);
         if (atomic_load_explicit(&rec->expire, memory_order_relaxed) != a->host->expire)

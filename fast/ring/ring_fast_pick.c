@@ -1,7 +1,7 @@
-/* The ring's fast engine, reader side (include/wsel/ring.h): picks from a published view
- * (fast/ring.h). A pick loads the view once (acquire), computes its start slot, and takes
- * the first available slot at or after it from the availability bitmap, one 64-slot
- * word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
+/* The ring's fast engine, reader side (include/wsel/ring.h): picks from a published
+ * view (fast/ring/ring_view.h). A pick loads the view once (acquire), computes its start
+ * slot, and takes the first available slot at or after it from the availability bitmap,
+ * one 64-slot word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
  * and nothing shared is written except the round-robin pointer, advanced by one
  * compare-and-swap to just past the slot taken (where the reference, taking one pointer
  * value per skipped slot, leaves it too). */
@@ -242,7 +242,7 @@ int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
 int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                          wsel_ring_peer *peer, wsel_error *err)
 {
-    if (h)
+    if (f && h && peer) /* else the pick refuses the call, h untouched */
         h->retries++;
     return wsel_ring_fast_pick(f, h, cache_only, peer, err);
 }

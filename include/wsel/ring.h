@@ -4,9 +4,9 @@
  *
  * A wsel_ring is a wheel of N slots shared by the addresses of its hosts. Hosts are
  * (name, port) pairs with a weight; each host resolves, through the caller's resolver
- * (wsel_ring_dns: the library does no I/O), to addresses. Changes redistribute the slots
- * (doc/ring.md section 5); picks map a hash, a float or a round-robin pointer to a slot
- * and walk forward past unavailable addresses.
+ * (wsel_ring_dns: the library does no network I/O), to addresses. Changes redistribute
+ * the slots (doc/ring.md section 5); picks map a hash, a float or a round-robin pointer
+ * to a slot and walk forward past unavailable addresses.
  *
  * A wsel_ring is plain data and not thread-safe: one thread uses it at a time. */
 #ifndef WSEL_RING_H
@@ -263,6 +263,140 @@ WSEL_API int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h,
  * availability, each address's text and port, health); WSEL_E_STATE with the first
  * difference. Writer thread, for tests. */
 WSEL_API int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err);
+
+/* ---- scenarios (doc/ring.md section 11; man/wsel.1, RING SCENARIO) --------------------
+ *
+ * A scenario is a JSON file that describes a ring (its options and hosts), the answers
+ * of an in-memory DNS resolver, and a list of ops (host changes, DNS answers,
+ * availability, the clock, snapshots and picks). The library reads it and runs it; the
+ * caller sees each step of the run through a callback. `wsel ring run|show|diff` are such
+ * callers. */
+typedef struct wsel_ring_scenario wsel_ring_scenario;
+
+#define WSEL_RING_SCENARIO_MAX_SIZE 268435456u /* 256 MiB: the largest scenario text */
+
+typedef enum wsel_ring_op_kind {
+    WSEL_RING_OP_ADD = 0,       /* add a host, or change an existing host's weight */
+    WSEL_RING_OP_REMOVE,        /* remove a host (absent: nothing, found = false) */
+    WSEL_RING_OP_STATUS,        /* availability of one address */
+    WSEL_RING_OP_HOSTSTATUS,    /* availability of every address of a host */
+    WSEL_RING_OP_DNS,           /* a name's new answer, and its hosts re-queried */
+    WSEL_RING_OP_ADVANCE,       /* the clock moves on */
+    WSEL_RING_OP_SNAPSHOT,      /* nothing changes: the caller reads the ring */
+    WSEL_RING_OP_PEERS,         /* one pick per hash or float key */
+    WSEL_RING_OP_RR,            /* round-robin picks */
+    WSEL_RING_OP_RETRY          /* a hashed pick, then retries of it */
+} wsel_ring_op_kind;
+
+/* "add", "remove", "status", "hoststatus", "dns", "advance", "snapshot", "peers", "rr",
+ * "retry"; "unknown" for anything else. */
+WSEL_API const char *wsel_ring_op_kind_name(wsel_ring_op_kind kind);
+
+/* One op as read. Fields that do not apply to its kind are 0 / NULL. Pointers stay valid
+ * as long as the scenario. */
+typedef struct wsel_ring_op {
+    wsel_ring_op_kind kind;
+    const char *path;           /* its JSON path: "$.ops[3]" */
+    const char *name;           /* add, remove, hoststatus: the host; dns: the name */
+    const char *ip;             /* status: the address (an IP in any form, or a name) */
+    const char *hostname;       /* status: the host it belongs to (NULL: the host `ip`) */
+    uint32_t port;              /* add, remove, status, hoststatus (default 80) */
+    uint32_t weight;            /* add (default 10) */
+    bool available;             /* status, hoststatus */
+    double seconds;             /* advance: 0..1e9 */
+    const uint64_t *hashes;     /* peers by hash: n_keys hashes 0..2^53, else NULL */
+    const double *floats;       /* peers by float: n_keys keys in [0,1), else NULL */
+    size_t n_keys;
+    uint64_t hash;              /* retry: 0..2^53 */
+    uint64_t count;             /* rr: the picks; retry: the retries after the first pick */
+} wsel_ring_op;
+
+/* Reads a scenario from a file (a regular file of at most WSEL_RING_SCENARIO_MAX_SIZE
+ * bytes) or from memory, and checks every value against its documented range; the ring
+ * itself is built only when it runs. Errors carry the file (or `name`) and, for the
+ * text, LINE:COL of the value at fault, with its JSON path at the start of the message
+ * ("$.ops[3].weight: expected an integer in 1..65535, got 0"): WSEL_E_SYNTAX (JSON text,
+ * unknown key), WSEL_E_DUPKEY, WSEL_E_TYPE, WSEL_E_RANGE, WSEL_E_LIMIT; WSEL_E_IO for a
+ * file that cannot be read (with the system's reason); WSEL_E_NOMEM; WSEL_E_ARG for a
+ * NULL path or out, or NULL data with len > 0. */
+WSEL_API int wsel_ring_scenario_load_file(const char *path, wsel_ring_scenario **out,
+                                          wsel_error *err);
+WSEL_API int wsel_ring_scenario_load_buffer(const char *name, const char *data, size_t len,
+                                            wsel_ring_scenario **out, wsel_error *err);
+WSEL_API void wsel_ring_scenario_free(wsel_ring_scenario *sc);
+
+/* The ring options the scenario gives (dns empty: a run supplies the scenario's
+ * resolver), its ops, and op i (NULL past the end). */
+WSEL_API const wsel_ring_opts *wsel_ring_scenario_opts(const wsel_ring_scenario *sc);
+WSEL_API size_t wsel_ring_scenario_op_count(const wsel_ring_scenario *sc);
+WSEL_API const wsel_ring_op *wsel_ring_scenario_op(const wsel_ring_scenario *sc, size_t i);
+
+/* How a run builds its ring and picks. Zeroed (or a NULL pointer): the reference engine
+ * and the apportionment the scenario's "strict" key asks for. */
+typedef enum wsel_ring_engine {
+    WSEL_RING_ENGINE_REF = 0,   /* picks by wsel_ring_pick */
+    WSEL_RING_ENGINE_FAST       /* a fast engine attached, synced after every op; picks by
+                                   wsel_ring_fast_pick_refresh (the same results) */
+} wsel_ring_engine;
+
+typedef enum wsel_ring_apportion {
+    WSEL_RING_APPORTION_SCENARIO = 0, /* as the scenario's "strict" key says */
+    WSEL_RING_APPORTION_5_2_3,        /* 5.2.3's, whatever the scenario says */
+    WSEL_RING_APPORTION_STRICT        /* strict mode, whatever the scenario says */
+} wsel_ring_apportion;
+
+typedef struct wsel_ring_run_opts {
+    wsel_ring_engine engine;
+    wsel_ring_apportion apportion;
+} wsel_ring_run_opts;
+
+/* What a run reports, in this order: BUILT once; per op BEGIN, one PICK per pick (peers,
+ * rr, retry), END; DONE once, after the last op. */
+typedef enum wsel_ring_step_kind {
+    WSEL_RING_STEP_BUILT = 0,   /* the ring as the options and hosts built it */
+    WSEL_RING_STEP_BEGIN,       /* op `index` is about to be applied (the ring before it) */
+    WSEL_RING_STEP_PICK,        /* one pick of op `index` */
+    WSEL_RING_STEP_END,         /* op `index` applied, or refused (status) */
+    WSEL_RING_STEP_DONE         /* every op applied (the ring after all of them) */
+} wsel_ring_step_kind;
+
+/* One step of a run. Everything it points to is valid during the callback only. */
+typedef struct wsel_ring_step {
+    wsel_ring_step_kind kind;
+    const wsel_ring *ring;          /* the ring as it is now: read it with the calls above */
+    size_t index;                   /* BEGIN, PICK, END: the op's index */
+    const wsel_ring_op *op;         /* BEGIN, PICK, END: the op; else NULL */
+    double now;                     /* the run's clock in seconds (advance moves it) */
+    /* PICK */
+    uint64_t pick;                  /* its number in the op, from 0 (retry: 0 is the first
+                                       pick, k the k-th retry) */
+    const wsel_ring_handle *handle; /* the handle picked with (mode, key, retries) */
+    const wsel_ring_peer *peer;     /* the pick's result (an outcome that is no peer, such
+                                       as WSEL_RING_UNHEALTHY, is a result, not an error) */
+    /* END */
+    int status;                     /* WSEL_OK, or the ring's refusal of the op ... */
+    const wsel_error *error;        /* ... in the ring's words (status != WSEL_OK) */
+    bool found;                     /* remove: the host was there */
+} wsel_ring_step;
+
+/* The caller's view of a run: 0 goes on; any other value stops the run at once, and
+ * wsel_ring_scenario_run returns that value (pass a wsel_status: WSEL_E_NOMEM when the
+ * caller ran out of memory, WSEL_E_IO when its output failed) with err untouched. */
+typedef int (*wsel_ring_step_fn)(void *ctx, const wsel_ring_step *step);
+
+/* Builds the scenario's ring on its resolver and applies its ops in order, calling
+ * fn(ctx, step) at every step (fn may be NULL). The scenario is not changed (its DNS
+ * ops change the run's copy of the resolver's table), so it can run again, or in several
+ * threads at once. Returns WSEL_OK when every op was applied. A refusal by the ring
+ * stops the run (after the END step that reports it) and is reported as a fault of the
+ * scenario, at the JSON path of what caused it ($.ops[3]; $.order, $.hosts[2] when
+ * building): WSEL_E_ARG becomes WSEL_E_REFERENCE for an op (the only ops a valid
+ * scenario holds that the ring refuses name a host or an address it does not have) and
+ * WSEL_E_RANGE for the options (a value the ring does not take, such as a repeated
+ * 'order' number); other codes stay (WSEL_E_NOMEM, WSEL_E_ADDR, ...). WSEL_E_ARG for a
+ * NULL scenario. */
+WSEL_API int wsel_ring_scenario_run(const wsel_ring_scenario *sc, const wsel_ring_run_opts *opts,
+                                    wsel_ring_step_fn fn, void *ctx, wsel_error *err);
 
 #ifdef __cplusplus
 }

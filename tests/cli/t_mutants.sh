@@ -4,16 +4,6 @@
 # kills; expectations come from the man page and doc/ring.md, not from a run.
 . "$(dirname "$0")/tap.sh"
 
-# cli/ring/ring_scenario.c@69db7ad72d+8:const:1:0:1 -- an A/AAAA record whose keys are wrong
-# must stop the read (the record's address is never set), for the first record and after
-# a good one.
-ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1", "port": 80}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
-    'dns\.a\.test\.A\[0\]\.port: unknown key' "A record with an unknown key"
-ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1"}, {"address": "192.0.2.2", "weight": 1}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
-    'dns\.a\.test\.A\[1\]\.weight: unknown key' "second A record with an unknown key"
-ring_bad '{"dns": {"a.test": {"AAAA": [{"address": "::1"}, {"ttl": 5}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
-    "dns\\.a\\.test\\.AAAA\\[1\\]: missing 'address'" "AAAA record without an address"
-
 # gslb_bad NAME REGEX < CONFIG: `wsel gslb check` refuses the config: exit 1, one line on
 # stderr, FILE:LINE:COL: OBJECT: MESSAGE matching REGEX (doc/gslb.md, *Errors*).
 gslb_bad() {
@@ -79,13 +69,6 @@ run gslb resolve "$TMP/topo.conf" www.example.com --inputs "$GEX/inputs.json" -n
 is_rc 0 "topology by order: resolves"
 jqok '.queries[0].pool == "/Common/p_dc2" and (.queries[0].log[] | select(.event == "pool-selection") | .score) == "50"' \
     "topology records by order, not text order: p_dc2 with score 50"
-
-# cli/ring/ring_scenario.c@92e5b83e34:const:1:0:1 -- a scenario's string pool allocated too
-# small still "works" with glibc; only a memory checker sees it. Each ring command on the
-# bundled examples must run clean under valgrind.
-vg 0 "ring run k2 --json: clean under valgrind" ring run "$EXAMPLES/ring/k2.json" --json
-vg 0 "ring show k4: clean under valgrind" ring show "$EXAMPLES/ring/k4.json"
-vg 0 "ring diff k2: clean under valgrind" ring diff "$EXAMPLES/ring/k2.json"
 
 # cli/weighted/weighted_stateopt.c@9d199c8c3d+3:stmt:wsel_state_free(st);:;:1 -- a refused --down/--up
 # leaks nothing: exit 2.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Tests written for generated mutants of the ring code (ref/ring*.c, fast/ring*.c,
-# cli/ring*.c) that survived the other tests (scripts/mutgen.py, `make mutants-sample`).
+# Tests written for generated mutants of the ring code (core/ring/, ref/ring/, fast/ring/,
+# cli/ring/) that survived the other tests (scripts/mutgen.py, `make mutants-sample`).
 # Each case names the mutant id it kills; expectations come from the man page and
 # doc/ring.md (worked by hand in the comments), not from a run.
 . "$(dirname "$0")/tap.sh"
@@ -53,6 +53,24 @@ jqok '.changes[0] | [.moved, .minimalMoved, .untouchedMoves, .strict.moved, .str
     "diff: an SRV weight change by a dns op touches the named host's addresses"
 jqok '[.changes[0].slots[] | [.from, .to, .untouched]] | length == 3 and all(. == ["10.0.0.2:80","10.0.0.1:80",false])' \
     "diff: its 3 slots go 10.0.0.2 -> 10.0.0.1, not between untouched addresses"
+
+# cli/ring/ring_scenario.c@69db7ad72d+8:const:1:0:1 (the scenario reader before it moved to
+# core/ring/ring_scenario.c; moved here from t_mutants.sh) -- an A/AAAA record whose keys
+# are wrong must stop the read (the record's address is never set), for the first record
+# and after a good one. A name that is no identifier is written in brackets in the path.
+ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1", "port": 80}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    'dns\["a\.test"\]\.A\[0\]\.port: unknown key' "A record with an unknown key"
+ring_bad '{"dns": {"a.test": {"A": [{"address": "192.0.2.1"}, {"address": "192.0.2.2", "weight": 1}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    'dns\["a\.test"\]\.A\[1\]\.weight: unknown key' "second A record with an unknown key"
+ring_bad '{"dns": {"a.test": {"AAAA": [{"address": "::1"}, {"ttl": 5}]}}, "ops": [{"op": "add", "name": "a.test"}]}' \
+    "dns\\[\"a\\.test\"\\]\\.AAAA\\[1\\]: missing 'address'" "AAAA record without an address"
+
+# cli/ring/ring_scenario.c@92e5b83e34:const:1:0:1 (moved here from t_mutants.sh) -- a
+# scenario's string pool allocated too small still "works" with glibc; only a memory
+# checker sees it. Each ring command on the bundled examples must run clean under valgrind.
+vg 0 "ring run k2 --json: clean under valgrind" ring run "$EXAMPLES/ring/k2.json" --json
+vg 0 "ring show k4: clean under valgrind" ring show "$EXAMPLES/ring/k4.json"
+vg 0 "ring diff k2: clean under valgrind" ring diff "$EXAMPLES/ring/k2.json"
 
 # core/ring/ring_model.c@924b997138:aor:+:-:1 -- the ring's journal of moved slots (kept while a fast
 # engine is attached) marks slots 1..N: a mark array two bytes short still "works" with

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bin/wsel ring: run, show, diff over scenario files (tests/data/ring, examples/ring).
-# Expected values are copied from the spec (/work/shared/spec/ring.md; doc/ring.md).
+# Expected values are copied from the spec's known answers as doc/ring.md gives them.
 . "$(dirname "$0")/tap.sh"
 R="$DATA/../../data/ring"
 EX="$EXAMPLES/ring"
@@ -140,8 +140,8 @@ bad '{"order": [3, 1, 3]}' '\$\.order: .*duplicates' "order with duplicates"
 bad '{"wheelSize": 3, "frob": 1}' '\$\.frob: unknown key' "unknown key"
 bad '{"ops": [{"op": "add", "name": "x", "wieght": 3}]}' 'ops\[0\]\.wieght: unknown key' "misspelled op key"
 bad '{"ops": [{"op": "teleport"}]}' 'ops\[0\]\.op: unknown op' "unknown op"
-bad '{"dns": {"a.test": {"A": [{"address": "::1"}]}}}' 'dns\.a\.test\.A\[0\]\.address' "A record with an IPv6 address"
-bad '{"dns": {"a.test": {"fail": "refused"}}}' 'dns\.a\.test\.fail' "unknown failure kind"
+bad '{"dns": {"a.test": {"A": [{"address": "::1"}]}}}' 'dns\["a\.test"\]\.A\[0\]\.address' "A record with an IPv6 address"
+bad '{"dns": {"a.test": {"fail": "refused"}}}' 'dns\["a\.test"\]\.fail' "unknown failure kind"
 bad '{"dns": {"a.test": {"SRV": [{"target": "b.test", "port": 80, "weight": 1}]}}}' "missing 'priority'" "SRV without priority"
 bad '{"healthThreshold": 101}' '\$\.healthThreshold' "threshold above 100"
 bad '{"rrStart": 1001}' '\$\.rrStart' "rrStart beyond the wheel"
@@ -158,6 +158,19 @@ for f in "$R"/*.json "$EX"/*.json; do
     "$WSEL" ring run "$f" --json >"$TMP/ref.json" 2>&1
     "$WSEL" ring run "$f" --json --engine fast >"$TMP/fast.json" 2>&1
     cmp -s "$TMP/ref.json" "$TMP/fast.json"; ok $? "--engine fast = ref: $(basename "$f")"
+done
+# -- I/O errors say why (issue 23): a file that cannot be read is no syntax error, and a
+#    closed pipe is a failed write (exit 3, one line with the reason), not death by SIGPIPE
+run ring run /proc/self/mem;              one_line_error "unreadable scenario (read fails): exit 2"
+has "$TMP/err" "cannot read scenario '/proc/self/mem': Input/output error" "... with the system's reason"
+printf '{"hosts": ["10.0.0.1"], "ops": [{"op": "rr", "count": 20000}]}\n' >"$TMP/many.json"
+for fmt in "" --json; do # about 500 KB of output, far more than a pipe holds
+    rc=$(bash -c '"$1" ring run "$2" $3 2>"$4" | head -c 10 >/dev/null; echo "${PIPESTATUS[0]}"' \
+        _ "$WSEL" "$TMP/many.json" "$fmt" "$TMP/err")
+    [ "$rc" = 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -q '^wsel: cannot write the output: Broken pipe$' "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $rc: $(head -c 300 "$TMP/err")"
+    ok $r "ring run $fmt into a closed pipe: exit 3, one line with the reason"
 done
 run ring run "$R/k1.json" --bogus;        one_line_error "unknown option"
 run ring frob;                            one_line_error "unknown ring command"

@@ -1,0 +1,306 @@
+/* The ring's API conventions (include/wsel/common.h) and its scenario calls
+ * (include/wsel/ring.h, "scenarios"): every call given a NULL handle answers as the
+ * conventions say instead of crashing; a scenario read from memory or a file runs with
+ * its steps reported in order, by either engine, and as often as asked; faults are
+ * reported where they are in the text. Expected picks come from layout K4 of the spec
+ * (doc/ring.md section 5; tests/cli/t_ring.sh): slots 1..15 owned GMGMMMGMMGMMMGM, G =
+ * getkong.org (5.6.7.8:321), M = mashape.com (1.2.3.4:123). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wsel.h"
+
+static const char k4[] =
+    "{\"wheelSize\": 15,\n"
+    " \"hosts\": [{\"name\": \"mashape.com\", \"port\": 123, \"weight\": 100},\n"
+    "           {\"name\": \"getkong.org\", \"port\": 321, \"weight\": 50}],\n"
+    " \"dns\": {\"mashape.com\": {\"A\": [{\"address\": \"1.2.3.4\", \"ttl\": 300}]},\n"
+    "         \"getkong.org\": {\"A\": [{\"address\": \"5.6.7.8\", \"ttl\": 300}]}},\n"
+    " \"ops\": [{\"op\": \"rr\", \"count\": 30},\n"
+    "         {\"op\": \"hoststatus\", \"name\": \"getkong.org\", \"port\": 321, \"available\": false},\n"
+    "         {\"op\": \"peers\", \"hashes\": [0, 6, 15]},\n"
+    "         {\"op\": \"retry\", \"hash\": 0, \"count\": 2},\n"
+    "         {\"op\": \"remove\", \"name\": \"nothere\"},\n"
+    "         {\"op\": \"advance\", \"seconds\": 2.5}]}\n";
+
+static const char owners[] = "GMGMMMGMMGMMMGM";
+
+/* ---- NULL handles ----------------------------------------------------------------------- */
+
+static void test_null_handles(void **u)
+{
+    (void)u;
+    wsel_error err;
+    wsel_ring_handle h = {WSEL_RING_HASH, 1, 0, 0};
+    wsel_ring_peer peer;
+    wsel_ring_address ad;
+    uint32_t slots[4] = {7, 7, 7, 7};
+    bool found = true;
+    wsel_ring_opts_init(NULL);
+    wsel_ring_free(NULL);
+    assert_int_equal(wsel_ring_new(NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_size(NULL), 0);
+    assert_int_equal(wsel_ring_address_count(NULL), 0);
+    assert_int_equal(wsel_ring_host_count(NULL), 0);
+    assert_int_equal(wsel_ring_weight(NULL), 0);
+    assert_int_equal(wsel_ring_unavailable_weight(NULL), 0);
+    assert_false(wsel_ring_healthy(NULL));
+    assert_int_equal(wsel_ring_owner(NULL, 1), -1);
+    memset(&ad, 0xff, sizeof ad);
+    wsel_ring_address_get(NULL, 0, &ad);
+    assert_null(ad.ip);
+    wsel_ring_address_slots(NULL, 0, slots);
+    assert_int_equal(slots[0], 7);
+    assert_int_equal(wsel_ring_check(NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_add_host(NULL, "a", 80, 1, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_remove_host(NULL, "a", 80, &found, &err), WSEL_E_ARG);
+    assert_false(found);
+    assert_int_equal(wsel_ring_refresh(NULL, "a", &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_tick(NULL, 1, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_address_status(NULL, "1.2.3.4", 80, NULL, true, &err),
+                     WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_host_status(NULL, "a", 80, true, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_pick(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_retry(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    assert_int_equal(h.retries, 0); /* a refused retry counts nothing */
+    assert_int_equal(wsel_ring_default_order(3, NULL, &err), WSEL_E_ARG);
+    /* the fast engine */
+    wsel_ring_fast *f = (wsel_ring_fast *)&h; /* never written: the calls refuse first */
+    assert_int_equal(wsel_ring_fast_new(NULL, &f, &err), WSEL_E_ARG);
+    assert_null(f);
+    wsel_ring_fast_free(NULL);
+    assert_int_equal(wsel_ring_fast_sync(NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_reclaim(NULL), 0);
+    assert_int_equal(wsel_ring_fast_check(NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_retry(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    assert_int_equal(h.retries, 0);
+    assert_int_equal(wsel_ring_fast_pick_refresh(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    /* scenarios */
+    wsel_ring_scenario *sc = (wsel_ring_scenario *)&h;
+    assert_int_equal(wsel_ring_scenario_load_file(NULL, &sc, &err), WSEL_E_ARG);
+    assert_null(sc);
+    assert_int_equal(wsel_ring_scenario_load_file("x.json", NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_scenario_load_buffer("x", NULL, 3, &sc, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_scenario_load_buffer("x", "{}", 2, NULL, &err), WSEL_E_ARG);
+    wsel_ring_scenario_free(NULL);
+    assert_null(wsel_ring_scenario_opts(NULL));
+    assert_int_equal(wsel_ring_scenario_op_count(NULL), 0);
+    assert_null(wsel_ring_scenario_op(NULL, 0));
+    assert_int_equal(wsel_ring_scenario_run(NULL, NULL, NULL, NULL, &err), WSEL_E_ARG);
+    assert_string_equal(wsel_ring_op_kind_name((wsel_ring_op_kind)99), "unknown");
+    assert_string_equal(wsel_ring_op_kind_name(WSEL_RING_OP_HOSTSTATUS), "hoststatus");
+}
+
+/* ---- running ------------------------------------------------------------------------------ */
+
+/* What a run reported. */
+typedef struct seen {
+    char kinds[256];            /* one letter per step: B(uilt) b(egin) p(ick) e(nd) D(one) */
+    size_t n;
+    char picks[64][80];         /* "ip:port" or the outcome's name */
+    size_t npicks;
+    bool found;                 /* the remove op's */
+    double now;                 /* after the advance op */
+    int stop_at;                /* answer this at step number stop_at (0: never) */
+} seen;
+
+static int on_step(void *ctx, const wsel_ring_step *st)
+{
+    seen *s = ctx;
+    static const char letter[] = "BbpeD";
+    assert_true(s->n + 1 < sizeof s->kinds);
+    s->kinds[s->n++] = letter[st->kind];
+    assert_non_null(st->ring);
+    if (st->kind == WSEL_RING_STEP_PICK && s->npicks < 64) {
+        const wsel_ring_peer *p = st->peer;
+        if (p->outcome == WSEL_RING_PEER)
+            snprintf(s->picks[s->npicks++], sizeof s->picks[0], "%s:%u", p->ip, p->port);
+        else
+            snprintf(s->picks[s->npicks++], sizeof s->picks[0], "%s",
+                     wsel_ring_outcome_name(p->outcome));
+    }
+    if (st->kind == WSEL_RING_STEP_END && st->op->kind == WSEL_RING_OP_REMOVE)
+        s->found = st->found;
+    if (st->kind == WSEL_RING_STEP_END && st->op->kind == WSEL_RING_OP_ADVANCE)
+        s->now = st->now;
+    return s->stop_at && (int)s->n == s->stop_at ? 42 : 0;
+}
+
+static const char *peer_of(char owner)
+{
+    return owner == 'G' ? "5.6.7.8:321" : "1.2.3.4:123";
+}
+
+static void check_k4_run(const wsel_ring_scenario *sc, wsel_ring_engine engine)
+{
+    wsel_ring_run_opts ro = {engine, WSEL_RING_APPORTION_SCENARIO};
+    seen s;
+    memset(&s, 0, sizeof s);
+    wsel_error err;
+    assert_int_equal(wsel_ring_scenario_run(sc, &ro, on_step, &s, &err), WSEL_OK);
+    /* built; rr: 30 picks; hoststatus; peers: 3; retry: the pick and 2 retries; remove;
+     * advance; done */
+    char want[256] = "Bb";
+    memset(want + 2, 'p', 30);
+    strcat(want, "ebebpppebpppebebeD");
+    assert_string_equal(s.kinds, want);
+    /* round-robin from slot 1, twice around the wheel */
+    for (size_t i = 0; i < 30; i++)
+        assert_string_equal(s.picks[i], peer_of(owners[i % 15]));
+    /* getkong.org down: hashes 0, 6, 15 start at G's slots 1, 7, 1 and fall through to
+     * the next slot (2, 8, 2), mashape.com's */
+    for (size_t i = 30; i < 33; i++)
+        assert_string_equal(s.picks[i], "1.2.3.4:123");
+    /* retry of hash 0: slot 1 (down) -> 2; retry 1: slot 2; retry 2: slot 3 (G, down) -> 4 */
+    for (size_t i = 33; i < 36; i++)
+        assert_string_equal(s.picks[i], "1.2.3.4:123");
+    assert_false(s.found);
+    assert_true(s.now == 2.5);
+}
+
+static void test_scenario_runs(void **u)
+{
+    (void)u;
+    wsel_ring_scenario *sc = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_ring_scenario_load_buffer("k4.json", k4, strlen(k4), &sc, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_scenario_op_count(sc), 6);
+    const wsel_ring_op *op = wsel_ring_scenario_op(sc, 2);
+    assert_int_equal(op->kind, WSEL_RING_OP_PEERS);
+    assert_string_equal(op->path, "$.ops[2]");
+    assert_int_equal(op->n_keys, 3);
+    assert_int_equal(op->hashes[1], 6);
+    assert_null(op->floats);
+    assert_int_equal(wsel_ring_scenario_op(sc, 4)->port, 80); /* the default */
+    assert_null(wsel_ring_scenario_op(sc, 6));
+    const wsel_ring_opts *o = wsel_ring_scenario_opts(sc);
+    assert_int_equal(o->wheel_size, 15);
+    assert_int_equal(o->n_hosts, 2);
+    assert_null(o->dns.resolve);
+    check_k4_run(sc, WSEL_RING_ENGINE_REF);
+    check_k4_run(sc, WSEL_RING_ENGINE_FAST);
+    check_k4_run(sc, WSEL_RING_ENGINE_REF); /* the runs changed nothing */
+
+    /* the caller stops the run: its answer comes back, err untouched */
+    seen s;
+    memset(&s, 0, sizeof s);
+    s.stop_at = 5;
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_scenario_run(sc, NULL, on_step, &s, &err), 42);
+    assert_string_equal(s.kinds, "Bbppp");
+    assert_int_equal(err.code, 0);
+    assert_int_equal(wsel_ring_scenario_run(sc, NULL, NULL, NULL, &err), WSEL_OK);
+    wsel_ring_run_opts bad = {(wsel_ring_engine)7, WSEL_RING_APPORTION_SCENARIO};
+    assert_int_equal(wsel_ring_scenario_run(sc, &bad, NULL, NULL, &err), WSEL_E_ARG);
+    wsel_ring_scenario_free(sc);
+}
+
+/* A dns op changes the run's resolver, not the scenario: every run starts from $.dns. */
+static int first_address(void *ctx, const wsel_ring_step *st)
+{
+    char *out = ctx;
+    wsel_ring_address a;
+    wsel_ring_address_get(st->ring, 0, &a);
+    if (st->kind == WSEL_RING_STEP_BUILT || st->kind == WSEL_RING_STEP_DONE)
+        strcat(out, a.ip ? a.ip : "-"), strcat(out, " ");
+    return 0;
+}
+
+static void test_scenario_dns(void **u)
+{
+    (void)u;
+    static const char text[] =
+        "{\"wheelSize\": 4, \"hosts\": [\"a.test\"],"
+        " \"dns\": {\"a.test\": {\"A\": [{\"address\": \"10.0.0.1\"}]}},"
+        " \"ops\": [{\"op\": \"dns\", \"name\": \"a.test\", \"A\": [{\"address\": \"10.0.0.2\"}]}]}";
+    wsel_ring_scenario *sc;
+    wsel_error err;
+    assert_int_equal(wsel_ring_scenario_load_buffer(NULL, text, strlen(text), &sc, &err), WSEL_OK);
+    char seq[128] = "";
+    for (int run = 0; run < 2; run++)
+        assert_int_equal(wsel_ring_scenario_run(sc, NULL, first_address, seq, &err), WSEL_OK);
+    assert_string_equal(seq, "10.0.0.1 10.0.0.2 10.0.0.1 10.0.0.2 ");
+    wsel_ring_scenario_free(sc);
+}
+
+/* ---- faults, where they are ---------------------------------------------------------------- */
+
+/* Loads text (must succeed when run_code != 0) or expects the load's code; then checks
+ * err: code, line, col and the start of the message. */
+static void fault(const char *text, int load_code, int run_code, unsigned line, unsigned col,
+                  const char *msg_start)
+{
+    wsel_ring_scenario *sc = NULL;
+    wsel_error err;
+    int rc = wsel_ring_scenario_load_buffer("t.json", text, strlen(text), &sc, &err);
+    assert_int_equal(rc, load_code);
+    if (rc == WSEL_OK) {
+        rc = wsel_ring_scenario_run(sc, NULL, NULL, NULL, &err);
+        assert_int_equal(rc, run_code);
+    } else {
+        assert_null(sc);
+    }
+    if (strncmp(err.message, msg_start, strlen(msg_start)) != 0)
+        fail_msg("message '%s' does not start with '%s'", err.message, msg_start);
+    assert_string_equal(err.file, "t.json");
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.col, col);
+    wsel_ring_scenario_free(sc);
+}
+
+static void test_scenario_faults(void **u)
+{
+    (void)u;
+    /* the text */
+    fault("{\"wheelSize\": 3,\n", WSEL_E_SYNTAX, 0, 2, 1, "string or '}' expected");
+    fault("{\"wheelSize\": 3, \"wheelSize\": 4}", WSEL_E_DUPKEY, 0, 1, 18, "$: duplicate key");
+    fault("[1]", WSEL_E_TYPE, 0, 1, 1, "$: expected an object");
+    /* values: the path of the value, names that are no identifiers in brackets */
+    fault("{\"wheelSize\": 3.0}", WSEL_E_TYPE, 0, 1, 15,
+          "$.wheelSize: expected an integer in 1..16777216, got 3.0");
+    fault("{\"dns\": {\"a.test\": {\"fail\": \"refused\"}}}", WSEL_E_RANGE, 0, 1, 29,
+          "$.dns[\"a.test\"].fail: expected \"nxdomain\"");
+    fault("{\"ops\": [{\"op\": \"add\", \"name\": \"x\", \"wieght\": 3}]}", WSEL_E_SYNTAX, 0, 1,
+          37, "$.ops[0].wieght: unknown key 'wieght' (did you mean 'weight'?)");
+    fault("{\"ops\": [{\"op\": \"peers\", \"floats\": [0.5, 1.0]}]}", WSEL_E_RANGE, 0, 1, 42,
+          "$.ops[0].floats[1]: expected a number in [0,1)");
+    /* refusals by the ring, at what caused them */
+    fault("{\"order\": [3, 1, 3]}", WSEL_OK, WSEL_E_RANGE, 1, 11,
+          "$.order: ring: the 'order' list contains duplicates (entries 1 and 3)");
+    fault("{\"ops\": [{\"op\": \"snapshot\"},\n"
+          "         {\"op\": \"status\", \"ip\": \"10.0.0.7\", \"available\": false}]}",
+          WSEL_OK, WSEL_E_REFERENCE, 2, 10, "$.ops[1]: ring: no peer found");
+}
+
+static void test_scenario_files(void **u)
+{
+    (void)u;
+    wsel_ring_scenario *sc = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_ring_scenario_load_file("/proc/self/mem", &sc, &err), WSEL_E_IO);
+    assert_non_null(strstr(err.message, "cannot read scenario '/proc/self/mem': "));
+    assert_int_equal(wsel_ring_scenario_load_file("/", &sc, &err), WSEL_E_IO);
+    assert_non_null(strstr(err.message, "is a directory"));
+    assert_int_equal(wsel_ring_scenario_load_file("/nonexistent/x.json", &sc, &err), WSEL_E_IO);
+    assert_non_null(strstr(err.message, "No such file or directory"));
+    assert_null(sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_scenario_runs),
+        cmocka_unit_test(test_scenario_dns),
+        cmocka_unit_test(test_scenario_faults),
+        cmocka_unit_test(test_scenario_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
