@@ -37,9 +37,9 @@ int cli_die(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
  * (wsel_error_kind_of) and on the role of the input it is about: */
 typedef enum cli_role {
     CLI_ROLE_CHECKED, /* the input the command passes a verdict on (a config, a zone
-                         record): bad content exits 1 */
-    CLI_ROLE_INPUT    /* anything else the command reads (state files, GSLB inputs, ring
-                         scenarios, options): bad content exits 2 */
+                         record, the ring's scenario): bad content exits 1 */
+    CLI_ROLE_INPUT    /* anything else the command reads (state files, GSLB inputs,
+                         options): bad content exits 2 */
 } cli_role;
 /* The exit status for a failed call: out of memory 3; a bad call, an unsupported
  * variant, or a file that cannot be read as such (I/O without a position) 2; bad content

@@ -572,9 +572,11 @@ static int parse_error(const wsel__json *j, const json_error_t *je)
     int rc = code == json_error_stack_overflow     ? WSEL_E_LIMIT
              : code == json_error_numeric_overflow ? WSEL_E_RANGE
                                                    : WSEL_E_SYNTAX;
-    return wsel__fail(j->err, rc, j->name, je->line > 0 ? (unsigned)je->line : 0,
-                      je->column > 0 ? (unsigned)je->column : 0, NULL, NULL, NULL, "%s",
-                      je->text);
+    /* jansson's column 0 is the start of a line, before its first character: 1 here,
+     * where columns are 1-based whenever there is a line */
+    unsigned line = je->line > 0 ? (unsigned)je->line : 0;
+    unsigned col = je->column > 0 ? (unsigned)je->column : line ? 1 : 0;
+    return wsel__fail(j->err, rc, j->name, line, col, NULL, NULL, NULL, "%s", je->text);
 }
 
 static const char *got(const json_t *v, char *buf, size_t len);

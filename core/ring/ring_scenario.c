@@ -609,8 +609,6 @@ static int load_text(const char *name, char *text, size_t len, wsel_ring_scenari
     sc->len = len;
     wsel__json json;
     int rc = wsel__json_parse(&json, sc->name, text, len, err);
-    if (rc != WSEL_OK && err && err->line && !err->col)
-        err->col = 1; /* jansson's column 0: the start of a line, before its first byte */
     if (rc == WSEL_OK) {
         scenario_doc d = {&json, sc};
         rc = read_scenario(&d);
