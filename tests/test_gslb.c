@@ -420,35 +420,66 @@ static void inputs_errors(void **s)
 {
     (void)s;
     wsel_gslb_config *c = load(SERVERS "gtm pool a p { members { s1:v1 } }\ngtm wideip a w { pools { p } }\n");
+    /* the error's kind (include/wsel/gslb.h), the line of the offending value (for a name
+     * that names nothing, of the name itself) and its key */
     static const struct {
         const char *json;
         unsigned line;
         const char *item;
+        int code;
     } cases[] = {
-        {"{\"members\": {\"s1:v9\": {\"up\": true}}}", 1, "s1:v9"},
-        {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up"},
-        {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt"},
-        {"{\n\"pools\": {\"nope\": {}}}", 2, "nope"},
-        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type"},
-        {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns"},
-        {"{\"bogus\": 1}", 1, "bogus"},
-        {"{\n\n  \"now\": -5}", 3, "now"},
-        {"{\"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 7}}}}}", 1, "rr"},
+        {"{\"members\": {\"s1:v9\": {\"up\": true}}}", 1, "s1:v9", WSEL_E_REFERENCE},
+        {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up", WSEL_E_TYPE},
+        {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt", WSEL_E_SYNTAX},
+        {"{\n\"pools\": {\"nope\": {}}}", 2, "nope", WSEL_E_REFERENCE},
+        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type", WSEL_E_RANGE},
+        {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns", WSEL_E_RANGE},
+        {"{\"bogus\": 1}", 1, "bogus", WSEL_E_SYNTAX},
+        {"{\n\n  \"now\": -5}", 3, "now", WSEL_E_RANGE},
+        {"{\"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 7}}}}}", 1, "rr", WSEL_E_RANGE},
         {"{\"persistence\": [{\"wideip\": \"w\", \"key\": \"1.2.3.0/24\", \"pool\": \"p\", \"member\": \"s1:v2\", \"expires\": 5}]}",
-         1, "s1:v2"},
-        {"{\"now\": 1,}", 1, NULL},
-        {"{\"now\": 1, \"now\": 2}", 1, NULL},
+         1, "member", WSEL_E_REFERENCE},
+        {"{\"now\": 1,}", 1, NULL, WSEL_E_SYNTAX},
+        {"{\"now\": 1, \"now\": 2}", 1, NULL, WSEL_E_DUPKEY},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wsel_gslb_inputs *in = NULL;
         wsel_error err;
         int rc = wsel_gslb_inputs_load_buffer(c, "in.json", cases[i].json, strlen(cases[i].json), &in, &err);
         assert_null(in);
-        if (rc != WSEL_E_STATE || err.line != cases[i].line ||
+        if (rc != cases[i].code || err.code != rc || err.line != cases[i].line ||
             (cases[i].item && strcmp(err.key, cases[i].item))) {
             print_error("case %zu: rc %d line %u item '%s': %s\n", i, rc, err.line, err.key, err.message);
             fail();
         }
+    }
+    /* An error at a key spelled more than once in the text is placed at the offending
+     * spelling, not at the first one: in json2 the first "up" (line 1) is fine, the value
+     * of the second is not (line 2: 13 blanks, "s1:v2" at column 14, its "up" at 24 and
+     * the value 1 at 30); the error names its JSON path. The first case: a name that
+     * names nothing is placed at its own spelling (column 14 of line 2). */
+    {
+        static const char json[] = "{\"members\": {\"s1:v1\": {\"up\": true},\n"
+                                   "             \"s1:v1x\": {}, \"s1:v2\": {\"up\": 1}}}";
+        wsel_gslb_config *c2 = load(SERVERS "gtm pool a p { members { s1:v1 s1:v2 } }\ngtm wideip a w { pools { p } }\n");
+        wsel_gslb_inputs *in = NULL;
+        wsel_error err;
+        assert_int_equal(wsel_gslb_inputs_load_buffer(c2, "in.json", json, strlen(json), &in, &err),
+                         WSEL_E_REFERENCE);
+        assert_int_equal(err.line, 2);
+        assert_int_equal(err.col, 14);
+        assert_string_equal(err.message, "$.members[\"s1:v1x\"]: names no configured virtual server (SERVER:VS)");
+        static const char json2[] = "{\"members\": {\"s1:v1\": {\"up\": true},\n"
+                                    "             \"s1:v2\": {\"up\": 1}}}";
+        assert_int_equal(wsel_gslb_inputs_load_buffer(c2, "in.json", json2, strlen(json2), &in, &err),
+                         WSEL_E_TYPE);
+        assert_null(in);
+        assert_int_equal(err.line, 2);
+        assert_int_equal(err.col, 30);
+        assert_string_equal(err.key, "up");
+        assert_string_equal(err.path, "$.members[\"s1:v2\"].up");
+        assert_string_equal(err.message, "$.members[\"s1:v2\"].up: expected true or false, got 1");
+        wsel_gslb_config_free(c2);
     }
     /* The size limit (16 MiB, include/wsel/gslb.h) at its boundary: one byte over is
      * WSEL_E_LIMIT with no position (line and col 0: "0 when no position applies",

@@ -76,6 +76,14 @@ int wsel_gslb_method_find(const char *token)
     return -1;
 }
 
+const char *wsel_gslb_metric_key(wsel_gslb_metric m)
+{
+    static const char *const keys[WSEL_GSLB_METRIC_COUNT_] = {
+        "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections", "pps",
+        "vs_capacity", "vs_score", "link_capacity"};
+    return (unsigned)m < WSEL_GSLB_METRIC_COUNT_ ? keys[m] : "?";
+}
+
 const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
 {
     if (name[0] == '/')

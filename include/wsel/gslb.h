@@ -88,6 +88,9 @@ typedef struct wsel_gslb_method_info {
 WSEL_API const wsel_gslb_method_info *wsel_gslb_method_get(wsel_gslb_method m);
 /* The method whose token is `token`; -1 if none. */
 WSEL_API int wsel_gslb_method_find(const char *token);
+/* The inputs' key of metric m ("rtt_us", "cpu_pct", ...; doc/gslb.md §3); "?" when m is
+ * not a metric. */
+WSEL_API const char *wsel_gslb_metric_key(wsel_gslb_metric m);
 
 typedef struct wsel_gslb_pos {
     unsigned line, col;
@@ -299,8 +302,15 @@ WSEL_API int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out
 typedef struct wsel_gslb_inputs wsel_gslb_inputs;
 typedef struct wsel_gslb_state wsel_gslb_state;
 
-/* Reads the inputs JSON of doc/gslb.md §3 against a config (member and pool names must
- * name configured objects). Errors give file, line, column and the offending key. */
+/* Reads the inputs JSON of doc/gslb.md §3 against a config (member, pool and wide-IP
+ * names must name configured objects). Errors give the file, and for a fault of the text
+ * its line and column: WSEL_E_SYNTAX (not JSON, or an unknown key), WSEL_E_DUPKEY (a key
+ * repeated in one object), WSEL_E_TYPE (a value of the wrong JSON type, a required key
+ * missing), WSEL_E_RANGE (a value outside its range: a number, an address, a query type),
+ * WSEL_E_REFERENCE (a name that names nothing configured), WSEL_E_LIMIT (too large or too
+ * deep); every one but a syntax error starts its message with the JSON path of the value
+ * at fault ($.members["s1:v9"]) and has it in err->path, the offending key in err->key.
+ * WSEL_E_NOMEM without a position; WSEL_E_IO (files) as the file cannot be read. */
 WSEL_API int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
                                         wsel_gslb_inputs **out, wsel_error *err);
 WSEL_API int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,

@@ -130,7 +130,13 @@ jqok '[.queries[0].log[] | select(.event == "pool-member-traversal") | .reason] 
 # errors
 run gslb resolve "$RR" rr.example.com --inputs "$G/bad_inputs.json"
 one_line_error "inputs naming an unknown member: exit 2, one line"
-has "$TMP/err" 'bad_inputs\.json:2:16: members: .s1:v9. names no configured virtual server' "inputs error: file:line:col and the key"
+has "$TMP/err" 'bad_inputs\.json:2:16: \$\.members\["s1:v9"\]: names no configured virtual server' "inputs error: file:line:col and the JSON path of the key"
+# an error at a key spelled twice is placed at the offending spelling: the second "up"
+# (line 3: two blanks, "s1:v2" at column 3, its value 1 at column 20), not the first
+printf '{ "now": 100,\n  "members": { "s1:v1": { "up": true },\n  "s1:v2": { "up": 1 } } }\n' >"$TMP/dup.json"
+run gslb resolve "$RR" rr.example.com --inputs "$TMP/dup.json"
+one_line_error "inputs with a bad value: exit 2, one line"
+has "$TMP/err" 'dup\.json:3:20: \$\.members\["s1:v2"\]\.up: expected true or false, got 1' "inputs error at the repeated key's offending spelling (3:20), not its first (2:26)"
 run gslb resolve "$RR" rr.example.com
 one_line_error "missing --inputs: exit 2"
 run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
