@@ -70,7 +70,7 @@ const wsel_gslb_method_info *wsel_gslb_method_get(wsel_gslb_method m)
 
 int wsel_gslb_method_find(const char *token)
 {
-    for (int i = 0; i < WSEL_GSLB_METHOD_COUNT_; i++)
+    for (int i = 0; token && i < WSEL_GSLB_METHOD_COUNT_; i++)
         if (strcmp(wsel__gslb_methods[i].token, token) == 0)
             return i;
     return -1;
