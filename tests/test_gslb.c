@@ -16,6 +16,7 @@
 #include "kit/kit.h"
 #include "support/support.h"
 #include "kit/kit_gslb.h"
+#include "../core/gslb/gslb_internal.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -1320,6 +1321,39 @@ static void decision_log(void **s)
     assert_true(found);
 }
 
+/* wsel__gslb_in_subnet (the topology scorer's test, written without a masked copy) says
+ * what masking says: a masked to the prefix equals the network, all 16 bytes; over
+ * random addresses near random networks of both families, every prefix length, and bytes
+ * beyond an IPv4 address's four set or not. */
+static void subnet_match_is_mask(void **s)
+{
+    (void)s;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 20000; k++) {
+        wsel_gslb_addr a, net;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint8_t fam = (x >> 60) & 1 ? 6 : 4;
+        unsigned prefix = (unsigned)(x >> 32) % (fam == 4 ? 34 : 130);
+        for (int i = 0; i < 16; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a.bytes[i] = (uint8_t)(x >> 56);
+            net.bytes[i] = (x >> 40) & 3 ? a.bytes[i] : (uint8_t)(x >> 48); /* mostly alike */
+        }
+        a.family = net.family = fam;
+        if ((x >> 20) & 1)
+            net = wsel__gslb_mask(&net, prefix);
+        if ((x >> 21) & 1) /* the unused bytes of an IPv4 address, as the parser leaves them */
+            for (int i = 4; i < 16 && fam == 4; i++)
+                a.bytes[i] = net.bytes[i] = 0;
+        wsel_gslb_addr m = wsel__gslb_mask(&a, prefix);
+        bool want = memcmp(m.bytes, net.bytes, 16) == 0;
+        if (wsel__gslb_in_subnet(&a, &net, prefix) != want) {
+            print_error("case %d: family %u prefix %u: want %d\n", k, fam, prefix, want);
+            fail();
+        }
+    }
+}
+
 /* ---- API conventions (include/wsel/common.h) ----------------------------------------- */
 
 /* Every call given NULL for an object or a required out pointer: WSEL_E_ARG (out set to
@@ -1486,5 +1520,6 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(properties_generated),
                cmocka_unit_test(round_trip_generated),
                cmocka_unit_test(decision_log),
+               cmocka_unit_test(subnet_match_is_mask),
                cmocka_unit_test(api_null_handles),
                cmocka_unit_test(event_format_bounds))

@@ -5,10 +5,7 @@
 
 #include "gslb_engine.h"
 
-/* Virtual server v: its server and itself enabled, up, not over its limit, and every
- * depends-on target the same (recursively; a cycle makes every VS on it unavailable).
- * *why_dep (may be NULL) gets the index of the first failed depends-on entry. */
-static bool vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
+bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
 {
     uint8_t *mark = q->st->vs_mark;
     if (mark[v] == 2)
@@ -21,7 +18,7 @@ static bool vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
               !q->in->vs[v].limit;
     for (size_t d = 0; ok && d < vs->n_depends; d++) {
         long t = vs->depends[d];
-        if (t < 0 || !vs_ok(q, (size_t)t, NULL)) {
+        if (t < 0 || !wsel__gslb_vs_ok(q, (size_t)t, NULL)) {
             ok = false;
             if (why_dep)
                 *why_dep = (long)d;
@@ -29,15 +26,6 @@ static bool vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
     }
     mark[v] = ok ? 2 : 3;
     return ok;
-}
-
-/* Configured: server, VS and member enabled; what a fallback with verify off honours. */
-bool wsel__gslb_member_configured(const wsel__gslb_query *q, const wsel_gslb_member *m)
-{
-    if (m->vs < 0)
-        return false;
-    const wsel_gslb_vs *vs = &q->cfg->vs[m->vs];
-    return m->enabled && vs->enabled && q->cfg->servers[vs->server].enabled;
 }
 
 wsel_gslb_reason wsel__gslb_member_why(wsel__gslb_query *q, const wsel_gslb_member *m,
@@ -53,19 +41,9 @@ wsel_gslb_reason wsel__gslb_member_why(wsel__gslb_query *q, const wsel_gslb_memb
         return WSEL_GSLB_WHY_DOWN;
     if (vi->limit)
         return WSEL_GSLB_WHY_LIMIT;
-    if (!vs_ok(q, (size_t)m->vs, dep))
+    if (!wsel__gslb_vs_ok(q, (size_t)m->vs, dep))
         return WSEL_GSLB_WHY_DEPENDENCY;
     return WSEL_GSLB_WHY_AVAILABLE;
-}
-
-bool wsel__gslb_member_available(wsel__gslb_query *q, const wsel_gslb_member *m)
-{
-    if (m->vs < 0 || !m->enabled)
-        return false;
-    uint8_t mk = q->st->vs_mark[m->vs];
-    if (mk >= 2) /* this query already decided its VS */
-        return mk == 2;
-    return vs_ok(q, (size_t)m->vs, NULL); /* server and VS enabled, up, no limit, depends-on */
 }
 
 /* The reason pool p (with `up` of its members available) is not available, or
@@ -107,19 +85,4 @@ bool wsel__gslb_pool_available(wsel__gslb_query *q, size_t p, wsel_gslb_event *e
     }
     *pm = verdict == WSEL_GSLB_WHY_AVAILABLE ? 2 : 3;
     return *pm == 2;
-}
-
-const bool *wsel__gslb_member_elig(wsel__gslb_query *q, size_t p, bool unverified)
-{
-    const wsel_gslb_pool *pl = &q->cfg->pools[p];
-    wsel_gslb_state *st = q->st;
-    bool *e = st->elig + st->elig_off[p] * 2 + (unverified ? pl->n_members : 0);
-    uint8_t bit = unverified ? 2 : 1;
-    if (!(st->elig_mark[p] & bit)) {
-        for (size_t i = 0; i < pl->n_members; i++)
-            e[i] = unverified ? wsel__gslb_member_configured(q, &pl->members[i])
-                              : wsel__gslb_member_available(q, &pl->members[i]);
-        st->elig_mark[p] |= bit;
-    }
-    return e;
 }

@@ -4,33 +4,6 @@
 
 #include "gslb_engine.h"
 
-void wsel__gslb_out_reset(wsel__gslb_query *q)
-{
-    wsel_gslb_outcome *o = q->out;
-    o->wideip = (long)q->wideip;
-    o->pool = -1;
-    o->step = WSEL_GSLB_STEP_NONE;
-    o->pool_step = WSEL_GSLB_STEP_NONE;
-    o->method = -1;
-    o->ttl = 0;
-    o->rcode = 0;
-    o->soa_ttl = 0;
-    o->reason = NULL;
-    o->n_addrs = 0;
-}
-
-bool wsel__gslb_add_addr(wsel_gslb_outcome *o, const wsel_gslb_addr *a, long member)
-{
-    for (size_t i = 0; i < o->n_addrs; i++)
-        if (wsel__gslb_addr_eq(&o->addrs[i], a))
-            return false;
-    if (o->n_addrs >= WSEL_GSLB_MAX_ADDRS)
-        return false;
-    o->members[o->n_addrs] = member;
-    o->addrs[o->n_addrs++] = *a;
-    return true;
-}
-
 /* A member event of pool p's step s by method m. */
 static wsel_gslb_event member_event(const wsel__gslb_query *q, wsel_gslb_event_kind kind,
                                     size_t p, int s, wsel_gslb_method m)
@@ -142,7 +115,11 @@ static void answer(wsel__gslb_query *q, const wsel__gslb_pick *pk, long pick,
 static bool select_step(wsel__gslb_query *q, size_t p, int s, wsel_gslb_step chain_step)
 {
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
-    wsel__gslb_pick pk = {.pool = p, .step = s, .method = pl->mode[s], .n_rank = 0};
+    wsel__gslb_pick pk; /* not zeroed as a whole: rank[] is written before it is read */
+    pk.pool = p;
+    pk.step = s;
+    pk.method = pl->mode[s];
+    pk.n_rank = 0;
     bool unverified = s == WSEL_GSLB_STEP_FALLBACK && !pl->verify;
     bool elig[WSEL__GSLB_NMAX];
     if (wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL)) {

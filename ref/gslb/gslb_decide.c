@@ -269,7 +269,12 @@ static void fall_through(wsel__gslb_query *q, const wide_decision *d)
 
 static int decide(wsel__gslb_query *q)
 {
-    wide_decision d = {.w = &q->cfg->wideips[q->wideip]};
+    wide_decision d; /* not zeroed as a whole: the queue is written before it is read */
+    d.w = &q->cfg->wideips[q->wideip];
+    d.persist = false;
+    d.tried = 0;
+    d.pq.n_avail = d.pq.n_queue = 0;
+    d.pq.more = false;
     wsel__gslb_out_reset(q);
     if (!d.w->enabled) { /* 1: A-11 */
         q->out->kind = WSEL_GSLB_O_RETURN_TO_DNS;

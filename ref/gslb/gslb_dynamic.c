@@ -28,8 +28,12 @@ static long dynamic_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, const wsel__
 {
     const wsel_gslb_method_info *mi = &wsel__gslb_methods[pk->method];
     size_t n = q->cfg->pools[pk->pool].n_members;
-    uint64_t w[NMAX] = {0};
-    bool in_set[NMAX] = {0};
+    uint64_t w[NMAX];
+    bool in_set[NMAX];
+    for (size_t i = 0; i < n; i++) { /* only the pool's n members are read */
+        w[i] = 0;
+        in_set[i] = false;
+    }
     bool higher = pk->method == WSEL_GSLB_QOS || mi->higher_better;
     double best = 0, minv = INFINITY;
     for (size_t k = 0; k < n_sc; k++) {

@@ -99,8 +99,30 @@ typedef struct wsel__gslb_why {
 
 /* ---- availability (gslb_avail.c, doc/gslb.md §4.1) ---- */
 
-bool wsel__gslb_member_configured(const wsel__gslb_query *q, const wsel_gslb_member *m);
-bool wsel__gslb_member_available(wsel__gslb_query *q, const wsel_gslb_member *m);
+/* Virtual server v available (its server, itself, up, no limit, every depends-on target;
+ * a cycle makes every VS on it unavailable), worked out once per inputs generation into
+ * the state's vs_mark. *why_dep (may be NULL): the first failed depends-on entry. */
+bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep);
+
+/* Configured: server, VS and member enabled; what a fallback with verify off honours. */
+static inline bool wsel__gslb_member_configured(const wsel__gslb_query *q,
+                                                const wsel_gslb_member *m)
+{
+    if (m->vs < 0)
+        return false;
+    const wsel_gslb_vs *vs = &q->cfg->vs[m->vs];
+    return m->enabled && vs->enabled && q->cfg->servers[vs->server].enabled;
+}
+
+static inline bool wsel__gslb_member_available(wsel__gslb_query *q, const wsel_gslb_member *m)
+{
+    if (m->vs < 0 || !m->enabled)
+        return false;
+    uint8_t mk = q->st->vs_mark[m->vs];
+    if (mk >= 2) /* this query already decided its VS */
+        return mk == 2;
+    return wsel__gslb_vs_ok(q, (size_t)m->vs, NULL);
+}
 /* Why member m is not available (WSEL_GSLB_WHY_AVAILABLE when it is); *dep gets the
  * index of the failed depends-on entry (-1: a cycle) for WSEL_GSLB_WHY_DEPENDENCY. */
 wsel_gslb_reason wsel__gslb_member_why(wsel__gslb_query *q, const wsel_gslb_member *m,
@@ -109,7 +131,20 @@ wsel_gslb_reason wsel__gslb_member_why(wsel__gslb_query *q, const wsel_gslb_memb
 bool wsel__gslb_pool_available(wsel__gslb_query *q, size_t p, wsel_gslb_event *ev);
 /* Pool p's eligible members without reasons (kept per inputs generation): available, or
  * only configured (`unverified`: a fallback with verify off, A-29/A-21). */
-const bool *wsel__gslb_member_elig(wsel__gslb_query *q, size_t p, bool unverified);
+static inline const bool *wsel__gslb_member_elig(wsel__gslb_query *q, size_t p, bool unverified)
+{
+    const wsel_gslb_pool *pl = &q->cfg->pools[p];
+    wsel_gslb_state *st = q->st;
+    bool *e = st->elig + st->elig_off[p] * 2 + (unverified ? pl->n_members : 0);
+    uint8_t bit = unverified ? 2 : 1;
+    if (!(st->elig_mark[p] & bit)) {
+        for (size_t i = 0; i < pl->n_members; i++)
+            e[i] = unverified ? wsel__gslb_member_configured(q, &pl->members[i])
+                              : wsel__gslb_member_available(q, &pl->members[i]);
+        st->elig_mark[p] |= bit;
+    }
+    return e;
+}
 
 /* ---- the member-level methods (gslb_select.c, gslb_dynamic.c, gslb_topology.c) ---- */
 
@@ -194,16 +229,53 @@ void wsel__gslb_wideip_rest(wsel__gslb_query *q, wsel__gslb_pool_queue *pq);
 /* ---- shared by the methods (gslb_select.c) ---- */
 
 /* Scans cursor+1 ... modulo n; the first index with ok[] wins and becomes the cursor. */
-long wsel__gslb_rr_pick(long *cursor, const bool *ok, size_t n);
+static inline long wsel__gslb_rr_pick(long *cursor, const bool *ok, size_t n)
+{
+    size_t i = *cursor >= 0 && (size_t)*cursor < n ? (size_t)*cursor : n - 1;
+    for (size_t k = 0; k < n; k++) {
+        i = i + 1 == n ? 0 : i + 1;
+        if (ok[i]) {
+            *cursor = (long)i;
+            return (long)i;
+        }
+    }
+    return -1;
+}
 /* Smooth weighted round robin over w[0..n) (0 = not in E; A-32), counters reset when E
  * or a weight changed; records the state's epoch. -1 when every weight is 0. */
 long wsel__gslb_wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n, uint64_t epoch);
 /* True when wsel__gslb_wrr_repeat may stand for wsel__gslb_wrr_pick: a pick happened
  * under this epoch, so E and the weights are those of that pick. */
-bool wsel__gslb_wrr_current(const wsel__gslb_wrr *st, uint64_t epoch);
-long wsel__gslb_wrr_repeat(wsel__gslb_wrr *st, size_t n);
+static inline bool wsel__gslb_wrr_current(const wsel__gslb_wrr *st, uint64_t epoch)
+{
+    return st->used && st->epoch == epoch;
+}
+
+/* wsel__gslb_wrr_pick with the weights of the previous pick (wsel__gslb_wrr_current). */
+static inline long wsel__gslb_wrr_repeat(wsel__gslb_wrr *st, size_t n)
+{
+    uint64_t total = 0;
+    long best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!st->w[i])
+            continue;
+        total += st->w[i];
+        st->cur[i] += st->w[i];
+        if (best < 0 || st->cur[i] > st->cur[best])
+            best = (long)i;
+    }
+    st->cur[best] -= (int64_t)total;
+    return best;
+}
 /* rank[] = the ok[] indexes in cyclic list order from `pick`. */
-void wsel__gslb_rank_cyclic(long pick, const bool *ok, size_t n, long *rank, size_t *n_rank);
+static inline void wsel__gslb_rank_cyclic(long pick, const bool *ok, size_t n, long *rank,
+                                          size_t *n_rank)
+{
+    *n_rank = 0;
+    for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+        if (ok[i])
+            rank[(*n_rank)++] = (long)i;
+}
 
 /* A candidate and its value, oriented so that larger is better. */
 typedef struct wsel__gslb_scored {
@@ -234,9 +306,34 @@ enum { WSEL__GSLB_POOL_TERMINAL, WSEL__GSLB_POOL_NEXT };
  * chain_step LAST_RESORT marks the last-resort pool's outcome. */
 int wsel__gslb_run_pool(wsel__gslb_query *q, size_t p, wsel_gslb_step chain_step);
 
-/* The outcome reset to "nothing decided" for the query's wide IP; an address appended
- * unless it is there already or the outcome is full (false then). */
-void wsel__gslb_out_reset(wsel__gslb_query *q);
-bool wsel__gslb_add_addr(wsel_gslb_outcome *o, const wsel_gslb_addr *a, long member);
+/* The outcome reset to "nothing decided" for the query's wide IP. */
+static inline void wsel__gslb_out_reset(wsel__gslb_query *q)
+{
+    wsel_gslb_outcome *o = q->out;
+    o->wideip = (long)q->wideip;
+    o->pool = -1;
+    o->step = WSEL_GSLB_STEP_NONE;
+    o->pool_step = WSEL_GSLB_STEP_NONE;
+    o->method = -1;
+    o->ttl = 0;
+    o->rcode = 0;
+    o->soa_ttl = 0;
+    o->reason = NULL;
+    o->n_addrs = 0;
+}
+
+/* An address appended unless it is there already or the outcome is full (false then). */
+static inline bool wsel__gslb_add_addr(wsel_gslb_outcome *o, const wsel_gslb_addr *a,
+                                       long member)
+{
+    for (size_t i = 0; i < o->n_addrs; i++)
+        if (wsel__gslb_addr_eq(&o->addrs[i], a))
+            return false;
+    if (o->n_addrs >= WSEL_GSLB_MAX_ADDRS)
+        return false;
+    o->members[o->n_addrs] = member;
+    o->addrs[o->n_addrs++] = *a;
+    return true;
+}
 
 #endif

@@ -10,19 +10,6 @@
 
 /* ---- round robin and smooth weighted round robin (A-32) ---- */
 
-long wsel__gslb_rr_pick(long *cursor, const bool *ok, size_t n)
-{
-    size_t i = *cursor >= 0 && (size_t)*cursor < n ? (size_t)*cursor : n - 1;
-    for (size_t k = 0; k < n; k++) {
-        i = i + 1 == n ? 0 : i + 1;
-        if (ok[i]) {
-            *cursor = (long)i;
-            return (long)i;
-        }
-    }
-    return -1;
-}
-
 /* A successful pick records the state's epoch: while it is current, E and the weights
  * (functions of config and inputs) are the same and wsel__gslb_wrr_repeat may be used
  * instead. */
@@ -57,36 +44,7 @@ long wsel__gslb_wrr_pick(wsel__gslb_wrr *st, const uint64_t *w, size_t n, uint64
     return best;
 }
 
-bool wsel__gslb_wrr_current(const wsel__gslb_wrr *st, uint64_t epoch)
-{
-    return st->used && st->epoch == epoch;
-}
-
-long wsel__gslb_wrr_repeat(wsel__gslb_wrr *st, size_t n)
-{
-    uint64_t total = 0;
-    long best = -1;
-    for (size_t i = 0; i < n; i++) {
-        if (!st->w[i])
-            continue;
-        total += st->w[i];
-        st->cur[i] += st->w[i];
-        if (best < 0 || st->cur[i] > st->cur[best])
-            best = (long)i;
-    }
-    st->cur[best] -= (int64_t)total;
-    return best;
-}
-
 /* ---- rankings ---- */
-
-void wsel__gslb_rank_cyclic(long pick, const bool *ok, size_t n, long *rank, size_t *n_rank)
-{
-    *n_rank = 0;
-    for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
-        if (ok[i])
-            rank[(*n_rank)++] = (long)i;
-}
 
 /* Value descending, ties by list index. */
 static int cmp_scored(const void *a, const void *b)
@@ -102,7 +60,16 @@ long wsel__gslb_best_pick(long *cursor, wsel__gslb_scored *sc, size_t n_sc, size
 {
     if (!n_sc)
         return -1;
-    qsort(sc, n_sc, sizeof *sc, cmp_scored);
+    if (n_sc > 16) {
+        qsort(sc, n_sc, sizeof *sc, cmp_scored);
+    } else { /* a few: insertion sort (the order is total, so any sort gives the same) */
+        for (size_t k = 1; k < n_sc; k++)
+            for (size_t m = k; m > 0 && cmp_scored(&sc[m], &sc[m - 1]) < 0; m--) {
+                wsel__gslb_scored t = sc[m];
+                sc[m] = sc[m - 1];
+                sc[m - 1] = t;
+            }
+    }
     bool tied[NMAX] = {0};
     size_t n_tied = 0;
     for (size_t k = 0; k < n_sc && sc[k].v == sc[0].v; k++) {
