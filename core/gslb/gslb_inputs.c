@@ -107,32 +107,26 @@ static int read_addr(inputs_reader *ir, const wsel__jpath *p, const json_t *v, b
 
 /* ---- query ---- */
 
-static int q_name(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+/* query.name: a domain name of at most 255 bytes; query.type: A (any case) only. */
+static int q_text(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
     const char *s;
     int rc = wsel__json_str(ir->doc, p, v, &s);
     if (rc)
         return rc;
-    if (strlen(s) >= sizeof ir->in->qname)
+    if (!strcmp(p->key, "type")) {
+        if (strcasecmp(s, "A") != 0)
+            return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
+                                   "query type '%s' not supported (A only)", s);
+        memcpy(ir->in->qtype, "A", 2);
+    } else if (strlen(s) >= sizeof ir->in->qname) {
         return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
                                "expected a domain name of at most %zu bytes",
                                sizeof ir->in->qname - 1);
-    memcpy(ir->in->qname, s, strlen(s) + 1);
-    return 0;
-}
-
-static int q_type(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
-{
-    (void)ctx;
-    const char *s;
-    int rc = wsel__json_str(ir->doc, p, v, &s);
-    if (rc)
-        return rc;
-    if (strcasecmp(s, "A") != 0)
-        return wsel__json_fail(ir->doc, p, WSEL_E_RANGE, "query type '%s' not supported (A only)",
-                               s);
-    memcpy(ir->in->qtype, "A", 2);
+    } else {
+        memcpy(ir->in->qname, s, strlen(s) + 1);
+    }
     return 0;
 }
 
@@ -149,7 +143,7 @@ static int q_ecs(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void 
 }
 
 static const field query_fields[] = {
-    {"name", q_name}, {"type", q_type}, {"ldns", q_ldns}, {"ecs", q_ecs}};
+    {"name", q_text}, {"type", q_text}, {"ldns", q_ldns}, {"ecs", q_ecs}};
 
 /* ---- members.SERVER:VS, pools.NAME ---- */
 
@@ -207,15 +201,22 @@ static int p_flag(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void
 
 static const field pool_fields[] = {{"held_down", p_flag}, {"limit_exceeded", p_flag}};
 
+/* The fields of an object about a pool, each given the pool's index. */
+typedef struct pool_fieldset {
+    const field *fields;
+    size_t n;
+} pool_fieldset;
+
+/* pools.NAME, state.pool.NAME: NAME must name a configured pool; ctx: the fields. */
 static int pool(inputs_reader *ir, const wsel__jpath *p, const char *name, const json_t *v,
                 void *ctx)
 {
-    (void)ctx;
+    const pool_fieldset *fs = ctx;
     long pl = wsel__gslb_find_pool(ir->cfg, name);
     if (pl < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured pool");
     size_t index = (size_t)pl;
-    return read_fields(ir, p, v, pool_fields, 2, &index);
+    return read_fields(ir, p, v, fs->fields, fs->n, &index);
 }
 
 /* ---- geo.ADDRESS ---- */
@@ -321,22 +322,43 @@ static int persistence_record(inputs_reader *ir, const wsel__jpath *p, const jso
     return 0;
 }
 
+/* An array at p: room for its n elements of `size` bytes (zeroed), stored at once into
+ * the array pointer at `dest` (the address of a pointer of any element type, as
+ * wsel__grow takes it; the inputs free it, also after a failure), then item() on each,
+ * counted in *count as it is read. */
+typedef int (*item_fn)(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *elem);
+
+static int read_array(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *dest,
+                      size_t size, size_t *count, item_fn item)
+{
+    size_t n;
+    int rc = wsel__json_arr(ir->doc, p, v, SIZE_MAX, &n);
+    if (rc || !n)
+        return rc;
+    char *room = calloc(n, size);
+    if (!room)
+        return nomem(ir);
+    memcpy(dest, &room, sizeof room);
+    for (size_t i = 0; i < n; i++) {
+        wsel__jpath ip = wsel__jidx(p, i);
+        if ((rc = item(ir, &ip, json_array_get(v, i), room + i * size)))
+            return rc;
+        (*count)++;
+    }
+    return 0;
+}
+
+static int persistence_item(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
+                            void *elem)
+{
+    return persistence_record(ir, p, v, elem);
+}
+
 static int t_persistence(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
-    size_t n;
-    int rc = wsel__json_arr(ir->doc, p, v, SIZE_MAX, &n);
-    if (rc)
-        return rc;
-    if (n && !(ir->in->prec = calloc(n, sizeof *ir->in->prec)))
-        return nomem(ir);
-    for (size_t i = 0; i < n; i++) {
-        wsel__jpath ip = wsel__jidx(p, i);
-        if ((rc = persistence_record(ir, &ip, json_array_get(v, i), &ir->in->prec[i])))
-            return rc;
-        ir->in->n_prec++;
-    }
-    return 0;
+    return read_array(ir, p, v, &ir->in->prec, sizeof *ir->in->prec, &ir->in->n_prec,
+                      persistence_item);
 }
 
 /* ---- state: method state {"rr": N, "ratio": {NAME: {"w": N, "cur": N}}} ---- */
@@ -427,25 +449,23 @@ static int st_pool_step(inputs_reader *ir, const wsel__jpath *p, const json_t *v
 static const field pool_step_fields[] = {
     {"preferred", st_pool_step}, {"alternate", st_pool_step}, {"fallback", st_pool_step}};
 
-static int st_pool(inputs_reader *ir, const wsel__jpath *p, const char *name, const json_t *v,
-                   void *ctx)
-{
-    (void)ctx;
-    long pl = wsel__gslb_find_pool(ir->cfg, name);
-    if (pl < 0)
-        return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured pool");
-    size_t index = (size_t)pl;
-    return read_fields(ir, p, v, pool_step_fields, 3, &index);
-}
-
 static int st_wideips(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     return read_named(ir, p, v, st_wideip, ctx);
 }
 
+/* An object keyed by pool names, each pool's object with these fields. */
+static int pools_with(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
+                      const field *fields, size_t n)
+{
+    pool_fieldset fs = {fields, n};
+    return read_named(ir, p, v, pool, &fs);
+}
+
 static int st_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    return read_named(ir, p, v, st_pool, ctx);
+    (void)ctx;
+    return pools_with(ir, p, v, pool_step_fields, 3);
 }
 
 static const field state_fields[] = {{"wideip", st_wideips}, {"pool", st_pools}};
@@ -470,7 +490,8 @@ static int t_members(inputs_reader *ir, const wsel__jpath *p, const json_t *v, v
 
 static int t_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    return read_named(ir, p, v, pool, ctx);
+    (void)ctx;
+    return pools_with(ir, p, v, pool_fields, 2);
 }
 
 static int t_state(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
@@ -478,22 +499,16 @@ static int t_state(inputs_reader *ir, const wsel__jpath *p, const json_t *v, voi
     return read_fields(ir, p, v, state_fields, 2, ctx);
 }
 
+static int random_item(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *elem)
+{
+    return wsel__json_u64(ir->doc, p, v, elem);
+}
+
 static int t_random(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
-    size_t n;
-    int rc = wsel__json_arr(ir->doc, p, v, SIZE_MAX, &n);
-    if (rc)
-        return rc;
-    if (n && !(ir->in->random = calloc(n, sizeof *ir->in->random)))
-        return nomem(ir);
-    for (size_t i = 0; i < n; i++) {
-        wsel__jpath ip = wsel__jidx(p, i);
-        if ((rc = wsel__json_u64(ir->doc, &ip, json_array_get(v, i), &ir->in->random[i])))
-            return rc;
-        ir->in->n_random++;
-    }
-    return 0;
+    return read_array(ir, p, v, &ir->in->random, sizeof *ir->in->random, &ir->in->n_random,
+                      random_item);
 }
 
 static const field root_fields[] = {

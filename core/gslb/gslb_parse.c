@@ -994,16 +994,28 @@ static int global_body(conf_parser *p)
 
 /* ---- top level ---- */
 
-static int check_dup_name(conf_parser *p, const tok *name, const char *norm, int kind)
+/* The kinds of named objects: their statement heads. */
+enum { OBJ_SERVER, OBJ_POOL, OBJ_REGION, OBJ_WIDEIP };
+static const char *const object_kinds[] = {"gtm server", "gtm pool a", "gtm region",
+                                           "gtm wideip a"};
+
+/* The NAME token of a new object of `kind`: its full name (A-2) into norm, the current
+ * object "KIND NAME" for messages; an error when another object of the kind has that
+ * name (wide IPs: ignoring case, as DNS names). */
+static int object_name(conf_parser *p, const tok *name, int kind, char *norm, size_t len)
 {
     const wsel_gslb_config *c = p->cfg;
-    static const char *const kinds[] = {"gtm server", "gtm pool a", "gtm region"};
-    size_t n = kind == 0 ? c->n_servers : kind == 1 ? c->n_pools : c->n_regions;
+    wsel__gslb_norm(name->text, norm, len);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s %s", object_kinds[kind], norm);
+    size_t n = kind == OBJ_SERVER ? c->n_servers
+               : kind == OBJ_POOL ? c->n_pools
+               : kind == OBJ_REGION ? c->n_regions : c->n_wideips;
     for (size_t i = 0; i < n; i++) {
-        const char *other = kind == 0 ? c->servers[i].name
-                            : kind == 1 ? c->pools[i].name : c->regions[i].name;
-        if (!strcmp(other, norm))
-            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", kinds[kind], norm);
+        const char *other = kind == OBJ_SERVER ? c->servers[i].name
+                            : kind == OBJ_POOL ? c->pools[i].name
+                            : kind == OBJ_REGION ? c->regions[i].name : c->wideips[i].name;
+        if (kind == OBJ_WIDEIP ? !strcasecmp(other, norm) : !strcmp(other, norm))
+            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", object_kinds[kind], norm);
     }
     return 0;
 }
@@ -1062,24 +1074,48 @@ static int statement_head(conf_parser *p, tok **head, size_t *nh)
     return 0;
 }
 
-/* gtm server NAME { ... } */
-static int stmt_server(conf_parser *p, tok **head)
+/* gtm server NAME, gtm pool a NAME, gtm wideip a NAME, gtm region NAME { ... }: a named
+ * object of `kind` appended with its defaults (doc/gslb.md §1; the seed's), then its
+ * body. */
+static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *name)
 {
     wsel_gslb_config *c = p->cfg;
     char norm[600];
-    int rc;
-    wsel__gslb_norm(head[2]->text, norm, sizeof norm);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm server %s", norm);
-    if ((rc = check_dup_name(p, head[2], norm, 0)))
-        return rc;
-    if (!wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers))
-        return nomem(p);
-    wsel_gslb_server *s = &c->servers[c->n_servers++];
-    s->enabled = true;
-    s->pos = (wsel_gslb_pos){head[0]->line, head[0]->col};
-    if (!(s->name = wsel__gslb_strdup(norm)))
-        return nomem(p);
-    return server_body(p, c->n_servers - 1);
+    int rc = object_name(p, name, kind, norm, sizeof norm);
+    char *copy = rc ? NULL : wsel__gslb_strdup(norm);
+    if (rc || !copy)
+        return rc ? rc : nomem(p);
+    wsel_gslb_pos pos = {first->line, first->col};
+    if (kind == OBJ_SERVER &&
+        wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers)) {
+        c->servers[c->n_servers] = (wsel_gslb_server){.name = copy, .enabled = true, .pos = pos};
+        return server_body(p, c->n_servers++);
+    }
+    if (kind == OBJ_POOL && wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools)) {
+        wsel_gslb_pool *pl = &c->pools[c->n_pools++];
+        *pl = (wsel_gslb_pool){.name = copy, .verify = true, .enabled = true, .max_answers = 1,
+                               .ttl = 30, .pos = pos};
+        pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
+        pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
+        memcpy(pl->qos, qos_defaults, sizeof pl->qos);
+        return pool_body(p, pl);
+    }
+    if (kind == OBJ_WIDEIP &&
+        wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips)) {
+        wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
+        *w = (wsel_gslb_wideip){.name = copy, .lb_mode = WSEL_GSLB_ROUND_ROBIN,
+                                .ttl_persistence = 3600, .cidr4 = 32, .cidr6 = 128,
+                                .enabled = true, .lrp = -1, .pos = pos};
+        return wideip_body(p, w);
+    }
+    if (kind == OBJ_REGION &&
+        wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions)) {
+        wsel_gslb_region *r = &c->regions[c->n_regions++];
+        *r = (wsel_gslb_region){.name = copy, .pos = pos};
+        return region_body(p, r);
+    }
+    free(copy);
+    return nomem(p);
 }
 
 /* gtm pool|wideip aaaa|cname|mx|naptr|srv NAME { ... }: out of scope (doc/gslb.md §1) */
@@ -1092,76 +1128,6 @@ static int stmt_other_type(conf_parser *p, tok **head)
         return rc;
     tok *o = next(p);
     return skip_block(p, o);
-}
-
-/* gtm pool a NAME { ... } */
-static int stmt_pool(conf_parser *p, tok **head)
-{
-    wsel_gslb_config *c = p->cfg;
-    char norm[600];
-    int rc;
-    wsel__gslb_norm(head[3]->text, norm, sizeof norm);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm pool a %s", norm);
-    if ((rc = check_dup_name(p, head[3], norm, 1)))
-        return rc;
-    if (!wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools))
-        return nomem(p);
-    wsel_gslb_pool *pl = &c->pools[c->n_pools++];
-    pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
-    pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
-    pl->verify = true;
-    pl->enabled = true;
-    pl->max_answers = 1;
-    pl->ttl = 30;
-    memcpy(pl->qos, qos_defaults, sizeof pl->qos);
-    pl->pos = (wsel_gslb_pos){head[0]->line, head[0]->col};
-    if (!(pl->name = wsel__gslb_strdup(norm)))
-        return nomem(p);
-    return pool_body(p, pl);
-}
-
-/* gtm wideip a NAME { ... } */
-static int stmt_wideip(conf_parser *p, tok **head)
-{
-    wsel_gslb_config *c = p->cfg;
-    char norm[600];
-    wsel__gslb_norm(head[3]->text, norm, sizeof norm);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm wideip a %s", norm);
-    for (size_t i = 0; i < c->n_wideips; i++)
-        if (!strcasecmp(c->wideips[i].name, norm))
-            return fail(p, head[3], WSEL_E_DUPKEY, "duplicate %s '%s'", "gtm wideip a", norm);
-    if (!wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips))
-        return nomem(p);
-    wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
-    w->lb_mode = WSEL_GSLB_ROUND_ROBIN;
-    w->ttl_persistence = 3600;
-    w->cidr4 = 32;
-    w->cidr6 = 128;
-    w->enabled = true;
-    w->lrp = -1;
-    w->pos = (wsel_gslb_pos){head[0]->line, head[0]->col};
-    if (!(w->name = wsel__gslb_strdup(norm)))
-        return nomem(p);
-    return wideip_body(p, w);
-}
-
-/* gtm region NAME { ... } */
-static int stmt_region(conf_parser *p, tok **head)
-{
-    wsel_gslb_config *c = p->cfg;
-    char norm[600];
-    int rc;
-    wsel__gslb_norm(head[2]->text, norm, sizeof norm);
-    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm region %s", norm);
-    if ((rc = check_dup_name(p, head[2], norm, 2)))
-        return rc;
-    if (!wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions))
-        return nomem(p);
-    wsel_gslb_region *r = &c->regions[c->n_regions++];
-    r->pos = (wsel_gslb_pos){head[0]->line, head[0]->col};
-    if (!(r->name = wsel__gslb_strdup(norm)))
-        return nomem(p);
-    return region_body(p, r);
 }
 
 /* gtm topology ldns: COND server: COND { ... }: the head is read again as conditions. */
@@ -1207,15 +1173,15 @@ static int statement(conf_parser *p)
 #define HEAD(i, s) (nh > (i) && !strcmp(head[i]->text, s))
     bool gtm = HEAD(0, "gtm");
     if (gtm && HEAD(1, "server") && nh == 3)
-        return stmt_server(p, head);
+        return stmt_object(p, OBJ_SERVER, head[0], head[2]);
     if (gtm && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a"))
         return stmt_other_type(p, head);
     if (gtm && HEAD(1, "pool") && HEAD(2, "a") && nh == 4)
-        return stmt_pool(p, head);
+        return stmt_object(p, OBJ_POOL, head[0], head[3]);
     if (gtm && HEAD(1, "wideip") && HEAD(2, "a") && nh == 4)
-        return stmt_wideip(p, head);
+        return stmt_object(p, OBJ_WIDEIP, head[0], head[3]);
     if (gtm && HEAD(1, "region") && nh == 3)
-        return stmt_region(p, head);
+        return stmt_object(p, OBJ_REGION, head[0], head[2]);
     if (gtm && HEAD(1, "global-settings") && HEAD(2, "load-balancing") && nh == 3) {
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm global-settings load-balancing");
         return global_body(p);

@@ -52,14 +52,8 @@ static long dynamic_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, const wsel__
         w[sc[k].i] = (uint64_t)x;
         in_set[sc[k].i] = x > 0;
     }
-    long pick = wsel__gslb_wrr_pick(&wsel__gslb_pick_state(q, pk)->wrr, w, n, q->st->epoch);
-    if (pick < 0) {
-        if (why)
-            why->reason = WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT;
-        return -1;
-    }
-    wsel__gslb_rank_cyclic(pick, in_set, n, pk->rank, &pk->n_rank);
-    if (why) {
+    long pick = wsel__gslb_pick_weighted(q, pk, w, in_set, why, WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT);
+    if (pick >= 0 && why) {
         why->reason = WSEL_GSLB_WHY_DYNAMIC_RATIO;
         why->number = w[pick];
     }

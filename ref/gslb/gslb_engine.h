@@ -277,6 +277,12 @@ static inline void wsel__gslb_rank_cyclic(long pick, const bool *ok, size_t n, l
             rank[(*n_rank)++] = (long)i;
 }
 
+/* Smooth WRR over the pool's members at the pick's (pool, step) with weights w[] (0: not
+ * in the set): the pick, rank[] = in_set[] cyclic from it; -1 (why->reason = fail) when
+ * every weight is 0. */
+long wsel__gslb_pick_weighted(wsel__gslb_query *q, wsel__gslb_pick *pk, const uint64_t *w,
+                              const bool *in_set, wsel__gslb_why *why, wsel_gslb_reason fail);
+
 /* A candidate and its value, oriented so that larger is better. */
 typedef struct wsel__gslb_scored {
     double v;

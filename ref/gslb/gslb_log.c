@@ -299,20 +299,25 @@ static size_t finish(line *l)
     return l->at;
 }
 
-size_t wsel_gslb_event_format(const wsel_gslb_config *cfg, const wsel_gslb_event *ev,
-                              char *buf, size_t len)
+/* Renders with `part` into buf like snprintf. */
+static size_t render(const wsel_gslb_config *cfg, const wsel_gslb_event *ev, char *buf,
+                     size_t len,
+                     void (*part)(line *, const wsel_gslb_config *, const wsel_gslb_event *))
 {
     line l = {buf, len, 0};
     if (cfg && ev)
-        event_line(&l, cfg, ev);
+        part(&l, cfg, ev);
     return finish(&l);
+}
+
+size_t wsel_gslb_event_format(const wsel_gslb_config *cfg, const wsel_gslb_event *ev,
+                              char *buf, size_t len)
+{
+    return render(cfg, ev, buf, len, event_line);
 }
 
 size_t wsel_gslb_event_reason(const wsel_gslb_config *cfg, const wsel_gslb_event *ev,
                               char *buf, size_t len)
 {
-    line l = {buf, len, 0};
-    if (cfg && ev)
-        reason_or_detail(&l, cfg, ev);
-    return finish(&l);
+    return render(cfg, ev, buf, len, reason_or_detail);
 }

@@ -89,6 +89,20 @@ long wsel__gslb_best_pick(long *cursor, wsel__gslb_scored *sc, size_t n_sc, size
     return pick;
 }
 
+long wsel__gslb_pick_weighted(wsel__gslb_query *q, wsel__gslb_pick *pk, const uint64_t *w,
+                              const bool *in_set, wsel__gslb_why *why, wsel_gslb_reason fail)
+{
+    size_t n = q->cfg->pools[pk->pool].n_members;
+    long pick = wsel__gslb_wrr_pick(&wsel__gslb_pick_state(q, pk)->wrr, w, n, q->st->epoch);
+    if (pick < 0) {
+        if (why)
+            why->reason = fail;
+        return -1;
+    }
+    wsel__gslb_rank_cyclic(pick, in_set, n, pk->rank, &pk->n_rank);
+    return pick;
+}
+
 /* ---- round robin, ratio, global availability ---- */
 
 static long pick_rr(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why *why)
@@ -125,14 +139,9 @@ static long pick_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why 
         if (pk->elig[i] && !in_set[i])
             wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_RATIO_0, -1);
     }
-    long pick = wsel__gslb_wrr_pick(&st->wrr, w, n, q->st->epoch);
-    if (pick < 0) {
-        if (why)
-            why->reason = WSEL_GSLB_WHY_NO_ELIGIBLE_WITH_RATIO;
-        return -1;
-    }
-    wsel__gslb_rank_cyclic(pick, in_set, n, pk->rank, &pk->n_rank);
-    if (why) {
+    long pick = wsel__gslb_pick_weighted(q, pk, w, in_set, why,
+                                         WSEL_GSLB_WHY_NO_ELIGIBLE_WITH_RATIO);
+    if (pick >= 0 && why) {
         why->reason = WSEL_GSLB_WHY_RATIO;
         why->number = pl->members[pick].ratio;
         why->cur = st->wrr.cur[pick];

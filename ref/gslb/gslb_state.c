@@ -123,27 +123,23 @@ static bool stepst_initial(const wsel__gslb_stepst *st)
     return st->rr == -1 && !st->wrr.used;
 }
 
-/* {"ratio": {NAME: {"cur", "w"}}, "rr": N}: names[i] is candidate i's name. */
-static void stepst_json(wsel__jw *j, const wsel__gslb_stepst *st, size_t n, const char *(*name)(
-                            const void *, size_t), const void *ctx)
+/* sorted[0..n) = names 0..n-1 (name(ctx, i)) in strcmp order. */
+static void sort_names(named *sorted, size_t n, const char *(*name)(const void *, size_t),
+                       const void *ctx)
 {
-    named sorted[WSEL__GSLB_NMAX];
-    size_t k = 0;
-    for (size_t i = 0; st->wrr.used && i < n; i++)
-        if (st->wrr.w[i])
-            sorted[k++] = (named){name(ctx, i), i};
-    qsort(sorted, k, sizeof *sorted, cmp_named);
-    wsel__jw_obj_begin(j);
-    wsel__jw_kobj_begin(j, "ratio");
-    for (size_t e = 0; e < k; e++) {
-        wsel__jw_kobj_begin(j, sorted[e].name);
-        wsel__jw_ki64(j, "cur", st->wrr.cur[sorted[e].i]);
-        wsel__jw_ku64(j, "w", st->wrr.w[sorted[e].i]);
-        wsel__jw_obj_end(j);
-    }
-    wsel__jw_obj_end(j);
-    wsel__jw_ki64(j, "rr", st->rr);
-    wsel__jw_obj_end(j);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = (named){name(ctx, i), i};
+    qsort(sorted, n, sizeof *sorted, cmp_named);
+}
+
+static const char *pool_name(const void *ctx, size_t i)
+{
+    return ((const wsel_gslb_config *)ctx)->pools[i].name;
+}
+
+static const char *wideip_name(const void *ctx, size_t i)
+{
+    return ((const wsel_gslb_config *)ctx)->wideips[i].name;
 }
 
 static const char *wpool_name(const void *ctx, size_t i)
@@ -154,6 +150,29 @@ static const char *wpool_name(const void *ctx, size_t i)
 static const char *member_name(const void *ctx, size_t i)
 {
     return ((const wsel_gslb_pool *)ctx)->members[i].key;
+}
+
+/* {"ratio": {NAME: {"cur", "w"}}, "rr": N}: name(ctx, i) is candidate i's name; the ratio
+ * entries are the candidates of the last pick's set (weight > 0), in name order. */
+static void stepst_json(wsel__jw *j, const wsel__gslb_stepst *st, size_t n, const char *(*name)(
+                            const void *, size_t), const void *ctx)
+{
+    named sorted[WSEL__GSLB_NMAX];
+    sort_names(sorted, st->wrr.used ? n : 0, name, ctx);
+    wsel__jw_obj_begin(j);
+    wsel__jw_kobj_begin(j, "ratio");
+    for (size_t e = 0; st->wrr.used && e < n; e++) {
+        size_t i = sorted[e].i;
+        if (!st->wrr.w[i])
+            continue;
+        wsel__jw_kobj_begin(j, sorted[e].name);
+        wsel__jw_ki64(j, "cur", st->wrr.cur[i]);
+        wsel__jw_ku64(j, "w", st->wrr.w[i]);
+        wsel__jw_obj_end(j);
+    }
+    wsel__jw_obj_end(j);
+    wsel__jw_ki64(j, "rr", st->rr);
+    wsel__jw_obj_end(j);
 }
 
 static void persistence_json(wsel__jw *j, const wsel_gslb_state *st)
@@ -183,9 +202,7 @@ static void pools_json(wsel__jw *j, const wsel_gslb_state *st, named *sorted)
     static const char *const steps[3] = {"alternate", "fallback", "preferred"};
     static const size_t step_of[3] = {1, 2, 0};
     const wsel_gslb_config *cfg = st->cfg;
-    for (size_t p = 0; p < cfg->n_pools; p++)
-        sorted[p] = (named){cfg->pools[p].name, p};
-    qsort(sorted, cfg->n_pools, sizeof *sorted, cmp_named);
+    sort_names(sorted, cfg->n_pools, pool_name, cfg);
     wsel__jw_kobj_begin(j, "pool");
     for (size_t k = 0; k < cfg->n_pools; k++) {
         size_t p = sorted[k].i;
@@ -208,9 +225,7 @@ static void pools_json(wsel__jw *j, const wsel_gslb_state *st, named *sorted)
 static void wideips_json(wsel__jw *j, const wsel_gslb_state *st, named *sorted)
 {
     const wsel_gslb_config *cfg = st->cfg;
-    for (size_t w = 0; w < cfg->n_wideips; w++)
-        sorted[w] = (named){cfg->wideips[w].name, w};
-    qsort(sorted, cfg->n_wideips, sizeof *sorted, cmp_named);
+    sort_names(sorted, cfg->n_wideips, wideip_name, cfg);
     wsel__jw_kobj_begin(j, "wideip");
     for (size_t k = 0; k < cfg->n_wideips; k++) {
         size_t w = sorted[k].i;

@@ -214,39 +214,16 @@ has "$TMP/err" "unknown load-balancing method 'fast\\\\027est\\\\007'" "parse er
 is_rc 1 "parse error: exit 1"
 
 # ---- out of memory: exit 3 or the whole output, never a verdict or a silent success ----
-# tests/cli/failmalloc.c (as t_hardening.sh): with the first N allocations granted and
-# every later one refused, each command exits as without the fault with the same output,
-# or exits 3 saying "out of memory". Up to 40 values of N per command (WSEL_OOM_ALL=1:
-# every one).
-FM="$TMP/failmalloc.so"
-if ${CC:-cc} -shared -fPIC -O2 -o "$FM" "$(dirname "$0")/failmalloc.c" 2>/dev/null &&
-   LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" --version >/dev/null 2>&1 &&
-   [ -s "$TMP/count" ]; then
+# each command under tests/cli/failmalloc.c (oom_sweep in tap.sh, as t_hardening.sh):
+# with the first N allocations granted and every later one refused, it exits as without
+# the fault with the same output, or exits 3 saying "out of memory".
+if oom_setup; then
     for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all --json" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all" \
                 "resolve $RR ratio.example.com --inputs $RRIN -n 4 --json"; do
         # shellcheck disable=SC2086
-        "$WSEL" gslb $args >"$TMP/ref" 2>/dev/null; REF=$?
-        # shellcheck disable=SC2086
-        LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" gslb $args >/dev/null 2>&1
-        n=$(cat "$TMP/count"); step=$(( (n + 39) / 40 ))
-        [ "${WSEL_OOM_ALL:-0}" = 1 ] && step=1
-        bad=""; i=0
-        while [ "$i" -le "$n" ]; do
-            # shellcheck disable=SC2086
-            LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i "$WSEL" gslb $args >"$TMP/out" 2>"$TMP/err"; RC=$?
-            if [ "$RC" -eq "$REF" ]; then
-                cmp -s "$TMP/out" "$TMP/ref" || bad="$bad $i:output"
-            elif [ "$RC" -ne 3 ]; then
-                bad="$bad $i:exit$RC"
-            elif ! grep -q "out of memory\|Cannot allocate memory" "$TMP/err"; then
-                bad="$bad $i:message"
-            fi
-            i=$((i + step))
-        done
-        [ -z "$bad" ]
-        ok $? "gslb ${args%% /*} out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+        oom_sweep "gslb ${args%% /*}" gslb $args
     done
 else
     ok 0 "# SKIP out-of-memory injection needs a glibc build without sanitizers"
