@@ -1363,12 +1363,12 @@ static int finish(conf_parser *p)
     return 0;
 }
 
-int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                  wsel_gslb_config **out, wsel_error *err)
 {
     if (out)
         *out = NULL;
-    if (!out || (!text && len))
+    if (!out || (!data && len))
         return wsel__fail(err, WSEL_E_ARG, name, 0, 0, NULL, NULL, NULL, "no config given");
     if (!name)
         name = "(buffer)";
@@ -1384,7 +1384,7 @@ int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
     c->sp_cidr4 = 32;
     c->sp_cidr6 = 128;
     wsel__gslb_lexer lx;
-    int rc = wsel__gslb_lex(&lx, name, text ? text : "", len, &c->version, err);
+    int rc = wsel__gslb_lex(&lx, name, data ? data : "", len, &c->version, err);
     conf_parser p = {.file = name, .t = lx.t, .cfg = c, .err = err};
     while (!rc && peek(&p)->type != WSEL__TOK_EOF) {
         p.depth = 0;

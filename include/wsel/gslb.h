@@ -3,9 +3,9 @@
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
  *   lint    the deterministic checks G001-G030
- *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON, jansson)
- *   resolve the decision of doc/gslb.md section 3: one query -> one outcome, the next
- *           method state and a decision log
+ *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
+ *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
+ *           method state and a decision log (events, wsel_gslb_event)
  *
  * The model structs are read-only for callers; every name follows doc/gslb.md §1. */
 #ifndef WSEL_GSLB_H
@@ -274,7 +274,7 @@ typedef struct wsel_gslb_config {
  * (file, line, column, object in err->object, token in err->key) and sets *out NULL. */
 WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out,
                                         wsel_error *err);
-WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                           wsel_gslb_config **out, wsel_error *err);
 WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
 /* Index of the wide IP named `name` (full path, or a query name: case-insensitive, the
@@ -316,7 +316,7 @@ typedef struct wsel_gslb_state wsel_gslb_state;
 WSEL_API int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
                                         wsel_gslb_inputs **out, wsel_error *err);
 WSEL_API int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
-                                          const char *text, size_t len,
+                                          const char *data, size_t len,
                                           wsel_gslb_inputs **out, wsel_error *err);
 /* Empty inputs: every member down, no metrics, LDNS unset (for tests and callers). */
 WSEL_API int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out,
