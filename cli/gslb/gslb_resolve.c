@@ -4,6 +4,7 @@
  * (include/wsel/gslb.h, wsel_gslb_event): the text line is the library's rendering, the
  * JSON object is written here from the event's fields. */
 #define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,6 +442,11 @@ static int run_queries(resolve_run *r, const resolve_args *a, wsel__jw *j)
         count(r, r->out);
         if ((j ? query_json(j, r) : query_text(r, q)) < 0)
             return cli_nomem(r->cmd);
+        if (!j && ferror(stdout)) { /* no reader left (EPIPE), disk full...: stop here; */
+            if (!cli_write_errno)   /* main reports it with its reason (exit 3) */
+                cli_write_errno = errno ? errno : EIO;
+            return CLI_OK;
+        }
     }
     return 0;
 }
@@ -450,7 +456,7 @@ static int run_queries(resolve_run *r, const resolve_args *a, wsel__jw *j)
 static int run_text(resolve_run *r, const resolve_args *a)
 {
     int rc = run_queries(r, a, NULL);
-    if (rc)
+    if (rc || ferror(stdout))
         return rc;
     printf("counts:");
     for (int k = 0; k < r->n_outcome_order; k++)

@@ -213,6 +213,16 @@ no_raw "parse error: no raw control bytes"
 has "$TMP/err" "unknown load-balancing method 'fast\\\\027est\\\\007'" "parse error: the method name escaped"
 is_rc 1 "parse error: exit 1"
 
+# ---- a reader that goes away: resolve stops at once, exit 3 with the reason ----
+# (10 million queries with their log take half a minute; the closed pipe is noticed
+# after the first)
+( timeout 10 "$WSEL" gslb resolve "$EX" www.example.com --inputs "$EXIN" -n 10000000 --log all \
+      2>"$TMP/err"; echo $? >"$TMP/rc" ) | head -c 10 >/dev/null
+RC=$(cat "$TMP/rc")
+[ "$RC" -eq 3 ] && grep -q "cannot write the output: Broken pipe" "$TMP/err"; r=$?
+[ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+ok $r "resolve -n 10000000 into a closed pipe: stops at once, exit 3 naming the reason"
+
 # ---- out of memory: exit 3 or the whole output, never a verdict or a silent success ----
 # each command under tests/cli/failmalloc.c (oom_sweep in tap.sh, as t_hardening.sh):
 # with the first N allocations granted and every later one refused, it exits as without
