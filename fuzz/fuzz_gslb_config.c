@@ -108,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(n2 == n);
     for (size_t i = 0; i < n; i++)
         FUZZ_ASSERT(f2[i].code == f[i].code && !strcmp(f2[i].message, f[i].message));
-    free(f);
-    free(f2);
+    wsel_free(f);
+    wsel_free(f2);
     wsel_gslb_config_free(c2);
     wsel_gslb_config_free(c);
     return 0;

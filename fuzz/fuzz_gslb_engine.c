@@ -70,11 +70,19 @@ static void check(const wsel_gslb_config *c, const wsel_gslb_inputs *in, long w,
     }
 }
 
-static void no_sink(void *ctx, unsigned flag, const char *line)
+/* Every event renders as a line (into a buffer too small for most: cut, still
+ * terminated) that starts with its event name; its reason renders as well. */
+static void sink(void *ctx, const wsel_gslb_event *ev)
 {
-    (void)ctx;
-    (void)flag;
-    FUZZ_ASSERT(line && *line);
+    const wsel_gslb_config *c = ctx;
+    char line[48], reason[16];
+    FUZZ_ASSERT(ev && (unsigned)ev->kind <= WSEL_GSLB_EV_RESULT);
+    size_t n = wsel_gslb_event_format(c, ev, line, sizeof line);
+    const char *name = wsel_gslb_event_name(ev->kind);
+    FUZZ_ASSERT(n > strlen(name) && strlen(line) == (n < sizeof line ? n : sizeof line - 1));
+    FUZZ_ASSERT(!strncmp(line, name, strlen(line) < strlen(name) ? strlen(line) : strlen(name)));
+    n = wsel_gslb_event_reason(c, ev, reason, sizeof reason);
+    FUZZ_ASSERT(strlen(reason) == (n < sizeof reason ? n : sizeof reason - 1));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -122,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 wsel_gslb_inputs_set_up(in, v, !in->vs[v].up, false);
             }
             int r1 = wsel_gslb_resolve(c, (long)w, in, s1, NULL, &o1, NULL);
-            static const wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, no_sink, NULL};
+            const wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, sink, c};
             int r2 = wsel_gslb_resolve(c, (long)w, in, s2, &all, &o2, NULL);
             FUZZ_ASSERT(r1 == r2);
             if (r1) {
@@ -137,8 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         char *j1 = wsel_gslb_state_json(s1), *j2 = wsel_gslb_state_json(s2);
         FUZZ_ASSERT(j1 && j2 && !strcmp(j1, j2));
-        free(j1);
-        free(j2);
+        wsel_free(j1);
+        wsel_free(j2);
         wsel_gslb_state_free(s1);
         wsel_gslb_state_free(s2);
     }

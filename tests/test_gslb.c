@@ -16,6 +16,7 @@
 #include "kit/kit.h"
 #include "support/support.h"
 #include "kit/kit_gslb.h"
+#include "../core/gslb/gslb_internal.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -420,35 +421,66 @@ static void inputs_errors(void **s)
 {
     (void)s;
     wsel_gslb_config *c = load(SERVERS "gtm pool a p { members { s1:v1 } }\ngtm wideip a w { pools { p } }\n");
+    /* the error's kind (include/wsel/gslb.h), the line of the offending value (for a name
+     * that names nothing, of the name itself) and its key */
     static const struct {
         const char *json;
         unsigned line;
         const char *item;
+        int code;
     } cases[] = {
-        {"{\"members\": {\"s1:v9\": {\"up\": true}}}", 1, "s1:v9"},
-        {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up"},
-        {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt"},
-        {"{\n\"pools\": {\"nope\": {}}}", 2, "nope"},
-        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type"},
-        {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns"},
-        {"{\"bogus\": 1}", 1, "bogus"},
-        {"{\n\n  \"now\": -5}", 3, "now"},
-        {"{\"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 7}}}}}", 1, "rr"},
+        {"{\"members\": {\"s1:v9\": {\"up\": true}}}", 1, "s1:v9", WSEL_E_REFERENCE},
+        {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up", WSEL_E_TYPE},
+        {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt", WSEL_E_SYNTAX},
+        {"{\n\"pools\": {\"nope\": {}}}", 2, "nope", WSEL_E_REFERENCE},
+        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type", WSEL_E_RANGE},
+        {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns", WSEL_E_RANGE},
+        {"{\"bogus\": 1}", 1, "bogus", WSEL_E_SYNTAX},
+        {"{\n\n  \"now\": -5}", 3, "now", WSEL_E_RANGE},
+        {"{\"state\": {\"pool\": {\"p\": {\"preferred\": {\"rr\": 7}}}}}", 1, "rr", WSEL_E_RANGE},
         {"{\"persistence\": [{\"wideip\": \"w\", \"key\": \"1.2.3.0/24\", \"pool\": \"p\", \"member\": \"s1:v2\", \"expires\": 5}]}",
-         1, "s1:v2"},
-        {"{\"now\": 1,}", 1, NULL},
-        {"{\"now\": 1, \"now\": 2}", 1, NULL},
+         1, "member", WSEL_E_REFERENCE},
+        {"{\"now\": 1,}", 1, NULL, WSEL_E_SYNTAX},
+        {"{\"now\": 1, \"now\": 2}", 1, NULL, WSEL_E_DUPKEY},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wsel_gslb_inputs *in = NULL;
         wsel_error err;
         int rc = wsel_gslb_inputs_load_buffer(c, "in.json", cases[i].json, strlen(cases[i].json), &in, &err);
         assert_null(in);
-        if (rc != WSEL_E_STATE || err.line != cases[i].line ||
+        if (rc != cases[i].code || err.code != rc || err.line != cases[i].line ||
             (cases[i].item && strcmp(err.key, cases[i].item))) {
             print_error("case %zu: rc %d line %u item '%s': %s\n", i, rc, err.line, err.key, err.message);
             fail();
         }
+    }
+    /* An error at a key spelled more than once in the text is placed at the offending
+     * spelling, not at the first one: in json2 the first "up" (line 1) is fine, the value
+     * of the second is not (line 2: 13 blanks, "s1:v2" at column 14, its "up" at 24 and
+     * the value 1 at 30); the error names its JSON path. The first case: a name that
+     * names nothing is placed at its own spelling (column 14 of line 2). */
+    {
+        static const char json[] = "{\"members\": {\"s1:v1\": {\"up\": true},\n"
+                                   "             \"s1:v1x\": {}, \"s1:v2\": {\"up\": 1}}}";
+        wsel_gslb_config *c2 = load(SERVERS "gtm pool a p { members { s1:v1 s1:v2 } }\ngtm wideip a w { pools { p } }\n");
+        wsel_gslb_inputs *in = NULL;
+        wsel_error err;
+        assert_int_equal(wsel_gslb_inputs_load_buffer(c2, "in.json", json, strlen(json), &in, &err),
+                         WSEL_E_REFERENCE);
+        assert_int_equal(err.line, 2);
+        assert_int_equal(err.col, 14);
+        assert_string_equal(err.message, "$.members[\"s1:v1x\"]: names no configured virtual server (SERVER:VS)");
+        static const char json2[] = "{\"members\": {\"s1:v1\": {\"up\": true},\n"
+                                    "             \"s1:v2\": {\"up\": 1}}}";
+        assert_int_equal(wsel_gslb_inputs_load_buffer(c2, "in.json", json2, strlen(json2), &in, &err),
+                         WSEL_E_TYPE);
+        assert_null(in);
+        assert_int_equal(err.line, 2);
+        assert_int_equal(err.col, 30);
+        assert_string_equal(err.key, "up");
+        assert_string_equal(err.path, "$.members[\"s1:v2\"].up");
+        assert_string_equal(err.message, "$.members[\"s1:v2\"].up: expected true or false, got 1");
+        wsel_gslb_config_free(c2);
     }
     /* The size limit (16 MiB, include/wsel/gslb.h) at its boundary: one byte over is
      * WSEL_E_LIMIT with no position (line and col 0: "0 when no position applies",
@@ -1207,12 +1239,16 @@ static void properties_generated(void **s)
 typedef struct lines {
     char text[4096];
     unsigned flags;
+    const wsel_gslb_config *cfg; /* the events' config, for the text lines */
 } lines;
 
-static void collect(void *ctx, unsigned flag, const char *line)
+/* Each event as its text line (wsel_gslb_event_format), one per line. */
+static void collect(void *ctx, const wsel_gslb_event *ev)
 {
     lines *l = ctx;
-    l->flags |= flag;
+    char line[1024];
+    l->flags |= 1u << ev->kind;
+    wsel_gslb_event_format(l->cfg, ev, line, sizeof line);
     strncat(l->text, line, sizeof l->text - strlen(l->text) - 2);
     strcat(l->text, "\n");
 }
@@ -1222,7 +1258,7 @@ static void decision_log(void **s)
     (void)s;
     run r;
     run_init(&r, SERVERS POOL1("", "s1:v1 s1:v2") WIDE1, "{\"query\": {\"ldns\": \"192.0.2.1\"}, \"members\": {" UP(2) "}}");
-    lines l = {"", 0};
+    lines l = {"", 0, r.cfg};
     wsel_gslb_log log = {WSEL_GSLB_LOG_ALL, collect, &l};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &log, &r.o, NULL), 0);
     assert_string_equal(l.text,
@@ -1234,7 +1270,7 @@ static void decision_log(void **s)
         "pool-traversal wideip=/Common/w pool=/Common/p pos=0 result=terminal reason=answer\n"
         "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.2\n");
     /* only the result line without flags */
-    lines l2 = {"", 0};
+    lines l2 = {"", 0, r.cfg};
     wsel_gslb_log none = {0, collect, &l2};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &none, &r.o, NULL), 0);
     assert_string_equal(l2.text, "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.2\n");
@@ -1244,7 +1280,7 @@ static void decision_log(void **s)
     run_init(&r, SERVERS POOL1("load-balancing-mode cpu alternate-mode ratio", "s1:v1 s1:v2 { ratio 0 } s1:v3") WIDE1,
              "{\"members\": {\"s1:v1\": {\"up\": true, \"cpu_pct\": 10}, \"s1:v2\": {\"up\": true, \"cpu_pct\": 10},"
              " \"s1:v3\": {\"up\": true}}}");
-    lines l3 = {"", 0};
+    lines l3 = {"", 0, r.cfg};
     wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, collect, &l3};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all, &r.o, NULL), 0);
     assert_non_null(strstr(l3.text, "member=s1:v3 result=skipped reason=no-metric:cpu_pct\n"));
@@ -1252,7 +1288,7 @@ static void decision_log(void **s)
     run_free(&r);
     run_init(&r, SERVERS POOL1("load-balancing-mode ratio", "s1:v1 s1:v2 { ratio 0 }") WIDE1,
              "{\"members\": {" UP(1) "," UP(2) "}}");
-    lines l4 = {"", 0};
+    lines l4 = {"", 0, r.cfg};
     wsel_gslb_log all4 = {WSEL_GSLB_LOG_ALL, collect, &l4};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all4, &r.o, NULL), 0);
     assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
@@ -1275,7 +1311,7 @@ static void decision_log(void **s)
                  "{\"query\": {\"ldns\": \"10.0.%u.1\"}, \"members\": {" UP(1) "," UP(2) "," UP(3) "," UP(4) "}}", k);
         run_init(&r, SERVERS "gtm global-settings load-balancing { static-persist-cidr-ipv4 24 }\n"
                  POOL1("load-balancing-mode static-persistence", "s1:v1 s1:v2 s1:v3 s1:v4") WIDE1, json);
-        lines l5 = {"", 0};
+        lines l5 = {"", 0, r.cfg};
         wsel_gslb_log sel = {WSEL_GSLB_LOG_MEMBER_SELECTION, collect, &l5};
         assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &sel, &r.o, NULL), 0);
         assert_string_equal(first(&r.o), "10.0.0.1");
@@ -1283,6 +1319,178 @@ static void decision_log(void **s)
         run_free(&r);
     }
     assert_true(found);
+}
+
+/* wsel__gslb_in_subnet (the topology scorer's test, written without a masked copy) says
+ * what masking says: a masked to the prefix equals the network, all 16 bytes; over
+ * random addresses near random networks of both families, every prefix length, and bytes
+ * beyond an IPv4 address's four set or not. */
+static void subnet_match_is_mask(void **s)
+{
+    (void)s;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 20000; k++) {
+        wsel_gslb_addr a, net;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint8_t fam = (x >> 60) & 1 ? 6 : 4;
+        unsigned prefix = (unsigned)(x >> 32) % (fam == 4 ? 34 : 130);
+        for (int i = 0; i < 16; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a.bytes[i] = (uint8_t)(x >> 56);
+            net.bytes[i] = (x >> 40) & 3 ? a.bytes[i] : (uint8_t)(x >> 48); /* mostly alike */
+        }
+        a.family = net.family = fam;
+        if ((x >> 20) & 1)
+            net = wsel__gslb_mask(&net, prefix);
+        if ((x >> 21) & 1) /* the unused bytes of an IPv4 address, as the parser leaves them */
+            for (int i = 4; i < 16 && fam == 4; i++)
+                a.bytes[i] = net.bytes[i] = 0;
+        wsel_gslb_addr m = wsel__gslb_mask(&a, prefix);
+        bool want = memcmp(m.bytes, net.bytes, 16) == 0;
+        if (wsel__gslb_in_subnet(&a, &net, prefix) != want) {
+            print_error("case %d: family %u prefix %u: want %d\n", k, fam, prefix, want);
+            fail();
+        }
+    }
+}
+
+/* ---- API conventions (include/wsel/common.h) ----------------------------------------- */
+
+/* Every call given NULL for an object or a required out pointer: WSEL_E_ARG (out set to
+ * NULL), or NULL / -1 / "" / nothing done where the call returns no status. */
+static void api_null_handles(void **s)
+{
+    (void)s;
+    wsel_error err;
+    wsel_gslb_addr a;
+    char buf[64];
+    assert_int_equal(wsel_gslb_method_find(NULL), -1);
+    assert_null(wsel_gslb_method_get(WSEL_GSLB_METHOD_COUNT_));
+    assert_string_equal(wsel_gslb_metric_key(WSEL_GSLB_METRIC_COUNT_), "?");
+    assert_string_equal(wsel_gslb_metric_key(WSEL_GSLB_M_CPU), "cpu_pct");
+    assert_false(wsel_gslb_addr_parse(NULL, &a));
+    assert_false(wsel_gslb_addr_parse("192.0.2.1", NULL));
+    assert_string_equal(wsel_gslb_addr_str(NULL, buf, sizeof buf), "");
+    wsel_gslb_config *c = (wsel_gslb_config *)&err; /* set to NULL on failure */
+    assert_int_equal(wsel_gslb_config_load_file(NULL, &c, &err), WSEL_E_ARG);
+    assert_null(c);
+    assert_int_equal(wsel_gslb_config_load_file("x.conf", NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_config_load_buffer("x", "", 0, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_config_load_buffer("x", NULL, 3, &c, &err), WSEL_E_ARG);
+    wsel_gslb_config_free(NULL);
+    c = load(SERVERS "gtm pool a p { members { s1:v1 } }\ngtm wideip a w { pools { p } }\n");
+    assert_int_equal(wsel_gslb_find_wideip(NULL, "w"), -1);
+    assert_int_equal(wsel_gslb_find_wideip(c, NULL), -1);
+    /* lint */
+    wsel_gslb_finding *f = (wsel_gslb_finding *)&err;
+    size_t n = 7;
+    assert_int_equal(wsel_gslb_lint(NULL, &f, &n, &err), WSEL_E_ARG);
+    assert_null(f);
+    assert_int_equal(n, 0);
+    assert_int_equal(wsel_gslb_lint(c, NULL, &n, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_lint(c, &f, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_lint(c, &f, &n, &err), 0);
+    wsel_free(f);
+    /* inputs */
+    wsel_gslb_inputs *in = (wsel_gslb_inputs *)&err;
+    assert_int_equal(wsel_gslb_inputs_load_file(NULL, "in.json", &in, &err), WSEL_E_ARG);
+    assert_null(in);
+    assert_int_equal(wsel_gslb_inputs_load_file(c, NULL, &in, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_load_file(c, "in.json", NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_load_buffer(NULL, "i", "{}", 2, &in, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "i", NULL, 2, &in, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_load_buffer(c, "i", "{}", 2, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_new(NULL, &in, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_inputs_new(c, NULL, &err), WSEL_E_ARG);
+    wsel_gslb_inputs_free(NULL);
+    wsel_gslb_inputs_set_up(NULL, 0, true, false);
+    wsel_gslb_inputs_set_metric(NULL, 0, WSEL_GSLB_M_RTT, 1);
+    wsel_gslb_inputs_set_pool(NULL, 0, true, false);
+    wsel_gslb_inputs_set_ldns(NULL, &a, NULL);
+    wsel_gslb_inputs_set_now(NULL, 1);
+    assert_null(wsel_gslb_inputs_qname(NULL));
+    in = inputs(c, "{\"members\": {" UP(1) "}}");
+    wsel_gslb_inputs_set_up(in, 99, false, false); /* out of range: nothing */
+    wsel_gslb_inputs_set_pool(in, 99, true, false);
+    wsel_gslb_inputs_set_metric(in, 0, WSEL_GSLB_METRIC_COUNT_, 1);
+    assert_string_equal(wsel_gslb_inputs_qname(in), "");
+    /* state, resolve */
+    wsel_gslb_state *st = (wsel_gslb_state *)&err;
+    assert_int_equal(wsel_gslb_state_new(NULL, in, &st, &err), WSEL_E_ARG);
+    assert_null(st);
+    assert_int_equal(wsel_gslb_state_new(c, in, NULL, &err), WSEL_E_ARG);
+    wsel_gslb_state_free(NULL);
+    assert_null(wsel_gslb_state_json(NULL));
+    assert_int_equal(wsel_gslb_state_new(c, in, &st, &err), 0);
+    wsel_gslb_outcome o;
+    assert_int_equal(wsel_gslb_resolve(NULL, 0, in, st, NULL, &o, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_resolve(c, 0, NULL, st, NULL, &o, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_resolve(c, 0, in, NULL, NULL, &o, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_resolve(c, 0, in, st, NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_resolve(c, 1, in, st, NULL, &o, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_gslb_resolve(c, 0, in, st, NULL, &o, &err), 0);
+    assert_string_equal(first(&o), "10.0.0.1");
+    char *js = wsel_gslb_state_json(st);
+    assert_non_null(js);
+    wsel_free(js);
+    /* events */
+    wsel_gslb_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = WSEL_GSLB_EV_RESULT;
+    strcpy(buf, "x");
+    assert_int_equal(wsel_gslb_event_format(NULL, &ev, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(wsel_gslb_event_format(c, NULL, buf, sizeof buf), 0);
+    assert_int_equal(wsel_gslb_event_reason(NULL, &ev, buf, sizeof buf), 0);
+    assert_int_equal(wsel_gslb_event_reason(c, NULL, NULL, 0), 0);
+    assert_string_equal(wsel_gslb_event_pool(NULL, &ev), "?");
+    assert_string_equal(wsel_gslb_event_pool(c, NULL), "?");
+    assert_string_equal(wsel_gslb_event_method(NULL), "?");
+    assert_string_equal(wsel_gslb_event_name((wsel_gslb_event_kind)99), "?");
+    assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)99), "?");
+    wsel_gslb_state_free(st);
+    wsel_gslb_inputs_free(in);
+    wsel_gslb_config_free(c);
+}
+
+/* wsel_gslb_event_format writes like snprintf: the whole length returned, the line cut
+ * to fit and NUL-terminated, nothing written with len 0; indexes the config does not have
+ * render as "?" (a hand-made event), never read out of bounds. */
+static void event_format_bounds(void **s)
+{
+    (void)s;
+    run r;
+    run_init(&r, SERVERS POOL1("", "s1:v1") WIDE1, "{\"members\": {" UP(1) "}}");
+    lines l = {"", 0, r.cfg};
+    wsel_gslb_log log = {0, collect, &l};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &log, &r.o, NULL), 0);
+    static const char want[] = "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.1";
+    assert_string_equal(l.text, "result outcome=answer wideip=/Common/w pool=/Common/p step=preferred detail=10.0.0.1\n");
+    wsel_gslb_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = WSEL_GSLB_EV_RESULT;
+    ev.wideip = 0;
+    ev.pool = 0;
+    ev.step = WSEL_GSLB_STEP_PREFERRED;
+    ev.answer = &r.o;
+    char small[11];
+    assert_int_equal(wsel_gslb_event_format(r.cfg, &ev, small, sizeof small), strlen(want));
+    assert_string_equal(small, "result out");
+    assert_int_equal(wsel_gslb_event_format(r.cfg, &ev, NULL, 0), strlen(want));
+    char reason[32];
+    assert_int_equal(wsel_gslb_event_reason(r.cfg, &ev, reason, sizeof reason), 8);
+    assert_string_equal(reason, "10.0.0.1");
+    ev.kind = WSEL_GSLB_EV_MEMBER_TRAVERSAL;
+    ev.pool = 5;
+    ev.member = 9;
+    ev.method = 77;
+    ev.result = WSEL_GSLB_R_SKIPPED;
+    ev.reason = WSEL_GSLB_WHY_DEPENDENCY;
+    ev.depends = 3;
+    char line[256];
+    wsel_gslb_event_format(r.cfg, &ev, line, sizeof line);
+    assert_string_equal(line, "pool-member-traversal pool=? step=preferred method=- member=- result=skipped reason=dependency:?");
+    run_free(&r);
 }
 
 WSEL_TEST_MAIN("gslb",
@@ -1311,4 +1519,7 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(wideip_methods),
                cmocka_unit_test(properties_generated),
                cmocka_unit_test(round_trip_generated),
-               cmocka_unit_test(decision_log))
+               cmocka_unit_test(decision_log),
+               cmocka_unit_test(subnet_match_is_mask),
+               cmocka_unit_test(api_null_handles),
+               cmocka_unit_test(event_format_bounds))

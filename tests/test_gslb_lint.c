@@ -127,7 +127,7 @@ static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
             *line = f[i].pos.line;
             assert_true(strlen(f[i].message) > 0 && strlen(f[i].object) > 0);
         }
-    free(f);
+    wsel_free(f);
     wsel_gslb_config_free(c);
     return hit;
 }
@@ -174,7 +174,7 @@ static void example_lint(void **s)
     assert_string_equal(f[1].object, "gtm pool a /Common/p_dc2");
     assert_int_equal(f[2].code, 16);
     assert_string_equal(f[2].object, "gtm wideip a /Common/www.example.com");
-    free(f);
+    free(f); /* wsel_free() is the documented release; free() works too (include/wsel/gslb.h) */
     wsel_gslb_config_free(c);
 }
 

@@ -1,66 +1,25 @@
-/* GSLB engine inputs (doc/gslb.md §3): the JSON reader (jansson) and setters.
+/* GSLB engine inputs (doc/gslb.md §3): the JSON reader and setters.
  * The reader lives in the library, not the CLI, so that tests, the engine fuzz target and
- * other callers share one strict reader (doc/gslb.md §3). Every key must be known;
- * every member and pool name must resolve against the config. */
-#include <errno.h>
-#include <stdarg.h>
-#include <jansson.h>
+ * other callers share one strict reader (doc/gslb.md §3). It reads through the one JSON
+ * layer (core/json.h): syntax errors at their FILE:LINE:COL, every other error at the
+ * JSON path of the offending value (and that value's line and column), the layer's one
+ * policy for unknown and duplicate keys. Every member, pool and wide-IP name must
+ * resolve against the config. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "../json.h"
 #include "gslb_internal.h"
 
-typedef struct R {
+/* One read: the parsed document (file, text, error record), the config names resolve
+ * against, the inputs being filled. */
+typedef struct inputs_reader {
+    const wsel__json *doc;
     const wsel_gslb_config *cfg;
-    const char *file, *text;
-    size_t len;
-    wsel_error *err;
     wsel_gslb_inputs *in;
-} R;
-
-/* Position of the first occurrence of "key" (quoted) in the text: jansson keeps no
- * positions for decoded values, so errors point at the key's first spelling. */
-static void locate(const R *r, const char *key, unsigned *line, unsigned *col)
-{
-    *line = 0;
-    *col = 0;
-    if (!key || !*key)
-        return;
-    size_t kl = strlen(key);
-    for (size_t i = 0; i + kl + 2 <= r->len; i++) {
-        if (r->text[i] == '"' && memcmp(r->text + i + 1, key, kl) == 0 && r->text[i + 1 + kl] == '"') {
-            unsigned l = 1, c = 1;
-            for (size_t j = 0; j < i; j++) {
-                if (r->text[j] == '\n') {
-                    l++;
-                    c = 1;
-                } else
-                    c++;
-            }
-            *line = l;
-            *col = c;
-            return;
-        }
-    }
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int bad(R *r, const char *object, const char *key, const char *fmt, ...)
-{
-    char msg[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    unsigned line, col;
-    locate(r, key, &line, &col);
-    return wsel__fail(r->err, WSEL_E_STATE, r->file, line, col, object, NULL, key, "%s%s%s",
-                      object ? object : "", object ? ": " : "", msg);
-}
+} inputs_reader;
 
 /* A fresh generation number, unique across all inputs objects of the process: a state
  * caches availability per (inputs, generation), and a freed inputs' address may be
@@ -72,201 +31,239 @@ static void bump(wsel_gslb_inputs *in)
     in->gen = atomic_fetch_add(&generations, 1) + 1;
 }
 
-static const char *const metric_keys[WSEL_GSLB_METRIC_COUNT_] = {
-    "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections", "pps",
-    "vs_capacity", "vs_score", "link_capacity"};
-
-static int want_bool(R *r, const char *obj, const char *key, json_t *v, bool *out)
+static int nomem(const inputs_reader *ir)
 {
-    if (!json_is_boolean(v))
-        return bad(r, obj, key, "'%s' must be true or false", key);
-    *out = json_is_true(v);
-    return 0;
+    return wsel__fail(ir->doc->err, WSEL_E_NOMEM, ir->doc->name, 0, 0, NULL, NULL, NULL,
+                      "out of memory");
 }
 
-static int want_uint(R *r, const char *obj, const char *key, json_t *v, uint64_t *out)
-{
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return bad(r, obj, key, "'%s' must be a non-negative integer", key);
-    *out = (uint64_t)json_integer_value(v);
-    return 0;
-}
+/* ---- walking objects ---- */
 
-static int want_addr(R *r, const char *obj, const char *key, json_t *v, wsel_gslb_addr *a)
-{
-    if (!json_is_string(v))
-        return bad(r, obj, key, "'%s' must be an IP address string", key);
-    const char *s = json_string_value(v);
-    unsigned prefix;
-    if (wsel__gslb_parse_addr(s, a))
-        return 0;
-    if (strchr(s, '/') && wsel__gslb_parse_subnet(s, a, &prefix)) /* ECS as a subnet */
-        return 0;
-    return bad(r, obj, key, "'%s' is not an IPv4/IPv6 address", s);
-}
-
-/* ---- one walker for every JSON object of the inputs ---- */
-
-/* Where a value sits: the object's name (for messages) and the config index it resolved
- * to (virtual server, pool, geo entry, wide IP; -1 when none). */
-typedef struct at {
-    const char *name;
-    long idx;
-    void *p;
-} at;
-
-typedef int (*read_fn)(R *r, const at *where, const char *key, json_t *v);
+/* A member of a known key: reads v (at p) into what ctx points at. */
+typedef int (*field_fn)(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx);
 
 typedef struct field {
     const char *name;
-    read_fn fn;
+    field_fn fn;
 } field;
 
-/* Walks the JSON object v, named `key` inside `obj` (NULL: the top level): each of its keys
- * goes to the field of tab[0..n-1] with that name, else to `other` (keys that name
- * something of the config), else is an error listing `known`. A value that is not an
- * object is an error: "'KEY' must be an object" + `what`. */
-static int walk(R *r, const char *obj, const char *key, json_t *v, const char *what,
-                const field *tab, size_t n, read_fn other, const char *known, const at *where)
+#define MAX_FIELDS 16
+
+/* The object v at p: every key must be one of fields[0..n) (the layer's unknown-key
+ * policy); each member goes to its field's function, in text order. */
+static int read_fields(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
+                       const field *fields, size_t n, void *ctx)
 {
-    if (!json_is_object(v))
-        return bad(r, obj, key, "'%s' must be an object%s", key ? key : "inputs", what);
-    at here = where ? *where : (at){key, -1, NULL};
+    const char *keys[MAX_FIELDS + 1];
+    for (size_t i = 0; i < n; i++)
+        keys[i] = fields[i].name;
+    keys[n] = NULL;
+    int rc = wsel__json_obj(ir->doc, p, v);
+    if (rc || (rc = wsel__json_keys(ir->doc, p, v, keys)))
+        return rc;
     const char *k;
     json_t *e;
-    json_object_foreach(v, k, e) {
-        read_fn fn = other;
+    json_object_foreach((json_t *)v, k, e) {
+        wsel__jpath kp = wsel__jkey(p, k);
         for (size_t i = 0; i < n; i++)
-            if (!strcmp(k, tab[i].name))
-                fn = tab[i].fn;
-        int rc = fn ? fn(r, &here, k, e) : bad(r, key, k, "unknown key '%s'%s", k, known);
-        if (rc)
+            if (!strcmp(k, fields[i].name) && (rc = fields[i].fn(ir, &kp, e, ctx)))
+                return rc;
+    }
+    return 0;
+}
+
+/* A member of an object keyed by names (members, pools, geo, state): `name` is its key. */
+typedef int (*named_fn)(inputs_reader *ir, const wsel__jpath *p, const char *name,
+                        const json_t *v, void *ctx);
+
+static int read_named(inputs_reader *ir, const wsel__jpath *p, const json_t *v, named_fn fn,
+                      void *ctx)
+{
+    int rc = wsel__json_obj(ir->doc, p, v);
+    if (rc)
+        return rc;
+    const char *k;
+    json_t *e;
+    json_object_foreach((json_t *)v, k, e) {
+        wsel__jpath kp = wsel__jkey(p, k);
+        if ((rc = fn(ir, &kp, k, e, ctx)))
             return rc;
     }
     return 0;
 }
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* query */
-
-static int q_name(R *r, const at *w, const char *k, json_t *v)
+/* A string at p that is an IPv4/IPv6 address (or, with `subnet`, ADDRESS/LENGTH too). */
+static int read_addr(inputs_reader *ir, const wsel__jpath *p, const json_t *v, bool subnet,
+                     wsel_gslb_addr *a)
 {
-    if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof r->in->qname)
-        return bad(r, w->name, k, "'name' must be a domain name string");
-    snprintf(r->in->qname, sizeof r->in->qname, "%s", json_string_value(v));
+    const char *s;
+    unsigned prefix;
+    int rc = wsel__json_str(ir->doc, p, v, &s);
+    if (rc || wsel__gslb_parse_addr(s, a) ||
+        (subnet && strchr(s, '/') && wsel__gslb_parse_subnet(s, a, &prefix)))
+        return rc;
+    return wsel__json_fail(ir->doc, p, WSEL_E_RANGE, "'%s' is not an IPv4/IPv6 address", s);
+}
+
+/* ---- query ---- */
+
+/* query.name: a domain name of at most 255 bytes; query.type: A (any case) only. */
+static int q_text(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    const char *s;
+    int rc = wsel__json_str(ir->doc, p, v, &s);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "type")) {
+        if (strcasecmp(s, "A") != 0)
+            return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
+                                   "query type '%s' not supported (A only)", s);
+        memcpy(ir->in->qtype, "A", 2);
+    } else if (strlen(s) >= sizeof ir->in->qname) {
+        return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
+                               "expected a domain name of at most %zu bytes",
+                               sizeof ir->in->qname - 1);
+    } else {
+        memcpy(ir->in->qname, s, strlen(s) + 1);
+    }
     return 0;
 }
 
-static int q_type(R *r, const at *w, const char *k, json_t *v)
+static int q_ldns(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    if (!json_is_string(v))
-        return bad(r, w->name, k, "'type' must be a string");
-    if (strcasecmp(json_string_value(v), "A") != 0)
-        return bad(r, w->name, k, "query type '%s' not supported (A only)", json_string_value(v));
-    snprintf(r->in->qtype, sizeof r->in->qtype, "A");
+    (void)ctx;
+    return read_addr(ir, p, v, false, &ir->in->ldns);
+}
+
+static int q_ecs(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return json_is_null(v) ? 0 : read_addr(ir, p, v, true, &ir->in->ecs); /* ECS: a subnet */
+}
+
+static const field query_fields[] = {
+    {"name", q_text}, {"type", q_text}, {"ldns", q_ldns}, {"ecs", q_ecs}};
+
+/* ---- members.SERVER:VS, pools.NAME ---- */
+
+static int m_flag(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    wsel__gslb_vsin *vi = ctx;
+    return wsel__json_bool(ir->doc, p, v, p->key[0] == 'u' ? &vi->up : &vi->limit);
+}
+
+/* A metric: a number in 0..1e15, or null = not acquired. */
+static int m_metric(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    wsel__gslb_vsin *vi = ctx;
+    int m = 0;
+    while (m < WSEL_GSLB_METRIC_COUNT_ - 1 && strcmp(p->key, wsel_gslb_metric_key(m)))
+        m++;
+    if (json_is_null(v)) {
+        vi->have &= (uint16_t)~(1u << m);
+        return 0;
+    }
+    if (!json_is_number(v))
+        return wsel__json_fail(ir->doc, p, WSEL_E_TYPE, "expected a number in 0..1e+15 or null");
+    double d;
+    int rc = wsel__json_num(ir->doc, p, v, 0, 1e15, &d);
+    if (rc)
+        return rc;
+    wsel_gslb_inputs_set_metric(ir->in, (size_t)(vi - ir->in->vs), (wsel_gslb_metric)m, d);
     return 0;
 }
 
-static int q_ldns(R *r, const at *w, const char *k, json_t *v)
+static const field member_fields[] = {
+    {"up", m_flag},          {"limit_exceeded", m_flag},  {"rtt_us", m_metric},
+    {"completion_rate", m_metric}, {"hops", m_metric},    {"cpu_pct", m_metric},
+    {"kbps", m_metric},      {"connections", m_metric},   {"pps", m_metric},
+    {"vs_capacity", m_metric}, {"vs_score", m_metric},    {"link_capacity", m_metric}};
+
+static int member(inputs_reader *ir, const wsel__jpath *p, const char *name, const json_t *v,
+                  void *ctx)
 {
-    return want_addr(r, w->name, k, v, &r->in->ldns);
+    (void)ctx;
+    long vs = wsel__gslb_find_vs(ir->cfg, name);
+    if (vs < 0)
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE,
+                                   "names no configured virtual server (SERVER:VS)");
+    return read_fields(ir, p, v, member_fields, sizeof member_fields / sizeof member_fields[0],
+                       &ir->in->vs[vs]);
 }
 
-static int q_ecs(R *r, const at *w, const char *k, json_t *v)
+static int p_flag(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    return json_is_null(v) ? 0 : want_addr(r, w->name, k, v, &r->in->ecs);
-}
-
-static const field query_fields[] = {{"name", q_name}, {"type", q_type}, {"ldns", q_ldns}, {"ecs", q_ecs}};
-
-/* members.KEY and pools.NAME fields: w->idx is the virtual server or the pool */
-
-static int m_flag(R *r, const at *w, const char *k, json_t *v) /* up, limit_exceeded */
-{
-    wsel__gslb_vsin *vi = &r->in->vs[w->idx];
-    return want_bool(r, w->name, k, v, k[0] == 'u' ? &vi->up : &vi->limit);
-}
-
-static int m_metric(R *r, const at *w, const char *k, json_t *v)
-{
-    int m = -1;
-    for (int i = 0; i < WSEL_GSLB_METRIC_COUNT_; i++)
-        if (!strcmp(k, metric_keys[i]))
-            m = i;
-    if (m < 0)
-        return bad(r, w->name, k, "unknown key '%s'", k);
-    if (json_is_null(v))
-        r->in->vs[w->idx].have &= (uint16_t)~(1u << m);
-    else if (json_is_number(v) && json_number_value(v) >= 0 && json_number_value(v) <= 1e15)
-        wsel_gslb_inputs_set_metric(r->in, (size_t)w->idx, (wsel_gslb_metric)m, json_number_value(v));
-    else
-        return bad(r, w->name, k, "'%s' must be a number in 0..1e15 or null", k);
-    return 0;
-}
-
-static const field member_fields[] = {{"up", m_flag}, {"limit_exceeded", m_flag}};
-
-static int p_flag(R *r, const at *w, const char *k, json_t *v) /* held_down, limit_exceeded */
-{
-    bool *f = k[0] == 'h' ? r->in->pool_held : r->in->pool_limit;
-    return want_bool(r, w->name, k, v, &f[w->idx]);
+    size_t pool = *(const size_t *)ctx;
+    bool *flags = p->key[0] == 'h' ? ir->in->pool_held : ir->in->pool_limit;
+    return wsel__json_bool(ir->doc, p, v, &flags[pool]);
 }
 
 static const field pool_fields[] = {{"held_down", p_flag}, {"limit_exceeded", p_flag}};
 
-/* members.KEY or pools.NAME (w->name says which): the key resolves to a virtual server
- * or a pool, whose fields follow */
-static int vs_or_pool(R *r, const at *w, const char *k, json_t *v)
+/* The fields of an object about a pool, each given the pool's index. */
+typedef struct pool_fieldset {
+    const field *fields;
+    size_t n;
+} pool_fieldset;
+
+/* pools.NAME, state.pool.NAME: NAME must name a configured pool; ctx: the fields. */
+static int pool(inputs_reader *ir, const wsel__jpath *p, const char *name, const json_t *v,
+                void *ctx)
 {
-    bool vs = !strcmp(w->name, "members");
-    long i = vs ? wsel__gslb_find_vs(r->cfg, k) : wsel__gslb_find_pool(r->cfg, k);
-    if (i < 0)
-        return bad(r, w->name, k, "'%s' names no configured %s", k,
-                   vs ? "virtual server (SERVER:VS)" : "pool");
-    at here = {k, i, NULL};
-    if (vs)
-        return walk(r, w->name, k, v, "", member_fields, N_OF(member_fields), m_metric, "", &here);
-    return walk(r, w->name, k, v, "", pool_fields, N_OF(pool_fields), NULL, "", &here);
+    const pool_fieldset *fs = ctx;
+    long pl = wsel__gslb_find_pool(ir->cfg, name);
+    if (pl < 0)
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured pool");
+    size_t index = (size_t)pl;
+    return read_fields(ir, p, v, fs->fields, fs->n, &index);
 }
 
-/* geo.ADDRESS: w->p is the entry */
+/* ---- geo.ADDRESS ---- */
 
-static int g_attr(R *r, const at *w, const char *k, json_t *v)
+/* continent, country, state, isp: a string, or null = unknown. */
+static int g_attr(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     static const char *const attrs[4] = {"continent", "country", "state", "isp"};
-    wsel__gslb_geo *ge = w->p;
-    int i = -1;
-    for (int j = 0; j < 4; j++)
-        if (!strcmp(k, attrs[j]))
-            i = j;
-    if (i < 0)
-        return bad(r, w->name, k, "unknown key '%s' (continent, country, state, isp)", k);
+    wsel__gslb_geo *ge = ctx;
+    int i = 0;
+    while (i < 3 && strcmp(p->key, attrs[i]))
+        i++;
     if (json_is_null(v))
         return 0;
     if (!json_is_string(v))
-        return bad(r, w->name, k, "'%s' must be a string or null", k);
-    if (!(ge->attr[i] = wsel__gslb_strdup(json_string_value(v))))
-        return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
-    return 0;
+        return wsel__json_fail(ir->doc, p, WSEL_E_TYPE, "expected a string or null");
+    const char *s;
+    int rc = wsel__json_str(ir->doc, p, v, &s);
+    if (rc)
+        return rc;
+    return (ge->attr[i] = wsel__gslb_strdup(s)) ? 0 : nomem(ir);
 }
 
-static int geo(R *r, const at *w, const char *k, json_t *v)
+static const field geo_fields[] = {
+    {"continent", g_attr}, {"country", g_attr}, {"state", g_attr}, {"isp", g_attr}};
+
+static int geo_entry(inputs_reader *ir, const wsel__jpath *p, const char *name,
+                     const json_t *v, void *ctx)
 {
-    wsel__gslb_geo *ge = &r->in->geo[r->in->n_geo++];
-    if (!wsel__gslb_parse_addr(k, &ge->addr))
-        return bad(r, w->name, k, "'%s' is not an IPv4/IPv6 address", k);
-    at here = {k, -1, ge};
-    return walk(r, w->name, k, v, "", NULL, 0, g_attr, "", &here);
+    (void)ctx;
+    wsel__gslb_geo *ge = &ir->in->geo[ir->in->n_geo++];
+    if (!wsel__gslb_parse_addr(name, &ge->addr))
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_RANGE, "'%s' is not an IPv4/IPv6 address",
+                                   name);
+    return read_fields(ir, p, v, geo_fields, 4, ge);
 }
 
-static int read_geo(R *r, json_t *g)
+static int t_geo(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    size_t n = json_is_object(g) ? json_object_size(g) : 0;
-    if (n && !(r->in->geo = calloc(n, sizeof *r->in->geo)))
-        return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
-    return walk(r, NULL, "geo", g, " keyed by address", NULL, 0, geo, "", NULL);
+    (void)ctx;
+    size_t n = json_is_object(v) ? json_object_size(v) : 0;
+    if (n && !(ir->in->geo = calloc(n, sizeof *ir->in->geo)))
+        return nomem(ir);
+    return read_named(ir, p, v, geo_entry, NULL);
 }
+
+/* ---- persistence: [{wideip, key, pool, member, expires}] ---- */
 
 static long member_in_pool(const wsel_gslb_config *cfg, size_t pool, const char *key)
 {
@@ -278,193 +275,245 @@ static long member_in_pool(const wsel_gslb_config *cfg, size_t pool, const char 
     return -1;
 }
 
-/* The arrays of the inputs (persistence, random): room for every item in *room (`size`
- * bytes each, zeroed; the caller keeps it, also on failure), then item(r, *room, i, e)
- * for each; `what` follows "must be an array of". */
-static int walk_array(R *r, const char *key, json_t *a, const char *what, void **room,
-                      size_t size, int (*item)(R *r, void *room, size_t i, json_t *e))
+/* The string member `key` of the record at p: *s, and its path in *kp. */
+static int record_str(inputs_reader *ir, const wsel__jpath *p, const json_t *rec,
+                      const char *key, wsel__jpath *kp, const char **s)
 {
-    if (!json_is_array(a))
-        return bad(r, NULL, key, "'%s' must be an array of %s", key, what);
-    size_t n = json_array_size(a);
-    if (n && !(*room = calloc(n, size)))
-        return wsel__fail(r->err, WSEL_E_NOMEM, r->file, 0, 0, NULL, NULL, NULL, "out of memory");
-    size_t i;
-    json_t *e;
-    json_array_foreach(a, i, e) {
-        int rc = item(r, *room, i, e);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    const json_t *v;
+    *kp = wsel__jkey(p, key);
+    int rc = wsel__json_member(ir->doc, p, rec, key, true, &v);
+    return rc ? rc : wsel__json_str(ir->doc, kp, v, s);
 }
 
-static int persistence_record(R *r, void *room, size_t i, json_t *e)
+static int persistence_record(inputs_reader *ir, const wsel__jpath *p, const json_t *rec,
+                              wsel__gslb_prec *pr)
 {
-    if (!json_is_object(e))
-        return bad(r, NULL, "persistence", "persistence record %zu must be an object", i);
-    json_t *w = json_object_get(e, "wideip"), *key = json_object_get(e, "key"),
-           *pool = json_object_get(e, "pool"), *mem = json_object_get(e, "member"),
-           *exp = json_object_get(e, "expires");
-    if (json_object_size(e) != 5 || !json_is_string(w) || !json_is_string(key) ||
-        !json_is_string(pool) || !json_is_string(mem) || !exp)
-        return bad(r, NULL, "persistence",
-                   "persistence record %zu must have exactly wideip, key, pool, member (strings) and expires", i);
-    wsel__gslb_prec *pr = (wsel__gslb_prec *)room + i;
-    long wi = wsel_gslb_find_wideip(r->cfg, json_string_value(w));
+    static const char *const keys[] = {"wideip", "key", "pool", "member", "expires", NULL};
+    const json_t *exp;
+    const char *wname, *key, *pname, *mname;
+    wsel__jpath kw, kk, kp, km, ke = wsel__jkey(p, "expires");
+    int rc = wsel__json_obj(ir->doc, p, rec);
+    if (rc || (rc = wsel__json_keys(ir->doc, p, rec, keys)) ||
+        (rc = record_str(ir, p, rec, "wideip", &kw, &wname)) ||
+        (rc = record_str(ir, p, rec, "key", &kk, &key)) ||
+        (rc = record_str(ir, p, rec, "pool", &kp, &pname)) ||
+        (rc = record_str(ir, p, rec, "member", &km, &mname)) ||
+        (rc = wsel__json_member(ir->doc, p, rec, "expires", true, &exp)))
+        return rc;
+    long wi = wsel_gslb_find_wideip(ir->cfg, wname);
     if (wi < 0)
-        return bad(r, "persistence", json_string_value(w), "'%s' names no configured wide IP",
-                   json_string_value(w));
-    if (!wsel__gslb_parse_subnet(json_string_value(key), &pr->net, &pr->prefix))
-        return bad(r, "persistence", json_string_value(key), "key '%s' is not ADDRESS/LENGTH",
-                   json_string_value(key));
-    long pl = wsel__gslb_find_pool(r->cfg, json_string_value(pool));
+        return wsel__json_fail(ir->doc, &kw, WSEL_E_REFERENCE, "'%s' names no configured wide IP",
+                               wname);
+    if (!wsel__gslb_parse_subnet(key, &pr->net, &pr->prefix))
+        return wsel__json_fail(ir->doc, &kk, WSEL_E_RANGE, "'%s' is not ADDRESS/LENGTH", key);
+    long pl = wsel__gslb_find_pool(ir->cfg, pname);
     if (pl < 0)
-        return bad(r, "persistence", json_string_value(pool), "'%s' names no configured pool",
-                   json_string_value(pool));
-    long m = member_in_pool(r->cfg, (size_t)pl, json_string_value(mem));
+        return wsel__json_fail(ir->doc, &kp, WSEL_E_REFERENCE, "'%s' names no configured pool",
+                               pname);
+    long m = member_in_pool(ir->cfg, (size_t)pl, mname);
     if (m < 0)
-        return bad(r, "persistence", json_string_value(mem), "'%s' is not a member of %s",
-                   json_string_value(mem), json_string_value(pool));
-    int rc = want_uint(r, "persistence", "expires", exp, &pr->expires);
-    if (rc)
+        return wsel__json_fail(ir->doc, &km, WSEL_E_REFERENCE, "'%s' is not a member of pool %s",
+                               mname, ir->cfg->pools[pl].name);
+    if ((rc = wsel__json_u64(ir->doc, &ke, exp, &pr->expires)))
         return rc;
     pr->wideip = (size_t)wi;
     pr->pool = (size_t)pl;
     pr->member = (size_t)m;
-    r->in->n_prec++;
     return 0;
 }
 
-static int read_persistence(R *r, json_t *a)
+/* An array at p: room for its n elements of `size` bytes (zeroed), stored at once into
+ * the array pointer at `dest` (the address of a pointer of any element type, as
+ * wsel__grow takes it; the inputs free it, also after a failure), then item() on each,
+ * counted in *count as it is read. */
+typedef int (*item_fn)(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *elem);
+
+static int read_array(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *dest,
+                      size_t size, size_t *count, item_fn item)
 {
-    void *room = NULL;
-    int rc = walk_array(r, "persistence", a, "records", &room, sizeof *r->in->prec, persistence_record);
-    r->in->prec = room;
+    size_t n;
+    int rc = wsel__json_arr(ir->doc, p, v, SIZE_MAX, &n);
+    if (rc || !n)
+        return rc;
+    char *room = calloc(n, size);
+    if (!room)
+        return nomem(ir);
+    memcpy(dest, &room, sizeof room);
+    for (size_t i = 0; i < n; i++) {
+        wsel__jpath ip = wsel__jidx(p, i);
+        if ((rc = item(ir, &ip, json_array_get(v, i), room + i * size)))
+            return rc;
+        (*count)++;
+    }
+    return 0;
+}
+
+static int persistence_item(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
+                            void *elem)
+{
+    return persistence_record(ir, p, v, elem);
+}
+
+static int t_persistence(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return read_array(ir, p, v, &ir->in->prec, sizeof *ir->in->prec, &ir->in->n_prec,
+                      persistence_item);
+}
+
+/* ---- state: method state {"rr": N, "ratio": {NAME: {"w": N, "cur": N}}} ---- */
+
+/* One wide IP's or one (pool, step)'s method state: its n candidates, named among the
+ * wide IP's pools (wideip) or the pool's members. */
+typedef struct step_target {
+    wsel__gslb_stepst *st;
+    size_t n;
+    const wsel_gslb_wideip *wideip;
+    size_t pool;
+} step_target;
+
+static int s_rr(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    step_target *t = ctx;
+    long long rr;
+    int rc = wsel__json_int(ir->doc, p, v, -1, (long long)t->n - 1, &rr);
+    if (!rc)
+        t->st->rr = (long)rr;
     return rc;
 }
 
-/* Method state {"rr": N, "ratio": {NAME: {"w": N, "cur": N}}} of one wide IP or one
- * (pool, step): w->p is the step state, w->idx the number of candidates, and the ratio
- * names resolve among the wide IP's pools (w->name a wide IP) or the pool's members. */
-typedef struct stepctx {
-    wsel__gslb_stepst *st;
-    size_t n;
-    long (*find)(const wsel_gslb_config *, const void *, const char *);
-    const void *ctx;
-} stepctx;
-
-static int s_rr(R *r, const at *w, const char *k, json_t *v)
+/* The candidate `name` names: a pool of the wide IP, or a member of the pool; -1. */
+static long candidate(const inputs_reader *ir, const step_target *t, const char *name)
 {
-    const stepctx *sc = w->p;
-    if (!json_is_integer(v) || json_integer_value(v) < -1 || json_integer_value(v) >= (json_int_t)sc->n)
-        return bad(r, w->name, k, "'rr' must be an integer in -1..%zu", sc->n ? sc->n - 1 : 0);
-    sc->st->rr = (long)json_integer_value(v);
-    return 0;
-}
-
-static int s_ratio_entry(R *r, const at *w, const char *name, json_t *e)
-{
-    const stepctx *sc = w->p;
-    long i = sc->find(r->cfg, sc->ctx, name);
-    if (i < 0)
-        return bad(r, w->name, name, "'%s' is not a candidate here", name);
-    json_t *wt = json_object_get(e, "w"), *cur = json_object_get(e, "cur");
-    if (!json_is_object(e) || json_object_size(e) != 2 || !json_is_integer(wt) ||
-        !json_is_integer(cur) || json_integer_value(wt) < 0 || json_integer_value(wt) > 0xffffffffll ||
-        json_integer_value(cur) > (1ll << 52) || json_integer_value(cur) < -(1ll << 52))
-        return bad(r, w->name, name, "ratio entry '%s' must be {\"w\": 0..2^32-1, \"cur\": -2^52..2^52}", name);
-    sc->st->wrr.w[i] = (uint32_t)json_integer_value(wt);
-    sc->st->wrr.cur[i] = (int64_t)json_integer_value(cur);
-    sc->st->wrr.used = true;
-    return 0;
-}
-
-static int s_ratio(R *r, const at *w, const char *k, json_t *v)
-{
-    return walk(r, w->name, k, v, "", NULL, 0, s_ratio_entry, "", w);
-}
-
-static const field step_fields[] = {{"rr", s_rr}, {"ratio", s_ratio}};
-
-static int read_stepst(R *r, const char *obj, const char *name, json_t *o, stepctx *sc)
-{
-    at here = {name, -1, sc};
-    return walk(r, obj, name, o, " (method state)", step_fields, N_OF(step_fields), NULL,
-                " (rr, ratio)", &here);
-}
-
-static long find_wpool(const wsel_gslb_config *cfg, const void *ctx, const char *name)
-{
-    const wsel_gslb_wideip *w = ctx;
-    long p = wsel__gslb_find_pool(cfg, name);
-    for (size_t i = 0; i < w->n_pools; i++)
-        if (w->pools[i].pool == p && p >= 0)
+    if (!t->wideip)
+        return member_in_pool(ir->cfg, t->pool, name);
+    long p = wsel__gslb_find_pool(ir->cfg, name);
+    for (size_t i = 0; p >= 0 && i < t->wideip->n_pools; i++)
+        if (t->wideip->pools[i].pool == p)
             return (long)i;
     return -1;
 }
 
-static long find_member(const wsel_gslb_config *cfg, const void *ctx, const char *name)
+static int s_ratio_entry(inputs_reader *ir, const wsel__jpath *p, const char *name,
+                         const json_t *v, void *ctx)
 {
-    const wsel_gslb_pool *p = ctx;
-    return member_in_pool(cfg, (size_t)(p - cfg->pools), name);
+    static const char *const keys[] = {"w", "cur", NULL};
+    step_target *t = ctx;
+    long i = candidate(ir, t, name);
+    if (i < 0)
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "'%s' is not a candidate here (%s)",
+                                   name, t->wideip ? "a pool of the wide IP" : "a member of the pool");
+    const json_t *w, *cur;
+    long long wv, cv;
+    wsel__jpath wp = wsel__jkey(p, "w"), cp = wsel__jkey(p, "cur");
+    int rc = wsel__json_obj(ir->doc, p, v);
+    if (rc || (rc = wsel__json_keys(ir->doc, p, v, keys)) ||
+        (rc = wsel__json_member(ir->doc, p, v, "w", true, &w)) ||
+        (rc = wsel__json_member(ir->doc, p, v, "cur", true, &cur)) ||
+        (rc = wsel__json_int(ir->doc, &wp, w, 0, 0xffffffffll, &wv)) ||
+        (rc = wsel__json_int(ir->doc, &cp, cur, -(1ll << 52), 1ll << 52, &cv)))
+        return rc;
+    t->st->wrr.w[i] = (uint32_t)wv;
+    t->st->wrr.cur[i] = (int64_t)cv;
+    t->st->wrr.used = true;
+    return 0;
 }
 
-static int st_wideip(R *r, const at *w, const char *name, json_t *e)
+static int s_ratio(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    long wi = wsel_gslb_find_wideip(r->cfg, name);
+    return read_named(ir, p, v, s_ratio_entry, ctx);
+}
+
+static const field step_fields[] = {{"rr", s_rr}, {"ratio", s_ratio}};
+
+static int st_wideip(inputs_reader *ir, const wsel__jpath *p, const char *name,
+                     const json_t *v, void *ctx)
+{
+    (void)ctx;
+    long wi = wsel_gslb_find_wideip(ir->cfg, name);
     if (wi < 0)
-        return bad(r, w->name, name, "'%s' names no configured wide IP", name);
-    stepctx sc = {&r->in->wideip_st[wi], r->cfg->wideips[wi].n_pools, find_wpool, &r->cfg->wideips[wi]};
-    return read_stepst(r, w->name, name, e, &sc);
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured wide IP");
+    const wsel_gslb_wideip *w = &ir->cfg->wideips[wi];
+    step_target t = {&ir->in->wideip_st[wi], w->n_pools, w, 0};
+    return read_fields(ir, p, v, step_fields, 2, &t);
 }
 
-static int st_pool_step(R *r, const at *w, const char *step, json_t *so)
+static int st_pool_step(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    int si = !strcmp(step, "preferred") ? 0 : !strcmp(step, "alternate") ? 1 : !strcmp(step, "fallback") ? 2 : -1;
-    if (si < 0)
-        return bad(r, w->name, step, "unknown step '%s' (preferred, alternate, fallback)", step);
-    stepctx sc = {&r->in->pool_st[(size_t)w->idx * 3 + (size_t)si], r->cfg->pools[w->idx].n_members,
-                  find_member, &r->cfg->pools[w->idx]};
-    return read_stepst(r, w->name, w->name, so, &sc);
+    size_t pl = *(const size_t *)ctx;
+    size_t s = !strcmp(p->key, "preferred") ? 0 : !strcmp(p->key, "alternate") ? 1 : 2;
+    step_target t = {&ir->in->pool_st[pl * 3 + s], ir->cfg->pools[pl].n_members, NULL, pl};
+    return read_fields(ir, p, v, step_fields, 2, &t);
 }
 
-static int st_pool(R *r, const at *w, const char *name, json_t *e)
+static const field pool_step_fields[] = {
+    {"preferred", st_pool_step}, {"alternate", st_pool_step}, {"fallback", st_pool_step}};
+
+static int st_wideips(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    long p = wsel__gslb_find_pool(r->cfg, name);
-    if (p < 0)
-        return bad(r, w->name, name, "'%s' names no configured pool", name);
-    at here = {name, p, NULL};
-    return walk(r, w->name, name, e, "", NULL, 0, st_pool_step, "", &here);
+    return read_named(ir, p, v, st_wideip, ctx);
 }
 
-static int st_wideips(R *r, const at *w, const char *k, json_t *v)
+/* An object keyed by pool names, each pool's object with these fields. */
+static int pools_with(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
+                      const field *fields, size_t n)
 {
-    return walk(r, w->name, k, v, "", NULL, 0, st_wideip, "", w);
+    pool_fieldset fs = {fields, n};
+    return read_named(ir, p, v, pool, &fs);
 }
 
-static int st_pools(R *r, const at *w, const char *k, json_t *v)
+static int st_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    return walk(r, w->name, k, v, "", NULL, 0, st_pool, "", w);
+    (void)ctx;
+    return pools_with(ir, p, v, pool_step_fields, 3);
 }
 
 static const field state_fields[] = {{"wideip", st_wideips}, {"pool", st_pools}};
 
-static int random_word(R *r, void *room, size_t i, json_t *e)
+/* ---- the top level ---- */
+
+static int t_now(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    int rc = want_uint(r, NULL, "random", e, (uint64_t *)room + i);
-    r->in->n_random += !rc;
-    return rc;
+    (void)ctx;
+    return wsel__json_u64(ir->doc, p, v, &ir->in->now);
 }
 
-static int read_random(R *r, json_t *a)
+static int t_query(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
-    void *room = NULL;
-    int rc = walk_array(r, "random", a, "non-negative integers", &room, sizeof *r->in->random,
-                        random_word);
-    r->in->random = room;
-    return rc;
+    return read_fields(ir, p, v, query_fields, 4, ctx);
 }
+
+static int t_members(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    return read_named(ir, p, v, member, ctx);
+}
+
+static int t_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return pools_with(ir, p, v, pool_fields, 2);
+}
+
+static int t_state(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    return read_fields(ir, p, v, state_fields, 2, ctx);
+}
+
+static int random_item(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *elem)
+{
+    return wsel__json_u64(ir->doc, p, v, elem);
+}
+
+static int t_random(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return read_array(ir, p, v, &ir->in->random, sizeof *ir->in->random, &ir->in->n_random,
+                      random_item);
+}
+
+static const field root_fields[] = {
+    {"now", t_now},  {"query", t_query},           {"members", t_members}, {"pools", t_pools},
+    {"geo", t_geo},  {"persistence", t_persistence}, {"state", t_state},     {"random", t_random}};
 
 int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out, wsel_error *err)
 {
@@ -507,90 +556,33 @@ void wsel_gslb_inputs_free(wsel_gslb_inputs *in)
     free(in);
 }
 
-/* the top level */
-
-static int t_now(R *r, const at *w, const char *k, json_t *v)
-{
-    return want_uint(r, w->name, k, v, &r->in->now);
-}
-
-static int t_query(R *r, const at *w, const char *k, json_t *v)
-{
-    return walk(r, w->name, k, v, "", query_fields, N_OF(query_fields), NULL, "", NULL);
-}
-
-static int t_members(R *r, const at *w, const char *k, json_t *v)
-{
-    return walk(r, w->name, k, v, " keyed by SERVER:VS", NULL, 0, vs_or_pool, "", NULL);
-}
-
-static int t_pools(R *r, const at *w, const char *k, json_t *v)
-{
-    return walk(r, w->name, k, v, " keyed by pool name", NULL, 0, vs_or_pool, "", NULL);
-}
-
-static int t_geo(R *r, const at *w, const char *k, json_t *v)
-{
-    (void)w;
-    (void)k;
-    return read_geo(r, v);
-}
-
-static int t_persistence(R *r, const at *w, const char *k, json_t *v)
-{
-    (void)w;
-    (void)k;
-    return read_persistence(r, v);
-}
-
-static int t_state(R *r, const at *w, const char *k, json_t *v)
-{
-    return walk(r, w->name, k, v, "", state_fields, N_OF(state_fields), NULL, " (wideip, pool)", NULL);
-}
-
-static int t_random(R *r, const at *w, const char *k, json_t *v)
-{
-    (void)w;
-    (void)k;
-    return read_random(r, v);
-}
-
-static const field root_fields[] = {
-    {"now", t_now},     {"query", t_query},           {"members", t_members}, {"pools", t_pools},
-    {"geo", t_geo},     {"persistence", t_persistence}, {"state", t_state},     {"random", t_random}};
 
 int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
-                                 const char *text, size_t len, wsel_gslb_inputs **out,
+                                 const char *data, size_t len, wsel_gslb_inputs **out,
                                  wsel_error *err)
 {
     if (out)
         *out = NULL;
     if (!name)
         name = "(inputs)";
-    if (!cfg || !out || (!text && len))
+    if (!cfg || !out || (!data && len))
         return wsel__fail(err, WSEL_E_ARG, name, 0, 0, NULL, NULL, NULL, "no inputs given");
     if (len > WSEL_GSLB_MAX_FILE)
         return wsel__fail(err, WSEL_E_LIMIT, name, 0, 0, NULL, NULL, NULL,
                           "inputs larger than %u bytes", WSEL_GSLB_MAX_FILE);
-    json_error_t je;
-    json_t *root = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
-    /* jansson out of memory: its own code, or (when its lexer could not start) no text */
-    if (!root && (json_error_code(&je) == json_error_out_of_memory || !je.text[0]))
-        return wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
-    if (!root)
-        return wsel__fail(err, WSEL_E_STATE, name, (unsigned)(je.line > 0 ? je.line : 0),
-                          (unsigned)(je.column > 0 ? je.column : 0), NULL, NULL, NULL,
-                          "inputs are not valid JSON: %s", je.text);
-    wsel_gslb_inputs *in;
-    int rc = wsel_gslb_inputs_new(cfg, &in, err);
-    if (rc) {
-        json_decref(root);
+    wsel__json doc;
+    int rc = wsel__json_parse(&doc, name, data, len, err);
+    if (rc)
         return rc;
+    wsel_gslb_inputs *in = NULL;
+    rc = wsel_gslb_inputs_new(cfg, &in, err);
+    if (!rc) {
+        inputs_reader ir = {&doc, cfg, in};
+        wsel__jpath root = WSEL__JROOT;
+        rc = read_fields(&ir, &root, doc.root, root_fields,
+                         sizeof root_fields / sizeof root_fields[0], NULL);
     }
-    R r = {.cfg = cfg, .file = name, .text = text, .len = len, .err = err, .in = in};
-    rc = walk(&r, NULL, NULL, root, "", root_fields, N_OF(root_fields), NULL,
-              " (now, query, members, pools, geo, persistence, state, random)", NULL);
-    json_decref(root);
+    wsel__json_free(&doc);
     if (rc) {
         wsel_gslb_inputs_free(in);
         return rc;
@@ -605,8 +597,9 @@ int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
 {
     if (out)
         *out = NULL;
-    if (!path || !out)
-        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL, "no file given");
+    if (!cfg || !path || !out)
+        return wsel__fail(err, WSEL_E_ARG, path, 0, 0, NULL, NULL, NULL,
+                          !cfg ? "no config given" : "no file given");
     char *buf;
     size_t n;
     int rc = wsel__read_file(path, "inputs", WSEL_GSLB_MAX_FILE, NULL, &buf, &n, err);
@@ -666,5 +659,5 @@ void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now)
 
 const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in)
 {
-    return in ? in->qname : "";
+    return in ? in->qname : NULL;
 }

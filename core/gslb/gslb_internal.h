@@ -1,4 +1,5 @@
-/* GSLB system: what the reader, lint, inputs and engine files share. Not installed. */
+/* GSLB system: what the reader, lint and inputs share, and the inputs' data the engine
+ * reads (the engine's own state and caches: ref/gslb/gslb_engine.h). Not installed. */
 #ifndef WSEL_CORE_GSLB_INTERNAL_H
 #define WSEL_CORE_GSLB_INTERNAL_H
 
@@ -53,47 +54,11 @@ struct wsel_gslb_inputs {
     wsel__gslb_geo *geo;
     size_t n_prec;
     wsel__gslb_prec *prec;
-    /* initial method state, as in wsel_gslb_state */
+    /* initial method state, copied into a new wsel_gslb_state */
     wsel__gslb_stepst *wideip_st;         /* cfg->n_wideips */
     wsel__gslb_stepst *pool_st;           /* cfg->n_pools * 3 */
     size_t n_random;
     uint64_t *random;
-};
-
-/* Static persist: a pool's rendezvous order for the last masked LDNS (A-33). It depends
- * on the config and the key only, so a repeated key skips the hashing. */
-typedef struct wsel__gslb_spcache {
-    bool valid;
-    wsel_gslb_addr ldns;                  /* the unmasked LDNS key was worked out from */
-    wsel_gslb_addr key;
-    long *order;                          /* n_members entries */
-} wsel__gslb_spcache;
-
-struct wsel_gslb_state {
-    const wsel_gslb_config *cfg;
-    wsel__gslb_stepst *wideip_st;
-    wsel__gslb_stepst *pool_st;
-    size_t n_prec, cap_prec;
-    wsel__gslb_prec *prec;
-    size_t n_random, random_pos;
-    uint64_t *random;
-    /* availability, a function of config and inputs only: kept while the same inputs
-     * (same generation) are resolved again (sized once: a resolve allocates nothing) */
-    const wsel_gslb_inputs *mark_in;
-    uint64_t mark_gen;
-    uint64_t epoch;                       /* bumped with each new (mark_in, mark_gen) */
-    uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
-    uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
-    /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,
-     * [... + n + i] configured (a fallback with verify off); elig_mark[p] bit 1, bit 2 */
-    bool *elig;
-    size_t *elig_off;
-    uint8_t *elig_mark;
-    /* each wide IP's available pools (doc/gslb.md §4.2 step 3): w_avail[w * MAX_POOLS ...] list
-     * positions in order, w_ok[w * MAX_POOLS + i] by position; w_mark[w] 1 = known */
-    uint8_t *w_avail, *w_n_avail, *w_mark;
-    bool *w_ok;
-    wsel__gslb_spcache *sp;               /* per pool */
 };
 
 /* snprintf through vsnprintf: names are bounded by their buffers and a cut name in a

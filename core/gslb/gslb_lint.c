@@ -11,12 +11,14 @@ typedef struct item {
     size_t index, seq;
 } item;
 
-typedef struct L {
+/* One lint run: the config and the findings so far (an allocation failure stops adding
+ * and is reported at the end). */
+typedef struct lint_findings {
     const wsel_gslb_config *cfg;
     item *v;
     size_t n, cap;
     int oom;
-} L;
+} lint_findings;
 
 static const wsel_gslb_severity sev[31] = {
     0,
@@ -29,7 +31,7 @@ static const wsel_gslb_severity sev[31] = {
 };
 
 WSEL_PRINTF(7, 8)
-static void add(L *l, unsigned code, unsigned group, size_t index, const char *object,
+static void add(lint_findings *l, unsigned code, unsigned group, size_t index, const char *object,
                 wsel_gslb_pos pos, const char *fmt, ...)
 {
     if (l->oom)
@@ -56,7 +58,7 @@ static void add(L *l, unsigned code, unsigned group, size_t index, const char *o
 /* G017 over the n ratios at `first`, `stride` bytes apart (a pool's members, or a wide
  * IP's pools; `whose` says which): all equal behaves like round robin, a 0 is never
  * chosen. n >= 1. */
-static void lint_ratios(L *l, unsigned group, size_t index, const char *obj, wsel_gslb_pos at,
+static void lint_ratios(lint_findings *l, unsigned group, size_t index, const char *obj, wsel_gslb_pos at,
                         const char *whose, const unsigned *first, size_t n, size_t stride)
 {
     bool zero = false, equal = true;
@@ -178,7 +180,7 @@ static int dfs_cycle(const wsel_gslb_config *c, size_t v, uint8_t *mark, uint8_t
     return 0;
 }
 
-static void lint_servers(L *l)
+static void lint_servers(lint_findings *l)
 {
     const wsel_gslb_config *c = l->cfg;
     char obj[400];
@@ -217,7 +219,45 @@ static void lint_servers(L *l)
     free(stack);
 }
 
-static void lint_pool(L *l, size_t pi)
+/* G006: a dynamic preferred method whose members have no metrics source (server
+ * statistics need a BIG-IP server, A-3; path probes a BIG-IP in the member's data
+ * center). One finding per pool, naming the first such member. */
+static void lint_metrics_source(lint_findings *l, size_t pi, const char *obj)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_pool *p = &c->pools[pi];
+    const wsel_gslb_method_info *pm = &wsel__gslb_methods[p->mode[0]];
+    if (pm->kind != WSEL_GSLB_KIND_PATH && pm->kind != WSEL_GSLB_KIND_SRV)
+        return;
+    size_t bad = 0;
+    const char *first = NULL;
+    for (size_t m = 0; m < p->n_members; m++) {
+        if (p->members[m].vs < 0)
+            continue;
+        const wsel_gslb_server *s = &c->servers[c->vs[p->members[m].vs].server];
+        bool ok;
+        if (pm->kind == WSEL_GSLB_KIND_SRV)
+            ok = is_bigip(s->product); /* unknown product = generic */
+        else {
+            ok = false;
+            for (size_t k = 0; k < c->n_servers; k++)
+                if (is_bigip(c->servers[k].product) && s->datacenter && c->servers[k].datacenter &&
+                    !strcmp(s->datacenter, c->servers[k].datacenter))
+                    ok = true;
+        }
+        if (!ok) {
+            if (!first)
+                first = p->members[m].key;
+            bad++;
+        }
+    }
+    if (bad)
+        add(l, 6, 1, pi, obj, p->pos,
+            "preferred %s has no metrics source for member %s%s: it will always fail, alternate %s decides",
+            tok(p->mode[0]), first, bad > 1 ? " (and the other members alike)" : "", tok(p->mode[1]));
+}
+
+static void lint_pool(lint_findings *l, size_t pi)
 {
     const wsel_gslb_config *c = l->cfg;
     const wsel_gslb_pool *p = &c->pools[pi];
@@ -237,36 +277,7 @@ static void lint_pool(L *l, size_t pi)
         add(l, 5, 1, pi, obj, at,
             "alternate must be static; %s needs metrics that are missing whenever the preferred failed",
             tok(alt));
-    /* G006 */
-    const wsel_gslb_method_info *pm = &wsel__gslb_methods[pre];
-    if (pm->kind == WSEL_GSLB_KIND_PATH || pm->kind == WSEL_GSLB_KIND_SRV) {
-        size_t bad = 0;
-        const char *first = NULL;
-        for (size_t m = 0; m < p->n_members; m++) {
-            if (p->members[m].vs < 0)
-                continue;
-            const wsel_gslb_server *s = &c->servers[c->vs[p->members[m].vs].server];
-            bool ok;
-            if (pm->kind == WSEL_GSLB_KIND_SRV)
-                ok = is_bigip(s->product); /* unknown product = generic */
-            else {
-                ok = false;
-                for (size_t k = 0; k < c->n_servers; k++)
-                    if (is_bigip(c->servers[k].product) && s->datacenter && c->servers[k].datacenter &&
-                        !strcmp(s->datacenter, c->servers[k].datacenter))
-                        ok = true;
-            }
-            if (!ok) {
-                if (!first)
-                    first = p->members[m].key;
-                bad++;
-            }
-        }
-        if (bad)
-            add(l, 6, 1, pi, obj, at,
-                "preferred %s has no metrics source for member %s%s: it will always fail, alternate %s decides",
-                tok(pre), first, bad > 1 ? " (and the other members alike)" : "", tok(alt));
-    }
+    lint_metrics_source(l, pi, obj);
     if (!p->verify && selects_members(fb))
         add(l, 8, 1, pi, obj, at,
             "fallback ignores availability: it may answer with a member that monitors mark down");
@@ -312,7 +323,7 @@ static void lint_pool(L *l, size_t pi)
             c->sp_cidr4, c->sp_cidr6);
 }
 
-static void lint_wideip(L *l, size_t wi)
+static void lint_wideip(lint_findings *l, size_t wi)
 {
     const wsel_gslb_config *c = l->cfg;
     const wsel_gslb_wideip *w = &c->wideips[wi];
@@ -361,7 +372,7 @@ static void lint_wideip(L *l, size_t wi)
         add(l, 27, 2, wi, obj, at, "iRules are not evaluated by this tool");
 }
 
-static void lint_other(L *l)
+static void lint_other(lint_findings *l)
 {
     const wsel_gslb_config *c = l->cfg;
     char obj[400];
@@ -396,7 +407,7 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
         *n = 0;
     if (!cfg || !out || !n)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "lint: bad arguments");
-    L l = {.cfg = cfg};
+    lint_findings l = {.cfg = cfg};
     lint_servers(&l);
     for (size_t p = 0; p < cfg->n_pools; p++)
         lint_pool(&l, p);

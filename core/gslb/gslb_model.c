@@ -70,10 +70,18 @@ const wsel_gslb_method_info *wsel_gslb_method_get(wsel_gslb_method m)
 
 int wsel_gslb_method_find(const char *token)
 {
-    for (int i = 0; i < WSEL_GSLB_METHOD_COUNT_; i++)
+    for (int i = 0; token && i < WSEL_GSLB_METHOD_COUNT_; i++)
         if (strcmp(wsel__gslb_methods[i].token, token) == 0)
             return i;
     return -1;
+}
+
+const char *wsel_gslb_metric_key(wsel_gslb_metric m)
+{
+    static const char *const keys[WSEL_GSLB_METRIC_COUNT_] = {
+        "rtt_us", "completion_rate", "hops", "cpu_pct", "kbps", "connections", "pps",
+        "vs_capacity", "vs_score", "link_capacity"};
+    return (unsigned)m < WSEL_GSLB_METRIC_COUNT_ ? keys[m] : "?";
 }
 
 const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
@@ -245,12 +253,22 @@ bool wsel__gslb_addr_eq(const wsel_gslb_addr *a, const wsel_gslb_addr *b)
     return a->family == b->family && memcmp(a->bytes, b->bytes, 16) == 0;
 }
 
+/* a masked to `prefix` bits equals net (all 16 bytes, as wsel__gslb_mask leaves them),
+ * without building the masked copy: the topology scorer's inner test. */
 bool wsel__gslb_in_subnet(const wsel_gslb_addr *a, const wsel_gslb_addr *net, unsigned prefix)
 {
     if (a->family != net->family || a->family == 0)
         return false;
-    wsel_gslb_addr m = wsel__gslb_mask(a, prefix);
-    return memcmp(m.bytes, net->bytes, 16) == 0;
+    unsigned nbytes = a->family == 4 ? 4 : 16;
+    unsigned full = prefix / 8 < nbytes ? prefix / 8 : nbytes, rem = full < nbytes ? prefix % 8 : 0;
+    if (memcmp(a->bytes, net->bytes, full) != 0)
+        return false;
+    if (rem && (a->bytes[full] & (uint8_t)(0xffu << (8 - rem))) != net->bytes[full])
+        return false;
+    for (unsigned i = full + (rem != 0); i < nbytes; i++) /* masked away in a */
+        if (net->bytes[i])
+            return false;
+    return memcmp(a->bytes + nbytes, net->bytes + nbytes, 16 - nbytes) == 0; /* untouched */
 }
 
 const char *wsel_gslb_addr_str(const wsel_gslb_addr *a, char *buf, size_t len)

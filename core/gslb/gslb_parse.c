@@ -12,7 +12,13 @@
 
 typedef wsel__gslb_tok tok;
 
-typedef struct P {
+/* The parse of one config: the token stream and where it is, the config being built,
+ * the object being read (for messages and repeated keys) and the capacities of the
+ * arrays growing as it reads (wsel__grow). A list (a pool's members, a wide IP's pools,
+ * a VS's depends-on, a region's members) belongs to one object, which has one of it, and
+ * is read in one go: one capacity per kind of list serves, back to 0 whenever a list
+ * starts with its object's array still empty (NULL). */
+typedef struct conf_parser {
     const char *file;
     tok *t;
     size_t i;
@@ -23,9 +29,10 @@ typedef struct P {
     const char *seen[128];         /* keys seen in the current (sub)object */
     size_t n_seen;
     size_t cap_servers, cap_vs, cap_pools, cap_wideips, cap_regions, cap_topo, cap_unknown;
-} P;
+    size_t cap_depends, cap_members, cap_wpools, cap_entries;
+} conf_parser;
 
-static int fail(P *p, const tok *t, int code, const char *fmt, const char *a, const char *b)
+static int fail(conf_parser *p, const tok *t, int code, const char *fmt, const char *a, const char *b)
 {
     char msg[800];
     wsel__gslb_fmt(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
@@ -33,14 +40,14 @@ static int fail(P *p, const tok *t, int code, const char *fmt, const char *a, co
                       t ? t->text : NULL, "%s%s%s", p->obj, p->obj[0] ? ": " : "", msg);
 }
 
-static int nomem(P *p)
+static int nomem(conf_parser *p)
 {
     return wsel__fail(p->err, WSEL_E_NOMEM, p->file, 0, 0, p->obj, NULL, NULL, "out of memory");
 }
 
 /* Grows *arr (of element size sz) so that index n fits. */
-static tok *peek(P *p) { return &p->t[p->i]; }
-static tok *next(P *p)
+static tok *peek(conf_parser *p) { return &p->t[p->i]; }
+static tok *next(conf_parser *p)
 {
     tok *t = &p->t[p->i];
     if (t->type != WSEL__TOK_EOF)
@@ -49,7 +56,7 @@ static tok *next(P *p)
 }
 static int is_val(const tok *t) { return t->type == WSEL__TOK_WORD || t->type == WSEL__TOK_STRING; }
 
-static int expect_lbrace(P *p)
+static int expect_lbrace(conf_parser *p)
 {
     tok *t = next(p);
     if (t->type != WSEL__TOK_LBRACE)
@@ -60,7 +67,7 @@ static int expect_lbrace(P *p)
 }
 
 /* After '{' has been consumed: skips to the matching '}'. */
-static int skip_block(P *p, const tok *open)
+static int skip_block(conf_parser *p, const tok *open)
 {
     unsigned d = 1;
     for (;;) {
@@ -75,7 +82,7 @@ static int skip_block(P *p, const tok *open)
 }
 
 /* An ignored or unknown key: swallow the rest of its line and a block it opens. */
-static int skip_rest(P *p, const tok *key)
+static int skip_rest(conf_parser *p, const tok *key)
 {
     for (;;) {
         tok *t = peek(p);
@@ -91,7 +98,7 @@ static int skip_rest(P *p, const tok *key)
     }
 }
 
-static int add_unknown(P *p, const char *object, const char *what, const tok *at)
+static int add_unknown(conf_parser *p, const char *object, const char *what, const tok *at)
 {
     wsel_gslb_config *c = p->cfg;
     if (!wsel__grow(&c->unknown, &p->cap_unknown, c->n_unknown + 1, sizeof *c->unknown))
@@ -106,14 +113,14 @@ static int add_unknown(P *p, const char *object, const char *what, const tok *at
     return 0;
 }
 
-static int unknown_key(P *p, const tok *key)
+static int unknown_key(conf_parser *p, const tok *key)
 {
     int rc = add_unknown(p, p->obj, key->text, key);
     return rc ? rc : skip_rest(p, key);
 }
 
 /* Records `key` as seen in the current object; error on a repeat. */
-static int seen(P *p, const tok *key, const char *name)
+static int seen(conf_parser *p, const tok *key, const char *name)
 {
     for (size_t i = 0; i < p->n_seen; i++)
         if (strcmp(p->seen[i], name) == 0)
@@ -123,7 +130,7 @@ static int seen(P *p, const tok *key, const char *name)
     return 0;
 }
 
-static int value(P *p, const tok *key, tok **v)
+static int value(conf_parser *p, const tok *key, tok **v)
 {
     *v = next(p);
     if (!is_val(*v))
@@ -131,7 +138,7 @@ static int value(P *p, const tok *key, tok **v)
     return 0;
 }
 
-static int uint_value(P *p, const tok *key, unsigned long lo, unsigned long hi, unsigned *out)
+static int uint_value(conf_parser *p, const tok *key, unsigned long lo, unsigned long hi, unsigned *out)
 {
     tok *v;
     int rc = value(p, key, &v);
@@ -158,7 +165,7 @@ bad:;
     return fail(p, v, WSEL_E_PARAM, "'%s' must be an integer in %s", key->text, range);
 }
 
-static int enum_value(P *p, const tok *key, const char *const *names, size_t n, unsigned *out)
+static int enum_value(conf_parser *p, const tok *key, const char *const *names, size_t n, unsigned *out)
 {
     tok *v;
     int rc = value(p, key, &v);
@@ -179,7 +186,7 @@ static int enum_value(P *p, const tok *key, const char *const *names, size_t n, 
     return fail(p, v, WSEL_E_PARAM, "%s (expected one of: %s)", msg, list);
 }
 
-static int bool_value(P *p, const tok *key, bool *out)
+static int bool_value(conf_parser *p, const tok *key, bool *out)
 {
     static const char *const names[] = {"disabled", "enabled"};
     unsigned x;
@@ -189,7 +196,7 @@ static int bool_value(P *p, const tok *key, bool *out)
     return rc;
 }
 
-static int method_value(P *p, const tok *key, int step, wsel_gslb_method *out)
+static int method_value(conf_parser *p, const tok *key, int step, wsel_gslb_method *out)
 {
     tok *v;
     int rc = value(p, key, &v);
@@ -214,7 +221,7 @@ static int method_value(P *p, const tok *key, int step, wsel_gslb_method *out)
     return 0;
 }
 
-static int addr_port(P *p, tok *v, wsel_gslb_addr *a, unsigned *port)
+static int addr_port(conf_parser *p, tok *v, wsel_gslb_addr *a, unsigned *port)
 {
     char buf[128];
     wsel__gslb_fmt(buf, sizeof buf, "%s", v->text);
@@ -263,9 +270,9 @@ static int starts(const char *s, const char *prefix)
 
 /* Body keys of the form `key` followed by `{ ENTRY [{...}] ... }`: calls entry() for each
  * entry name with the parser positioned after it. */
-typedef int (*entry_fn)(P *p, tok *name, void *ctx);
+typedef int (*entry_fn)(conf_parser *p, tok *name, void *ctx);
 
-static int list_block(P *p, entry_fn fn, void *ctx)
+static int list_block(conf_parser *p, entry_fn fn, void *ctx)
 {
     int rc = expect_lbrace(p);
     if (rc)
@@ -286,9 +293,9 @@ static int list_block(P *p, entry_fn fn, void *ctx)
 }
 
 /* An entry's optional `{ attrs }`: calls attr() per key. */
-typedef int (*attr_fn)(P *p, tok *key, void *ctx);
+typedef int (*attr_fn)(conf_parser *p, tok *key, void *ctx);
 
-static int attr_block(P *p, attr_fn fn, void *ctx)
+static int attr_block(conf_parser *p, attr_fn fn, void *ctx)
 {
     int rc = expect_lbrace(p);
     if (rc)
@@ -315,7 +322,7 @@ static int attr_block(P *p, attr_fn fn, void *ctx)
 }
 
 /* A list entry's optional `{ attrs }`, read with the current object named "OBJ WHAT NAME". */
-static int entry_attrs(P *p, const char *what, const tok *name, attr_fn fn, void *ctx)
+static int entry_attrs(conf_parser *p, const char *what, const tok *name, attr_fn fn, void *ctx)
 {
     if (peek(p)->type != WSEL__TOK_LBRACE)
         return 0;
@@ -327,7 +334,7 @@ static int entry_attrs(P *p, const char *what, const tok *name, attr_fn fn, void
     return rc;
 }
 
-static int flag_attr(P *p, tok *key, bool *enabled, unsigned *written, unsigned bit)
+static int flag_attr(conf_parser *p, tok *key, bool *enabled, unsigned *written, unsigned bit)
 {
     if (strcmp(key->text, "enabled") && strcmp(key->text, "disabled"))
         return 1;
@@ -357,7 +364,7 @@ typedef struct {
 } scalar_attr;
 
 /* 1: `key` is not in the table; otherwise 0 or the error of reading its value. */
-static int scalar_attr_read(P *p, tok *key, const scalar_attr *t, size_t n, void *obj,
+static int scalar_attr_read(conf_parser *p, tok *key, const scalar_attr *t, size_t n, void *obj,
                             unsigned *written)
 {
     for (size_t i = 0; i < n; i++) {
@@ -379,7 +386,7 @@ static int scalar_attr_read(P *p, tok *key, const scalar_attr *t, size_t n, void
 
 /* A top-level object's `{ attrs }`: `enabled`/`disabled` sets *enabled (when the object has
  * one) and `bit` in *written; every other key goes to attr(). */
-static int object_body(P *p, bool *enabled, unsigned *written, unsigned bit, attr_fn fn, void *ctx)
+static int object_body(conf_parser *p, bool *enabled, unsigned *written, unsigned bit, attr_fn fn, void *ctx)
 {
     int rc = expect_lbrace(p);
     if (rc)
@@ -403,7 +410,7 @@ static int object_body(P *p, bool *enabled, unsigned *written, unsigned bit, att
 
 /* ---- depends-on lists (server VS and pool member) ---- */
 
-static int depends_entry(P *p, tok *name, void *ctx)
+static int depends_entry(conf_parser *p, tok *name, void *ctx)
 {
     wsel_gslb_vs *vs = ctx;
     if (vs && vs->n_depends >= WSEL_GSLB_MAX_DEPENDS)
@@ -418,11 +425,12 @@ static int depends_entry(P *p, tok *name, void *ctx)
         return 0;
     if (!strchr(name->text, ':') || name->text[0] == ':')
         return fail(p, name, WSEL_E_PARAM, "depends-on entry '%s' is not SERVER:VS", name->text, NULL);
-    char **t = realloc(vs->depends_text, (vs->n_depends + 1) * sizeof *t);
-    if (!t)
+    if (!vs->depends_text)
+        p->cap_depends = 0;
+    if (!wsel__grow(&vs->depends_text, &p->cap_depends, vs->n_depends + 1,
+                    sizeof *vs->depends_text))
         return nomem(p);
-    vs->depends_text = t;
-    if (!(t[vs->n_depends] = wsel__gslb_strdup(name->text)))
+    if (!(vs->depends_text[vs->n_depends] = wsel__gslb_strdup(name->text)))
         return nomem(p);
     vs->n_depends++;
     return 0;
@@ -430,7 +438,7 @@ static int depends_entry(P *p, tok *name, void *ctx)
 
 /* ---- gtm server ---- */
 
-static int vs_attr(P *p, tok *key, void *ctx)
+static int vs_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_vs *vs = ctx;
     int rc = flag_attr(p, key, &vs->enabled, NULL, 0);
@@ -460,7 +468,7 @@ typedef struct srvctx {
     char name_obj[320];
 } srvctx;
 
-static int vs_entry(P *p, tok *name, void *ctx)
+static int vs_entry(conf_parser *p, tok *name, void *ctx)
 {
     srvctx *sc = ctx;
     wsel_gslb_config *c = p->cfg;
@@ -491,7 +499,7 @@ static int vs_entry(P *p, tok *name, void *ctx)
     return rc;
 }
 
-static int server_body(P *p, size_t si)
+static int server_body(conf_parser *p, size_t si)
 {
     wsel_gslb_config *c = p->cfg;
     srvctx sc = {.server = si};
@@ -557,7 +565,7 @@ static const scalar_attr member_scalars[] = {
 };
 #undef M_
 
-static int member_attr(P *p, tok *key, void *ctx)
+static int member_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_member *m = ctx;
     int rc = flag_attr(p, key, &m->enabled, NULL, 0);
@@ -577,7 +585,7 @@ static int member_attr(P *p, tok *key, void *ctx)
     return unknown_key(p, key);
 }
 
-static int member_entry(P *p, tok *name, void *ctx)
+static int member_entry(conf_parser *p, tok *name, void *ctx)
 {
     wsel_gslb_pool *pl = ctx;
     for (size_t i = 0; i < pl->n_members; i++)
@@ -587,12 +595,11 @@ static int member_entry(P *p, tok *name, void *ctx)
         return fail(p, name, WSEL_E_LIMIT, "more than 256 members%s", NULL, NULL);
     if (!strchr(name->text, ':') || name->text[0] == ':')
         return fail(p, name, WSEL_E_PARAM, "member '%s' is not SERVER:VS", name->text, NULL);
-    wsel_gslb_member *nm = realloc(pl->members, (pl->n_members + 1) * sizeof *nm);
-    if (!nm)
+    if (!pl->members)
+        p->cap_members = 0;
+    if (!wsel__grow(&pl->members, &p->cap_members, pl->n_members + 1, sizeof *pl->members))
         return nomem(p);
-    pl->members = nm;
-    wsel_gslb_member *m = &nm[pl->n_members];
-    memset(m, 0, sizeof *m);
+    wsel_gslb_member *m = &pl->members[pl->n_members];
     m->ratio = 1;
     m->enabled = true;
     m->vs = -1;
@@ -619,7 +626,7 @@ static const scalar_attr pool_scalars[] = {
      WSEL_GSLB_P_MINUPV, 0, NULL},
 };
 
-static int pool_attr(P *p, tok *key, void *ctx)
+static int pool_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_pool *pl = ctx;
     int rc;
@@ -685,7 +692,7 @@ static int pool_attr(P *p, tok *key, void *ctx)
     return 0;
 }
 
-static int pool_body(P *p, wsel_gslb_pool *pl)
+static int pool_body(conf_parser *p, wsel_gslb_pool *pl)
 {
     return object_body(p, &pl->enabled, &pl->written, WSEL_GSLB_P_ENABLED, pool_attr, pl);
 }
@@ -699,13 +706,13 @@ static const scalar_attr wpool_scalars[] = {
 };
 #undef W_
 
-static int wpool_attr(P *p, tok *key, void *ctx)
+static int wpool_attr(conf_parser *p, tok *key, void *ctx)
 {
     int rc = scalar_attr_read(p, key, wpool_scalars, N_OF(wpool_scalars), ctx, NULL);
     return rc == 1 ? unknown_key(p, key) : rc;
 }
 
-static int wpool_entry(P *p, tok *name, void *ctx)
+static int wpool_entry(conf_parser *p, tok *name, void *ctx)
 {
     wsel_gslb_wideip *wi = ctx;
     char a[600], b[600];
@@ -715,12 +722,11 @@ static int wpool_entry(P *p, tok *name, void *ctx)
             return fail(p, name, WSEL_E_DUPKEY, "pool '%s' listed twice", name->text, NULL);
     if (wi->n_pools >= WSEL_GSLB_MAX_POOLS)
         return fail(p, name, WSEL_E_LIMIT, "more than 64 pools%s", NULL, NULL);
-    wsel_gslb_wpool *np = realloc(wi->pools, (wi->n_pools + 1) * sizeof *np);
-    if (!np)
+    if (!wi->pools)
+        p->cap_wpools = 0;
+    if (!wsel__grow(&wi->pools, &p->cap_wpools, wi->n_pools + 1, sizeof *wi->pools))
         return nomem(p);
-    wi->pools = np;
-    wsel_gslb_wpool *w = &np[wi->n_pools];
-    memset(w, 0, sizeof *w);
+    wsel_gslb_wpool *w = &wi->pools[wi->n_pools];
     w->ratio = 1;
     w->pool = -1;
     w->text_index = wi->n_pools;
@@ -731,7 +737,7 @@ static int wpool_entry(P *p, tok *name, void *ctx)
     return entry_attrs(p, "pool", name, wpool_attr, w);
 }
 
-static int log_entry(P *p, tok *name, void *ctx)
+static int log_entry(conf_parser *p, tok *name, void *ctx)
 {
     unsigned *flags = ctx;
     static const char *const names[] = {"pool-selection", "pool-traversal",
@@ -755,7 +761,7 @@ static int log_entry(P *p, tok *name, void *ctx)
                 name->text, NULL);
 }
 
-static int rules_entry(P *p, tok *name, void *ctx)
+static int rules_entry(conf_parser *p, tok *name, void *ctx)
 {
     (void)name;
     *(bool *)ctx = true;
@@ -778,7 +784,7 @@ static const scalar_attr wideip_scalars[] = {
      WSEL_GSLB_W_RCODE_TTL, 0, NULL},
 };
 
-static int wideip_attr(P *p, tok *key, void *ctx)
+static int wideip_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_wideip *w = ctx;
     int rc;
@@ -844,7 +850,7 @@ static int wideip_attr(P *p, tok *key, void *ctx)
     return 0;
 }
 
-static int wideip_body(P *p, wsel_gslb_wideip *w)
+static int wideip_body(conf_parser *p, wsel_gslb_wideip *w)
 {
     return object_body(p, &w->enabled, &w->written, WSEL_GSLB_W_ENABLED, wideip_attr, w);
 }
@@ -855,7 +861,7 @@ static const char *const topo_types[WSEL_GSLB_T_COUNT_] = {
     "subnet", "region", "continent", "country", "state", "isp", "geoip-isp", "pool", "datacenter"};
 
 /* [not] TYPE VALUE from the token stream; server side allows pool and datacenter. */
-static int cond(P *p, bool server_side, wsel_gslb_cond *c)
+static int cond(conf_parser *p, bool server_side, wsel_gslb_cond *c)
 {
     tok *t = next(p);
     if (is_val(t) && !strcmp(t->text, "not")) {
@@ -889,7 +895,7 @@ static int cond(P *p, bool server_side, wsel_gslb_cond *c)
     return 0;
 }
 
-static int region_entry_list(P *p, wsel_gslb_region *r)
+static int region_entry_list(conf_parser *p, wsel_gslb_region *r)
 {
     int rc = expect_lbrace(p);
     if (rc)
@@ -902,13 +908,12 @@ static int region_entry_list(P *p, wsel_gslb_region *r)
         }
         if (t->type == WSEL__TOK_EOF)
             return fail(p, t, WSEL_E_SYNTAX, "unterminated region-members%s", NULL, NULL);
-        wsel_gslb_cond *ne = realloc(r->entries, (r->n_entries + 1) * sizeof *ne);
-        if (!ne)
+        if (!r->entries)
+            p->cap_entries = 0;
+        if (!wsel__grow(&r->entries, &p->cap_entries, r->n_entries + 1, sizeof *r->entries))
             return nomem(p);
-        r->entries = ne;
-        memset(&ne[r->n_entries], 0, sizeof *ne);
         r->n_entries++;
-        if ((rc = cond(p, true, &ne[r->n_entries - 1])))
+        if ((rc = cond(p, true, &r->entries[r->n_entries - 1])))
             return rc;
         if (peek(p)->type == WSEL__TOK_LBRACE) {
             tok *o = next(p);
@@ -920,7 +925,7 @@ static int region_entry_list(P *p, wsel_gslb_region *r)
     return 0;
 }
 
-static int region_attr(P *p, tok *key, void *ctx)
+static int region_attr(conf_parser *p, tok *key, void *ctx)
 {
     int rc;
     if (!strcmp(key->text, "region-members")) {
@@ -934,12 +939,12 @@ static int region_attr(P *p, tok *key, void *ctx)
     return 0;
 }
 
-static int region_body(P *p, wsel_gslb_region *r)
+static int region_body(conf_parser *p, wsel_gslb_region *r)
 {
     return object_body(p, NULL, NULL, 0, region_attr, r);
 }
 
-static int topo_attr(P *p, tok *key, void *ctx)
+static int topo_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_topo *t = ctx;
     int rc;
@@ -961,7 +966,7 @@ static const scalar_attr global_scalars[] = {
     {"static-persist-cidr-ipv6", false, 0, 128, offsetof(wsel_gslb_config, sp_cidr6), 4, 0, NULL},
 };
 
-static int global_attr(P *p, tok *key, void *ctx)
+static int global_attr(conf_parser *p, tok *key, void *ctx)
 {
     wsel_gslb_config *c = ctx;
     int rc;
@@ -982,29 +987,41 @@ static int global_attr(P *p, tok *key, void *ctx)
     return 0;
 }
 
-static int global_body(P *p)
+static int global_body(conf_parser *p)
 {
     return object_body(p, NULL, NULL, 0, global_attr, p->cfg);
 }
 
 /* ---- top level ---- */
 
-static int check_dup_name(P *p, const tok *name, const char *norm, int kind)
+/* The kinds of named objects: their statement heads. */
+enum { OBJ_SERVER, OBJ_POOL, OBJ_REGION, OBJ_WIDEIP };
+static const char *const object_kinds[] = {"gtm server", "gtm pool a", "gtm region",
+                                           "gtm wideip a"};
+
+/* The NAME token of a new object of `kind`: its full name (A-2) into norm, the current
+ * object "KIND NAME" for messages; an error when another object of the kind has that
+ * name (wide IPs: ignoring case, as DNS names). */
+static int object_name(conf_parser *p, const tok *name, int kind, char *norm, size_t len)
 {
     const wsel_gslb_config *c = p->cfg;
-    static const char *const kinds[] = {"gtm server", "gtm pool a", "gtm region"};
-    size_t n = kind == 0 ? c->n_servers : kind == 1 ? c->n_pools : c->n_regions;
+    wsel__gslb_norm(name->text, norm, len);
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "%s %s", object_kinds[kind], norm);
+    size_t n = kind == OBJ_SERVER ? c->n_servers
+               : kind == OBJ_POOL ? c->n_pools
+               : kind == OBJ_REGION ? c->n_regions : c->n_wideips;
     for (size_t i = 0; i < n; i++) {
-        const char *other = kind == 0 ? c->servers[i].name
-                            : kind == 1 ? c->pools[i].name : c->regions[i].name;
-        if (!strcmp(other, norm))
-            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", kinds[kind], norm);
+        const char *other = kind == OBJ_SERVER ? c->servers[i].name
+                            : kind == OBJ_POOL ? c->pools[i].name
+                            : kind == OBJ_REGION ? c->regions[i].name : c->wideips[i].name;
+        if (kind == OBJ_WIDEIP ? !strcasecmp(other, norm) : !strcmp(other, norm))
+            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", object_kinds[kind], norm);
     }
     return 0;
 }
 
 /* Counts a skipped statement under its head words (without the name). */
-static int skipped(P *p, tok **head, size_t nh)
+static int skipped(conf_parser *p, tok **head, size_t nh)
 {
     char kind[200] = "";
     size_t words = nh > 1 ? nh - 1 : nh;
@@ -1035,11 +1052,11 @@ static int skipped(P *p, tok **head, size_t nh)
     return add_unknown(p, kind, "statements skipped: 1", head[0]);
 }
 
-static int statement(P *p)
+/* The head of a statement: its words up to the '{' (at least one, at most 16). */
+static int statement_head(conf_parser *p, tok **head, size_t *nh)
 {
-    tok *head[16];
-    size_t nh = 0;
     tok *first = peek(p);
+    *nh = 0;
     for (;;) {
         tok *t = peek(p);
         if (t->type == WSEL__TOK_LBRACE)
@@ -1047,124 +1064,130 @@ static int statement(P *p)
         if (!is_val(t))
             return fail(p, t, WSEL_E_SYNTAX, "expected a statement (HEAD... NAME { ... }), found '%s'",
                         t->text, NULL);
-        if (nh == 16)
+        if (*nh == 16)
             return fail(p, t, WSEL_E_LIMIT, "statement head longer than 16 words%s", NULL, NULL);
-        head[nh++] = next(p);
+        head[(*nh)++] = next(p);
     }
-    if (nh == 0)
+    if (*nh == 0)
         return fail(p, first, WSEL_E_SYNTAX, "expected a statement (HEAD... NAME { ... }), found '%s'",
                     first->text, NULL);
+    return 0;
+}
+
+/* gtm server NAME, gtm pool a NAME, gtm wideip a NAME, gtm region NAME { ... }: a named
+ * object of `kind` appended with its defaults (doc/gslb.md §1; the seed's), then its
+ * body. */
+static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *name)
+{
     wsel_gslb_config *c = p->cfg;
     char norm[600];
-    int rc;
-#define HEAD(i, s) (nh > (i) && !strcmp(head[i]->text, s))
-    p->obj[0] = '\0';
-    if (HEAD(0, "gtm") && HEAD(1, "server") && nh == 3) {
-        wsel__gslb_norm(head[2]->text, norm, sizeof norm);
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm server %s", norm);
-        if ((rc = check_dup_name(p, head[2], norm, 0)))
-            return rc;
-        if (!wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers))
-            return nomem(p);
-        wsel_gslb_server *s = &c->servers[c->n_servers++];
-        s->enabled = true;
-        s->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(s->name = wsel__gslb_strdup(norm)))
-            return nomem(p);
-        return server_body(p, c->n_servers - 1);
+    int rc = object_name(p, name, kind, norm, sizeof norm);
+    char *copy = rc ? NULL : wsel__gslb_strdup(norm);
+    if (rc || !copy)
+        return rc ? rc : nomem(p);
+    wsel_gslb_pos pos = {first->line, first->col};
+    if (kind == OBJ_SERVER &&
+        wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers)) {
+        c->servers[c->n_servers] = (wsel_gslb_server){.name = copy, .enabled = true, .pos = pos};
+        return server_body(p, c->n_servers++);
     }
-    if (HEAD(0, "gtm") && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a")) {
-        /* AAAA/CNAME/MX/NAPTR/SRV: out of scope (doc/gslb.md §1) */
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text, head[3]->text);
-        if ((rc = add_unknown(p, p->obj, "type not supported (A only)", first)))
-            return rc;
-        tok *o = next(p);
-        return skip_block(p, o);
-    }
-    if (HEAD(0, "gtm") && HEAD(1, "pool") && HEAD(2, "a") && nh == 4) {
-        wsel__gslb_norm(head[3]->text, norm, sizeof norm);
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm pool a %s", norm);
-        if ((rc = check_dup_name(p, head[3], norm, 1)))
-            return rc;
-        if (!wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools))
-            return nomem(p);
+    if (kind == OBJ_POOL && wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools)) {
         wsel_gslb_pool *pl = &c->pools[c->n_pools++];
+        *pl = (wsel_gslb_pool){.name = copy, .verify = true, .enabled = true, .max_answers = 1,
+                               .ttl = 30, .pos = pos};
         pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
         pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
-        pl->verify = true;
-        pl->enabled = true;
-        pl->max_answers = 1;
-        pl->ttl = 30;
         memcpy(pl->qos, qos_defaults, sizeof pl->qos);
-        pl->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(pl->name = wsel__gslb_strdup(norm)))
-            return nomem(p);
         return pool_body(p, pl);
     }
-    if (HEAD(0, "gtm") && HEAD(1, "wideip") && HEAD(2, "a") && nh == 4) {
-        wsel__gslb_norm(head[3]->text, norm, sizeof norm);
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm wideip a %s", norm);
-        for (size_t i = 0; i < c->n_wideips; i++)
-            if (!strcasecmp(c->wideips[i].name, norm))
-                return fail(p, head[3], WSEL_E_DUPKEY, "duplicate %s '%s'", "gtm wideip a", norm);
-        if (!wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips))
-            return nomem(p);
+    if (kind == OBJ_WIDEIP &&
+        wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips)) {
         wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
-        w->lb_mode = WSEL_GSLB_ROUND_ROBIN;
-        w->ttl_persistence = 3600;
-        w->cidr4 = 32;
-        w->cidr6 = 128;
-        w->enabled = true;
-        w->lrp = -1;
-        w->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(w->name = wsel__gslb_strdup(norm)))
-            return nomem(p);
+        *w = (wsel_gslb_wideip){.name = copy, .lb_mode = WSEL_GSLB_ROUND_ROBIN,
+                                .ttl_persistence = 3600, .cidr4 = 32, .cidr6 = 128,
+                                .enabled = true, .lrp = -1, .pos = pos};
         return wideip_body(p, w);
     }
-    if (HEAD(0, "gtm") && HEAD(1, "region") && nh == 3) {
-        wsel__gslb_norm(head[2]->text, norm, sizeof norm);
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm region %s", norm);
-        if ((rc = check_dup_name(p, head[2], norm, 2)))
-            return rc;
-        if (!wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions))
-            return nomem(p);
+    if (kind == OBJ_REGION &&
+        wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions)) {
         wsel_gslb_region *r = &c->regions[c->n_regions++];
-        r->pos = (wsel_gslb_pos){first->line, first->col};
-        if (!(r->name = wsel__gslb_strdup(norm)))
-            return nomem(p);
+        *r = (wsel_gslb_region){.name = copy, .pos = pos};
         return region_body(p, r);
     }
-    if (HEAD(0, "gtm") && HEAD(1, "global-settings") && HEAD(2, "load-balancing") && nh == 3) {
+    free(copy);
+    return nomem(p);
+}
+
+/* gtm pool|wideip aaaa|cname|mx|naptr|srv NAME { ... }: out of scope (doc/gslb.md §1) */
+static int stmt_other_type(conf_parser *p, tok **head)
+{
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text,
+                   head[3]->text);
+    int rc = add_unknown(p, p->obj, "type not supported (A only)", head[0]);
+    if (rc)
+        return rc;
+    tok *o = next(p);
+    return skip_block(p, o);
+}
+
+/* gtm topology ldns: COND server: COND { ... }: the head is read again as conditions. */
+static int stmt_topology(conf_parser *p, size_t nh)
+{
+    wsel_gslb_config *c = p->cfg;
+    tok *first = &p->t[p->i - nh];
+    int rc;
+    wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm topology (line %u)", first->line);
+    if (!wsel__grow(&c->topo, &p->cap_topo, c->n_topo + 1, sizeof *c->topo))
+        return nomem(p);
+    wsel_gslb_topo *t = &c->topo[c->n_topo++];
+    t->score = 1;
+    t->text_index = c->n_topo - 1;
+    t->pos = (wsel_gslb_pos){first->line, first->col};
+    size_t end = p->i;
+    p->i -= nh - 2;
+    tok *l = next(p);
+    if (strcmp(l->text, "ldns:"))
+        return fail(p, l, WSEL_E_SYNTAX, "expected 'ldns:' in a topology record, found '%s'", l->text, NULL);
+    if ((rc = cond(p, false, &t->ldns)))
+        return rc;
+    tok *s = next(p);
+    if (strcmp(s->text, "server:"))
+        return fail(p, s, WSEL_E_SYNTAX, "expected 'server:' in a topology record, found '%s'", s->text, NULL);
+    if ((rc = cond(p, true, &t->server)))
+        return rc;
+    if (p->i != end)
+        return fail(p, peek(p), WSEL_E_SYNTAX, "unexpected '%s' before '{' in a topology record",
+                    peek(p)->text, NULL);
+    p->n_seen = 0;
+    return attr_block(p, topo_attr, t);
+}
+
+static int statement(conf_parser *p)
+{
+    tok *head[16];
+    size_t nh;
+    int rc = statement_head(p, head, &nh);
+    if (rc)
+        return rc;
+    p->obj[0] = '\0';
+#define HEAD(i, s) (nh > (i) && !strcmp(head[i]->text, s))
+    bool gtm = HEAD(0, "gtm");
+    if (gtm && HEAD(1, "server") && nh == 3)
+        return stmt_object(p, OBJ_SERVER, head[0], head[2]);
+    if (gtm && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a"))
+        return stmt_other_type(p, head);
+    if (gtm && HEAD(1, "pool") && HEAD(2, "a") && nh == 4)
+        return stmt_object(p, OBJ_POOL, head[0], head[3]);
+    if (gtm && HEAD(1, "wideip") && HEAD(2, "a") && nh == 4)
+        return stmt_object(p, OBJ_WIDEIP, head[0], head[3]);
+    if (gtm && HEAD(1, "region") && nh == 3)
+        return stmt_object(p, OBJ_REGION, head[0], head[2]);
+    if (gtm && HEAD(1, "global-settings") && HEAD(2, "load-balancing") && nh == 3) {
         wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm global-settings load-balancing");
         return global_body(p);
     }
-    if (HEAD(0, "gtm") && HEAD(1, "topology")) {
-        wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm topology (line %u)", first->line);
-        if (!wsel__grow(&c->topo, &p->cap_topo, c->n_topo + 1, sizeof *c->topo))
-            return nomem(p);
-        wsel_gslb_topo *t = &c->topo[c->n_topo++];
-        t->score = 1;
-        t->text_index = c->n_topo - 1;
-        t->pos = (wsel_gslb_pos){first->line, first->col};
-        /* re-read the head: ldns: COND server: COND */
-        size_t end = p->i;
-        p->i -= nh - 2;
-        tok *l = next(p);
-        if (strcmp(l->text, "ldns:"))
-            return fail(p, l, WSEL_E_SYNTAX, "expected 'ldns:' in a topology record, found '%s'", l->text, NULL);
-        if ((rc = cond(p, false, &t->ldns)))
-            return rc;
-        tok *s = next(p);
-        if (strcmp(s->text, "server:"))
-            return fail(p, s, WSEL_E_SYNTAX, "expected 'server:' in a topology record, found '%s'", s->text, NULL);
-        if ((rc = cond(p, true, &t->server)))
-            return rc;
-        if (p->i != end)
-            return fail(p, peek(p), WSEL_E_SYNTAX, "unexpected '%s' before '{' in a topology record",
-                        peek(p)->text, NULL);
-        p->n_seen = 0;
-        return attr_block(p, topo_attr, t);
-    }
+    if (gtm && HEAD(1, "topology"))
+        return stmt_topology(p, nh);
 #undef HEAD
     if ((rc = skipped(p, head, nh)))
         return rc;
@@ -1258,7 +1281,7 @@ static int region_cycle(const wsel_gslb_config *c, size_t r, uint8_t *mark)
     return 0;
 }
 
-static int resolve_cond(P *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *obj)
+static int resolve_cond(conf_parser *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *obj)
 {
     wsel_gslb_config *c = p->cfg;
     if (x->type == WSEL_GSLB_T_REGION) {
@@ -1271,7 +1294,7 @@ static int resolve_cond(P *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *
     return 0;
 }
 
-static int finish(P *p)
+static int finish(conf_parser *p)
 {
     wsel_gslb_config *c = p->cfg;
     int rc;
@@ -1340,12 +1363,12 @@ static int finish(P *p)
     return 0;
 }
 
-int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                  wsel_gslb_config **out, wsel_error *err)
 {
     if (out)
         *out = NULL;
-    if (!out || (!text && len))
+    if (!out || (!data && len))
         return wsel__fail(err, WSEL_E_ARG, name, 0, 0, NULL, NULL, NULL, "no config given");
     if (!name)
         name = "(buffer)";
@@ -1361,8 +1384,8 @@ int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
     c->sp_cidr4 = 32;
     c->sp_cidr6 = 128;
     wsel__gslb_lexer lx;
-    int rc = wsel__gslb_lex(&lx, name, text ? text : "", len, &c->version, err);
-    P p = {.file = name, .t = lx.t, .cfg = c, .err = err};
+    int rc = wsel__gslb_lex(&lx, name, data ? data : "", len, &c->version, err);
+    conf_parser p = {.file = name, .t = lx.t, .cfg = c, .err = err};
     while (!rc && peek(&p)->type != WSEL__TOK_EOF) {
         p.depth = 0;
         rc = statement(&p);

@@ -3,9 +3,9 @@
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
  *   lint    the deterministic checks G001-G030
- *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON, jansson)
- *   resolve the decision of doc/gslb.md section 3: one query -> one outcome, the next
- *           method state and a decision log
+ *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
+ *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
+ *           method state and a decision log (events, wsel_gslb_event)
  *
  * The model structs are read-only for callers; every name follows doc/gslb.md §1. */
 #ifndef WSEL_GSLB_H
@@ -85,9 +85,13 @@ typedef struct wsel_gslb_method_info {
     const char *fails;       /* when it fails, one line */
 } wsel_gslb_method_info;
 
+/* The facts of method m; NULL when m is not a method. */
 WSEL_API const wsel_gslb_method_info *wsel_gslb_method_get(wsel_gslb_method m);
-/* The method whose token is `token`; -1 if none. */
+/* The method whose token is `token`; -1 if none (or token NULL). */
 WSEL_API int wsel_gslb_method_find(const char *token);
+/* The inputs' key of metric m ("rtt_us", "cpu_pct", ...; doc/gslb.md §3); "?" when m is
+ * not a metric. */
+WSEL_API const char *wsel_gslb_metric_key(wsel_gslb_metric m);
 
 typedef struct wsel_gslb_pos {
     unsigned line, col;
@@ -270,7 +274,7 @@ typedef struct wsel_gslb_config {
  * (file, line, column, object in err->object, token in err->key) and sets *out NULL. */
 WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out,
                                         wsel_error *err);
-WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *text, size_t len,
+WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                           wsel_gslb_config **out, wsel_error *err);
 WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
 /* Index of the wide IP named `name` (full path, or a query name: case-insensitive, the
@@ -289,8 +293,9 @@ typedef struct wsel_gslb_finding {
     char message[400];
 } wsel_gslb_finding;
 
-/* Runs every check; *out is a malloc'd array the caller frees with free(). Findings are
- * ordered by object (servers, pools, wide IPs, other) then code. */
+/* Runs every check; *out is an array of *n findings the caller releases with wsel_free()
+ * (free() works too). Findings are ordered by object (servers, pools, wide IPs, other)
+ * then code. cfg, out or n NULL: WSEL_E_ARG. */
 WSEL_API int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,
                             wsel_error *err);
 
@@ -299,19 +304,27 @@ WSEL_API int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out
 typedef struct wsel_gslb_inputs wsel_gslb_inputs;
 typedef struct wsel_gslb_state wsel_gslb_state;
 
-/* Reads the inputs JSON of doc/gslb.md §3 against a config (member and pool names must
- * name configured objects). Errors give file, line, column and the offending key. */
+/* Reads the inputs JSON of doc/gslb.md §3 against a config (member, pool and wide-IP
+ * names must name configured objects). Errors give the file, and for a fault of the text
+ * its line and column: WSEL_E_SYNTAX (not JSON, or an unknown key), WSEL_E_DUPKEY (a key
+ * repeated in one object), WSEL_E_TYPE (a value of the wrong JSON type, a required key
+ * missing), WSEL_E_RANGE (a value outside its range: a number, an address, a query type),
+ * WSEL_E_REFERENCE (a name that names nothing configured), WSEL_E_LIMIT (too large or too
+ * deep); every one but a syntax error starts its message with the JSON path of the value
+ * at fault ($.members["s1:v9"]) and has it in err->path, the offending key in err->key.
+ * WSEL_E_NOMEM without a position; WSEL_E_IO (files) as the file cannot be read. */
 WSEL_API int wsel_gslb_inputs_load_file(const wsel_gslb_config *cfg, const char *path,
                                         wsel_gslb_inputs **out, wsel_error *err);
 WSEL_API int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
-                                          const char *text, size_t len,
+                                          const char *data, size_t len,
                                           wsel_gslb_inputs **out, wsel_error *err);
 /* Empty inputs: every member down, no metrics, LDNS unset (for tests and callers). */
 WSEL_API int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out,
                                   wsel_error *err);
 WSEL_API void wsel_gslb_inputs_free(wsel_gslb_inputs *in);
 
-/* Programmatic setters (the JSON reader uses them too). vs = index into cfg->vs. */
+/* Programmatic setters (the JSON reader uses them too). vs = index into cfg->vs. Each
+ * does nothing when `in` is NULL or an index is out of range. */
 WSEL_API void wsel_gslb_inputs_set_up(wsel_gslb_inputs *in, size_t vs, bool up, bool limit_exceeded);
 WSEL_API void wsel_gslb_inputs_set_metric(wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m,
                                           double v);
@@ -320,7 +333,7 @@ WSEL_API void wsel_gslb_inputs_set_pool(wsel_gslb_inputs *in, size_t pool, bool 
 WSEL_API void wsel_gslb_inputs_set_ldns(wsel_gslb_inputs *in, const wsel_gslb_addr *ldns,
                                         const wsel_gslb_addr *ecs);
 WSEL_API void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now);
-/* The query name of the inputs ("" if none given). */
+/* The query name of the inputs ("" if none given; NULL when in is NULL). */
 WSEL_API const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in);
 
 /* Method state + persistence table, initialised from the inputs' "state",
@@ -328,7 +341,10 @@ WSEL_API const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in);
 WSEL_API int wsel_gslb_state_new(const wsel_gslb_config *cfg, const wsel_gslb_inputs *in,
                                  wsel_gslb_state **out, wsel_error *err);
 WSEL_API void wsel_gslb_state_free(wsel_gslb_state *st);
-/* The state as JSON text ({"wideip", "pool", "persistence", "random_used"}), malloc'd. */
+/* The state as compact JSON text ({"persistence", "pool", "random_used", "wideip"},
+ * every object's keys sorted), the shape the inputs take under "state" and
+ * "persistence". The caller releases it with wsel_free(). NULL when st is NULL or memory
+ * runs out (never a text with entries left out). */
 WSEL_API char *wsel_gslb_state_json(const wsel_gslb_state *st);
 
 typedef enum wsel_gslb_outcome_kind {
@@ -362,15 +378,151 @@ WSEL_API const char *wsel_gslb_outcome_name(wsel_gslb_outcome_kind k); /* "answe
 WSEL_API const char *wsel_gslb_step_name(wsel_gslb_step s);            /* "preferred", ... */
 WSEL_API const char *wsel_gslb_rcode_name(unsigned rcode);
 
-/* Log sink: one line per event, without newline; `flag` is the WSEL_GSLB_LOG_* it
- * belongs to. Only events whose flag is in `flags` are emitted. */
-typedef void (*wsel_gslb_log_fn)(void *ctx, unsigned flag, const char *line);
+/* ---- the decision log (doc/gslb.md §7) ----
+ * The engine hands each event to the caller as a value: what happened (kind, result),
+ * to what (wide IP, pool, step, member: indexes into the config), by which method, why
+ * (reason) and the numbers behind it. wsel_gslb_event_format renders an event as the
+ * text line of doc/gslb.md §7; a caller may render it any other way from the fields. */
+
+/* What an event is about. Its flag (wsel_gslb_log.flags) is 1u << kind: the
+ * WSEL_GSLB_LOG_* above. */
+typedef enum wsel_gslb_event_kind {
+    WSEL_GSLB_EV_POOL_SELECTION = 0, /* "pool-selection": the wide IP picked a pool (or none) */
+    WSEL_GSLB_EV_POOL_TRAVERSAL,     /* "pool-traversal": a pool skipped, selected or done */
+    WSEL_GSLB_EV_MEMBER_SELECTION,   /* "pool-member-selection": a step picked or passed on */
+    WSEL_GSLB_EV_MEMBER_TRAVERSAL,   /* "pool-member-traversal": a candidate, or a failed step */
+    WSEL_GSLB_EV_RESULT              /* "result": the outcome, the last event of every decision */
+} wsel_gslb_event_kind;
+
+/* What became of the pool or member a traversal event is about. */
+typedef enum wsel_gslb_result {
+    WSEL_GSLB_R_NONE = 0,   /* (selection and result events) */
+    WSEL_GSLB_R_SKIPPED,    /* "skipped" */
+    WSEL_GSLB_R_SELECTED,   /* "selected": the pool runs next */
+    WSEL_GSLB_R_ELIGIBLE,   /* "eligible": the member is a candidate of the step */
+    WSEL_GSLB_R_TERMINAL,   /* "terminal": the pool's chain ended the decision */
+    WSEL_GSLB_R_NEXT_POOL,  /* "next-pool": the pool passed the query on */
+    WSEL_GSLB_R_FAILED_STEP /* "failed-step": the step's method found nothing */
+} wsel_gslb_result;
+
+/* Why. The text each renders as (after "reason=") is in quotes; NUMBERS name the event
+ * fields it shows. */
+typedef enum wsel_gslb_reason {
+    WSEL_GSLB_WHY_NONE = 0,              /* "" */
+    /* pool selection */
+    WSEL_GSLB_WHY_PERSIST,               /* "persist" key=KEY/PREFIX (method persistence) */
+    WSEL_GSLB_WHY_SINGLE_POOL,           /* "single-pool" (pool-lb-mode not consulted) */
+    WSEL_GSLB_WHY_FIRST_AVAILABLE,       /* "first-available" (also a member pick) */
+    WSEL_GSLB_WHY_RR_NEXT,               /* "rr-next" (also a member pick) */
+    WSEL_GSLB_WHY_RATIO,                 /* "ratio" [w=NUMBER] cur=CUR (w: member picks) */
+    WSEL_GSLB_WHY_RANDOM,                /* "random" word=NUMBER */
+    WSEL_GSLB_WHY_TOPOLOGY,              /* "topology" score=VALUE */
+    WSEL_GSLB_WHY_NO_POOL_WITH_RATIO,    /* "no-pool-with-ratio" */
+    WSEL_GSLB_WHY_NO_POOL_SCORES,        /* "no-pool-scores-above-0" */
+    WSEL_GSLB_WHY_LAST_RESORT,           /* "last-resort" (method last-resort) */
+    /* availability of pools (UP/OF) and members */
+    WSEL_GSLB_WHY_AVAILABLE,             /* "available", pools "available(UP/OF up)" */
+    WSEL_GSLB_WHY_UNAVAILABLE,           /* "unavailable(UP/OF up)" */
+    WSEL_GSLB_WHY_MIN_MEMBERS,           /* "min-members(UP/OF up)" */
+    WSEL_GSLB_WHY_UNRESOLVED,            /* "unresolved" */
+    WSEL_GSLB_WHY_DISABLED,              /* "disabled" */
+    WSEL_GSLB_WHY_HELD_DOWN,             /* "held-down" */
+    WSEL_GSLB_WHY_LIMIT,                 /* "limit" */
+    WSEL_GSLB_WHY_DOWN,                  /* "down" */
+    WSEL_GSLB_WHY_DEPENDENCY,            /* "dependency:SERVER:VS" (DEPENDS), "dependency:cycle" */
+    WSEL_GSLB_WHY_FALLBACK_UNVERIFIED,   /* "fallback-unverified" */
+    /* the end of a pool's turn */
+    WSEL_GSLB_WHY_OUTCOME,               /* the outcome's name ("answer", "drop", ...) */
+    WSEL_GSLB_WHY_NONE_CASCADE,          /* "none-cascade" */
+    WSEL_GSLB_WHY_ALREADY_TRIED,         /* "already-tried" (the last-resort pool) */
+    /* a pool step */
+    WSEL_GSLB_WHY_SKIP_TO_FALLBACK,      /* "skip-to-fallback" (none as alternate) */
+    WSEL_GSLB_WHY_NEXT_POOL,             /* "next-pool" (none) */
+    WSEL_GSLB_WHY_TERMINAL,              /* "terminal" (drop-packet, return-to-dns, fallback-ip) */
+    WSEL_GSLB_WHY_FALLBACK_FAILED,       /* "fallback-failed-next-pool" */
+    WSEL_GSLB_WHY_HASH_RANK,             /* "hash-rank=NUMBER" (static persistence) */
+    WSEL_GSLB_WHY_SCORE,                 /* "score=NUMBER" (topology) */
+    WSEL_GSLB_WHY_DYNAMIC_RATIO,         /* "dynamic-ratio" w=NUMBER */
+    WSEL_GSLB_WHY_BEST,                  /* "best" METRIC=VALUE, or qos=VALUE (metric -1) */
+    /* candidates and failed steps */
+    WSEL_GSLB_WHY_RATIO_0,               /* "ratio-0" */
+    WSEL_GSLB_WHY_SCORE_0,               /* "score-0" */
+    WSEL_GSLB_WHY_NO_METRIC,             /* "no-metric", a candidate "no-metric:METRIC" */
+    WSEL_GSLB_WHY_NO_ELIGIBLE_MEMBER,    /* "no-eligible-member" */
+    WSEL_GSLB_WHY_NO_ELIGIBLE_WITH_RATIO,/* "no-eligible-member-with-ratio" */
+    WSEL_GSLB_WHY_NO_LDNS,               /* "no-ldns" */
+    WSEL_GSLB_WHY_NO_MEMBER_SCORES,      /* "no-member-scores-above-0" */
+    WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT,    /* "no-positive-weight" */
+    WSEL_GSLB_WHY_COUNT_
+} wsel_gslb_reason;
+
+/* One event. Fields that do not apply hold -1 (indexes, method, metric), 0 or false. */
+typedef struct wsel_gslb_event {
+    wsel_gslb_event_kind kind;
+    long wideip;              /* the query's wide IP: index into cfg->wideips */
+    long pool;                /* index into cfg->pools; -1: none, or an unresolved entry of
+                                 the wide IP's pools (pool traversal: at `pos`) */
+    long pos;                 /* pool traversal: position in the wide IP's pools; -1 the
+                                 last-resort pool */
+    wsel_gslb_step step;      /* member events: the pool's step; result: the outcome's */
+    int method;               /* the wsel_gslb_method that decided; -1 none (a pool
+                                 selection by persistence or as the last resort) */
+    long member;              /* member events: index into the pool's members */
+    wsel_gslb_result result;
+    wsel_gslb_reason reason;
+    size_t up, of;            /* pool availability: members available, of all */
+    unsigned long long number; /* a ratio weight, the random word, a hash rank, a score */
+    long long cur;            /* RATIO: the pick's smooth-WRR counter after the pick */
+    double value;             /* TOPOLOGY: the pool's score; BEST: the best value */
+    int metric;               /* BEST, NO_METRIC: the wsel_gslb_metric; -1 QoS or none */
+    long depends;             /* DEPENDENCY: index into the member VS's depends-on; -1 cycle */
+    bool tie;                 /* SCORE, BEST: tied values, broken by round robin (A-20) */
+    bool unverified;          /* member selection: a fallback with verify disabled (A-29) */
+    wsel_gslb_addr ldns;      /* pool selection: the LDNS (family 0: none) */
+    wsel_gslb_addr key;       /* PERSIST: the record's key, `prefix` bits */
+    unsigned prefix;
+    wsel_gslb_addr addr;      /* member selection: the answer's first address */
+    size_t n_answers;         /* member selection: addresses in the answer */
+    wsel_gslb_outcome_kind outcome; /* pool traversal (OUTCOME) and result: the outcome */
+    const wsel_gslb_outcome *answer; /* result: the outcome being returned (the resolve's
+                                         `out`: valid while that is) */
+} wsel_gslb_event;
+
+/* Log sink: called with each event whose flag is in `flags` (the result always), in the
+ * order of the decision. `ev` is valid during the call; its indexes, for as long as the
+ * config. */
+typedef void (*wsel_gslb_log_fn)(void *ctx, const wsel_gslb_event *ev);
 
 typedef struct wsel_gslb_log {
     unsigned flags;
     wsel_gslb_log_fn fn;
     void *ctx;
 } wsel_gslb_log;
+
+/* The event as one line of doc/gslb.md §7, without newline: "pool-selection
+ * wideip=/Common/w ldns=192.0.2.1 method=round-robin pool=/Common/p reason=rr-next".
+ * Names come from cfg (the config the event's resolve ran on) as they are: a caller that
+ * shows the line on a terminal escapes it. Written into buf (cut short to fit len,
+ * NUL-terminated when len > 0); returns the length of the whole line, like snprintf (0
+ * when cfg or ev is NULL). */
+WSEL_API size_t wsel_gslb_event_format(const wsel_gslb_config *cfg, const wsel_gslb_event *ev,
+                                       char *buf, size_t len);
+/* The event's reason as the line shows it after "reason=", without the details that
+ * follow it as their own key=value words (cur=, w=, word=, score=, key=, METRIC=, qos=)
+ * and without " tie->rr" and " fallback-unverified": "available(2/3 up)", "hash-rank=0",
+ * "dependency:s1:v2", "answer"; for the result event, what follows "detail=" (the
+ * addresses, "nxdomain soa_ttl=60", the return-to-dns reason, "-"). Written and returned
+ * like wsel_gslb_event_format. */
+WSEL_API size_t wsel_gslb_event_reason(const wsel_gslb_config *cfg, const wsel_gslb_event *ev,
+                                       char *buf, size_t len);
+/* The names the line shows for the event's pool ("-" when none; an unresolved entry of a
+ * wide IP's pools as written) and method ("persistence", "last-resort" for those pool
+ * selections, "-" when none); "?" for an index cfg does not have. NULL arguments: "?". */
+WSEL_API const char *wsel_gslb_event_pool(const wsel_gslb_config *cfg, const wsel_gslb_event *ev);
+WSEL_API const char *wsel_gslb_event_method(const wsel_gslb_event *ev);
+/* "pool-selection", ... ("?" for an unknown kind); "skipped", ... ("" for NONE). */
+WSEL_API const char *wsel_gslb_event_name(wsel_gslb_event_kind kind);
+WSEL_API const char *wsel_gslb_result_name(wsel_gslb_result result);
 
 /* Resolves one query for wide IP `wideip` under `in`, updating `st` (method state,
  * persistence). `log` may be NULL. Deterministic: the same config, inputs and state give

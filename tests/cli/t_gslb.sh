@@ -130,7 +130,13 @@ jqok '[.queries[0].log[] | select(.event == "pool-member-traversal") | .reason] 
 # errors
 run gslb resolve "$RR" rr.example.com --inputs "$G/bad_inputs.json"
 one_line_error "inputs naming an unknown member: exit 2, one line"
-has "$TMP/err" 'bad_inputs\.json:2:16: members: .s1:v9. names no configured virtual server' "inputs error: file:line:col and the key"
+has "$TMP/err" 'bad_inputs\.json:2:16: \$\.members\["s1:v9"\]: names no configured virtual server' "inputs error: file:line:col and the JSON path of the key"
+# an error at a key spelled twice is placed at the offending spelling: the second "up"
+# (line 3: two blanks, "s1:v2" at column 3, its value 1 at column 20), not the first
+printf '{ "now": 100,\n  "members": { "s1:v1": { "up": true },\n  "s1:v2": { "up": 1 } } }\n' >"$TMP/dup.json"
+run gslb resolve "$RR" rr.example.com --inputs "$TMP/dup.json"
+one_line_error "inputs with a bad value: exit 2, one line"
+has "$TMP/err" 'dup\.json:3:20: \$\.members\["s1:v2"\]\.up: expected true or false, got 1' "inputs error at the repeated key's offending spelling (3:20), not its first (2:26)"
 run gslb resolve "$RR" rr.example.com
 one_line_error "missing --inputs: exit 2"
 run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
@@ -151,5 +157,86 @@ run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
 one_line_error "bad --log flag: exit 2"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3
 one_line_error "bad --ldns: exit 2"
+
+# ---- files that are not regular: refused at once, exit 2 (never waited on, never read) ----
+mkfifo "$TMP/fifo"
+for args in "check $TMP/fifo" "explain $TMP/fifo" "resolve $TMP/fifo rr.example.com --inputs $RRIN" \
+            "resolve $RR rr.example.com --inputs $TMP/fifo"; do
+    # shellcheck disable=SC2086
+    timeout 5 "$WSEL" gslb $args >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 2 ] && grep -q "is a FIFO (named pipe); expected a regular file" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "gslb ${args%% *} with a FIFO ($(echo "$args" | grep -q -- "--inputs $TMP/fifo" && echo inputs || echo config)): refused at once, exit 2"
+done
+for dev in /dev/null /dev/zero; do
+    timeout 5 "$WSEL" gslb check "$dev" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 2 ] && grep -q "is a device; expected a regular file" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+    ok $r "gslb check $dev: not a regular file, exit 2"
+    timeout 5 "$WSEL" gslb resolve "$RR" rr.example.com --inputs "$dev" >"$TMP/out" 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 2 ] && grep -q "is a device; expected a regular file" "$TMP/err"; r=$?
+    ok $r "gslb resolve --inputs $dev: not a regular file, exit 2"
+done
+
+# ---- control bytes from the config and the inputs never reach the terminal raw ----
+# ESC and BEL in a server, pool and member name, the #TMSH-VERSION line, an unknown
+# attribute, and (parse error) a method name: shown as \027 and \007 (man wsel).
+ESC=$(printf '\033') BEL=$(printf '\007')
+{
+    printf '#TMSH-VERSION: 15.1%s[31m%s\n' "$ESC" "$BEL"
+    printf 'gtm server /Common/s%sx { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }\n' "$ESC"
+    printf 'gtm pool a /Common/p%s { members { s%sx:v1 } frob%snicate 1 }\n' "$BEL" "$ESC" "$ESC"
+    printf 'gtm wideip a /Common/w.example.com { pools { /Common/p%s } load-balancing-decision-log-verbosity { pool-selection pool-traversal pool-member-selection pool-member-traversal } }\n' "$BEL"
+} >"$TMP/esc.conf"
+printf '{"now": 1, "members": {"s\\u001bx:v1": {"up": true}}}\n' >"$TMP/esc.json"
+printf 'gtm pool a /Common/p { load-balancing-mode fast%sest%s }\n' "$ESC" "$BEL" >"$TMP/escbad.conf"
+no_raw() { # NAME: neither ESC nor BEL on stdout or stderr
+    ! grep -q "[$ESC$BEL]" "$TMP/out" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# raw control bytes in: $(grep -l "[$ESC$BEL]" "$TMP/out" "$TMP/err" | xargs -n1 basename | tr '\n' ' ')"
+    ok $r "$1"
+}
+run gslb check "$TMP/esc.conf"
+no_raw "check: no raw control bytes (names, TMSH-VERSION, unknown attribute)"
+has "$TMP/out" 'TMSH-VERSION 15\.1\\027\[31m\\007$' "check: the TMSH-VERSION line escaped"
+has "$TMP/out" 'G030 gtm pool a /Common/p\\007: ignored by this tool: frob\\027nicate$' "check: object and unknown attribute escaped"
+run gslb explain "$TMP/esc.conf"
+no_raw "explain: no raw control bytes"
+has "$TMP/out" 'member 1 s\\027x:v1 -> 10\.0\.0\.1' "explain: the member name escaped"
+run gslb resolve "$TMP/esc.conf" w.example.com --inputs "$TMP/esc.json"
+no_raw "resolve: no raw control bytes (outcome line, decision log)"
+has "$TMP/out" '^query 1: answer 10\.0\.0\.1 pool /Common/p\\007 step preferred' "resolve: the pool name escaped in the outcome line"
+has "$TMP/out" 'pool-member-selection pool=/Common/p\\007 step=preferred method=round-robin member=s\\027x:v1 addr=10\.0\.0\.1' "resolve: names escaped in the log"
+run gslb resolve "$TMP/esc.conf" w.example.com --inputs "$TMP/esc.json" --json
+jqok '.queries[0].log[] | select(.event == "pool-member-selection") | .pool == "/Common/p\u0007" and .member == "s\u001bx:v1"' "resolve --json: names as JSON strings"
+run gslb check "$TMP/escbad.conf"
+no_raw "parse error: no raw control bytes"
+has "$TMP/err" "unknown load-balancing method 'fast\\\\027est\\\\007'" "parse error: the method name escaped"
+is_rc 1 "parse error: exit 1"
+
+# ---- a reader that goes away: resolve stops at once, exit 3 with the reason ----
+# (10 million queries with their log take half a minute; the closed pipe is noticed
+# after the first)
+( timeout 10 "$WSEL" gslb resolve "$EX" www.example.com --inputs "$EXIN" -n 10000000 --log all \
+      2>"$TMP/err"; echo $? >"$TMP/rc" ) | head -c 10 >/dev/null
+RC=$(cat "$TMP/rc")
+[ "$RC" -eq 3 ] && grep -q "cannot write the output: Broken pipe" "$TMP/err"; r=$?
+[ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
+ok $r "resolve -n 10000000 into a closed pipe: stops at once, exit 3 naming the reason"
+
+# ---- out of memory: exit 3 or the whole output, never a verdict or a silent success ----
+# each command under tests/cli/failmalloc.c (oom_sweep in tap.sh, as t_hardening.sh):
+# with the first N allocations granted and every later one refused, it exits as without
+# the fault with the same output, or exits 3 saying "out of memory".
+if oom_setup; then
+    for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" \
+                "resolve $EX www.example.com --inputs $EXIN -n 3 --log all --json" \
+                "resolve $EX www.example.com --inputs $EXIN -n 3 --log all" \
+                "resolve $RR ratio.example.com --inputs $RRIN -n 4 --json"; do
+        # shellcheck disable=SC2086
+        oom_sweep "gslb ${args%% /*}" gslb $args
+    done
+else
+    ok 0 "# SKIP out-of-memory injection needs a glibc build without sanitizers"
+fi
 
 done_testing

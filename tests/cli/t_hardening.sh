@@ -37,10 +37,7 @@ EOF_CONF
 printf 'www 300 DYNA weighted!r\nv 300 DYNA (\n weighted!g )\n' >"$TMP/oom.zone"
 printf '192.0.2.1 => DOWN\n' >"$TMP/oom.state"
 printf '"192.0.2.3/up" => DOWN\n' >"$TMP/oom.admin"
-FM="$TMP/failmalloc.so"
-if ${CC:-cc} -shared -fPIC -O2 -o "$FM" "$(dirname "$0")/failmalloc.c" 2>/dev/null &&
-   LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" --version >/dev/null 2>&1 &&
-   [ -s "$TMP/count" ]; then
+if oom_setup; then
     K="$EXAMPLES/ring/k2.json"
     for args in "check --stanza $TMP/oom.conf --zone $TMP/oom.zone example.com." \
                 "check --stanza $TMP/oom.conf --json" \
@@ -50,26 +47,7 @@ if ${CC:-cc} -shared -fPIC -O2 -o "$FM" "$(dirname "$0")/failmalloc.c" 2>/dev/nu
                 "ring run $K" "ring run $K --json --engine fast" "ring show $K" \
                 "ring show $K --json" "ring diff $K" "ring diff $K --json"; do
         # shellcheck disable=SC2086
-        "$WSEL" $args >"$TMP/ref" 2>/dev/null
-        # shellcheck disable=SC2086
-        LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" $args >/dev/null 2>&1
-        n=$(cat "$TMP/count"); step=$(( (n + 39) / 40 ))
-        [ "${WSEL_OOM_ALL:-0}" = 1 ] && step=1
-        bad=""; i=0
-        while [ "$i" -le "$n" ]; do
-            # shellcheck disable=SC2086
-            LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i "$WSEL" $args >"$TMP/out" 2>"$TMP/err"; RC=$?
-            if [ "$RC" -eq 0 ]; then
-                cmp -s "$TMP/out" "$TMP/ref" || bad="$bad $i:output"
-            elif [ "$RC" -ne 3 ]; then
-                bad="$bad $i:exit$RC"
-            elif ! grep -q "out of memory\|Cannot allocate memory" "$TMP/err"; then
-                bad="$bad $i:message"
-            fi
-            i=$((i + step))
-        done
-        [ -z "$bad" ]
-        ok $? "item 5: wsel ${args%% /*} out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+        oom_sweep "item 5: wsel ${args%% /*}" $args
     done
 else
     ok 0 "# SKIP item 5: out-of-memory injection needs a glibc build without sanitizers"

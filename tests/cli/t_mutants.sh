@@ -49,12 +49,12 @@ in_bad() {
 }
 # core/gslb/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
 in_bad 's/"country": "DE"/"country": 5/' "geo country given as a number" \
-    "in\\.json:9:[0-9]+: 203\\.0\\.113\\.7: 'country' must be a string or null"
-in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "'isp' must be a string or null"
+    "in\\.json:9:[0-9]+: \\\$\\.geo\\[\"203\\.0\\.113\\.7\"\\]\\.country: expected a string or null"
+in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "\\\$\\.geo\\[\"203\\.0\\.113\\.7\"\\]\\.isp: expected a string or null"
 # core/gslb/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
 # would otherwise read as "no state")
-in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "state: 'wideip' must be an object"
-in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "state: 'wideip' must be an object"
+in_bad 's/"wideip": {}/"wideip": []/' "state.wideip given as an array" "\\\$\\.state\\.wideip: expected an object, got an array"
+in_bad 's/"wideip": {}/"wideip": "w"/' "state.wideip given as a string" "\\\$\\.state\\.wideip: expected an object, got a string"
 
 # core/gslb/gslb_parse.c@fde390e18c+3:guard:... -- topology records of equal specificity are
 # evaluated by `order`, then text order (doc/gslb.md A-35): the first record for p_dc1 by
@@ -105,7 +105,7 @@ for wc in "-1 0" "4294967296 0" "3 4503599627370497" "3 -4503599627370497"; do
     # shellcheck disable=SC2086
     ratio_in $wc
     run gslb resolve "$GR" ratio.example.com --inputs "$TMP/ratio.json" -n 1 --json
-    [ "$RC" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -q "ratio\.json:1:[0-9]*: /Common/p_ratio: ratio entry 's1:v1' must be {\"w\": 0\.\.2^32-1, \"cur\": -2^52\.\.2^52}" "$TMP/err"; r=$?
+    [ "$RC" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -Eq "ratio\.json:1:[0-9]+: \\\$\.state\.pool\[\"/Common/p_ratio\"\]\.preferred\.ratio\[\"s1:v1\"\]\.(w: expected an integer in 0\.\.4294967295|cur: expected an integer in -4503599627370496\.\.4503599627370496), got " "$TMP/err"; r=$?
     [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
     ok $r "ratio entry w, cur = $wc: refused, exit 2"
 done

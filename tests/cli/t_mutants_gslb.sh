@@ -40,7 +40,8 @@ jqok '.queries[0] | .outcome == "answer" and .addresses == ["10.0.0.1"] and .ste
 jqok '.state.persistence == [{"wideip": "/Common/w.example.com", "key": "192.0.2.0/24", "pool": "/Common/p", "member": "s1:v1", "expires": 3700}]' \
     "the state writes the key back as 192.0.2.0/24"
 
-# ref/gslb/gslb_select.c@806f99b5ce+2:const:1:0:1 -- a member whose ratio weight is 0 is never
+# ref/gslb/gslb_select.c@806f99b5ce+2:const:1:0:1 (the 'long best = -1;' of the smooth-WRR
+# repeat, now wsel__gslb_wrr_repeat in ref/gslb/gslb_engine.h) -- a member whose ratio weight is 0 is never
 # picked, whatever counter the state gives it (A-8; §9 property 7: no unavailable member
 # from the preferred step), also on the repeated picks of one run. v1 is down (weight 0)
 # with cur 100; v2 and v3 keep their weights 1, 2 and counters 0, so smooth WRR goes on

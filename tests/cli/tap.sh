@@ -84,6 +84,42 @@ vg() {
     ok $r "$name"
 }
 
+# oom_setup: builds tests/cli/failmalloc.c into $FM and checks that preloading it works
+# (a glibc build without sanitizers); false when it does not.
+oom_setup() {
+    FM="$TMP/failmalloc.so"
+    ${CC:-cc} -shared -fPIC -O2 -o "$FM" "$(dirname "$0")/failmalloc.c" 2>/dev/null &&
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" --version >/dev/null 2>&1 &&
+        [ -s "$TMP/count" ]
+}
+
+# oom_sweep NAME ARGS...: `wsel ARGS` with the first N allocations granted and every later
+# one refused ($FM preloaded, oom_setup), for up to 40 values of N spread over all of its
+# allocations (WSEL_OOM_ALL=1: every one): each run exits as it does without the fault,
+# with the same output, or exits 3 saying "out of memory"; never another status (a
+# verdict on the input) and never a crash.
+oom_sweep() {
+    name=$1; shift
+    "$WSEL" "$@" >"$TMP/ref" 2>/dev/null; ref=$?
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" "$@" >/dev/null 2>&1
+    n=$(cat "$TMP/count"); step=$(( (n + 39) / 40 ))
+    [ "${WSEL_OOM_ALL:-0}" = 1 ] && step=1
+    bad=""; i=0
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq "$ref" ]; then
+            cmp -s "$TMP/out" "$TMP/ref" || bad="$bad $i:output"
+        elif [ "$RC" -ne 3 ]; then
+            bad="$bad $i:exit$RC"
+        elif ! grep -q "out of memory\|Cannot allocate memory" "$TMP/err"; then
+            bad="$bad $i:message"
+        fi
+        i=$((i + step))
+    done
+    [ -z "$bad" ]
+    ok $? "$name out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+}
+
 done_testing() {
     echo "1..$T_N"
     [ "$T_FAIL" -eq 0 ]
