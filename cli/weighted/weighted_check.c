@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 static const char check_usage[] =
     "usage: wsel check CONFIG [--zone ZONEFILE ORIGIN]... [--stanza|--whole] [--json]\n"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 static int push(const char *cmd, cli_stateopts *so, cli_stateop op)
 {
