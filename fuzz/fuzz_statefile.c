@@ -66,7 +66,7 @@ static void setup(void)
     memset(&opts, 0, sizeof opts);
     opts.flags = WSEL_LOAD_NO_INCLUDE;
     wsel_error err;
-    int rc = wsel_config_load_buffer(config_text, sizeof config_text - 1, "statefile.conf", &opts,
+    int rc = wsel_config_load_buffer("statefile.conf", config_text, sizeof config_text - 1, &opts,
                                      &cfg, &err);
     FUZZ_ASSERT_MSG(rc == WSEL_OK, "fixed config rejected: %s", err.message);
 }
@@ -138,8 +138,8 @@ static void run_raw(wsel_state *st, const uint8_t *data, size_t size, int svc)
     snapshot before;
     snap(st, &before);
     wsel_error err;
-    int rc = wsel_state_load_extfile_buffer(st, services[svc], (const char *)data, size,
-                                            "raw.state", &err);
+    int rc = wsel_state_load_extfile_buffer(st, services[svc], "raw.state", (const char *)data,
+                                            size, &err);
     if (rc != WSEL_OK) {
         check_rejection(&err, rc, count_lines(data, size));
         assert_unchanged(st, &before);
@@ -147,7 +147,7 @@ static void run_raw(wsel_state *st, const uint8_t *data, size_t size, int svc)
     }
     snapshot once;
     snap(st, &once);
-    rc = wsel_state_load_extfile_buffer(st, services[svc], (const char *)data, size, "raw.state",
+    rc = wsel_state_load_extfile_buffer(st, services[svc], "raw.state", (const char *)data, size,
                                         &err);
     FUZZ_ASSERT_MSG(rc == WSEL_OK, "accepted input rejected the second time: %s", err.message);
     snapshot twice;
@@ -236,7 +236,7 @@ static void run_structured(wsel_state *st, fuzz_producer *fp, int svc)
     snapshot before;
     snap(st, &before);
     wsel_error err;
-    int rc = wsel_state_load_extfile_buffer(st, services[svc], text, len, "structured.state", &err);
+    int rc = wsel_state_load_extfile_buffer(st, services[svc], "structured.state", text, len, &err);
     if (first_bad) {
         FUZZ_ASSERT_MSG(rc == WSEL_E_STATE, "bad line %u accepted (rc %d):\n%.*s", first_bad, rc,
                         (int)len, text);

@@ -24,7 +24,7 @@ static int load_as(const char *text, wsel_input input, unsigned flags, wsel_conf
                    wsel_error *err)
 {
     wsel_load_opts o = { .input = input, .flags = flags };
-    return wsel_config_load_buffer(text, strlen(text), "t.conf", &o, cfg, err);
+    return wsel_config_load_buffer("t.conf", text, strlen(text), &o, cfg, err);
 }
 
 static wsel_config *must_load(const char *text, wsel_input input)
@@ -625,7 +625,7 @@ static void t_syntax_errors(void **state)
     /* Raw NUL bytes are not text. */
     wsel_config *cfg;
     wsel_error err;
-    int rc = wsel_config_load_buffer("a\0b", 3, "t.conf", NULL, &cfg, &err);
+    int rc = wsel_config_load_buffer("t.conf", "a\0b", 3, NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_SYNTAX, 1, 2, SUBS("NUL"));
 }
 
@@ -1308,13 +1308,13 @@ static void t_include_from_buffer(void **state)
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_load_opts o = { .input = STANZA };
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), name, &o, &cfg, &err),
+    assert_int_equal(wsel_config_load_buffer(name, text, strlen(text), &o, &cfg, &err),
                      WSEL_OK);
     assert_int_equal(wsel_config_set(cfg, 0)->items[0].weight, 9);
     wsel_config_free(cfg);
     o.max_includes = 1;
     static const char two[] = "r => { $include{inc.conf} }\ns => { $include{inc.conf} }\n";
-    int rc = wsel_config_load_buffer(two, strlen(two), name, &o, &cfg, &err);
+    int rc = wsel_config_load_buffer(name, two, strlen(two), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 8, SUBS("limit of 1"));
     tmp_done(&t);
 }
@@ -1372,7 +1372,7 @@ static void t_include_syntax_and_paths(void **state)
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_load_opts o = { .input = STANZA };
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), "elsewhere/x.conf", &o, &cfg,
+    assert_int_equal(wsel_config_load_buffer("elsewhere/x.conf", text, strlen(text), &o, &cfg,
                                              &err), WSEL_OK);
     assert_int_equal(wsel_config_set(cfg, 0)->items[0].weight, 7);
     wsel_config_free(cfg);
@@ -1391,7 +1391,7 @@ static void t_include_syntax_and_paths(void **state)
         { "$includes{x}\n", WSEL_E_SYNTAX, 1, 1, "'$'" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = wsel_config_load_buffer(bad[i].text, strlen(bad[i].text), "t.conf", &o, &cfg,
+        int rc = wsel_config_load_buffer("t.conf", bad[i].text, strlen(bad[i].text), &o, &cfg,
                                          &err);
         check_error(&err, rc, bad[i].code, bad[i].line, bad[i].col, SUBS(bad[i].sub));
         assert_null(cfg);
@@ -1431,9 +1431,9 @@ static void t_big_file(void **state)
     o.max_file_size = n - 1;
     assert_int_equal(wsel_config_load_file(p, &o, &cfg, &err), WSEL_E_LIMIT);
     assert_null(cfg);
-    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_E_LIMIT);
+    assert_int_equal(wsel_config_load_buffer("t.conf", text, n, &o, &cfg, &err), WSEL_E_LIMIT);
     o.max_file_size = n;
-    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_OK);
+    assert_int_equal(wsel_config_load_buffer("t.conf", text, n, &o, &cfg, &err), WSEL_OK);
     wsel_config_free(cfg);
     free(text);
     tmp_done(&t);
@@ -1449,15 +1449,15 @@ static void t_limits(void **state)
     /* Nesting: the top-level hash is depth 1; r's hash 2; the array 3. */
     wsel_load_opts o = { .input = STANZA, .max_depth = 3 };
     static const char ok[] = "r => { a => [ 192.0.2.1, 1 ] }\n";
-    assert_int_equal(wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err),
+    assert_int_equal(wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err),
                      WSEL_OK);
     wsel_config_free(cfg);
     o.max_depth = 2;
-    int rc = wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err);
+    int rc = wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 13, SUBS("limit of 2"));
     o.max_depth = 1;
     static const char flat[] = "multi = true\nr => { }\n";
-    rc = wsel_config_load_buffer(flat, strlen(flat), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", flat, strlen(flat), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 6, SUBS("limit of 1"));
     /* A file included as a value is one level deeper than where it stands. */
     {
@@ -1483,28 +1483,28 @@ static void t_limits(void **state)
     memcpy(deep, "x => ", 5);
     memset(deep + 5, '[', n);
     deep[n + 5] = '\0';
-    rc = wsel_config_load_buffer(deep, strlen(deep), "t.conf", NULL, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", deep, strlen(deep), NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 5 + 64, SUBS("limit of 64"));
     /* A huge max_depth is capped, so the parser's recursion stays bounded. */
     o.max_depth = 1000000000u;
-    rc = wsel_config_load_buffer(deep, strlen(deep), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", deep, strlen(deep), &o, &cfg, &err);
     assert_int_equal(rc, WSEL_E_LIMIT);
     free(deep);
     /* Strings. */
     o = (wsel_load_opts){ .input = STANZA, .max_string = 8 };
     static const char str[] = "abcdefgh = 1\n \"abcdefghi\" = 2\n";
-    rc = wsel_config_load_buffer(str, strlen(str), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", str, strlen(str), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 2, SUBS("limit of 8"));
     char *huge = malloc(70000 + 8);
     assert_non_null(huge);
     memset(huge, 'a', 70000);
     memcpy(huge + 70000, " = 1\n", 6);
-    rc = wsel_config_load_buffer(huge, strlen(huge), "t.conf", NULL, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", huge, strlen(huge), NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 1, SUBS("65536"));
     free(huge);
     /* File size. */
     o = (wsel_load_opts){ .input = STANZA, .max_file_size = 10 };
-    rc = wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err);
     assert_int_equal(rc, WSEL_E_LIMIT);
     assert_non_null(strstr(err.message, "limit of 10 bytes"));
     tmpdir t;
@@ -1525,17 +1525,17 @@ static void t_api_errors(void **state)
     (void)state;
     wsel_config *cfg = (wsel_config *)1;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer("", 0, "x", NULL, NULL, &err), WSEL_E_ARG);
-    assert_int_equal(wsel_config_load_buffer(NULL, 3, "x", NULL, &cfg, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", "", 0, NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", NULL, 3, NULL, &cfg, &err), WSEL_E_ARG);
     assert_null(cfg);
     assert_int_equal(wsel_config_load_file(NULL, NULL, &cfg, &err), WSEL_E_ARG);
     wsel_load_opts o = { .input = (wsel_input)7 };
-    assert_int_equal(wsel_config_load_buffer("", 0, "x", &o, &cfg, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", "", 0, &o, &cfg, &err), WSEL_E_ARG);
     int rc = wsel_config_load_file("/nonexistent/wsel.conf", NULL, &cfg, &err);
     assert_int_equal(rc, WSEL_E_IO);
     assert_non_null(strstr(err.message, "/nonexistent/wsel.conf"));
     /* A NULL err is allowed everywhere. */
-    assert_int_equal(wsel_config_load_buffer("r => 1", 6, NULL, NULL, &cfg, NULL), WSEL_E_TYPE);
+    assert_int_equal(wsel_config_load_buffer(NULL, "r => 1", 6, NULL, &cfg, NULL), WSEL_E_TYPE);
     assert_null(cfg);
     wsel_config_free(NULL);
     assert_int_equal(wsel_config_resource_count(NULL), 0);

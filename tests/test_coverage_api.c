@@ -29,7 +29,7 @@ static wsel_config *load_whole(void)
 {
     wsel_config *cfg = NULL;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer(whole_text, sizeof whole_text - 1, "api.conf", NULL,
+    assert_int_equal(wsel_config_load_buffer("api.conf", whole_text, sizeof whole_text - 1, NULL,
                                              &cfg, &err), WSEL_OK);
     return cfg;
 }
@@ -115,7 +115,7 @@ static void test_bad_args(void **state)
     (void)state;
     wsel_error err;
     wsel_config *cfg = NULL;
-    assert_int_equal(wsel_config_load_buffer("a => { x => [ 192.0.2.1, 1 ] }", 30, "x", NULL,
+    assert_int_equal(wsel_config_load_buffer("x", "a => { x => [ 192.0.2.1, 1 ] }", 30, NULL,
                                              NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_config_load_file(NULL, NULL, &cfg, &err), WSEL_E_ARG);
     assert_null(cfg);
@@ -130,7 +130,7 @@ static void test_bad_args(void **state)
     assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
     assert_int_equal(wsel_state_set(NULL, "web", "192.0.2.1", false, 1, NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_set(st, "web", NULL, false, 1, NULL, &err), WSEL_E_ARG);
-    assert_int_equal(wsel_state_load_extfile_buffer(NULL, "web", "", 0, "x", &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile_buffer(NULL, "web", "x", "", 0, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_load_extfile(st, "web", NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_load_extfile(st, "web", "/nonexistent/state", &err), WSEL_E_IO);
 
@@ -206,7 +206,7 @@ static void test_state_errors(void **state)
         snprintf(text, sizeof text, fmts[f], longkey);
         char full[1100];
         snprintf(full, sizeof full, "192.0.2.1 => DOWN\n%s", text);
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", full, strlen(full), "long",
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", "long", full, strlen(full),
                                                         &err), WSEL_E_STATE);
         assert_int_equal(err.line, 2);
         assert_true(wsel_state_get(st, "web", "192.0.2.1").up);
@@ -224,7 +224,7 @@ static void test_state_errors(void **state)
         char full[128];
         snprintf(full, sizeof full, "# header\n%s", bad[i]);
         err.line = 0;
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", full, strlen(full), NULL, &err),
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", NULL, full, strlen(full), &err),
                          WSEL_E_STATE);
         assert_int_equal(err.line, 2);
         assert_true(err.message[0] != '\0');

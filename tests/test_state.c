@@ -208,7 +208,7 @@ static void test_versions(void **state)
 
 static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_error *err)
 {
-    return wsel_state_load_extfile_buffer(st, svc, text, strlen(text), "ext.state", err);
+    return wsel_state_load_extfile_buffer(st, svc, "ext.state", text, strlen(text), err);
 }
 
 static void test_extfile(void **state)

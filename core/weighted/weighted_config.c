@@ -96,7 +96,7 @@ int wsel_config_load_file(const char *path, const wsel_load_opts *opts, wsel_con
     return load(path, NULL, 0, NULL, path ? NULL : "path is NULL", opts, out, err);
 }
 
-int wsel_config_load_buffer(const char *data, size_t len, const char *name,
+int wsel_config_load_buffer(const char *name, const char *data, size_t len,
                             const wsel_load_opts *opts, wsel_config **out, wsel_error *err)
 {
     return load(NULL, data ? data : "", len, name ? name : "<buffer>",

@@ -893,8 +893,8 @@ static void warn_unmatched(const wsel_state *st, const char *file, unsigned line
                      service ? service : "", service ? "'" : "", why);
 }
 
-int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *data,
-                                   size_t len, const char *name, wsel_error *err)
+int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *name,
+                                   const char *data, size_t len, wsel_error *err)
 {
     if (!name)
         name = "<buffer>";
@@ -1011,7 +1011,7 @@ int wsel_state_load_extfile(wsel_state *st, const char *service, const char *pat
     size_t len = 0;
     int rc = wsel__read_file(path, "state file", WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
     if (rc == WSEL_OK)
-        rc = wsel_state_load_extfile_buffer(st, service, buf, len, path, err);
+        rc = wsel_state_load_extfile_buffer(st, service, path, buf, len, err);
     free(buf);
     return rc;
 }

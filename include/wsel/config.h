@@ -144,7 +144,7 @@ typedef struct wsel_load_opts {
  * resource by resource (a hash's parameters before its items). */
 WSEL_API int wsel_config_load_file(const char *path, const wsel_load_opts *opts,
                                    wsel_config **out, wsel_error *err);
-WSEL_API int wsel_config_load_buffer(const char *data, size_t len, const char *name,
+WSEL_API int wsel_config_load_buffer(const char *name, const char *data, size_t len,
                                      const wsel_load_opts *opts,
                                      wsel_config **out, wsel_error *err);
 WSEL_API void wsel_config_free(wsel_config *cfg);

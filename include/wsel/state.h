@@ -48,7 +48,7 @@ WSEL_API int wsel_state_set(wsel_state *st, const char *service, const char *key
 WSEL_API int wsel_state_load_extfile(wsel_state *st, const char *service, const char *path,
                                      wsel_error *err);
 WSEL_API int wsel_state_load_extfile_buffer(wsel_state *st, const char *service,
-                                            const char *data, size_t len, const char *name,
+                                            const char *name, const char *data, size_t len,
                                             wsel_error *err);
 
 /* The state of `key` for one service type (built-ins included) as it counts: the
@@ -97,8 +97,8 @@ WSEL_API void wsel_state_clear_forced(wsel_state *st);
  * unless the whole input is valid; errors carry file and line. A key that matches no
  * pair is a warning (wsel_state_set_warn). */
 WSEL_API int wsel_state_load_admin(wsel_state *st, const char *path, wsel_error *err);
-WSEL_API int wsel_state_load_admin_buffer(wsel_state *st, const char *data, size_t len,
-                                          const char *name, wsel_error *err);
+WSEL_API int wsel_state_load_admin_buffer(wsel_state *st, const char *name, const char *data,
+                                          size_t len, wsel_error *err);
 
 /* The pairs an override can match, sorted by thing then service type
  * (the counterpart of `gdnsdctl states`). */
