@@ -153,5 +153,5 @@ bool wsel_config_top_multi(const wsel_config *cfg)
 
 double wsel_config_top_up_thresh(const wsel_config *cfg)
 {
-    return cfg ? cfg->top_up_thresh : 0.5;
+    return cfg ? cfg->top_up_thresh : 0.0; /* no config: a value no config has */
 }

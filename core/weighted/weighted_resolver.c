@@ -155,7 +155,7 @@ wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 
 const char *wsel_resolver_variant(const wsel_resolver *r)
 {
-    return r ? r->variant->name : "ref";
+    return r ? r->variant->name : NULL;
 }
 
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,

@@ -139,7 +139,8 @@ WSEL_API int wsel_resolver_sync(wsel_resolver *r);
 WSEL_API int wsel_resolve(const wsel_resolver *r, const wsel_resource *res,
                           wsel_rng *rng, wsel_answer *ans);
 WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* REF or FAST */
-/* Name of the variant in use ("ref", "fast-avx2", ...); never "fast". */
+/* Name of the variant in use ("ref", "fast-avx2", ...); never "fast". NULL for a NULL
+ * resolver (wsel_resolver_engine() then says REF, the enum's 0). */
 WSEL_API const char *wsel_resolver_variant(const wsel_resolver *r);
 WSEL_API void wsel_resolver_free(wsel_resolver *r);
 /* Writer side: frees the snapshots that syncs have replaced. Readers never announce
