@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../internal.h"
+#include "weighted_internal.h"
 #include "../addr.h"
 #include "weighted_state.h"
 
