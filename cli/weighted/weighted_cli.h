@@ -4,6 +4,7 @@
 #define WSEL_CLI_WEIGHTED_H
 
 #include "../cli.h"
+#include "../../core/internal.h"
 
 /* ---- weighted_cli.c: config, labels, options ---- */
 

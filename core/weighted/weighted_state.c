@@ -104,14 +104,8 @@ static int svc_intern(wsel_state *st, const char *name)
     int i = svc_lookup(st, name);
     if (i != -3)
         return i;
-    if (st->n_svc == st->cap_svc) {
-        size_t cap = st->cap_svc ? st->cap_svc * 2 : 8;
-        char **n = realloc(st->svc_names, cap * sizeof *n);
-        if (!n)
-            return -3;
-        st->svc_names = n;
-        st->cap_svc = cap;
-    }
+    if (!wsel__grow(&st->svc_names, &st->cap_svc, st->n_svc + 1, sizeof *st->svc_names))
+        return -3;
     char *copy = strdup(name);
     if (!copy)
         return -3;
