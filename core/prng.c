@@ -67,7 +67,7 @@ uint64_t wsel_prng_next(wsel_prng *p)
 }
 
 /* wsel_prng_fill() without the argument check: the fill op of wsel_prng_rng(). */
-static void prng_fill(wsel_prng *p, uint64_t *out, size_t n)
+static inline void prng_fill(wsel_prng *p, uint64_t *out, size_t n)
 {
     while (n && p->pos < 4) {
         *out++ = p->buf[p->pos++];
@@ -89,7 +89,7 @@ static void prng_fill(wsel_prng *p, uint64_t *out, size_t n)
 
 void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n)
 {
-    if (p && (out || !n))
+    if (p && out) /* nothing to fill (n 0) needs no out */
         prng_fill(p, out, n);
 }
 
