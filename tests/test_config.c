@@ -195,26 +195,8 @@ static void check_services(const wsel_set *s, wsel_level from, const char *const
         assert_string_equal(s->services[i], names[i]);
 }
 
-static void t_synopsis(void **state)
+static void synopsis_corpwww(const wsel_config *cfg)
 {
-    (void)state;
-    wsel_config *cfg = wsel_test_load_synopsis();
-    assert_true(wsel_config_is_whole(cfg));
-    assert_int_equal(wsel_config_resource_count(cfg), 6);
-    assert_int_equal(wsel_config_set_count(cfg), 7);
-    assert_false(wsel_config_top_multi(cfg));
-    assert_true(wsel_config_top_up_thresh(cfg) == 0.5);
-    static const char *const names[] = { "corpwww", "frontwww6", "pubwww", "cdnwww",
-                                         "mixed", "cn" };
-    for (size_t i = 0; i < 6; i++) {
-        const wsel_resource *r = wsel_config_resource(cfg, i);
-        assert_string_equal(r->name, names[i]);
-        assert_int_equal(r->index, i);
-        assert_ptr_equal(wsel_config_find(cfg, names[i]), r);
-    }
-    assert_null(wsel_config_resource(cfg, 6));
-    assert_null(wsel_config_find(cfg, "nosuch"));
-
     /* corpwww: three CNAMEs 99/15/1, top-level parameters. */
     const wsel_resource *r = wsel_config_find(cfg, "corpwww");
     assert_true(r->is_cname);
@@ -232,10 +214,13 @@ static void t_synopsis(void **state)
     assert_int_equal(s->threshold, 58); /* ceil(57.5) */
     check_services(s, WSEL_LEVEL_TOP, SUBS("up"), 1);
     assert_string_equal(s->items[0].key, "lb01.example.org.");
+}
 
+static void synopsis_frontwww6(const wsel_config *cfg)
+{
     /* frontwww6: IPv6 ungrouped-multi, multi from the resource. */
-    r = wsel_config_find(cfg, "frontwww6");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "frontwww6");
+    const wsel_set *s = &r->sets[0];
     assert_false(r->is_cname);
     assert_int_equal(s->kind, WSEL_KIND_V6);
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_MULTI);
@@ -250,10 +235,13 @@ static void t_synopsis(void **state)
     assert_int_equal(s->items[1].addr[1], 0x01);
     assert_int_equal(s->items[1].addr[14], 0x04);
     assert_int_equal(s->items[1].addr[15], 0x56);
+}
 
+static void synopsis_pubwww(const wsel_config *cfg)
+{
     /* pubwww: IPv4 ungrouped-single, multi=false inherited from the top. */
-    r = wsel_config_find(cfg, "pubwww");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "pubwww");
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_SINGLE);
     assert_false(s->multi);
@@ -269,10 +257,13 @@ static void t_synopsis(void **state)
     assert_memory_equal(s->items[3].addr, ((const uint8_t[]){ 192, 0, 2, 4 }), 4);
     assert_int_equal(s->n_groups, 0);
     assert_int_equal(s->max_group, 0);
+}
 
+static void synopsis_cdnwww(const wsel_config *cfg)
+{
     /* cdnwww: IPv4 grouped-single, groups of 2+2 and 2+2+1. */
-    r = wsel_config_find(cfg, "cdnwww");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "cdnwww");
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_int_equal(s->mode, WSEL_MODE_GROUPED_SINGLE);
     assert_true(s->grouped);
@@ -294,13 +285,16 @@ static void t_synopsis(void **state)
         assert_int_equal(s->items[i].group, i < 2 ? 0 : 1);
     assert_int_equal(s->total, 9);
     assert_int_equal(s->threshold, 5);
+}
 
+static void synopsis_mixed(const wsel_config *cfg)
+{
     /* mixed: explicit; v4 ungrouped-single (multi from the resource), v6 grouped-multi
      * (multi from the stanza). */
-    r = wsel_config_find(cfg, "mixed");
+    const wsel_resource *r = wsel_config_find(cfg, "mixed");
     assert_true(r->explicit_families);
     assert_int_equal(r->n_sets, 2);
-    s = &r->sets[0];
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_string_equal(s->stanza, "addrs_v4");
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_SINGLE);
@@ -321,15 +315,21 @@ static void t_synopsis(void **state)
                 (const uint32_t[]){ 4, 1, 4, 1 }, 4);
     assert_string_equal(s->items[3].key, "2001:db8::abc");
     assert_int_equal(s->total, 10);
+}
 
+static void synopsis_cn(const wsel_config *cfg)
+{
     /* cn: CNAMEs monitored by my_cn_check. */
-    r = wsel_config_find(cfg, "cn");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "cn");
+    const wsel_set *s = &r->sets[0];
     assert_true(r->is_cname);
     check_services(s, WSEL_LEVEL_RESOURCE, SUBS("my_cn_check"), 1);
     check_items(s, SUBS("foo", "bar"), SUBS("lb01.example.org.", "lb02.example.org."),
                 (const uint32_t[]){ 99, 15 }, 2);
+}
 
+static void synopsis_ids_and_locations(const wsel_config *cfg)
+{
     /* Set ids run 0..6 in resource order, v4 before v6. */
     for (size_t id = 0; id < 7; id++)
         assert_int_equal(wsel_config_set(cfg, id)->id, id);
@@ -343,6 +343,35 @@ static void t_synopsis(void **state)
     assert_non_null(strstr(it->loc.file, "synopsis.conf"));
     assert_int_equal(it->loc.line, 34);
     assert_int_equal(it->loc.col, 7);
+}
+
+static void t_synopsis(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load_synopsis();
+    assert_true(wsel_config_is_whole(cfg));
+    assert_int_equal(wsel_config_resource_count(cfg), 6);
+    assert_int_equal(wsel_config_set_count(cfg), 7);
+    assert_false(wsel_config_top_multi(cfg));
+    assert_true(wsel_config_top_up_thresh(cfg) == 0.5);
+    static const char *const names[] = { "corpwww", "frontwww6", "pubwww", "cdnwww",
+                                         "mixed", "cn" };
+    for (size_t i = 0; i < 6; i++) {
+        const wsel_resource *r = wsel_config_resource(cfg, i);
+        assert_string_equal(r->name, names[i]);
+        assert_int_equal(r->index, i);
+        assert_ptr_equal(wsel_config_find(cfg, names[i]), r);
+    }
+    assert_null(wsel_config_resource(cfg, 6));
+    assert_null(wsel_config_find(cfg, "nosuch"));
+
+    synopsis_corpwww(cfg);
+    synopsis_frontwww6(cfg);
+    synopsis_pubwww(cfg);
+    synopsis_cdnwww(cfg);
+    synopsis_mixed(cfg);
+    synopsis_cn(cfg);
+    synopsis_ids_and_locations(cfg);
     wsel_config_free(cfg);
 }
 
