@@ -968,6 +968,8 @@ static int ext_read(ext_file *f, const char *data, size_t len, wsel_error *err)
  * entries by key. */
 static int ext_unique(ext_file *f, wsel_error *err)
 {
+    if (f->n == 0)
+        return WSEL_OK; /* no entry, maybe no array (qsort wants one) */
     qsort(f->lines, f->n, sizeof *f->lines, cmp_ext);
     for (size_t i = 1; i < f->n; i++) {
         const ext_line *l = &f->lines[i];
@@ -1003,7 +1005,7 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
             rc = wsel__fail(err, rc, name, f.lines[i].line, 0, NULL, NULL, NULL,
                             "out of memory");
     }
-    if (!rc) {
+    if (!rc && f.n) {
         qsort(f.lines, f.n, sizeof *f.lines, cmp_ext_line);
         for (size_t i = 0; i < f.n; i++)
             if (f.lines[i].unmatched)
