@@ -275,6 +275,28 @@ static void test_null_handles(void **state)
     wsel_config_free(cfg);
 }
 
+/* wsel_variant_check: the answer wsel_resolver_new_variant gives for a name. */
+static void test_variant_check(void **state)
+{
+    (void)state;
+    wsel_config *cfg;
+    wsel_state *st = whole_state(&cfg);
+    const char *names[] = { "fast", "bogus", "fast-", "", NULL };
+    for (size_t i = 0; i < wsel_variant_count() + 5; i++) {
+        const char *v = i < wsel_variant_count() ? wsel_variant_name(i)
+                                                 : names[i - wsel_variant_count()];
+        int want = i < wsel_variant_count() ? (wsel_variant_available(v) ? WSEL_OK
+                                                                          : WSEL_E_UNSUPPORTED)
+                   : v && strcmp(v, "fast") == 0 ? WSEL_OK : WSEL_E_ARG;
+        assert_int_equal(wsel_variant_check(v), want);
+        wsel_resolver *rv = NULL;
+        assert_int_equal(wsel_resolver_new_variant(cfg, st, v, &rv, NULL), want);
+        wsel_resolver_free(rv);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 static void test_state_errors(void **state)
 {
     (void)state;
@@ -485,6 +507,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_variant_check),
         cmocka_unit_test(test_state_errors),
         cmocka_unit_test(test_answer_equal),
         cmocka_unit_test(test_fast_force),
