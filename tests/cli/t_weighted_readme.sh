@@ -4,7 +4,10 @@
 # gdnsd/config; the answers it gets are held to the engines' rules by the unit tests.
 . "$(dirname "$0")/tap.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B="$ROOT/${BUILD:-build}"
+# The library of the build whose binary is tested: BUILD/bin/wsel sits beside
+# BUILD/libwsel.a; `make`'s own bin/wsel goes with build/.
+B=$(dirname "$(dirname "$WSEL")")
+[ -f "$B/libwsel.a" ] || B="$ROOT/${BUILD:-build}"
 # The first ```c block after the heading, without its #include (added below).
 awk '/^## Using the library/ { on = 1 } on && /^```c$/ { body = 1; next }
      body && /^```$/ { exit } body && !/^#include/ { print }' "$ROOT/README.md" >"$TMP/body.c"
