@@ -173,15 +173,37 @@ static void test_bad_args(void **state)
     wsel_odds_free(NULL);
 }
 
+/* A fixture of whole_state(): the config and its fresh state. */
+typedef struct whole_fixture {
+    wsel_config *cfg;
+    wsel_state *st;
+} whole_fixture;
+
+static int setup_whole(void **state)
+{
+    static whole_fixture f;
+    f.st = whole_state(&f.cfg);
+    *state = &f;
+    return 0;
+}
+
+static int teardown_whole(void **state)
+{
+    whole_fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    return 0;
+}
+
 /* Every weighted call given a NULL handle (or a NULL required pointer) answers as
  * include/wsel/common.h says -- WSEL_E_ARG, 0, NULL, false, or nothing -- and never
  * crashes. */
 static void test_null_handles(void **state)
 {
-    (void)state;
+    const whole_fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
     wsel_error err;
-    wsel_config *cfg;
-    wsel_state *st = whole_state(&cfg);
     const wsel_resource *a = wsel_config_find(cfg, "a");
     const wsel_set *set = &a->sets[0];
     size_t matched = 7;
@@ -271,16 +293,12 @@ static void test_null_handles(void **state)
     wsel_odds *o = NULL;
     assert_int_equal(wsel_odds_compute(NULL, NULL, &o, NULL), WSEL_E_ARG);
     assert_null(o);
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 /* wsel_variant_check: the answer wsel_resolver_new_variant gives for a name. */
 static void test_variant_check(void **state)
 {
-    (void)state;
-    wsel_config *cfg;
-    wsel_state *st = whole_state(&cfg);
+    const whole_fixture *f = *state;
     const char *names[] = { "fast", "bogus", "fast-", "", NULL };
     for (size_t i = 0; i < wsel_variant_count() + 5; i++) {
         const char *v = i < wsel_variant_count() ? wsel_variant_name(i)
@@ -290,11 +308,9 @@ static void test_variant_check(void **state)
                    : v && strcmp(v, "fast") == 0 ? WSEL_OK : WSEL_E_ARG;
         assert_int_equal(wsel_variant_check(v), want);
         wsel_resolver *rv = NULL;
-        assert_int_equal(wsel_resolver_new_variant(cfg, st, v, &rv, NULL), want);
+        assert_int_equal(wsel_resolver_new_variant(f->cfg, f->st, v, &rv, NULL), want);
         wsel_resolver_free(rv);
     }
-    wsel_state_free(st);
-    wsel_config_free(cfg);
 }
 
 static void test_state_errors(void **state)
@@ -506,8 +522,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_bad_args),
-        cmocka_unit_test(test_null_handles),
-        cmocka_unit_test(test_variant_check),
+        cmocka_unit_test_setup_teardown(test_null_handles, setup_whole, teardown_whole),
+        cmocka_unit_test_setup_teardown(test_variant_check, setup_whole, teardown_whole),
         cmocka_unit_test(test_state_errors),
         cmocka_unit_test(test_answer_equal),
         cmocka_unit_test(test_fast_force),
