@@ -96,7 +96,7 @@ $(SHARED_LIB): $(LIB_OBJ)
 
 $(WSEL_BIN): $(CLI_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(STATIC_LIB)
 	@mkdir -p $(dir $@)

@@ -193,7 +193,7 @@ static bool fixture_build(fixture *fx)
         return fixture_fail(fx, "out of memory writing the config", NULL);
     }
     wsel_load_opts opts = {.input = WSEL_INPUT_STANZA, .flags = WSEL_LOAD_NO_INCLUDE};
-    int rc = wsel_config_load_buffer(b.s, b.len, "bench.conf", &opts, &fx->cfg, &err);
+    int rc = wsel_config_load_buffer("bench.conf", b.s, b.len, &opts, &fx->cfg, &err);
     free(b.s);
     if (rc != WSEL_OK)
         return fixture_fail(fx, "config load", &err);
@@ -499,7 +499,7 @@ static void bm_load(wsel_bench_state *st, void *arg)
         wsel_config *cfg = NULL;
         wsel_state *s = NULL;
         wsel_resolver *rv = NULL;
-        rc = wsel_config_load_buffer(c->text, c->len, "mixed.conf", &opts, &cfg, &err);
+        rc = wsel_config_load_buffer("mixed.conf", c->text, c->len, &opts, &cfg, &err);
         if (rc == WSEL_OK && c->bind) {
             rc = wsel_state_new(cfg, &s, &err);
             if (rc == WSEL_OK)

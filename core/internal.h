@@ -17,15 +17,6 @@ int wsel__fail(wsel_error *err, int code, const char *file, unsigned line, unsig
                const char *object, const char *path, const char *key,
                const char *fmt, ...) WSEL_PRINTF(9, 10);
 
-/* Canonical state key of an address or name: inet_ntop form for IPv4/IPv6 addresses,
- * otherwise the text lower-cased. Returns false if it does not fit in `len`. */
-bool wsel__canon_key(const char *text, char *out, size_t len);
-
-/* NULL when `set` obeys the model's rules (what the loader builds: sizes, group layout,
- * weights, totals, threshold), else what is wrong. The one validator of a hand-made
- * model; every engine and the odds calculator refuse a set it faults. */
-const char *wsel__set_problem(const wsel_set *set);
-
 /* Makes room in the array *pp (of *cap elements of `size` bytes; pp is the address of the
  * array pointer, of any element type) for at least `need` elements: the capacity doubles,
  * from 16, until it holds `need`, and the new room is zeroed. False when out of memory or

@@ -20,6 +20,8 @@ static inline uint64_t rotl(uint64_t x, int k)
 
 void wsel_prng_seed(wsel_prng *p, uint64_t seed)
 {
+    if (!p)
+        return;
     uint64_t x = seed;
     for (int l = 0; l < 4; l++)
         for (int k = 0; k < 4; k++)
@@ -65,6 +67,8 @@ void wsel__prng_blocks(uint64_t s[4][4], uint64_t *out, size_t blocks)
 
 uint64_t wsel_prng_next(wsel_prng *p)
 {
+    if (!p)
+        return 0;
     if (p->pos >= 4) {
         wsel__prng_block_scalar(p->s, p->buf);
         p->pos = 0;
@@ -72,7 +76,8 @@ uint64_t wsel_prng_next(wsel_prng *p)
     return p->buf[p->pos++];
 }
 
-void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n)
+/* wsel_prng_fill() without the argument check: the fill op of wsel_prng_rng(). */
+static inline void prng_fill(wsel_prng *p, uint64_t *out, size_t n)
 {
     while (n && p->pos < 4) {
         *out++ = p->buf[p->pos++];
@@ -92,9 +97,15 @@ void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n)
     }
 }
 
+void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n)
+{
+    if (p && out) /* nothing to fill (n 0) needs no out */
+        prng_fill(p, out, n);
+}
+
 static void prng_fill_cb(void *ctx, uint64_t *out, size_t n)
 {
-    wsel_prng_fill(ctx, out, n);
+    prng_fill(ctx, out, n);
 }
 
 void wsel__prng_take_portable_fn(wsel_prng *p, uint64_t *w, size_t n)
@@ -116,5 +127,7 @@ void wsel__prng_take(void *ctx, uint64_t *w, size_t n)
 wsel_rng wsel_prng_rng(wsel_prng *p)
 {
     wsel_rng r = { prng_fill_cb, p, wsel__prng_take };
+    if (!p)
+        r = (wsel_rng){ NULL, NULL, NULL }; /* no source: engines refuse it (WSEL_E_ARG) */
     return r;
 }

@@ -317,7 +317,7 @@ static void round_trip(const wsel_config *cfg)
     opts.flags = WSEL_LOAD_NO_INCLUDE;
     wsel_config *again = NULL;
     wsel_error err;
-    int rc = wsel_config_load_buffer(b.s, b.len, "roundtrip.conf", &opts, &again, &err);
+    int rc = wsel_config_load_buffer("roundtrip.conf", b.s, b.len, &opts, &again, &err);
     if (rc != WSEL_OK) {
         char msg[2048];
         fprintf(stderr, "printed model:\n%.*s\n", (int)b.len, b.s);
@@ -348,7 +348,7 @@ static int load(const uint8_t *data, size_t size, wsel_input mode, size_t *nres)
     wsel_config *cfg = (wsel_config *)&opts; /* must be overwritten with NULL on failure */
     wsel_error err;
     memset(&err, 0x5a, sizeof err);
-    int rc = wsel_config_load_buffer((const char *)data, size, "fuzz.conf", &opts, &cfg, &err);
+    int rc = wsel_config_load_buffer("fuzz.conf", (const char *)data, size, &opts, &cfg, &err);
     static const char *const names[] = { "auto", "whole", "stanza" };
     if (rc != WSEL_OK) {
         FUZZ_ASSERT_MSG(cfg == NULL, "%s: failed load left *out set", names[mode]);

@@ -66,7 +66,7 @@ static void setup(void)
     memset(&opts, 0, sizeof opts);
     opts.flags = WSEL_LOAD_NO_INCLUDE;
     wsel_error err;
-    int rc = wsel_config_load_buffer(config_text, sizeof config_text - 1, "statefile.conf", &opts,
+    int rc = wsel_config_load_buffer("statefile.conf", config_text, sizeof config_text - 1, &opts,
                                      &cfg, &err);
     FUZZ_ASSERT_MSG(rc == WSEL_OK, "fixed config rejected: %s", err.message);
 }
@@ -138,8 +138,8 @@ static void run_raw(wsel_state *st, const uint8_t *data, size_t size, int svc)
     snapshot before;
     snap(st, &before);
     wsel_error err;
-    int rc = wsel_state_load_extfile_buffer(st, services[svc], (const char *)data, size,
-                                            "raw.state", &err);
+    int rc = wsel_state_load_extfile_buffer(st, services[svc], "raw.state", (const char *)data,
+                                            size, &err);
     if (rc != WSEL_OK) {
         check_rejection(&err, rc, count_lines(data, size));
         assert_unchanged(st, &before);
@@ -147,7 +147,7 @@ static void run_raw(wsel_state *st, const uint8_t *data, size_t size, int svc)
     }
     snapshot once;
     snap(st, &once);
-    rc = wsel_state_load_extfile_buffer(st, services[svc], (const char *)data, size, "raw.state",
+    rc = wsel_state_load_extfile_buffer(st, services[svc], "raw.state", (const char *)data, size,
                                         &err);
     FUZZ_ASSERT_MSG(rc == WSEL_OK, "accepted input rejected the second time: %s", err.message);
     snapshot twice;
@@ -160,88 +160,126 @@ static void run_raw(wsel_state *st, const uint8_t *data, size_t size, int svc)
     }
 }
 
-static void run_structured(wsel_state *st, fuzz_producer *fp, int svc)
-{
+/* A state file written from the documented grammar, and what it must set. */
+typedef struct structured {
     char text[8192];
-    size_t len = 0;
-    unsigned n_lines = 0, first_bad = 0;
-    bool named[N_KEYS] = { false };
+    size_t len;
+    unsigned n_lines, first_bad;  /* first_bad: 0 when every line is valid */
+    bool named[N_KEYS];
     wsel_mstate want[N_KEYS];
+} structured;
+
+/* One key line: a spelling of key k, UP or DOWN, maybe a TTL, maybe in a bad shape. */
+static void structured_entry(fuzz_producer *fp, structured *sd, size_t k, const char *crlf)
+{
+    const key_spell *ks = &keys[k];
+    unsigned a = (unsigned)fuzz_range(fp, 0, 3);
+    const char *spell = a < 3 && ks->alt[a] ? ks->alt[a] : ks->canon;
+    static const char *const ups[] = { "UP", "up", "Up", "uP" };
+    static const char *const downs[] = { "DOWN", "down", "Down", "dOwN" };
+    bool up = fuzz_bool(fp);
+    const char *word = up ? ups[fuzz_range(fp, 0, 3)] : downs[fuzz_range(fp, 0, 3)];
+    uint32_t ttl = WSEL_MAX_TTL;
+    char ttl_text[32] = "";
+    bool bad = false;
+    switch (fuzz_range(fp, 0, 7)) {
+    case 0: break;
+    case 1: ttl = 0; snprintf(ttl_text, sizeof ttl_text, "/0"); break;
+    case 2: ttl = WSEL_MAX_TTL; snprintf(ttl_text, sizeof ttl_text, "/%u", ttl); break;
+    case 3: snprintf(ttl_text, sizeof ttl_text, "/%u", WSEL_MAX_TTL + 1); bad = true; break;
+    case 4: snprintf(ttl_text, sizeof ttl_text, "/"); bad = true; break;
+    default:
+        ttl = (uint32_t)fuzz_range(fp, 0, 86400);
+        snprintf(ttl_text, sizeof ttl_text, "/%u", ttl);
+        break;
+    }
+    unsigned shape = (unsigned)fuzz_range(fp, 0, 7);
+    const char *lead = (shape & 1) ? "  " : "";
+    const char *tail = (shape & 2) ? "   # monitor said so" : "";
+    if (shape == 6) {
+        word = "MAYBE";
+        bad = true;
+    } else if (shape == 7) {
+        bad = true; /* no => */
+    }
+    sd->len += (size_t)snprintf(sd->text + sd->len, sizeof sd->text - sd->len, "%s%s%s%s%s%s%s",
+                                lead, spell, shape == 7 ? " " : (shape & 4) ? "=>" : " => ", word,
+                                ttl_text, tail, crlf);
+    if (bad) {
+        if (!sd->first_bad)
+            sd->first_bad = sd->n_lines;
+        return;
+    }
+    sd->named[k] = true;
+    sd->want[k].up = up;
+    sd->want[k].ttl = ttl;
+}
+
+static void structured_text(fuzz_producer *fp, structured *sd)
+{
     const char *crlf = fuzz_bool(fp) ? "\r\n" : "\n";
     unsigned count = (unsigned)fuzz_range(fp, 0, 24);
-    for (unsigned i = 0; i < count && len + 200 < sizeof text; i++) {
+    for (unsigned i = 0; i < count && sd->len + 200 < sizeof sd->text; i++) {
         unsigned kind = (unsigned)fuzz_range(fp, 0, 15);
-        n_lines++;
+        sd->n_lines++;
         if (kind == 0) {
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s", crlf);
+            sd->len += (size_t)snprintf(sd->text + sd->len, sizeof sd->text - sd->len, "%s", crlf);
             continue;
         }
         if (kind == 1) {
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s comment => DOWN%s",
-                                    fuzz_bool(fp) ? "#" : "  ;", crlf);
+            sd->len += (size_t)snprintf(sd->text + sd->len, sizeof sd->text - sd->len,
+                                        "%s comment => DOWN%s", fuzz_bool(fp) ? "#" : "  ;", crlf);
             continue;
         }
         /* Each key at most once: the header leaves repeats open (this loader refuses
          * them, as gdnsd's config hash would). */
         size_t k = (size_t)fuzz_range(fp, 0, N_KEYS - 1);
-        for (size_t tries = 0; named[k] && tries < N_KEYS; tries++)
+        for (size_t tries = 0; sd->named[k] && tries < N_KEYS; tries++)
             k = (k + 1) % N_KEYS;
-        if (named[k]) {
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s", crlf);
+        if (sd->named[k]) {
+            sd->len += (size_t)snprintf(sd->text + sd->len, sizeof sd->text - sd->len, "%s", crlf);
             continue;
         }
-        const key_spell *ks = &keys[k];
-        unsigned a = (unsigned)fuzz_range(fp, 0, 3);
-        const char *spell = a < 3 && ks->alt[a] ? ks->alt[a] : ks->canon;
-        static const char *const ups[] = { "UP", "up", "Up", "uP" };
-        static const char *const downs[] = { "DOWN", "down", "Down", "dOwN" };
-        bool up = fuzz_bool(fp);
-        const char *word = up ? ups[fuzz_range(fp, 0, 3)] : downs[fuzz_range(fp, 0, 3)];
-        uint32_t ttl = WSEL_MAX_TTL;
-        char ttl_text[32] = "";
-        bool bad = false;
-        switch (fuzz_range(fp, 0, 7)) {
-        case 0: break;
-        case 1: ttl = 0; snprintf(ttl_text, sizeof ttl_text, "/0"); break;
-        case 2: ttl = WSEL_MAX_TTL; snprintf(ttl_text, sizeof ttl_text, "/%u", ttl); break;
-        case 3: snprintf(ttl_text, sizeof ttl_text, "/%u", WSEL_MAX_TTL + 1); bad = true; break;
-        case 4: snprintf(ttl_text, sizeof ttl_text, "/"); bad = true; break;
-        default:
-            ttl = (uint32_t)fuzz_range(fp, 0, 86400);
-            snprintf(ttl_text, sizeof ttl_text, "/%u", ttl);
-            break;
-        }
-        unsigned shape = (unsigned)fuzz_range(fp, 0, 7);
-        const char *lead = (shape & 1) ? "  " : "";
-        const char *tail = (shape & 2) ? "   # monitor said so" : "";
-        if (shape == 6) {
-            word = "MAYBE";
-            bad = true;
-        } else if (shape == 7) {
-            bad = true; /* no => */
-        }
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s%s%s%s%s%s", lead, spell,
-                                shape == 7 ? " " : (shape & 4) ? "=>" : " => ", word, ttl_text,
-                                tail, crlf);
-        if (bad) {
-            if (!first_bad)
-                first_bad = n_lines;
-            continue;
-        }
-        named[k] = true;
-        want[k].up = up;
-        want[k].ttl = ttl;
+        structured_entry(fp, sd, k, crlf);
     }
+}
 
+/* Every set holding a key whose state changed must announce it. */
+static void check_versions(const snapshot *before, const snapshot *after, int svc)
+{
+    for (size_t i = 0; i < after->n_sets; i++) {
+        const wsel_set *set = wsel_config_set(cfg, i);
+        bool uses_svc = false;
+        for (uint32_t s = 0; s < set->n_services; s++)
+            uses_svc = uses_svc || strcmp(set->services[s], services[svc]) == 0;
+        bool changed = false;
+        for (uint32_t j = 0; j < set->n_items; j++)
+            for (size_t k = 0; k < N_CFG_KEYS; k++)
+                if (strcmp(set->items[j].key, keys[k].canon) == 0 &&
+                    !same_ms(after->ms[svc][k], before->ms[svc][k]))
+                    changed = true;
+        if (uses_svc && changed)
+            FUZZ_ASSERT_MSG(after->version[i] != before->version[i],
+                            "set %zu changed but kept its version", i);
+    }
+}
+
+static void run_structured(wsel_state *st, fuzz_producer *fp, int svc)
+{
+    structured sd;
+    memset(&sd, 0, sizeof sd);
+    structured_text(fp, &sd);
+    const char *text = sd.text;
+    size_t len = sd.len;
     snapshot before;
     snap(st, &before);
     wsel_error err;
-    int rc = wsel_state_load_extfile_buffer(st, services[svc], text, len, "structured.state", &err);
-    if (first_bad) {
-        FUZZ_ASSERT_MSG(rc == WSEL_E_STATE, "bad line %u accepted (rc %d):\n%.*s", first_bad, rc,
-                        (int)len, text);
-        FUZZ_ASSERT_MSG(err.line == first_bad, "error on line %u, first bad line is %u: %s",
-                        err.line, first_bad, err.message);
+    int rc = wsel_state_load_extfile_buffer(st, services[svc], "structured.state", text, len, &err);
+    if (sd.first_bad) {
+        FUZZ_ASSERT_MSG(rc == WSEL_E_STATE, "bad line %u accepted (rc %d):\n%.*s", sd.first_bad,
+                        rc, (int)len, text);
+        FUZZ_ASSERT_MSG(err.line == sd.first_bad, "error on line %u, first bad line is %u: %s",
+                        err.line, sd.first_bad, err.message);
         FUZZ_ASSERT(err.message[0] != '\0');
         assert_unchanged(st, &before);
         return;
@@ -251,28 +289,13 @@ static void run_structured(wsel_state *st, fuzz_producer *fp, int svc)
     snap(st, &after);
     /* Keys outside the config may or may not be kept; only the config's are checked. */
     for (size_t k = 0; k < N_CFG_KEYS; k++) {
-        wsel_mstate w = named[k] ? want[k] : before.ms[svc][k];
+        wsel_mstate w = sd.named[k] ? sd.want[k] : before.ms[svc][k];
         FUZZ_ASSERT_MSG(same_ms(after.ms[svc][k], w), "%s/%s is %s/%u, expected %s/%u",
                         services[svc], keys[k].canon, after.ms[svc][k].up ? "UP" : "DOWN",
                         after.ms[svc][k].ttl, w.up ? "UP" : "DOWN", w.ttl);
         FUZZ_ASSERT(same_ms(after.ms[!svc][k], before.ms[!svc][k]));
     }
-    /* Every set holding a key whose state changed must announce it. */
-    for (size_t i = 0; i < after.n_sets; i++) {
-        const wsel_set *set = wsel_config_set(cfg, i);
-        bool uses_svc = false;
-        for (uint32_t s = 0; s < set->n_services; s++)
-            uses_svc = uses_svc || strcmp(set->services[s], services[svc]) == 0;
-        bool changed = false;
-        for (uint32_t j = 0; j < set->n_items; j++)
-            for (size_t k = 0; k < N_CFG_KEYS; k++)
-                if (strcmp(set->items[j].key, keys[k].canon) == 0 &&
-                    !same_ms(after.ms[svc][k], before.ms[svc][k]))
-                    changed = true;
-        if (uses_svc && changed)
-            FUZZ_ASSERT_MSG(after.version[i] != before.version[i],
-                            "set %zu changed but kept its version", i);
-    }
+    check_versions(&before, &after, svc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -564,7 +564,7 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
     memset(&opts, 0, sizeof opts);
     opts.input = WSEL_INPUT_WHOLE;
     opts.flags = WSEL_LOAD_NO_INCLUDE;
-    int rc = wsel_config_load_buffer(w.text.s, w.text.len, "weighted.conf", &opts, &w.cfg, &err);
+    int rc = wsel_config_load_buffer("weighted.conf", w.text.s, w.text.len, &opts, &w.cfg, &err);
     if (rc != WSEL_OK) {
         char msg[2048];
         fprintf(stderr, "generated config:\n%.*s\n", (int)w.text.len, w.text.s);

@@ -161,7 +161,7 @@ int run_case(const stat_case *c, const run_opts *o)
     if (c->file)
         rc = wsel_config_load_file(c->file, NULL, &cfg, &err);
     else if (text)
-        rc = wsel_config_load_buffer(text, strlen(text), c->name, NULL, &cfg, &err);
+        rc = wsel_config_load_buffer(c->name, text, strlen(text), NULL, &cfg, &err);
     else
         rc = stats_fail(&err, "no config text (out of memory?)");
     free(gen);

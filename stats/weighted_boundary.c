@@ -102,133 +102,181 @@ static bool include_edge(uint64_t v, uint64_t M, bool in, uint64_t *w)
     return true;
 }
 
-static void boundary_set(probe_ctx *p, uint32_t s, size_t base, const wsel_set_odds *so)
-{
-    const wsel_set *set = so->set;
-    uint64_t v[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
-    uint64_t *w = p->f.w + base;
-    char lb[160];
-    uint32_t n = set->n_items;
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = so->dyn_weight[i];
-    size_t nw = wsel_set_words(set);
-    const wsel_set_answer *a;
+/* One weighted set under test: its words start at p->f.w + base, v[] its dynamic weights,
+ * nw its words per query. */
+typedef struct boundary_set_ctx {
+    probe_ctx *p;
+    uint32_t s;
+    size_t base;
+    const wsel_set *set;
+    const uint64_t *v;
+    uint64_t *w;
+    size_t nw;
+} boundary_set_ctx;
 
-    if (stats_is_choice(set->mode)) {
-        for (uint32_t i = 0; i < n; i++) {
-            if (!v[i])
+/* cname and ungrouped-single: each item at its first and last CHOOSE word. */
+static void boundary_choice(const boundary_set_ctx *b)
+{
+    char lb[160];
+    const wsel_set_answer *a;
+    for (uint32_t i = 0; i < b->set->n_items; i++) {
+        if (!b->v[i])
+            continue;
+        uint64_t lo, hi;
+        choose_range(b->v, b->set->n_items, i, &lo, &hi);
+        uint64_t probe_w[2] = { lo, hi };
+        for (int e = 0; e < 2; e++) {
+            b->w[0] = probe_w[e];
+            if ((a = probe(b->p, b->s)) && (a->count != 1 || a->items[0] != i))
+                test_violation(b->p->t, "word %#llx should choose %s (%s edge)",
+                               (unsigned long long)b->w[0],
+                               stats_item_label(b->set, i, lb, sizeof lb),
+                               e ? "last" : "first");
+        }
+    }
+}
+
+/* ungrouped-multi: each item at its last included and first excluded word, replayed
+ * and planted in the default generator. */
+static void boundary_multi(const boundary_set_ctx *b)
+{
+    char lb[160];
+    const wsel_set_answer *a;
+    uint32_t n = b->set->n_items;
+    uint64_t *w = b->w;
+    uint64_t M = 0;
+    for (uint32_t i = 0; i < n; i++)
+        M = b->v[i] > M ? b->v[i] : M;
+    for (uint32_t i = 0; i < n; i++)
+        for (int in = 0; in < 2; in++) {
+            for (size_t j = 0; j < b->nw; j++)
+                w[j] = UINT64_MAX;
+            if (!include_edge(b->v[i], M, in, &w[i]))
                 continue;
-            uint64_t lo, hi;
-            choose_range(v, n, i, &lo, &hi);
-            uint64_t probe_w[2] = { lo, hi };
-            for (int e = 0; e < 2; e++) {
-                w[0] = probe_w[e];
-                if ((a = probe(p, s)) && (a->count != 1 || a->items[0] != i))
-                    test_violation(p->t, "word %#llx should choose %s (%s edge)",
-                                   (unsigned long long)w[0], stats_item_label(set, i, lb, sizeof lb),
-                                   e ? "last" : "first");
+            for (int via = 0; via < 2; via++) {
+                a = via ? probe_planted(b->p, b->s, b->base + i, w[i]) : probe(b->p, b->s);
+                if (a && has_item(a, i) != in)
+                    test_violation(b->p->t, "word %#llx%s should %s %s (weight %llu of max %llu)",
+                                   (unsigned long long)w[i], via ? " (from the generator)" : "",
+                                   in ? "include" : "exclude",
+                                   stats_item_label(b->set, i, lb, sizeof lb),
+                                   (unsigned long long)b->v[i], (unsigned long long)M);
             }
         }
-        return;
-    }
-    if (set->mode == WSEL_MODE_UNGROUPED_MULTI) {
+}
+
+/* grouped-single: each group at its CHOOSE edges, then each address of it at its
+ * INCLUDE edges within the group. */
+static void boundary_grouped_single(const boundary_set_ctx *b, const uint64_t *gv)
+{
+    char lb[160];
+    const wsel_set_answer *a;
+    const wsel_set *set = b->set;
+    uint64_t *w = b->w;
+    for (uint32_t g = 0; g < set->n_groups; g++) {
+        if (!gv[g])
+            continue;
+        const wsel_group *grp = &set->groups[g];
+        uint64_t lo, hi;
+        choose_range(gv, set->n_groups, g, &lo, &hi);
+        uint64_t probe_w[2] = { lo, hi };
+        for (int e = 0; e < 2; e++) {
+            for (size_t j = 0; j < b->nw; j++)
+                w[j] = 0;
+            w[0] = probe_w[e];
+            if ((a = probe(b->p, b->s)) && (a->count < 1 || !has_group(set, a, g)))
+                test_violation(b->p->t, "word %#llx should choose group %s (%s edge)",
+                               (unsigned long long)w[0], grp->label, e ? "last" : "first");
+        }
         uint64_t M = 0;
-        for (uint32_t i = 0; i < n; i++)
-            M = v[i] > M ? v[i] : M;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < grp->count; j++)
+            M = b->v[grp->first + j] > M ? b->v[grp->first + j] : M;
+        for (uint32_t j = 0; j < grp->count; j++)
             for (int in = 0; in < 2; in++) {
-                for (size_t j = 0; j < nw; j++)
-                    w[j] = UINT64_MAX;
-                if (!include_edge(v[i], M, in, &w[i]))
+                for (size_t k = 0; k < b->nw; k++)
+                    w[k] = UINT64_MAX;
+                w[0] = lo;
+                if (!include_edge(b->v[grp->first + j], M, in, &w[1 + j]))
                     continue;
-                for (int via = 0; via < 2; via++) {
-                    a = via ? probe_planted(p, s, base + i, w[i]) : probe(p, s);
-                    if (a && has_item(a, i) != in)
-                        test_violation(p->t, "word %#llx%s should %s %s (weight %llu of max %llu)",
-                                       (unsigned long long)w[i], via ? " (from the generator)" : "",
-                                       in ? "include" : "exclude",
-                                       stats_item_label(set, i, lb, sizeof lb), (unsigned long long)v[i],
-                                       (unsigned long long)M);
-                }
+                if ((a = probe(b->p, b->s)) && has_item(a, grp->first + j) != in)
+                    test_violation(b->p->t, "word %#llx should %s %s",
+                                   (unsigned long long)w[1 + j], in ? "include" : "exclude",
+                                   stats_item_label(set, grp->first + j, lb, sizeof lb));
             }
-        return;
     }
+}
+
+/* grouped-multi: each group at its INCLUDE edges, then each address of an included
+ * group at its CHOOSE edges within the group. */
+static void boundary_grouped_multi(const boundary_set_ctx *b, const uint64_t *gv, uint64_t GM)
+{
+    char lb[160];
+    const wsel_set_answer *a;
+    const wsel_set *set = b->set;
     uint32_t G = set->n_groups;
-    uint64_t gv[WSEL_MAX_ITEMS];
-    uint64_t GM = 0;
-    for (uint32_t g = 0; g < G; g++) {
-        gv[g] = 0;
-        for (uint32_t j = 0; j < set->groups[g].count; j++)
-            gv[g] += v[set->groups[g].first + j];
-        GM = gv[g] > GM ? gv[g] : GM;
-    }
-    if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
-        for (uint32_t g = 0; g < G; g++) {
-            if (!gv[g])
-                continue;
-            const wsel_group *grp = &set->groups[g];
-            uint64_t lo, hi;
-            choose_range(gv, G, g, &lo, &hi);
-            uint64_t probe_w[2] = { lo, hi };
-            for (int e = 0; e < 2; e++) {
-                for (size_t j = 0; j < nw; j++)
-                    w[j] = 0;
-                w[0] = probe_w[e];
-                if ((a = probe(p, s)) && (a->count < 1 || !has_group(set, a, g)))
-                    test_violation(p->t, "word %#llx should choose group %s (%s edge)",
-                                   (unsigned long long)w[0], grp->label, e ? "last" : "first");
-            }
-            uint64_t M = 0;
-            for (uint32_t j = 0; j < grp->count; j++)
-                M = v[grp->first + j] > M ? v[grp->first + j] : M;
-            for (uint32_t j = 0; j < grp->count; j++)
-                for (int in = 0; in < 2; in++) {
-                    for (size_t k = 0; k < nw; k++)
-                        w[k] = UINT64_MAX;
-                    w[0] = lo;
-                    if (!include_edge(v[grp->first + j], M, in, &w[1 + j]))
-                        continue;
-                    if ((a = probe(p, s)) && has_item(a, grp->first + j) != in)
-                        test_violation(p->t, "word %#llx should %s %s", (unsigned long long)w[1 + j],
-                                       in ? "include" : "exclude",
-                                       stats_item_label(set, grp->first + j, lb, sizeof lb));
-                }
-        }
-        return;
-    }
-    /* grouped multi */
+    uint64_t *w = b->w;
     for (uint32_t g = 0; g < G; g++) {
         const wsel_group *grp = &set->groups[g];
         for (int in = 0; in < 2; in++) {
-            for (size_t k = 0; k < nw; k++)
+            for (size_t k = 0; k < b->nw; k++)
                 w[k] = UINT64_MAX;
             if (!include_edge(gv[g], GM, in, &w[g]))
                 continue;
-            if ((a = probe(p, s)) && has_group(set, a, g) != in)
-                test_violation(p->t, "word %#llx should %s group %s (weight %llu of max %llu)",
+            if ((a = probe(b->p, b->s)) && has_group(set, a, g) != in)
+                test_violation(b->p->t, "word %#llx should %s group %s (weight %llu of max %llu)",
                                (unsigned long long)w[g], in ? "include" : "exclude", grp->label,
                                (unsigned long long)gv[g], (unsigned long long)GM);
         }
         if (!gv[g])
             continue;
         for (uint32_t j = 0; j < grp->count; j++) {
-            if (!v[grp->first + j])
+            if (!b->v[grp->first + j])
                 continue;
             uint64_t lo, hi;
-            choose_range(v + grp->first, grp->count, j, &lo, &hi);
+            choose_range(b->v + grp->first, grp->count, j, &lo, &hi);
             uint64_t probe_w[2] = { lo, hi };
             for (int e = 0; e < 2; e++) {
-                for (size_t k = 0; k < nw; k++)
+                for (size_t k = 0; k < b->nw; k++)
                     w[k] = UINT64_MAX;
                 w[g] = 0; /* group g is in (its weight is not 0) */
                 w[G + g] = probe_w[e];
-                if ((a = probe(p, s)) && !has_item(a, grp->first + j))
-                    test_violation(p->t, "word %#llx should choose %s within its group (%s edge)",
+                if ((a = probe(b->p, b->s)) && !has_item(a, grp->first + j))
+                    test_violation(b->p->t, "word %#llx should choose %s within its group (%s edge)",
                                    (unsigned long long)w[G + g],
-                                   stats_item_label(set, grp->first + j, lb, sizeof lb), e ? "last" : "first");
+                                   stats_item_label(set, grp->first + j, lb, sizeof lb),
+                                   e ? "last" : "first");
             }
         }
     }
+}
+
+static void boundary_set(probe_ctx *p, uint32_t s, size_t base, const wsel_set_odds *so)
+{
+    const wsel_set *set = so->set;
+    uint64_t v[WSEL_MAX_ITEMS * WSEL_MAX_ITEMS];
+    for (uint32_t i = 0; i < set->n_items; i++)
+        v[i] = so->dyn_weight[i];
+    boundary_set_ctx b = { p, s, base, set, v, p->f.w + base, wsel_set_words(set) };
+    if (stats_is_choice(set->mode)) {
+        boundary_choice(&b);
+        return;
+    }
+    if (set->mode == WSEL_MODE_UNGROUPED_MULTI) {
+        boundary_multi(&b);
+        return;
+    }
+    uint64_t gv[WSEL_MAX_ITEMS];
+    uint64_t GM = 0;
+    for (uint32_t g = 0; g < set->n_groups; g++) {
+        gv[g] = 0;
+        for (uint32_t j = 0; j < set->groups[g].count; j++)
+            gv[g] += v[set->groups[g].first + j];
+        GM = gv[g] > GM ? gv[g] : GM;
+    }
+    if (set->mode == WSEL_MODE_GROUPED_SINGLE)
+        boundary_grouped_single(&b, gv);
+    else
+        boundary_grouped_multi(&b, gv, GM);
 }
 
 void boundary_run(const char *prefix, const wsel_resolver *rv, const wsel_resource *res,

@@ -186,6 +186,126 @@ static void binom_comp(test *t, const char *label, uint64_t k, uint64_t N, doubl
              r.stat, r.p);
 }
 
+/* gof_test over n outcomes whose arrays (and their label texts, `names`) were allocated
+ * for it: frees them after. */
+static void gof_owned(test *t, double *obs, double *exp, const char **labels, void *names,
+                      size_t n, double dN)
+{
+    gof_test(t, obs, exp, labels, n, dN);
+    free(obs);
+    free(exp);
+    free(labels);
+    free(names);
+}
+
+/* The choice among items (cname, ungrouped-single) or groups (grouped-single). */
+static void choice_test(set_acc *a, const char *prefix, double dN)
+{
+    const wsel_set *set = a->set;
+    const wsel_set_odds *so = a->so;
+    bool groups = set->mode == WSEL_MODE_GROUPED_SINGLE;
+    size_t n = groups ? set->n_groups : set->n_items;
+    double *obs = stats_xcalloc(n, sizeof *obs), *exp = stats_xcalloc(n, sizeof *exp);
+    const char **labels = stats_xcalloc(n, sizeof *labels);
+    char (*names)[160] = stats_xcalloc(n, sizeof *names);
+    for (size_t i = 0; i < n; i++) {
+        obs[i] = (double)(groups ? a->group_cnt[i] : a->item_cnt[i]);
+        exp[i] = dN * (double)(groups ? so->group_p[i].p : so->item_p[i].p);
+        if (groups)
+            snprintf(names[i], sizeof names[i], "%s", set->groups[i].label);
+        else
+            stats_item_label(set, (uint32_t)i, names[i], sizeof names[i]);
+        labels[i] = names[i];
+    }
+    gof_owned(test_new(F_CHOICE, "%s %s", prefix, groups ? "group-choice" : "choice"), obs, exp,
+              labels, names, n, dN);
+}
+
+/* Multi and grouped sets: item and group inclusions, and the answer sizes. */
+static void inclusion_tests(set_acc *a, const char *prefix, uint64_t N)
+{
+    const wsel_set *set = a->set;
+    const wsel_set_odds *so = a->so;
+    char lb[200];
+    double dN = (double)N;
+    test *t = test_new(F_INCL, "%s inclusion", prefix);
+    for (uint32_t i = 0; i < set->n_items; i++)
+        binom_comp(t, stats_item_label(set, i, lb, sizeof lb), a->item_cnt[i], N,
+                   (double)so->item_p[i].p);
+    if (t->nc == 0 && !t->note[0])
+        snprintf(t->note, sizeof t->note, "every inclusion is certain: checked exactly");
+
+    if (set->mode == WSEL_MODE_GROUPED_MULTI) {
+        t = test_new(F_GROUPS, "%s group-inclusion", prefix);
+        for (uint32_t g = 0; g < set->n_groups; g++)
+            binom_comp(t, set->groups[g].label, a->group_cnt[g], N, (double)so->group_p[g].p);
+        if (t->nc == 0)
+            snprintf(t->note, sizeof t->note, "every group inclusion is certain: checked exactly");
+    }
+
+    size_t ns = WSEL_ANSWER_MAX + 1;
+    double obs[WSEL_ANSWER_MAX + 1], exp[WSEL_ANSWER_MAX + 1];
+    char names[WSEL_ANSWER_MAX + 1][8];
+    const char *labels[WSEL_ANSWER_MAX + 1];
+    for (size_t k = 0; k < ns; k++) {
+        obs[k] = (double)a->size_cnt[k];
+        exp[k] = k < so->n_sizes ? dN * (double)so->size_p[k] : 0.0;
+        snprintf(names[k], sizeof names[k], "%zu", k);
+        labels[k] = names[k];
+    }
+    while (ns > 2 && obs[ns - 1] == 0 && exp[ns - 1] == 0)
+        ns--; /* rows past the largest possible size say nothing */
+    t = test_new(F_SIZES, "%s sizes", prefix);
+    gof_test(t, obs, exp, labels, ns, dN);
+}
+
+/* The answer sets, when the odds enumerate at least two. */
+static void answer_sets_test(set_acc *a, const char *prefix, double dN)
+{
+    const wsel_set_odds *so = a->so;
+    size_t n = so->n_answers;
+    double *o = stats_xcalloc(n, sizeof *o), *e = stats_xcalloc(n, sizeof *e);
+    const char **l = stats_xcalloc(n, sizeof *l);
+    char (*nm)[96] = stats_xcalloc(n, sizeof *nm);
+    for (size_t i = 0; i < n; i++) {
+        const wsel_odds_answer *an = a->ans_sorted[i];
+        o[i] = (double)a->ans_cnt[i];
+        e[i] = dN * (double)an->p.p;
+        size_t off = 0;
+        for (uint32_t k = 0; k < an->count && off + 8 < sizeof nm[i]; k++)
+            off += (size_t)snprintf(nm[i] + off, sizeof nm[i] - off, "%s%u", k ? "," : "{",
+                                    an->items[k]);
+        snprintf(nm[i] + off, sizeof nm[i] - off, "}");
+        l[i] = nm[i];
+    }
+    gof_owned(test_new(F_ANSWERS, "%s answer-sets", prefix), o, e, l, nm, n, dN);
+}
+
+/* Independence of the chosen pairs of items (or groups). */
+static void independence_test(set_acc *a, const char *prefix, double dN)
+{
+    const wsel_set_odds *so = a->so;
+    char lb[200];
+    test *t = test_new(F_INDEP, "%s independence(%s)", prefix, a->pairs_on_groups ? "groups" : "items");
+    for (size_t i = 0; i < a->n_pairs; i++) {
+        uint16_t x = a->pair[i][0], y = a->pair[i][1];
+        double cx = (double)(a->pairs_on_groups ? a->group_cnt[x] : a->item_cnt[x]);
+        double cy = (double)(a->pairs_on_groups ? a->group_cnt[y] : a->item_cnt[y]);
+        double px = (double)(a->pairs_on_groups ? so->group_p[x].p : so->item_p[x].p);
+        double py = (double)(a->pairs_on_groups ? so->group_p[y].p : so->item_p[y].p);
+        double emin = dN * fmin(fmin(px * py, px * (1 - py)), fmin((1 - px) * py, (1 - px) * (1 - py)));
+        if (emin < WSEL_KIT_MIN_EXPECTED)
+            continue; /* too few draws in a cell for the chi-squared approximation */
+        double n11 = (double)a->pair11[i];
+        wsel_kit_stat r = wsel_kit_indep2x2(n11, cx - n11, cy - n11, dN - cx - cy + n11);
+        snprintf(lb, sizeof lb, "%u&%u", x, y);
+        test_comp(t, lb, r, 0, dN);
+        test_row(t, "%s | n11=%.0f | %.2f | chi2=%.3f | p=%.3g", lb, n11, cx * cy / dN, r.stat, r.p);
+    }
+    if (t->nc == 0)
+        snprintf(t->note, sizeof t->note, "no pair with every cell expectation >= 5");
+}
+
 void set_tests(set_acc *a, const char *prefix, uint64_t N)
 {
     const wsel_set *set = a->set;
@@ -195,104 +315,14 @@ void set_tests(set_acc *a, const char *prefix, uint64_t N)
     if (a->expect_failed >= 0 && so->failed != (a->expect_failed != 0))
         test_violation(a->st, "calculator: failed %d, the case is built to give %d", so->failed,
                        a->expect_failed);
-
-    if (stats_is_choice(set->mode) || set->mode == WSEL_MODE_GROUPED_SINGLE) {
-        bool groups = set->mode == WSEL_MODE_GROUPED_SINGLE;
-        size_t n = groups ? set->n_groups : set->n_items;
-        double *obs = stats_xcalloc(n, sizeof *obs), *exp = stats_xcalloc(n, sizeof *exp);
-        const char **labels = stats_xcalloc(n, sizeof *labels);
-        char (*names)[160] = stats_xcalloc(n, sizeof *names);
-        for (size_t i = 0; i < n; i++) {
-            obs[i] = (double)(groups ? a->group_cnt[i] : a->item_cnt[i]);
-            exp[i] = dN * (double)(groups ? so->group_p[i].p : so->item_p[i].p);
-            if (groups)
-                snprintf(names[i], sizeof names[i], "%s", set->groups[i].label);
-            else
-                stats_item_label(set, (uint32_t)i, names[i], sizeof names[i]);
-            labels[i] = names[i];
-        }
-        test *t = test_new(F_CHOICE, "%s %s", prefix, groups ? "group-choice" : "choice");
-        gof_test(t, obs, exp, labels, n, dN);
-        free(obs);
-        free(exp);
-        free(labels);
-        free(names);
-    }
+    if (stats_is_choice(set->mode) || set->mode == WSEL_MODE_GROUPED_SINGLE)
+        choice_test(a, prefix, dN);
     if (!stats_is_choice(set->mode)) {
-        test *t = test_new(F_INCL, "%s inclusion", prefix);
-        for (uint32_t i = 0; i < set->n_items; i++)
-            binom_comp(t, stats_item_label(set, i, lb, sizeof lb), a->item_cnt[i], N,
-                       (double)so->item_p[i].p);
-        if (t->nc == 0 && !t->note[0])
-            snprintf(t->note, sizeof t->note, "every inclusion is certain: checked exactly");
-
-        if (set->mode == WSEL_MODE_GROUPED_MULTI) {
-            t = test_new(F_GROUPS, "%s group-inclusion", prefix);
-            for (uint32_t g = 0; g < set->n_groups; g++)
-                binom_comp(t, set->groups[g].label, a->group_cnt[g], N, (double)so->group_p[g].p);
-            if (t->nc == 0)
-                snprintf(t->note, sizeof t->note, "every group inclusion is certain: checked exactly");
-        }
-
-        size_t ns = WSEL_ANSWER_MAX + 1;
-        double obs[WSEL_ANSWER_MAX + 1], exp[WSEL_ANSWER_MAX + 1];
-        char names[WSEL_ANSWER_MAX + 1][8];
-        const char *labels[WSEL_ANSWER_MAX + 1];
-        for (size_t k = 0; k < ns; k++) {
-            obs[k] = (double)a->size_cnt[k];
-            exp[k] = k < so->n_sizes ? dN * (double)so->size_p[k] : 0.0;
-            snprintf(names[k], sizeof names[k], "%zu", k);
-            labels[k] = names[k];
-        }
-        while (ns > 2 && obs[ns - 1] == 0 && exp[ns - 1] == 0)
-            ns--; /* rows past the largest possible size say nothing */
-        t = test_new(F_SIZES, "%s sizes", prefix);
-        gof_test(t, obs, exp, labels, ns, dN);
-
-        if (a->ans_sorted && so->n_answers >= 2) {
-            size_t n = so->n_answers;
-            double *o = stats_xcalloc(n, sizeof *o), *e = stats_xcalloc(n, sizeof *e);
-            const char **l = stats_xcalloc(n, sizeof *l);
-            char (*nm)[96] = stats_xcalloc(n, sizeof *nm);
-            for (size_t i = 0; i < n; i++) {
-                const wsel_odds_answer *an = a->ans_sorted[i];
-                o[i] = (double)a->ans_cnt[i];
-                e[i] = dN * (double)an->p.p;
-                size_t off = 0;
-                for (uint32_t k = 0; k < an->count && off + 8 < sizeof nm[i]; k++)
-                    off += (size_t)snprintf(nm[i] + off, sizeof nm[i] - off, "%s%u", k ? "," : "{",
-                                            an->items[k]);
-                snprintf(nm[i] + off, sizeof nm[i] - off, "}");
-                l[i] = nm[i];
-            }
-            t = test_new(F_ANSWERS, "%s answer-sets", prefix);
-            gof_test(t, o, e, l, n, dN);
-            free(o);
-            free(e);
-            free(l);
-            free(nm);
-        }
-
-        if (a->n_pairs) {
-            t = test_new(F_INDEP, "%s independence(%s)", prefix, a->pairs_on_groups ? "groups" : "items");
-            for (size_t i = 0; i < a->n_pairs; i++) {
-                uint16_t x = a->pair[i][0], y = a->pair[i][1];
-                double cx = (double)(a->pairs_on_groups ? a->group_cnt[x] : a->item_cnt[x]);
-                double cy = (double)(a->pairs_on_groups ? a->group_cnt[y] : a->item_cnt[y]);
-                double px = (double)(a->pairs_on_groups ? so->group_p[x].p : so->item_p[x].p);
-                double py = (double)(a->pairs_on_groups ? so->group_p[y].p : so->item_p[y].p);
-                double emin = dN * fmin(fmin(px * py, px * (1 - py)), fmin((1 - px) * py, (1 - px) * (1 - py)));
-                if (emin < WSEL_KIT_MIN_EXPECTED)
-                    continue; /* too few draws in a cell for the chi-squared approximation */
-                double n11 = (double)a->pair11[i];
-                wsel_kit_stat r = wsel_kit_indep2x2(n11, cx - n11, cy - n11, dN - cx - cy + n11);
-                snprintf(lb, sizeof lb, "%u&%u", x, y);
-                test_comp(t, lb, r, 0, dN);
-                test_row(t, "%s | n11=%.0f | %.2f | chi2=%.3f | p=%.3g", lb, n11, cx * cy / dN, r.stat, r.p);
-            }
-            if (t->nc == 0)
-                snprintf(t->note, sizeof t->note, "no pair with every cell expectation >= 5");
-        }
+        inclusion_tests(a, prefix, N);
+        if (a->ans_sorted && so->n_answers >= 2)
+            answer_sets_test(a, prefix, dN);
+        if (a->n_pairs)
+            independence_test(a, prefix, dN);
     }
     /* certain outcomes hold exactly, whatever the draws */
     for (uint32_t i = 0; i < set->n_items; i++) {

@@ -4,8 +4,8 @@
  * every change the engine syncs and its published view is checked against the ring, slot
  * by slot (wsel_ring_fast_check); every second sync is followed by a reclaim, so views
  * are both built fresh and brought up to date by replay. Picks on such a ring go through
- * the fast engine's writer pick, so the test file's expected values -- copied from the
- * spec, or the reference twin's answers -- judge the fast engine. */
+ * the fast engine's writer pick, so the test file's expected values -- the known answers
+ * of doc/ring.md section 12, or the reference twin's answers -- judge the fast engine. */
 #ifndef WSEL_TEST_RING_FAST_WRAP_H
 #define WSEL_TEST_RING_FAST_WRAP_H
 

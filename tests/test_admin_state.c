@@ -40,7 +40,7 @@ static void collect(void *ctx, const wsel_error *w)
 
 static int load(wsel_state *st, const char *text, wsel_error *err)
 {
-    return wsel_state_load_admin_buffer(st, text, strlen(text), "admin_state", err);
+    return wsel_state_load_admin_buffer(st, "admin_state", text, strlen(text), err);
 }
 
 /* Each test gets the config, a fresh state and its warnings. */
@@ -254,7 +254,7 @@ static void test_extfile_warnings(void **state)
                        "192.0.2.999 => DOWN\n"
                        "foo.example.net => DOWN\n"
                        "10.0.0.3 => DOWN\n";
-    assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_b", text, strlen(text), "ext",
+    assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_b", "ext", text, strlen(text),
                                                     &err), WSEL_OK);
     /* line 5: 10.0.0.3 exists, but svc_b does not watch it */
     assert_int_equal(ws->n, 4);
@@ -268,7 +268,7 @@ static void test_extfile_warnings(void **state)
 
     /* a byte-order mark is refused, not read as part of the first key */
     const char *bom = "\xEF\xBB\xBF" "10.0.0.2 => DOWN\n";
-    assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_b", bom, strlen(bom), "ext", &err),
+    assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_b", "ext", bom, strlen(bom), &err),
                      WSEL_E_STATE);
     assert_int_equal(err.line, 1);
     assert_non_null(strstr(err.message, "byte-order mark"));

@@ -24,7 +24,7 @@ static int load_as(const char *text, wsel_input input, unsigned flags, wsel_conf
                    wsel_error *err)
 {
     wsel_load_opts o = { .input = input, .flags = flags };
-    return wsel_config_load_buffer(text, strlen(text), "t.conf", &o, cfg, err);
+    return wsel_config_load_buffer("t.conf", text, strlen(text), &o, cfg, err);
 }
 
 static wsel_config *must_load(const char *text, wsel_input input)
@@ -195,26 +195,8 @@ static void check_services(const wsel_set *s, wsel_level from, const char *const
         assert_string_equal(s->services[i], names[i]);
 }
 
-static void t_synopsis(void **state)
+static void synopsis_corpwww(const wsel_config *cfg)
 {
-    (void)state;
-    wsel_config *cfg = wsel_test_load_synopsis();
-    assert_true(wsel_config_is_whole(cfg));
-    assert_int_equal(wsel_config_resource_count(cfg), 6);
-    assert_int_equal(wsel_config_set_count(cfg), 7);
-    assert_false(wsel_config_top_multi(cfg));
-    assert_true(wsel_config_top_up_thresh(cfg) == 0.5);
-    static const char *const names[] = { "corpwww", "frontwww6", "pubwww", "cdnwww",
-                                         "mixed", "cn" };
-    for (size_t i = 0; i < 6; i++) {
-        const wsel_resource *r = wsel_config_resource(cfg, i);
-        assert_string_equal(r->name, names[i]);
-        assert_int_equal(r->index, i);
-        assert_ptr_equal(wsel_config_find(cfg, names[i]), r);
-    }
-    assert_null(wsel_config_resource(cfg, 6));
-    assert_null(wsel_config_find(cfg, "nosuch"));
-
     /* corpwww: three CNAMEs 99/15/1, top-level parameters. */
     const wsel_resource *r = wsel_config_find(cfg, "corpwww");
     assert_true(r->is_cname);
@@ -232,10 +214,13 @@ static void t_synopsis(void **state)
     assert_int_equal(s->threshold, 58); /* ceil(57.5) */
     check_services(s, WSEL_LEVEL_TOP, SUBS("up"), 1);
     assert_string_equal(s->items[0].key, "lb01.example.org.");
+}
 
+static void synopsis_frontwww6(const wsel_config *cfg)
+{
     /* frontwww6: IPv6 ungrouped-multi, multi from the resource. */
-    r = wsel_config_find(cfg, "frontwww6");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "frontwww6");
+    const wsel_set *s = &r->sets[0];
     assert_false(r->is_cname);
     assert_int_equal(s->kind, WSEL_KIND_V6);
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_MULTI);
@@ -250,10 +235,13 @@ static void t_synopsis(void **state)
     assert_int_equal(s->items[1].addr[1], 0x01);
     assert_int_equal(s->items[1].addr[14], 0x04);
     assert_int_equal(s->items[1].addr[15], 0x56);
+}
 
+static void synopsis_pubwww(const wsel_config *cfg)
+{
     /* pubwww: IPv4 ungrouped-single, multi=false inherited from the top. */
-    r = wsel_config_find(cfg, "pubwww");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "pubwww");
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_SINGLE);
     assert_false(s->multi);
@@ -269,10 +257,13 @@ static void t_synopsis(void **state)
     assert_memory_equal(s->items[3].addr, ((const uint8_t[]){ 192, 0, 2, 4 }), 4);
     assert_int_equal(s->n_groups, 0);
     assert_int_equal(s->max_group, 0);
+}
 
+static void synopsis_cdnwww(const wsel_config *cfg)
+{
     /* cdnwww: IPv4 grouped-single, groups of 2+2 and 2+2+1. */
-    r = wsel_config_find(cfg, "cdnwww");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "cdnwww");
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_int_equal(s->mode, WSEL_MODE_GROUPED_SINGLE);
     assert_true(s->grouped);
@@ -294,13 +285,16 @@ static void t_synopsis(void **state)
         assert_int_equal(s->items[i].group, i < 2 ? 0 : 1);
     assert_int_equal(s->total, 9);
     assert_int_equal(s->threshold, 5);
+}
 
+static void synopsis_mixed(const wsel_config *cfg)
+{
     /* mixed: explicit; v4 ungrouped-single (multi from the resource), v6 grouped-multi
      * (multi from the stanza). */
-    r = wsel_config_find(cfg, "mixed");
+    const wsel_resource *r = wsel_config_find(cfg, "mixed");
     assert_true(r->explicit_families);
     assert_int_equal(r->n_sets, 2);
-    s = &r->sets[0];
+    const wsel_set *s = &r->sets[0];
     assert_int_equal(s->kind, WSEL_KIND_V4);
     assert_string_equal(s->stanza, "addrs_v4");
     assert_int_equal(s->mode, WSEL_MODE_UNGROUPED_SINGLE);
@@ -321,15 +315,21 @@ static void t_synopsis(void **state)
                 (const uint32_t[]){ 4, 1, 4, 1 }, 4);
     assert_string_equal(s->items[3].key, "2001:db8::abc");
     assert_int_equal(s->total, 10);
+}
 
+static void synopsis_cn(const wsel_config *cfg)
+{
     /* cn: CNAMEs monitored by my_cn_check. */
-    r = wsel_config_find(cfg, "cn");
-    s = &r->sets[0];
+    const wsel_resource *r = wsel_config_find(cfg, "cn");
+    const wsel_set *s = &r->sets[0];
     assert_true(r->is_cname);
     check_services(s, WSEL_LEVEL_RESOURCE, SUBS("my_cn_check"), 1);
     check_items(s, SUBS("foo", "bar"), SUBS("lb01.example.org.", "lb02.example.org."),
                 (const uint32_t[]){ 99, 15 }, 2);
+}
 
+static void synopsis_ids_and_locations(const wsel_config *cfg)
+{
     /* Set ids run 0..6 in resource order, v4 before v6. */
     for (size_t id = 0; id < 7; id++)
         assert_int_equal(wsel_config_set(cfg, id)->id, id);
@@ -343,6 +343,35 @@ static void t_synopsis(void **state)
     assert_non_null(strstr(it->loc.file, "synopsis.conf"));
     assert_int_equal(it->loc.line, 34);
     assert_int_equal(it->loc.col, 7);
+}
+
+static void t_synopsis(void **state)
+{
+    (void)state;
+    wsel_config *cfg = wsel_test_load_synopsis();
+    assert_true(wsel_config_is_whole(cfg));
+    assert_int_equal(wsel_config_resource_count(cfg), 6);
+    assert_int_equal(wsel_config_set_count(cfg), 7);
+    assert_false(wsel_config_top_multi(cfg));
+    assert_true(wsel_config_top_up_thresh(cfg) == 0.5);
+    static const char *const names[] = { "corpwww", "frontwww6", "pubwww", "cdnwww",
+                                         "mixed", "cn" };
+    for (size_t i = 0; i < 6; i++) {
+        const wsel_resource *r = wsel_config_resource(cfg, i);
+        assert_string_equal(r->name, names[i]);
+        assert_int_equal(r->index, i);
+        assert_ptr_equal(wsel_config_find(cfg, names[i]), r);
+    }
+    assert_null(wsel_config_resource(cfg, 6));
+    assert_null(wsel_config_find(cfg, "nosuch"));
+
+    synopsis_corpwww(cfg);
+    synopsis_frontwww6(cfg);
+    synopsis_pubwww(cfg);
+    synopsis_cdnwww(cfg);
+    synopsis_mixed(cfg);
+    synopsis_cn(cfg);
+    synopsis_ids_and_locations(cfg);
     wsel_config_free(cfg);
 }
 
@@ -625,7 +654,7 @@ static void t_syntax_errors(void **state)
     /* Raw NUL bytes are not text. */
     wsel_config *cfg;
     wsel_error err;
-    int rc = wsel_config_load_buffer("a\0b", 3, "t.conf", NULL, &cfg, &err);
+    int rc = wsel_config_load_buffer("t.conf", "a\0b", 3, NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_SYNTAX, 1, 2, SUBS("NUL"));
 }
 
@@ -1308,13 +1337,13 @@ static void t_include_from_buffer(void **state)
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_load_opts o = { .input = STANZA };
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), name, &o, &cfg, &err),
+    assert_int_equal(wsel_config_load_buffer(name, text, strlen(text), &o, &cfg, &err),
                      WSEL_OK);
     assert_int_equal(wsel_config_set(cfg, 0)->items[0].weight, 9);
     wsel_config_free(cfg);
     o.max_includes = 1;
     static const char two[] = "r => { $include{inc.conf} }\ns => { $include{inc.conf} }\n";
-    int rc = wsel_config_load_buffer(two, strlen(two), name, &o, &cfg, &err);
+    int rc = wsel_config_load_buffer(name, two, strlen(two), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 8, SUBS("limit of 1"));
     tmp_done(&t);
 }
@@ -1372,7 +1401,7 @@ static void t_include_syntax_and_paths(void **state)
     wsel_config *cfg = NULL;
     wsel_error err;
     wsel_load_opts o = { .input = STANZA };
-    assert_int_equal(wsel_config_load_buffer(text, strlen(text), "elsewhere/x.conf", &o, &cfg,
+    assert_int_equal(wsel_config_load_buffer("elsewhere/x.conf", text, strlen(text), &o, &cfg,
                                              &err), WSEL_OK);
     assert_int_equal(wsel_config_set(cfg, 0)->items[0].weight, 7);
     wsel_config_free(cfg);
@@ -1391,7 +1420,7 @@ static void t_include_syntax_and_paths(void **state)
         { "$includes{x}\n", WSEL_E_SYNTAX, 1, 1, "'$'" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = wsel_config_load_buffer(bad[i].text, strlen(bad[i].text), "t.conf", &o, &cfg,
+        int rc = wsel_config_load_buffer("t.conf", bad[i].text, strlen(bad[i].text), &o, &cfg,
                                          &err);
         check_error(&err, rc, bad[i].code, bad[i].line, bad[i].col, SUBS(bad[i].sub));
         assert_null(cfg);
@@ -1431,9 +1460,9 @@ static void t_big_file(void **state)
     o.max_file_size = n - 1;
     assert_int_equal(wsel_config_load_file(p, &o, &cfg, &err), WSEL_E_LIMIT);
     assert_null(cfg);
-    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_E_LIMIT);
+    assert_int_equal(wsel_config_load_buffer("t.conf", text, n, &o, &cfg, &err), WSEL_E_LIMIT);
     o.max_file_size = n;
-    assert_int_equal(wsel_config_load_buffer(text, n, "t.conf", &o, &cfg, &err), WSEL_OK);
+    assert_int_equal(wsel_config_load_buffer("t.conf", text, n, &o, &cfg, &err), WSEL_OK);
     wsel_config_free(cfg);
     free(text);
     tmp_done(&t);
@@ -1449,15 +1478,15 @@ static void t_limits(void **state)
     /* Nesting: the top-level hash is depth 1; r's hash 2; the array 3. */
     wsel_load_opts o = { .input = STANZA, .max_depth = 3 };
     static const char ok[] = "r => { a => [ 192.0.2.1, 1 ] }\n";
-    assert_int_equal(wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err),
+    assert_int_equal(wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err),
                      WSEL_OK);
     wsel_config_free(cfg);
     o.max_depth = 2;
-    int rc = wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err);
+    int rc = wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 13, SUBS("limit of 2"));
     o.max_depth = 1;
     static const char flat[] = "multi = true\nr => { }\n";
-    rc = wsel_config_load_buffer(flat, strlen(flat), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", flat, strlen(flat), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 6, SUBS("limit of 1"));
     /* A file included as a value is one level deeper than where it stands. */
     {
@@ -1483,28 +1512,28 @@ static void t_limits(void **state)
     memcpy(deep, "x => ", 5);
     memset(deep + 5, '[', n);
     deep[n + 5] = '\0';
-    rc = wsel_config_load_buffer(deep, strlen(deep), "t.conf", NULL, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", deep, strlen(deep), NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 5 + 64, SUBS("limit of 64"));
     /* A huge max_depth is capped, so the parser's recursion stays bounded. */
     o.max_depth = 1000000000u;
-    rc = wsel_config_load_buffer(deep, strlen(deep), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", deep, strlen(deep), &o, &cfg, &err);
     assert_int_equal(rc, WSEL_E_LIMIT);
     free(deep);
     /* Strings. */
     o = (wsel_load_opts){ .input = STANZA, .max_string = 8 };
     static const char str[] = "abcdefgh = 1\n \"abcdefghi\" = 2\n";
-    rc = wsel_config_load_buffer(str, strlen(str), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", str, strlen(str), &o, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 2, 2, SUBS("limit of 8"));
     char *huge = malloc(70000 + 8);
     assert_non_null(huge);
     memset(huge, 'a', 70000);
     memcpy(huge + 70000, " = 1\n", 6);
-    rc = wsel_config_load_buffer(huge, strlen(huge), "t.conf", NULL, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", huge, strlen(huge), NULL, &cfg, &err);
     check_error(&err, rc, WSEL_E_LIMIT, 1, 1, SUBS("65536"));
     free(huge);
     /* File size. */
     o = (wsel_load_opts){ .input = STANZA, .max_file_size = 10 };
-    rc = wsel_config_load_buffer(ok, strlen(ok), "t.conf", &o, &cfg, &err);
+    rc = wsel_config_load_buffer("t.conf", ok, strlen(ok), &o, &cfg, &err);
     assert_int_equal(rc, WSEL_E_LIMIT);
     assert_non_null(strstr(err.message, "limit of 10 bytes"));
     tmpdir t;
@@ -1525,17 +1554,17 @@ static void t_api_errors(void **state)
     (void)state;
     wsel_config *cfg = (wsel_config *)1;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer("", 0, "x", NULL, NULL, &err), WSEL_E_ARG);
-    assert_int_equal(wsel_config_load_buffer(NULL, 3, "x", NULL, &cfg, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", "", 0, NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", NULL, 3, NULL, &cfg, &err), WSEL_E_ARG);
     assert_null(cfg);
     assert_int_equal(wsel_config_load_file(NULL, NULL, &cfg, &err), WSEL_E_ARG);
     wsel_load_opts o = { .input = (wsel_input)7 };
-    assert_int_equal(wsel_config_load_buffer("", 0, "x", &o, &cfg, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", "", 0, &o, &cfg, &err), WSEL_E_ARG);
     int rc = wsel_config_load_file("/nonexistent/wsel.conf", NULL, &cfg, &err);
     assert_int_equal(rc, WSEL_E_IO);
     assert_non_null(strstr(err.message, "/nonexistent/wsel.conf"));
     /* A NULL err is allowed everywhere. */
-    assert_int_equal(wsel_config_load_buffer("r => 1", 6, NULL, NULL, &cfg, NULL), WSEL_E_TYPE);
+    assert_int_equal(wsel_config_load_buffer(NULL, "r => 1", 6, NULL, &cfg, NULL), WSEL_E_TYPE);
     assert_null(cfg);
     wsel_config_free(NULL);
     assert_int_equal(wsel_config_resource_count(NULL), 0);

@@ -185,6 +185,76 @@ static int code_of(const char *name)
     return -1;
 }
 
+/* What a case's .expect says: directives, and the model (or state) text it lists. */
+typedef struct gexpect {
+    wsel_load_opts o;
+    int want_code;
+    unsigned want_line, want_col;
+    const char *want_file;
+    const char *contains[16];
+    size_t n_contains;
+    text want;
+} gexpect;
+
+/* Reads the expectation text exp (modified in place; x points into it). */
+static void read_expect(const gcase *c, char *exp, gexpect *x)
+{
+    x->o.input = WSEL_INPUT_AUTO;
+    x->want_code = WSEL_OK;
+    add(&x->want, "%s", "");
+    char *cur = exp;
+    for (char *line; (line = next_line(&cur));) {
+        if (strncmp(line, "input ", 6) == 0) {
+            const char *v = line + 6;
+            assert_true(strcmp(v, "stanza") == 0 || strcmp(v, "whole") == 0 ||
+                        strcmp(v, "auto") == 0);
+            x->o.input = strcmp(v, "stanza") == 0  ? WSEL_INPUT_STANZA
+                         : strcmp(v, "whole") == 0 ? WSEL_INPUT_WHOLE
+                                                   : WSEL_INPUT_AUTO;
+        } else if (strncmp(line, "max_includes ", 13) == 0) {
+            assert_int_equal(sscanf(line + 13, "%u", &x->o.max_includes), 1);
+        } else if (strncmp(line, "error ", 6) == 0) {
+            char name[64];
+            assert_int_equal(sscanf(line + 6, "%63s %u:%u", name, &x->want_line, &x->want_col), 3);
+            x->want_code = code_of(name);
+            if (x->want_code <= 0)
+                print_error("%s: unknown code %s\n", c->expect, name);
+            assert_true(x->want_code > 0);
+        } else if (strncmp(line, "file ", 5) == 0) {
+            x->want_file = line + 5;
+        } else if (strncmp(line, "contains ", 9) == 0) {
+            assert_true(x->n_contains < 16);
+            x->contains[x->n_contains++] = line + 9;
+        } else {
+            add(&x->want, "%s\n", line);
+        }
+    }
+}
+
+/* A case that must fail: where, in which file, and what its message says. */
+static void check_error(const gcase *c, const gexpect *x, const wsel_config *cfg,
+                        const wsel_error *err)
+{
+    if (!c->is_state)
+        assert_null(cfg);
+    if (err->line != x->want_line || err->col != x->want_col)
+        print_error("%s: error at %u:%u, want %u:%u (%s)\n", c->name, err->line, err->col,
+                    x->want_line, x->want_col, err->message);
+    assert_int_equal(err->line, x->want_line);
+    assert_int_equal(err->col, x->want_col);
+    const char *file = x->want_file ? x->want_file : strrchr(c->conf, '/') + 1;
+    size_t fl = strlen(err->file), sl = strlen(file);
+    if (fl < sl || strcmp(err->file + fl - sl, file) != 0)
+        print_error("%s: error in '%s', want '...%s'\n", c->name, err->file, file);
+    assert_true(fl >= sl && strcmp(err->file + fl - sl, file) == 0);
+    for (size_t i = 0; i < x->n_contains; i++) {
+        if (!strstr(err->message, x->contains[i]))
+            print_error("%s: message '%s' lacks '%s'\n", c->name, err->message,
+                        x->contains[i]);
+        assert_non_null(strstr(err->message, x->contains[i]));
+    }
+}
+
 static void run_case(void **state)
 {
     const gcase *c = *state;
@@ -194,41 +264,8 @@ static void run_case(void **state)
     assert_non_null(exp);
 
     /* Directives first. */
-    wsel_load_opts o = { .input = WSEL_INPUT_AUTO };
-    int want_code = WSEL_OK;
-    unsigned want_line = 0, want_col = 0;
-    const char *want_file = NULL;
-    const char *contains[16];
-    size_t n_contains = 0;
-    text want = { 0 };
-    add(&want, "%s", "");
-    char *cur = exp;
-    for (char *line; (line = next_line(&cur));) {
-        if (strncmp(line, "input ", 6) == 0) {
-            const char *v = line + 6;
-            assert_true(strcmp(v, "stanza") == 0 || strcmp(v, "whole") == 0 ||
-                        strcmp(v, "auto") == 0);
-            o.input = strcmp(v, "stanza") == 0  ? WSEL_INPUT_STANZA
-                      : strcmp(v, "whole") == 0 ? WSEL_INPUT_WHOLE
-                                                : WSEL_INPUT_AUTO;
-        } else if (strncmp(line, "max_includes ", 13) == 0) {
-            assert_int_equal(sscanf(line + 13, "%u", &o.max_includes), 1);
-        } else if (strncmp(line, "error ", 6) == 0) {
-            char name[64];
-            assert_int_equal(sscanf(line + 6, "%63s %u:%u", name, &want_line, &want_col), 3);
-            want_code = code_of(name);
-            if (want_code <= 0)
-                print_error("%s: unknown code %s\n", c->expect, name);
-            assert_true(want_code > 0);
-        } else if (strncmp(line, "file ", 5) == 0) {
-            want_file = line + 5;
-        } else if (strncmp(line, "contains ", 9) == 0) {
-            assert_true(n_contains < 16);
-            contains[n_contains++] = line + 9;
-        } else {
-            add(&want, "%s\n", line);
-        }
-    }
+    gexpect x = { 0 };
+    read_expect(c, exp, &x);
 
     wsel_config *cfg = NULL;
     wsel_state *st = NULL;
@@ -243,47 +280,30 @@ static void run_case(void **state)
         assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
         rc = wsel_state_load_extfile(st, "svc", c->conf, &err);
     } else {
-        rc = wsel_config_load_file(c->conf, &o, &cfg, &err);
+        rc = wsel_config_load_file(c->conf, &x.o, &cfg, &err);
     }
     char buf[2048];
-    if (rc != want_code)
+    if (rc != x.want_code)
         print_error("%s: got %s (%s), want %s\n", c->name, code_names[rc],
-                    wsel_error_format(&err, buf, sizeof buf), code_names[want_code]);
-    assert_int_equal(rc, want_code);
-    if (want_code != WSEL_OK) {
-        if (!c->is_state)
-            assert_null(cfg);
-        if (err.line != want_line || err.col != want_col)
-            print_error("%s: error at %u:%u, want %u:%u (%s)\n", c->name, err.line, err.col,
-                        want_line, want_col, err.message);
-        assert_int_equal(err.line, want_line);
-        assert_int_equal(err.col, want_col);
-        const char *file = want_file ? want_file : strrchr(c->conf, '/') + 1;
-        size_t fl = strlen(err.file), sl = strlen(file);
-        if (fl < sl || strcmp(err.file + fl - sl, file) != 0)
-            print_error("%s: error in '%s', want '...%s'\n", c->name, err.file, file);
-        assert_true(fl >= sl && strcmp(err.file + fl - sl, file) == 0);
-        for (size_t i = 0; i < n_contains; i++) {
-            if (!strstr(err.message, contains[i]))
-                print_error("%s: message '%s' lacks '%s'\n", c->name, err.message,
-                            contains[i]);
-            assert_non_null(strstr(err.message, contains[i]));
-        }
+                    wsel_error_format(&err, buf, sizeof buf), code_names[x.want_code]);
+    assert_int_equal(rc, x.want_code);
+    if (x.want_code != WSEL_OK) {
+        check_error(c, &x, cfg, &err);
     } else {
         text got = { 0 };
         add(&got, "%s", "");
         if (c->is_state)
-            describe_state(&got, st, want.s);
+            describe_state(&got, st, x.want.s);
         else
             describe(&got, cfg);
-        if (strcmp(got.s, want.s) != 0)
-            print_error("%s: model differs\n--- got\n%s--- want\n%s", c->name, got.s, want.s);
-        assert_string_equal(got.s, want.s);
+        if (strcmp(got.s, x.want.s) != 0)
+            print_error("%s: model differs\n--- got\n%s--- want\n%s", c->name, got.s, x.want.s);
+        assert_string_equal(got.s, x.want.s);
         free(got.s);
     }
     wsel_state_free(st);
     wsel_config_free(cfg);
-    free(want.s);
+    free(x.want.s);
     free(exp);
 }
 

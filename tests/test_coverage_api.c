@@ -29,7 +29,7 @@ static wsel_config *load_whole(void)
 {
     wsel_config *cfg = NULL;
     wsel_error err;
-    assert_int_equal(wsel_config_load_buffer(whole_text, sizeof whole_text - 1, "api.conf", NULL,
+    assert_int_equal(wsel_config_load_buffer("api.conf", whole_text, sizeof whole_text - 1, NULL,
                                              &cfg, &err), WSEL_OK);
     return cfg;
 }
@@ -115,7 +115,7 @@ static void test_bad_args(void **state)
     (void)state;
     wsel_error err;
     wsel_config *cfg = NULL;
-    assert_int_equal(wsel_config_load_buffer("a => { x => [ 192.0.2.1, 1 ] }", 30, "x", NULL,
+    assert_int_equal(wsel_config_load_buffer("x", "a => { x => [ 192.0.2.1, 1 ] }", 30, NULL,
                                              NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_config_load_file(NULL, NULL, &cfg, &err), WSEL_E_ARG);
     assert_null(cfg);
@@ -130,7 +130,7 @@ static void test_bad_args(void **state)
     assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
     assert_int_equal(wsel_state_set(NULL, "web", "192.0.2.1", false, 1, NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_set(st, "web", NULL, false, 1, NULL, &err), WSEL_E_ARG);
-    assert_int_equal(wsel_state_load_extfile_buffer(NULL, "web", "", 0, "x", &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile_buffer(NULL, "web", "x", "", 0, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_load_extfile(st, "web", NULL, &err), WSEL_E_ARG);
     assert_int_equal(wsel_state_load_extfile(st, "web", "/nonexistent/state", &err), WSEL_E_IO);
 
@@ -173,6 +173,146 @@ static void test_bad_args(void **state)
     wsel_odds_free(NULL);
 }
 
+/* A fixture of whole_state(): the config and its fresh state. */
+typedef struct whole_fixture {
+    wsel_config *cfg;
+    wsel_state *st;
+} whole_fixture;
+
+static int setup_whole(void **state)
+{
+    static whole_fixture f;
+    f.st = whole_state(&f.cfg);
+    *state = &f;
+    return 0;
+}
+
+static int teardown_whole(void **state)
+{
+    whole_fixture *f = *state;
+    wsel_state_free(f->st);
+    wsel_config_free(f->cfg);
+    return 0;
+}
+
+/* Every weighted call given a NULL handle (or a NULL required pointer) answers as
+ * include/wsel/common.h says -- WSEL_E_ARG, 0, NULL, false, or nothing -- and never
+ * crashes. */
+static void test_null_handles(void **state)
+{
+    const whole_fixture *f = *state;
+    wsel_config *cfg = f->cfg;
+    wsel_state *st = f->st;
+    wsel_error err;
+    const wsel_resource *a = wsel_config_find(cfg, "a");
+    const wsel_set *set = &a->sets[0];
+    size_t matched = 7;
+    /* config */
+    assert_int_equal(wsel_config_load_file("api.conf", NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_load_buffer("x", NULL, 0, NULL, NULL, NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_config_resource_count(NULL), 0);
+    assert_null(wsel_config_resource(NULL, 0));
+    assert_null(wsel_config_find(NULL, "a"));
+    assert_null(wsel_config_find(cfg, NULL));
+    assert_int_equal(wsel_config_set_count(NULL), 0);
+    assert_null(wsel_config_set(NULL, 0));
+    assert_false(wsel_config_is_whole(NULL));
+    assert_false(wsel_config_top_multi(NULL));
+    assert_true(wsel_config_top_up_thresh(NULL) == 0.0);
+    assert_int_equal(wsel_config_warning_count(NULL), 0);
+    assert_null(wsel_config_warning(NULL, 0));
+    assert_null(wsel_config_key_hint(NULL));
+    assert_int_equal(wsel_config_check_record(NULL, "a", WSEL_RR_DYNA, "example.com.", NULL,
+                                              &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_check_record(cfg, NULL, WSEL_RR_DYNA, "example.com.", NULL,
+                                              &err), WSEL_E_ARG);
+    /* state */
+    assert_int_equal(wsel_state_set(NULL, NULL, "192.0.2.1", true, 1, &matched, &err),
+                     WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile(NULL, "web", "api.state", &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile(st, "web", NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile_buffer(NULL, "web", "x", "", 0, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_extfile_buffer(st, "web", "x", NULL, 3, &err), WSEL_E_ARG);
+    wsel_mstate m = wsel_state_get(NULL, "web", "192.0.2.1");
+    assert_true(m.up && m.ttl == WSEL_MAX_TTL);
+    m = wsel_state_get(st, "web", NULL);
+    assert_true(m.up && m.ttl == WSEL_MAX_TTL);
+    m = wsel_state_item(st, NULL, &set->items[0]);
+    assert_true(m.up && m.ttl == WSEL_MAX_TTL);
+    m = wsel_state_item(st, set, NULL);
+    assert_true(m.up && m.ttl == WSEL_MAX_TTL);
+    assert_int_equal(wsel_state_set_version(NULL, set), 0);
+    assert_int_equal(wsel_state_set_version(st, NULL), 0);
+    assert_null(wsel_state_config(NULL));
+    wsel_state_set_warn(NULL, NULL, NULL);
+    assert_int_equal(wsel_state_force(NULL, "*/web", false, false, 0, &matched, &err),
+                     WSEL_E_ARG);
+    assert_int_equal(wsel_state_force(st, NULL, false, false, 0, &matched, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_unforce(NULL, "*/web", &matched, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_unforce(st, NULL, &matched, &err), WSEL_E_ARG);
+    wsel_state_clear_forced(NULL);
+    assert_int_equal(wsel_state_load_admin(NULL, "admin", &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_admin(st, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_admin_buffer(NULL, "x", "", 0, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_load_admin_buffer(st, "x", NULL, 3, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_state_pair_count(NULL), 0);
+    wsel_pair_info pi;
+    assert_false(wsel_state_pair(NULL, 0, &pi));
+    assert_false(wsel_state_pair(st, 0, NULL));
+    /* words, answers, engines */
+    assert_int_equal(wsel_set_words(NULL), 0);
+    assert_int_equal(wsel_resource_words(NULL), 0);
+    wsel_answer ans;
+    memset(&ans, 0, sizeof ans);
+    assert_false(wsel_answer_equal(NULL, &ans));
+    assert_false(wsel_answer_equal(&ans, NULL));
+    assert_int_equal(wsel_variant_check(NULL), WSEL_E_ARG);
+    assert_false(wsel_variant_available(NULL));
+    assert_int_equal(wsel_resolver_new_variant(cfg, st, NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_resolver_new_for(cfg, st, "ref", NULL, NULL, &err), WSEL_E_ARG);
+    wsel_resolver *rv = NULL;
+    assert_int_equal(wsel_resolver_new_for(cfg, st, "ref", NULL, &rv, &err), WSEL_E_ARG);
+    assert_null(rv);
+    assert_int_equal(wsel_resolver_sync(NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_resolver_reclaim(NULL), 0);
+    assert_int_equal(wsel_resolver_engine(NULL), WSEL_ENGINE_REF);
+    assert_null(wsel_resolver_variant(NULL));
+    /* the default generator */
+    wsel_prng_seed(NULL, 1);
+    assert_int_equal(wsel_prng_next(NULL), 0);
+    uint64_t w[4] = { 1, 2, 3, 4 };
+    wsel_prng_fill(NULL, w, 4);
+    assert_int_equal(w[0], 1);
+    wsel_prng g;
+    wsel_prng_seed(&g, 1);
+    wsel_prng_fill(&g, NULL, 0);
+    wsel_rng none = wsel_prng_rng(NULL);
+    assert_null(none.fill);
+    assert_int_equal(wsel_resolve(NULL, a, &none, &ans), WSEL_E_ARG);
+    assert_int_equal(wsel_ref_resolve(a, st, &none, &ans), WSEL_E_ARG);
+    wsel_odds *o = NULL;
+    assert_int_equal(wsel_odds_compute(NULL, NULL, &o, NULL), WSEL_E_ARG);
+    assert_null(o);
+}
+
+/* wsel_variant_check: the answer wsel_resolver_new_variant gives for a name. */
+static void test_variant_check(void **state)
+{
+    const whole_fixture *f = *state;
+    const char *names[] = { "fast", "bogus", "fast-", "", NULL };
+    for (size_t i = 0; i < wsel_variant_count() + 5; i++) {
+        const char *v = i < wsel_variant_count() ? wsel_variant_name(i)
+                                                 : names[i - wsel_variant_count()];
+        int want = i < wsel_variant_count() ? (wsel_variant_available(v) ? WSEL_OK
+                                                                          : WSEL_E_UNSUPPORTED)
+                   : v && strcmp(v, "fast") == 0 ? WSEL_OK : WSEL_E_ARG;
+        assert_int_equal(wsel_variant_check(v), want);
+        wsel_resolver *rv = NULL;
+        assert_int_equal(wsel_resolver_new_variant(f->cfg, f->st, v, &rv, NULL), want);
+        wsel_resolver_free(rv);
+    }
+}
+
 static void test_state_errors(void **state)
 {
     (void)state;
@@ -206,7 +346,7 @@ static void test_state_errors(void **state)
         snprintf(text, sizeof text, fmts[f], longkey);
         char full[1100];
         snprintf(full, sizeof full, "192.0.2.1 => DOWN\n%s", text);
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", full, strlen(full), "long",
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", "long", full, strlen(full),
                                                         &err), WSEL_E_STATE);
         assert_int_equal(err.line, 2);
         assert_true(wsel_state_get(st, "web", "192.0.2.1").up);
@@ -224,7 +364,7 @@ static void test_state_errors(void **state)
         char full[128];
         snprintf(full, sizeof full, "# header\n%s", bad[i]);
         err.line = 0;
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", full, strlen(full), NULL, &err),
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "web", NULL, full, strlen(full), &err),
                          WSEL_E_STATE);
         assert_int_equal(err.line, 2);
         assert_true(err.message[0] != '\0');
@@ -382,6 +522,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_bad_args),
+        cmocka_unit_test_setup_teardown(test_null_handles, setup_whole, teardown_whole),
+        cmocka_unit_test_setup_teardown(test_variant_check, setup_whole, teardown_whole),
         cmocka_unit_test(test_state_errors),
         cmocka_unit_test(test_answer_equal),
         cmocka_unit_test(test_fast_force),

@@ -32,7 +32,7 @@ static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     wsel_error err;
-    if (!f || wsel_config_load_buffer(text, sizeof text - 1, "model.conf", NULL, &f->cfg, &err) ||
+    if (!f || wsel_config_load_buffer("model.conf", text, sizeof text - 1, NULL, &f->cfg, &err) ||
         wsel_state_new(f->cfg, &f->st, &err))
         return -1;
     wsel_prng_seed(&f->prng, 7);

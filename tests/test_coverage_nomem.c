@@ -154,7 +154,7 @@ static const char world_text[] =
 static void world_setup(world *w)
 {
     memset(w, 0, sizeof *w);
-    assert_int_equal(wsel_config_load_buffer(world_text, sizeof world_text - 1, "world.conf",
+    assert_int_equal(wsel_config_load_buffer("world.conf", world_text, sizeof world_text - 1,
                                              NULL, &w->cfg, &w->err), WSEL_OK);
     assert_int_equal(wsel_state_new(w->cfg, &w->st, &w->err), WSEL_OK);
 }
@@ -222,8 +222,8 @@ static const char extfile_text[] =
 
 static int fill_extfile(world *w, wsel_state *st)
 {
-    int rc = wsel_state_load_extfile_buffer(st, "web", extfile_text, sizeof extfile_text - 1,
-                                            "ext.state", &w->err);
+    int rc = wsel_state_load_extfile_buffer(st, "web", "ext.state", extfile_text,
+                                            sizeof extfile_text - 1, &w->err);
     if (rc == WSEL_OK) {
         char path[] = "/tmp/wsel-nomem-XXXXXX";
         int fd = mkstemp(path);

@@ -88,7 +88,7 @@ static void automatic_is_widest(void **state)
     wsel_config *cfg;
     static const char text[] = "r => { a => [ 192.0.2.1, 1 ] }\n";
     wsel_load_opts o = { .input = WSEL_INPUT_STANZA };
-    assert_int_equal(wsel_config_load_buffer(text, sizeof text - 1, "t", &o, &cfg, &err),
+    assert_int_equal(wsel_config_load_buffer("t", text, sizeof text - 1, &o, &cfg, &err),
                      WSEL_OK);
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);

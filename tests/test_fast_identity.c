@@ -407,13 +407,10 @@ static void test_identity_sweep(void **unused)
            stats.queries, stats.compared, stats.failed_sets);
 }
 
-/* The direct default-generator paths (buffered words, block refills, the fused
- * draw-and-compare of ungrouped-multi) must consume exactly the words rng->fill would:
- * every set width, several queries in a row so every buffer position is met, and the
- * generators compared word for word afterwards. */
-static void test_prng_direct_paths(void **unused)
+/* The config of test_prng_direct_paths: multi sets of every width 1..64, a one-word
+ * resource, grouped sets of 1..12 groups and resources with both families. */
+static wsel_config *direct_paths_config(void)
 {
-    (void)unused;
     static char text[1 << 17];
     size_t len = 0;
     len += (size_t)snprintf(text + len, sizeof text - len, "service_types => [ mon ]\n");
@@ -462,10 +459,12 @@ static void test_prng_direct_paths(void **unused)
                                     a, G, a + 1, a % 5 + 1);
         len += (size_t)snprintf(text + len, sizeof text - len, " } }\n");
     }
-    wsel_config *cfg = wsel_test_load(text);
-    wsel_state *st;
-    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
-    /* some items DOWN, so answers depend on the words */
+    return wsel_test_load(text);
+}
+
+/* Some items DOWN in the config of direct_paths_config. */
+static void direct_paths_down(wsel_state *st)
+{
     for (int n = 1; n <= 64; n++) {
         char key[64];
         snprintf(key, sizeof key, "10.%d.0.1", n);
@@ -483,6 +482,20 @@ static void test_prng_direct_paths(void **unused)
         if (G % 4 == 0)
             assert_int_equal(wsel_state_set(st, "mon", key, false, 20, NULL, NULL), WSEL_OK);
     }
+}
+
+/* The direct default-generator paths (buffered words, block refills, the fused
+ * draw-and-compare of ungrouped-multi) must consume exactly the words rng->fill would:
+ * every set width, several queries in a row so every buffer position is met, and the
+ * generators compared word for word afterwards. */
+static void test_prng_direct_paths(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = direct_paths_config();
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    /* some items DOWN, so answers depend on the words */
+    direct_paths_down(st);
     size_t n_res = wsel_config_resource_count(cfg);
     for (int e = 0; e < N_ENGINES; e++) {
         if (!engine_slot(e))

@@ -39,7 +39,7 @@ static const wsel_input STANZA = WSEL_INPUT_STANZA;
 static int load_text(const char *text, wsel_load_opts o, wsel_config **cfg, wsel_error *err)
 {
     *cfg = NULL;
-    return wsel_config_load_buffer(text, strlen(text), "t", &o, cfg, err);
+    return wsel_config_load_buffer("t", text, strlen(text), &o, cfg, err);
 }
 
 /* ---- a scratch directory ---------------------------------------------------------- */
@@ -123,7 +123,7 @@ static void t_node_limit_default(void **state)
     wsel_load_opts o = { .input = STANZA, .max_file_size = (size_t)32 << 20 };
     wsel_config *cfg = NULL;
     wsel_error err;
-    int rc = wsel_config_load_buffer(text, len, "big", &o, &cfg, &err);
+    int rc = wsel_config_load_buffer("big", text, len, &o, &cfg, &err);
     free(text);
     assert_int_equal(rc, WSEL_E_LIMIT);
     assert_null(cfg);
@@ -206,7 +206,7 @@ static void *load_job(void *arg)
     wsel_load_opts o = { .input = STANZA, .max_depth = 1000000000u };
     wsel_config *cfg = NULL;
     j->rc = j->path ? wsel_config_load_file(j->path, &o, &cfg, &j->err)
-                    : wsel_config_load_buffer(j->text, strlen(j->text), "t", &o, &cfg,
+                    : wsel_config_load_buffer("t", j->text, strlen(j->text), &o, &cfg,
                                               &j->err);
     wsel_config_free(cfg);
     return NULL;

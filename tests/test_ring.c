@@ -1,7 +1,7 @@
-/* The ring balancer's reference engine against the known answers of the spec (doc/ring.md
- * gives them, by the sections of the project's spec): order lists, layouts K1-K6,
- * counterexamples C1-C4, exact counts, validation, health, retries, DNS updates. Every
- * expected value below is copied from the spec text, not from the engine. */
+/* The ring balancer's reference engine against the known answers doc/ring.md section 12
+ * lists: order lists, layouts K1-K6, counterexamples C1-C4 (section 8), exact counts,
+ * validation, health, retries, DNS updates. Every expected value below is a written
+ * known answer, not the engine's output. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -375,7 +375,7 @@ static void refresh(wsel_ring *r, const char *name)
 }
 
 /* mashape.com answers `first` (type t0), then `then` (type t1): slots of from[i] must
- * now belong to to[i] (the spec's K6 replacements), every other slot stays. */
+ * now belong to to[i] (layout K6's replacements, doc/ring.md section 12), every other slot stays. */
 static void k6_update(wsel_ring_rrtype t0, const char *const *first, wsel_ring_rrtype t1,
                       const char *const *then, const char *const *from, const char *const *to)
 {
@@ -650,9 +650,7 @@ static void test_movement_figures(void **u)
     assert_int_equal(moved_by_adds(1000, 5, 3), 375);
 }
 
-/* ring_spec exact counts of section 13.7 beyond K1-K5 */
-
-/* ttl=0 host 50/50 -> addHost(..., 150) -> 75/25 (N=100) */
+/* the exact counts of doc/ring.md section 12 beyond K1-K5: a ttl=0 host 50/50 -> addHost(..., 150) -> 75/25 (N=100) */
 static void spec_counts_ttl0(void)
 {
     mock m = {0};
@@ -927,7 +925,7 @@ static void test_health(void **u)
     wsel_ring_free(r);
 }
 
-/* ring_spec's "unhealthy node skipped" count (spec 13.7): 15 round-robin calls on N=20
+/* the "unhealthy node skipped" count (doc/ring.md sections 9 and 12): 15 round-robin calls on N=20
  * with 1.2.3.4 down give 5 x 1.2.3.5 and 10 x 9.9.9.9 (weights 10, 10, 20: 5/5/10 slots) */
 static void test_rr_skips_unavailable(void **u)
 {

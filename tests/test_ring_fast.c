@@ -1,4 +1,4 @@
-/* The ring's fast engine against the spec's known answers: tests/test_ring.c, every ring
+/* The ring's fast engine against the known answers of doc/ring.md section 12: tests/test_ring.c, every ring
  * of it with a fast engine attached (tests/ring_fast_wrap.h), so each pick it checks is
  * the fast engine's and each layout it checks is followed by a check of the fast view. */
 #include <stdarg.h>

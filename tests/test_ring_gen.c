@@ -1,4 +1,4 @@
-/* The ring's invariants (spec section 13, doc/ring.md section 12) after every operation of
+/* The ring's invariants (doc/ring.md sections 1, 8 and 12) after every operation of
  * generated scenarios: seeded, deterministic operation sequences (hosts by IP and by name,
  * weight changes, removals, DNS answers of every kind including failures and ttl=0,
  * availability flips, clock moves, picks) run on two rings side by side.
@@ -456,7 +456,7 @@ static void test_generated(void **u)
 #endif
 }
 
-/* Equal weights never move a slot between untouched addresses (spec section 8.3): hosts
+/* Equal weights never move a slot between untouched addresses (doc/ring.md section 8, item 3): hosts
  * added at the end, inserted by name order at construction, removed anywhere. */
 static void test_equal_weights_promise(void **u)
 {

@@ -208,7 +208,7 @@ static void test_versions(void **state)
 
 static int load_ext(wsel_state *st, const char *svc, const char *text, wsel_error *err)
 {
-    return wsel_state_load_extfile_buffer(st, svc, text, strlen(text), "ext.state", err);
+    return wsel_state_load_extfile_buffer(st, svc, "ext.state", text, strlen(text), err);
 }
 
 static void test_extfile(void **state)
@@ -268,6 +268,25 @@ static void test_extfile(void **state)
     assert_int_equal(wsel_state_load_extfile(st, "svc_b", path, &err), WSEL_E_IO);
     assert_string_equal(err.file, path);
 
+}
+
+/* Files without an entry (empty, blank lines, comments only) load and change nothing:
+ * the reader's lists stay empty (run under ASan+UBSan by check-unit SAN=1). */
+static void test_extfile_without_entries(void **state)
+{
+    const fixture *f = *state;
+    wsel_state *st = f->st;
+    wsel_error err;
+    assert_int_equal(load_ext(st, "svc_a", "10.0.0.1 => DOWN/30\n", &err), WSEL_OK);
+    uint64_t v = wsel_state_set_version(st, set_of(f->cfg, "R"));
+    static const char *const empty[] = { "", "\n\n", "# only a comment", "; x\n  \n# y\n" };
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        assert_int_equal(load_ext(st, "svc_a", empty[i], &err), WSEL_OK);
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "svc_a", "e", NULL, 0, &err),
+                         WSEL_OK);
+    }
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), false, 30);
+    assert_int_equal(wsel_state_set_version(st, set_of(f->cfg, "R")), v);
 }
 
 /* A temporary file of `size` bytes: one comment line (a valid, empty state file). */
@@ -351,6 +370,7 @@ int main(void)
         WITH_TWO_SVC(test_canonical_keys),
         WITH_TWO_SVC(test_versions),
         WITH_TWO_SVC(test_extfile),
+        WITH_TWO_SVC(test_extfile_without_entries),
         WITH_TWO_SVC(test_extfile_files),
         cmocka_unit_test(test_free_after_config),
     };

@@ -90,8 +90,8 @@ static void test_extfile_longest_key(void **state)
                  quoted ? "\"" : "", key, quoted ? "\"" : "", quoted + 1);
         ws.n = 0;
         wsel_error_clear(&err);
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "svc", text, strlen(text),
-                                                        "ext.state", &err), WSEL_OK);
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "svc", "ext.state", text,
+                                                        strlen(text), &err), WSEL_OK);
         assert_int_equal(ws.n, 1);
         assert_int_equal(ws.line[0], 1);
         WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", (unsigned)quoted), false, 30);
@@ -100,8 +100,8 @@ static void test_extfile_longest_key(void **state)
         snprintf(text, sizeof text, "%s%s%s => UP\n", quoted ? "\"" : "", key,
                  quoted ? "\"" : "");
         wsel_error_clear(&err);
-        assert_int_equal(wsel_state_load_extfile_buffer(st, "svc", text, strlen(text),
-                                                        "ext.state", &err), WSEL_E_STATE);
+        assert_int_equal(wsel_state_load_extfile_buffer(st, "svc", "ext.state", text,
+                                                        strlen(text), &err), WSEL_E_STATE);
         assert_int_equal(err.line, 1);
         assert_int_equal(err.col, 1);
         assert_non_null(strstr(err.message, "too long"));
@@ -159,8 +159,9 @@ static void test_builtin_service_errors(void **state)
         assert_string_equal(err.key, svc[k]);
         wsel_error_clear(&err);
         err.line = err.col = 9;
-        assert_int_equal(wsel_state_load_extfile_buffer(st, svc[k], "10.0.0.1 => DOWN\n", 17,
-                                                        "ext.state", &err), WSEL_E_STATE);
+        assert_int_equal(wsel_state_load_extfile_buffer(st, svc[k], "ext.state",
+                                                        "10.0.0.1 => DOWN\n", 17, &err),
+                         WSEL_E_STATE);
         assert_string_equal(err.file, "ext.state");
         assert_int_equal(err.line, 0);
         assert_int_equal(err.col, 0);
@@ -293,7 +294,7 @@ static void test_admin_state_no_leak(void **state)
     wsel_state *st;
     assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
     wsel_error err;
-    assert_int_equal(wsel_state_load_admin_buffer(st, admin, sizeof admin - 1, "admin", &err),
+    assert_int_equal(wsel_state_load_admin_buffer(st, "admin", admin, sizeof admin - 1, &err),
                      WSEL_OK);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 20);
     wsel_state_free(st);

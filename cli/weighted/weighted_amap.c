@@ -90,24 +90,9 @@ int amap_add(amap *m, const wsel_answer *a)
     size_t need = 0;
     for (uint32_t s = 0; s < a->n_sets; s++)
         need += a->set[s].count;
-    if (m->alen + need > m->acap) {
-        size_t cap = m->acap ? m->acap * 2 : 4096;
-        while (cap < m->alen + need)
-            cap *= 2;
-        uint16_t *p = realloc(m->arena, cap * sizeof *p);
-        if (!p)
-            return -1;
-        m->arena = p;
-        m->acap = cap;
-    }
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 256;
-        amap_entry *p = realloc(m->e, cap * sizeof *p);
-        if (!p)
-            return -1;
-        m->e = p;
-        m->cap = cap;
-    }
+    if (!wsel__grow(&m->arena, &m->acap, m->alen + need, sizeof *m->arena) ||
+        !wsel__grow(&m->e, &m->cap, m->n + 1, sizeof *m->e))
+        return -1;
     amap_entry *e = &m->e[m->n];
     e->off = (uint32_t)m->alen;
     e->n_sets = a->n_sets;

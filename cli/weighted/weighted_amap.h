@@ -2,7 +2,7 @@
 #ifndef WSEL_CLI_AMAP_H
 #define WSEL_CLI_AMAP_H
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 typedef struct amap_entry {
     uint32_t off;            /* key position in the arena */

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "weighted_answers.h"
-#include "kit/kit.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {

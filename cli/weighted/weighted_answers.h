@@ -2,7 +2,7 @@
 #ifndef WSEL_CLI_ANSWERS_H
 #define WSEL_CLI_ANSWERS_H
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 /* One answer of a whole resource: per set, the index into that set's odds answers. */
 typedef struct cli_combo {

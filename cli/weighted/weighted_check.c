@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 static const char check_usage[] =
     "usage: wsel check CONFIG [--zone ZONEFILE ORIGIN]... [--stanza|--whole] [--json]\n"
@@ -319,136 +319,154 @@ static void print_issue(const zone_issue *z)
     fputc('\n', stderr);
 }
 
-int cli_check(int argc, char **argv)
+/* The command line of check. */
+typedef struct check_args {
+    const char *config;
+    wsel_input input;
+    int json, strict;
+    zone_arg *zones;     /* --zone ZONEFILE ORIGIN, in order */
+    size_t nz;
+} check_args;
+
+/* Fills `a` (a->zones has room for argc entries); CLI_OK to go on, -1 after --help,
+ * else the exit status (message printed). */
+static int check_args_parse(int argc, char **argv, check_args *a)
 {
     const char *cmd = "check";
-    const char *config = NULL;
-    wsel_input input = WSEL_INPUT_AUTO;
-    int json = 0, strict = 0;
-    zone_arg *zones = calloc((size_t)argc, sizeof *zones);
-    size_t nz = 0;
-    int rc = CLI_USAGE;
-    wsel_config *cfg = NULL;
-    zone_report rep = {0};
-    if (!zones)
-        return cli_nomem(cmd);
     int opts_done = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!opts_done && a[0] == '-' && a[1]) {
-            int common = cli_common_opt(a, &opts_done, &json, &input, check_usage);
+        const char *arg = argv[i];
+        if (!opts_done && arg[0] == '-' && arg[1]) {
+            int common = cli_common_opt(arg, &opts_done, &a->json, &a->input, check_usage);
             if (common == CLI_OPT_HELP) {
-                rc = CLI_OK;
-                goto out;
+                return -1;
             } else if (common == CLI_OPT_TAKEN) {
                 /* shared option, handled */
-            } else if (strcmp(a, "--strict") == 0) {
-                strict = 1;
-            } else if (strcmp(a, "--zone") == 0) {
-                if (i + 2 >= argc) {
-                    cli_die(cmd, "--zone needs ZONEFILE and ORIGIN");
-                    goto out;
-                }
-                zones[nz].file = argv[i + 1];
-                zones[nz].origin = argv[i + 2];
-                nz++;
+            } else if (strcmp(arg, "--strict") == 0) {
+                a->strict = 1;
+            } else if (strcmp(arg, "--zone") == 0) {
+                if (i + 2 >= argc)
+                    return cli_die(cmd, "--zone needs ZONEFILE and ORIGIN");
+                a->zones[a->nz].file = argv[i + 1];
+                a->zones[a->nz].origin = argv[i + 2];
+                a->nz++;
                 i += 2;
             } else {
-                cli_die(cmd, "unknown option '%s' (see wsel check --help)", a);
-                goto out;
+                return cli_die(cmd, "unknown option '%s' (see wsel check --help)", arg);
             }
-        } else if (!config) {
-            config = a;
+        } else if (!a->config) {
+            a->config = arg;
         } else {
-            cli_die(cmd, "unexpected argument '%s' (see wsel check --help)", a);
-            goto out;
+            return cli_die(cmd, "unexpected argument '%s' (see wsel check --help)", arg);
         }
     }
-    if (!config) {
-        cli_die(cmd, "missing CONFIG (see wsel check --help)");
-        goto out;
-    }
+    if (!a->config)
+        return cli_die(cmd, "missing CONFIG (see wsel check --help)");
+    return CLI_OK;
+}
 
+/* --json for a config that does not load: its one error, no warnings. */
+static void json_load_error(const char *config, const wsel_error *err)
+{
+    char buf[2048];
     wsel__jw j;
     wsel__jw_init(&j, stdout);
-    wsel_error err;
-    rc = cli_load_config(cmd, config, input, &cfg, &err);
-    if (rc != CLI_OK && rc != CLI_INVALID)
-        goto out;
-    if (rc != CLI_OK) {
-        if (json) {
-            char buf[2048];
-            wsel__jw_obj_begin(&j);
-            wsel__jw_kstr(&j, "file", config);
-            wsel__jw_kbool(&j, "valid", 0);
-            wsel__jw_karr_begin(&j, "errors");
-            wsel__jw_obj_begin(&j);
-            wsel__jw_kstr(&j, "file", err.file);
-            wsel__jw_ku64(&j, "line", err.line);
-            wsel__jw_ku64(&j, "col", err.col);
-            wsel__jw_kstr(&j, "code", wsel_strerror(err.code));
-            wsel__jw_kstr(&j, "resource", err.object);
-            wsel__jw_kstr(&j, "stanza", err.path);
-            wsel__jw_kstr(&j, "item", err.key);
-            wsel__jw_kstr(&j, "message", wsel_error_format(&err, buf, sizeof buf));
-            wsel__jw_obj_end(&j);
-            wsel__jw_arr_end(&j);
-            wsel__jw_karr_begin(&j, "warnings");
-            wsel__jw_arr_end(&j);
-            wsel__jw_obj_end(&j);
-            cli_json_end(&j);
-        }
-        goto out;
-    }
+    wsel__jw_obj_begin(&j);
+    wsel__jw_kstr(&j, "file", config);
+    wsel__jw_kbool(&j, "valid", 0);
+    wsel__jw_karr_begin(&j, "errors");
+    wsel__jw_obj_begin(&j);
+    wsel__jw_kstr(&j, "file", err->file);
+    wsel__jw_ku64(&j, "line", err->line);
+    wsel__jw_ku64(&j, "col", err->col);
+    wsel__jw_kstr(&j, "code", wsel_strerror(err->code));
+    wsel__jw_kstr(&j, "resource", err->object);
+    wsel__jw_kstr(&j, "stanza", err->path);
+    wsel__jw_kstr(&j, "item", err->key);
+    wsel__jw_kstr(&j, "message", wsel_error_format(err, buf, sizeof buf));
+    wsel__jw_obj_end(&j);
+    wsel__jw_arr_end(&j);
+    wsel__jw_karr_begin(&j, "warnings");
+    wsel__jw_arr_end(&j);
+    wsel__jw_obj_end(&j);
+    cli_json_end(&j);
+}
 
-    collect_warnings(cfg, config, &rep);
-    for (size_t z = 0; z < nz && !rep.nomem; z++)
-        if ((rc = cli_zone_check(cmd, cfg, zones[z].file, zones[z].origin, &rep)) != 0)
-            goto out;
-    if (rep.nomem) {
-        /* a report with a warning missing must not pass for the whole verdict */
-        rc = cli_nomem(cmd);
-        goto out;
-    }
-    if (strict) {
-        for (size_t i = 0; i < rep.n; i++)
-            rep.issues[i].is_error = 1;
-        rep.errors += rep.warnings;
-        rep.warnings = 0;
-    }
-    rc = rep.errors ? CLI_INVALID : CLI_OK;
+/* The verdict on a config that loaded, with its listing and every issue. */
+static void print_report(const check_args *a, const wsel_config *cfg, const zone_report *rep)
+{
     const char *checked = wsel_config_is_whole(cfg)
                               ? "the weighted plugin stanza and the service types it uses; "
                                 "the rest of the config for syntax only"
                               : "the weighted plugin stanza";
-    if (json) {
+    if (a->json) {
+        wsel__jw j;
+        wsel__jw_init(&j, stdout);
         wsel__jw_obj_begin(&j);
-        wsel__jw_kstr(&j, "file", config);
-        wsel__jw_kbool(&j, "valid", rep.errors == 0);
+        wsel__jw_kstr(&j, "file", a->config);
+        wsel__jw_kbool(&j, "valid", rep->errors == 0);
         wsel__jw_kstr(&j, "checked", checked);
         json_listing(&j, cfg);
-        wsel__jw_ku64(&j, "records", rep.records);
-        json_issues(&j, "errors", &rep, 1);
-        json_issues(&j, "warnings", &rep, 0);
+        wsel__jw_ku64(&j, "records", rep->records);
+        json_issues(&j, "errors", rep, 1);
+        json_issues(&j, "warnings", rep, 0);
         wsel__jw_obj_end(&j);
         cli_json_end(&j);
-    } else {
-        text_listing(cfg, config);
-        fflush(stdout);
-        for (size_t i = 0; i < rep.n; i++)
-            print_issue(&rep.issues[i]);
-        if (nz)
-            printf("zone records: %zu weighted record%s checked\n", rep.records,
-                   rep.records == 1 ? "" : "s");
-        printf("checked: %s\n", checked);
-        printf("%s: %zu error%s, %zu warning%s\n", rep.errors ? "INVALID" : "valid",
-               rep.errors, rep.errors == 1 ? "" : "s", rep.warnings,
-               rep.warnings == 1 ? "" : "s");
+        return;
     }
-out:
+    text_listing(cfg, a->config);
+    fflush(stdout);
+    for (size_t i = 0; i < rep->n; i++)
+        print_issue(&rep->issues[i]);
+    if (a->nz)
+        printf("zone records: %zu weighted record%s checked\n", rep->records,
+               rep->records == 1 ? "" : "s");
+    printf("checked: %s\n", checked);
+    printf("%s: %zu error%s, %zu warning%s\n", rep->errors ? "INVALID" : "valid", rep->errors,
+           rep->errors == 1 ? "" : "s", rep->warnings, rep->warnings == 1 ? "" : "s");
+}
+
+/* Loads the config, gathers warnings and zone issues into rep, prints the verdict.
+ * Returns the exit status. */
+static int check_run(const check_args *a, wsel_config **cfg, zone_report *rep)
+{
+    const char *cmd = "check";
+    wsel_error err;
+    int rc = cli_load_config(cmd, a->config, a->input, cfg, &err);
+    if (rc == CLI_INVALID && a->json)
+        json_load_error(a->config, &err);
+    if (rc != CLI_OK)
+        return rc;
+    collect_warnings(*cfg, a->config, rep);
+    for (size_t z = 0; z < a->nz && !rep->nomem; z++)
+        if ((rc = cli_zone_check(cmd, *cfg, a->zones[z].file, a->zones[z].origin, rep)) != 0)
+            return rc;
+    if (rep->nomem) /* a report with a warning missing must not pass for the whole verdict */
+        return cli_nomem(cmd);
+    if (a->strict) {
+        for (size_t i = 0; i < rep->n; i++)
+            rep->issues[i].is_error = 1;
+        rep->errors += rep->warnings;
+        rep->warnings = 0;
+    }
+    print_report(a, *cfg, rep);
+    return rep->errors ? CLI_INVALID : CLI_OK;
+}
+
+int cli_check(int argc, char **argv)
+{
+    check_args a = {.input = WSEL_INPUT_AUTO};
+    if (!(a.zones = calloc((size_t)argc, sizeof *a.zones)))
+        return cli_nomem("check");
+    wsel_config *cfg = NULL;
+    zone_report rep = {0};
+    int rc = check_args_parse(argc, argv, &a);
+    if (rc < 0)
+        rc = CLI_OK; /* --help */
+    else if (rc == CLI_OK)
+        rc = check_run(&a, &cfg, &rep);
     cli_zone_report_free(&rep);
-    if (cfg)
-        wsel_config_free(cfg);
-    free(zones);
+    wsel_config_free(cfg);
+    free(a.zones);
     return rc;
 }

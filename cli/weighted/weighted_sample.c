@@ -1,5 +1,6 @@
 /* bin/wsel: `wsel sample` -- draw answers with a resolver and hold the counts against
- * the exact odds with a chi-squared test (the verification kit's statistics module).
+ * the exact odds with a chi-squared test (the library's goodness of fit,
+ * odds/weighted/weighted_fit.h, which the verification kit's tests use too).
  *
  * One function per job: reading the command line (sample_args), setting up config,
  * state, odds and resolver (sample_setup), drawing and counting (sample_draw), the
@@ -11,8 +12,7 @@
 
 #include "weighted_amap.h"
 #include "weighted_answers.h"
-#include "kit/kit.h"
-#include "kit/kit_stat.h"
+#include "../../odds/weighted/weighted_fit.h"
 
 #define SAMPLE_MAX_N 10000000000ULL /* 10^10 */
 #define SAMPLE_DEFAULT_SEED 1ULL
@@ -105,7 +105,7 @@ static int sample_args_parse(int argc, char **argv, sample_args *a)
                        a->config ? "RESOURCE" : "CONFIG");
     if (!have_n)
         return cli_die(cmd, "missing -n N (see wsel sample --help)");
-    int vc = wsel_kit_variant_check(a->engine);
+    int vc = wsel_variant_check(a->engine);
     if (vc == WSEL_E_ARG)
         return cli_die(cmd, "unknown engine '%s' (expected ref, fast, fast-scalar, fast-sse2 or "
                             "fast-avx2)", a->engine);
@@ -147,14 +147,14 @@ typedef struct sample_run {
 } sample_run;
 
 /* The fit: one test over the resource's answer sets when they are enumerable, else
- * the kit's sub-tests per set (kit_stat.h) combined with Sidak's correction. */
+ * the sub-tests per set (odds/weighted/weighted_fit.h) combined with Sidak's correction. */
 typedef struct sample_fit {
     const char *test;  /* "answer-sets" or "subtests" */
     double chi2, p;    /* chi2 and df: the sums over the sub-tests with df > 0 */
     size_t df;
     int impossible;
     size_t nsub, counted; /* sub-tests run; those with df > 0 (the correction's m) */
-    wsel_kit_subtest sub[2 * WSEL_KIT_MAX_SUBTESTS];
+    wsel__subtest sub[2 * WSEL__MAX_SUBTESTS];
 } sample_fit;
 
 static void sample_run_free(sample_run *s)
@@ -252,7 +252,7 @@ static void count_enumerated(sample_run *s, const wsel_answer *ans)
     size_t idx = 0;
     int found = 1;
     for (uint32_t k = 0; k < o->n_sets; k++) {
-        long x = wsel_kit_find_answer(&o->sets[k], ans->set[k].items, ans->set[k].count);
+        long x = wsel__odds_find_answer(&o->sets[k], ans->set[k].items, ans->set[k].count);
         if (x < 0) {
             found = 0;
             break;
@@ -294,7 +294,7 @@ static void count_sets(sample_run *s, const wsel_answer *ans)
     for (uint32_t k = 0; k < ans->n_sets && k < s->res->n_sets; k++) {
         const wsel_set_answer *a = &ans->set[k];
         if (s->acount[k]) {
-            long x = wsel_kit_find_answer(&s->o->sets[k], a->items, a->count);
+            long x = wsel__odds_find_answer(&s->o->sets[k], a->items, a->count);
             /* an answer outside the list is impossible: the draw loop's distinct
              * answers say so; the last slot only keeps the totals honest */
             s->acount[k][x < 0 ? s->o->sets[k].n_answers : (uint32_t)x]++;
@@ -360,8 +360,8 @@ static void am_ans(const amap *m, size_t k, cli_ans *a)
     }
 }
 
-/* Enumerable: chi-squared over the resource's answer sets (the kit's pooling rule).
- * Otherwise: per set, the kit's sub-tests for its mode (or over the set's own answers
+/* Enumerable: chi-squared over the resource's answer sets (the one pooling rule, odds/stat.h).
+ * Otherwise: per set, the sub-tests for its mode (or over the set's own answers
  * when its odds enumerate them), combined with Sidak's correction. An answer the odds
  * call impossible makes p 0. */
 static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit *f)
@@ -382,10 +382,10 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
             exp[k] = (double)((long double)a->n * s->combo[k].p);
             obs[k] = (double)s->ccount[k];
         }
-        wsel_kit_stat r = wsel_kit_chisq_gof(obs, exp, s->ncombo);
+        wsel__stat r = wsel__chisq_gof(obs, exp, s->ncombo);
         free(obs);
         free(exp);
-        f->sub[0] = (wsel_kit_subtest){ "answer-sets", UINT32_MAX, -1, N, r };
+        f->sub[0] = (wsel__subtest){ "answer-sets", UINT32_MAX, -1, N, r };
         f->nsub = 1;
         f->impossible = s->nunx > 0 || s->unx_other > 0;
     } else {
@@ -403,9 +403,9 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
                 buf[set->n_items + x] = (double)s->acount[k][x];
             for (size_t g = 0; g < ng; g++)
                 buf[set->n_items + na + g] = (double)s->gcount[k][g];
-            wsel_kit_set_counts c = { na ? buf + set->n_items : NULL, buf,
+            wsel__set_counts c = { na ? buf + set->n_items : NULL, buf,
                                       ng ? buf + set->n_items + na : NULL };
-            f->nsub += wsel_kit_weighted_set_fit(&s->o->sets[k], k, N, &c, f->sub + f->nsub);
+            f->nsub += wsel__weighted_set_fit(&s->o->sets[k], k, N, &c, f->sub + f->nsub);
             free(buf);
         }
         for (size_t k = 0; k < s->am.n && !f->impossible; k++) {
@@ -414,7 +414,7 @@ static int sample_fit_run(const sample_args *a, const sample_run *s, sample_fit 
             f->impossible = cli_answer_p(s->o, &ca) <= 0;
         }
     }
-    wsel_kit_stat r = wsel_kit_subtests_combine(f->sub, f->nsub);
+    wsel__stat r = wsel__subtests_combine(f->sub, f->nsub);
     for (size_t k = 0; k < f->nsub; k++)
         f->counted += f->sub[k].r.df > 0;
     f->chi2 = r.stat;
@@ -452,7 +452,7 @@ static void json_answer(wsel__jw *j, const wsel_resource *res, const cli_ans *a,
     wsel__jw_obj_end(j);
 }
 
-static void json_subtest(wsel__jw *j, const wsel_resource *res, const wsel_kit_subtest *t)
+static void json_subtest(wsel__jw *j, const wsel_resource *res, const wsel__subtest *t)
 {
     wsel__jw_obj_begin(j);
     wsel__jw_key(j, "kind");
@@ -493,7 +493,7 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
     wsel__jw_key(&j, "seed");
     wsel__jw_u64(&j, a->seed);
     wsel__jw_key(&j, "engine");
-    wsel__jw_str(&j, wsel_kit_resolver_variant(s->r));
+    wsel__jw_str(&j, wsel_resolver_variant(s->r));
     wsel__jw_key(&j, "test");
     wsel__jw_str(&j, f->test);
     wsel__jw_key(&j, "answers");
@@ -630,12 +630,12 @@ static int text_items(const sample_args *a, const sample_run *s)
 static void text_subtests(const sample_run *s, const sample_fit *f)
 {
     printf("sub-tests, each valid for its set's mode (chi-squared; bins expecting < %g "
-           "merged, binomial terms expecting < %g skipped):\n", WSEL_KIT_MIN_EXPECTED,
-           WSEL_KIT_MIN_EXPECTED);
+           "merged, binomial terms expecting < %g skipped):\n", WSEL__MIN_EXPECTED,
+           WSEL__MIN_EXPECTED);
     printf("  %-11s  %3s  %-20s  %12s  %12s  %4s  %12s\n", "kind", "set", "group", "draws",
            "chi2", "df", "p");
     for (size_t k = 0; k < f->nsub; k++) {
-        const wsel_kit_subtest *t = &f->sub[k];
+        const wsel__subtest *t = &f->sub[k];
         const char *g = t->group >= 0 ? s->res->sets[t->set].groups[t->group].label : "-";
         printf("  %-11s  %3u  %-20s  %12.0f  %12.6g  %4u  ", t->kind, t->set, g, t->draws,
                t->r.stat, t->r.df);
@@ -649,14 +649,14 @@ static void text_subtests(const sample_run *s, const sample_fit *f)
 static int sample_text(const sample_args *a, const sample_run *s, const sample_fit *f)
 {
     printf("resource %s: %llu draws, seed %llu, engine %s\n", s->res->name, a->n, a->seed,
-           wsel_kit_resolver_variant(s->r));
+           wsel_resolver_variant(s->r));
     if (s->en)
         text_enumerated(a, s);
     else if (text_items(a, s) != CLI_OK)
         return CLI_RESOURCE; /* its only failure is out of memory */
     if (s->en) {
         printf("chi-squared over answer sets (bins expecting < %g merged): ",
-               WSEL_KIT_MIN_EXPECTED);
+               WSEL__MIN_EXPECTED);
     } else {
         text_subtests(s, f);
         printf("%zu sub-test%s, combined with %s: ", f->counted, f->counted == 1 ? "" : "s",

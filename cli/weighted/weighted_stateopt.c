@@ -2,18 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 static int push(const char *cmd, cli_stateopts *so, cli_stateop op)
 {
-    if (so->n == so->cap) {
-        size_t cap = so->cap ? so->cap * 2 : 8;
-        cli_stateop *p = realloc(so->ops, cap * sizeof *p);
-        if (!p)
-            return -cli_nomem(cmd);
-        so->ops = p;
-        so->cap = cap;
-    }
+    if (!wsel__grow(&so->ops, &so->cap, so->n + 1, sizeof *so->ops))
+        return -cli_nomem(cmd);
     so->ops[so->n++] = op;
     return 1;
 }

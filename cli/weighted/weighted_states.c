@@ -2,7 +2,7 @@
  * match, with its monitored, forced and resulting state (like `gdnsdctl states`). */
 #include <stdlib.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
 
 static const char states_usage[] =
     "usage: wsel states CONFIG [state options] [--stanza|--whole] [--json]\n"

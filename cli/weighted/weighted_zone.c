@@ -6,17 +6,16 @@
  *     [NAME] [TTL] [IN] TYPE RDATA...
  * Only DYNA and DYNC records naming the `weighted` plugin are examined. */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "../cli.h"
+#include "weighted_cli.h"
+#include "../../core/io.h"
 
 #define MAX_TOKENS 32
+#define ZONE_MAX_SIZE ((size_t)1 << 30) /* a zone file: at most 1 GiB */
+#define ZONE_MAX_LINE ((size_t)1 << 20) /* a line of it: less than 1 MiB */
 
 typedef struct token {
     const char *s;
@@ -64,15 +63,9 @@ int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned c
 {
     char msg[2048];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (rep->n == rep->cap) {
-        size_t cap = rep->cap ? rep->cap * 2 : 8;
-        zone_issue *p = realloc(rep->issues, cap * sizeof *p);
-        if (!p) {
-            rep->nomem = 1;
-            return -1;
-        }
-        rep->issues = p;
-        rep->cap = cap;
+    if (!wsel__grow(&rep->issues, &rep->cap, rep->n + 1, sizeof *rep->issues)) {
+        rep->nomem = 1;
+        return -1;
     }
     zone_issue *z = &rep->issues[rep->n];
     z->file = dupn(file, strlen(file));
@@ -135,16 +128,8 @@ static int tokenize(const char *line, unsigned lineno, record *r, int *paren)
         }
         if (r->n < MAX_TOKENS) {
             size_t tl = (size_t)(p - start);
-            if (r->len + tl + 1 > r->cap) {
-                size_t cap = r->cap ? r->cap : 256;
-                while (r->len + tl + 1 > cap)
-                    cap *= 2;
-                char *nt = realloc(r->text, cap);
-                if (!nt)
-                    return -1;
-                r->text = nt;
-                r->cap = cap;
-            }
+            if (!wsel__grow(&r->text, &r->cap, r->len + tl + 1, 1))
+                return -1;
             memcpy(r->text + r->len, start, tl);
             r->off[r->n] = r->len;
             r->len += tl;
@@ -236,83 +221,69 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     return 0;
 }
 
+/* One pass over a zone file's lines. */
+typedef struct zone_scan {
+    const char *cmd, *path, *origin;
+    const wsel_config *cfg;
+    zone_report *rep;
+    record rec;          /* the record being gathered */
+    int paren;           /* parentheses open across lines */
+    unsigned lineno;
+} zone_scan;
+
+/* One line (NUL-terminated, len bytes before the NUL): adds it to the record, and checks
+ * the record once its parentheses close. 0, or the exit status (message printed). */
+static int zone_line(zone_scan *z, char *line, size_t len)
+{
+    z->lineno++;
+    if (len >= ZONE_MAX_LINE)
+        return cli_die(z->cmd, "%s:%u: line too long", z->path, z->lineno);
+    if (memchr(line, '\0', len))
+        return cli_die(z->cmd, "%s:%u: NUL byte in zone file", z->path, z->lineno);
+    record *rec = &z->rec;
+    if (z->paren == 0) { /* a new record starts on this line */
+        rec->n = rec->len = 0;
+        rec->line = z->lineno;
+        rec->has_name = !isspace((unsigned char)line[0]);
+        rec->directive = line[0] == '$';
+    }
+    if (tokenize(line, z->lineno, rec, &z->paren) < 0)
+        return cli_nomem(z->cmd);
+    if (z->paren < 0)
+        z->paren = 0;
+    if (z->paren == 0 && !rec->directive &&
+        check_record(z->cfg, z->path, z->origin, rec, z->rep) < 0)
+        return cli_nomem(z->cmd);
+    return 0;
+}
+
 int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
                    const char *origin, zone_report *rep)
 {
+    char *data;
+    size_t len;
+    wsel_error err;
+    wsel_error_clear(&err);
+    if (wsel__read_file(path, "zone file", ZONE_MAX_SIZE, NULL, &data, &len, &err) != WSEL_OK)
+        return cli_report(cmd, &err, CLI_ROLE_INPUT);
+    zone_scan z = {.cmd = cmd, .path = path, .origin = origin, .cfg = cfg, .rep = rep};
     int rc = 0;
-    FILE *f = cli_open_regular(cmd, "zone file", path, &rc);
-    if (!f)
-        return rc;
-    char *line = NULL;
-    size_t cap = 0, len = 0;
-    unsigned lineno = 0;
-    int paren = 0;
-    int c;
-    record rec;
-    memset(&rec, 0, sizeof rec);
-    for (;;) {
-        len = 0;
-        while ((c = fgetc(f)) != EOF && c != '\n') {
-            if (len + 2 > cap) {
-                size_t ncap = cap ? cap * 2 : 256;
-                if (ncap > (1u << 20)) {
-                    rc = cli_die(cmd, "%s:%u: line too long", path, lineno + 1);
-                    goto out;
-                }
-                char *p = realloc(line, ncap);
-                if (!p) {
-                    rc = cli_nomem(cmd);
-                    goto out;
-                }
-                line = p;
-                cap = ncap;
-            }
-            line[len++] = (char)c;
-        }
-        if (c == EOF && len == 0)
-            break;
-        lineno++;
-        if (!line) {
-            continue; /* empty line before any allocation */
-        }
-        line[len] = '\0';
-        if (memchr(line, '\0', len)) {
-            rc = cli_die(cmd, "%s:%u: NUL byte in zone file", path, lineno);
-            goto out;
-        }
-        if (paren == 0) { /* a new record starts on this line */
-            rec.n = rec.len = 0;
-            rec.line = lineno;
-            rec.has_name = !isspace((unsigned char)line[0]);
-            rec.directive = line[0] == '$';
-        }
-        if (tokenize(line, lineno, &rec, &paren) < 0) {
-            rc = cli_nomem(cmd);
-            goto out;
-        }
-        if (paren < 0)
-            paren = 0;
-        if (paren == 0 && !rec.directive && check_record(cfg, path, origin, &rec, rep) < 0) {
-            rc = cli_nomem(cmd);
-            goto out;
-        }
-        if (c == EOF)
-            break;
+    /* Lines end at '\n'; a last line without one counts, an empty end does not. */
+    for (size_t pos = 0; rc == 0 && pos < len;) {
+        char *line = data + pos;
+        char *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
+        line[n] = '\0';
+        pos += n + 1;
+        rc = zone_line(&z, line, n);
     }
-    if (paren > 0 && !ferror(f)) {
-        if (cli_issue_add(rep, path, lineno, 1, 1, "", "", -1,
-                          "'(' of the record at line %u is never closed", rec.line) < 0 ||
-            (!rec.directive && check_record(cfg, path, origin, &rec, rep) < 0)) {
-            rc = cli_nomem(cmd);
-            goto out;
-        }
-    }
-    if (ferror(f))
-        rc = cli_die(cmd, "error reading zone file '%s': %s", path, strerror(errno));
-out:
-    free(line);
-    free(rec.text);
-    fclose(f);
+    if (rc == 0 && z.paren > 0 &&
+        (cli_issue_add(rep, path, z.lineno, 1, 1, "", "", -1,
+                       "'(' of the record at line %u is never closed", z.rec.line) < 0 ||
+         (!z.rec.directive && check_record(cfg, path, origin, &z.rec, rep) < 0)))
+        rc = cli_nomem(cmd);
+    free(data);
+    free(z.rec.text);
     return rc;
 }
 

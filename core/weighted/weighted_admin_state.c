@@ -119,8 +119,8 @@ static const wsel__parse_opts admin_opts = {
     .max_includes = 0,
 };
 
-int wsel_state_load_admin_buffer(wsel_state *st, const char *data, size_t len,
-                                 const char *name, wsel_error *err)
+int wsel_state_load_admin_buffer(wsel_state *st, const char *name, const char *data,
+                                 size_t len, wsel_error *err)
 {
     if (!name)
         name = "<buffer>";
@@ -147,7 +147,7 @@ int wsel_state_load_admin(wsel_state *st, const char *path, wsel_error *err)
     int rc = wsel__read_file(path, "admin_state file", admin_opts.max_file_size, NULL, &data, &len, err);
     if (rc)
         return rc;
-    rc = wsel_state_load_admin_buffer(st, data, len, path, err);
+    rc = wsel_state_load_admin_buffer(st, path, data, len, err);
     free(data);
     return rc;
 }

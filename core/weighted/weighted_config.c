@@ -96,7 +96,7 @@ int wsel_config_load_file(const char *path, const wsel_load_opts *opts, wsel_con
     return load(path, NULL, 0, NULL, path ? NULL : "path is NULL", opts, out, err);
 }
 
-int wsel_config_load_buffer(const char *data, size_t len, const char *name,
+int wsel_config_load_buffer(const char *name, const char *data, size_t len,
                             const wsel_load_opts *opts, wsel_config **out, wsel_error *err)
 {
     return load(NULL, data ? data : "", len, name ? name : "<buffer>",
@@ -153,5 +153,5 @@ bool wsel_config_top_multi(const wsel_config *cfg)
 
 double wsel_config_top_up_thresh(const wsel_config *cfg)
 {
-    return cfg ? cfg->top_up_thresh : 0.5;
+    return cfg ? cfg->top_up_thresh : 0.0; /* no config: a value no config has */
 }

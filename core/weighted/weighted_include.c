@@ -86,14 +86,8 @@ static char *resolve(const char *from, const char *path, bool esc)
 
 static int push_path(wsel__pathlist *out, size_t *cap, const char *p)
 {
-    if (out->n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        char **nv = realloc(out->v, nc * sizeof *nv);
-        if (!nv)
-            return WSEL_E_NOMEM;
-        out->v = nv;
-        *cap = nc;
-    }
+    if (!wsel__grow(&out->v, cap, out->n + 1, sizeof *out->v))
+        return WSEL_E_NOMEM;
     if (!(out->v[out->n] = strdup(p)))
         return WSEL_E_NOMEM;
     out->n++;

@@ -79,14 +79,8 @@ static int put(wsel__lexer *lx, size_t *n, char c, unsigned line, unsigned col)
     if (*n >= lx->max_string)
         return wsel__fail(lx->err, WSEL_E_LIMIT, lx->file, line, col, NULL, NULL, NULL,
                           "string longer than the limit of %zu bytes", lx->max_string);
-    if (*n >= lx->cap) {
-        size_t cap = lx->cap ? lx->cap * 2 : 256;
-        char *nb = realloc(lx->buf, cap);
-        if (!nb)
-            return fail(lx, WSEL_E_NOMEM, line, col, "out of memory%s", "");
-        lx->buf = nb;
-        lx->cap = cap;
-    }
+    if (!wsel__grow(&lx->buf, &lx->cap, *n + 1, 1))
+        return fail(lx, WSEL_E_NOMEM, line, col, "out of memory%s", "");
     lx->buf[(*n)++] = c;
     return WSEL_OK;
 }

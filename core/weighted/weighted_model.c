@@ -577,55 +577,128 @@ static int check_cname_monitors(builder *b, const params *p, const wsel__node *h
     return WSEL_OK;
 }
 
-static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const params *pp,
-                     const wsel__pos *loc, wsel_set *set)
+/* The direct items of a set's hash are its non-parameter keys, in config order: at
+ * least one, at most WSEL_MAX_ITEMS. Their count in *n, the first in *first. */
+static int count_direct(builder *b, const wsel__node *hash, size_t *n,
+                        const wsel__entry **first)
 {
-    params pv = *pp;
-    params *p = &pv;
-    /* Direct items are the non-parameter keys, in config order. */
-    size_t n = 0;
-    const wsel__entry *first = NULL;
+    *n = 0;
+    *first = NULL;
     for (size_t i = 0; i < hash->len; i++) {
         const wsel__entry *e = &hash->entries[i];
         if (param_of(e) != P_NONE)
             continue;
-        if (!first)
-            first = e;
-        if (++n > WSEL_MAX_ITEMS) {
+        if (!*first)
+            *first = e;
+        if (++*n > WSEL_MAX_ITEMS) {
             b->hint_key = NULL;
-            return count_error(b, &e->kpos, e->key, n, "items");
+            return count_error(b, &e->kpos, e->key, *n, "items");
         }
     }
-    if (n == 0)
+    if (*n == 0)
         return count_error(b, &hash->pos, NULL, 0,
                            "items (addresses, groups or CNAMEs; parameters do not count)");
-    setctx sc = { 0 };
-    int rc = detect(b, first, forced, &sc);
-    if (!rc)
-        rc = use_params(b, p, sc.kind == WSEL_KIND_CNAME);
-    if (!rc && sc.kind == WSEL_KIND_CNAME)
-        rc = check_cname_monitors(b, p, hash);
-    if (rc)
-        return rc;
+    return WSEL_OK;
+}
 
-    size_t total = 0;
+/* Every direct item has the set's shape (a group's hash, or an item); the number of
+ * items of the set, groups flattened, in *total. */
+static int count_items(builder *b, const wsel__node *hash, const setctx *sc, size_t *total)
+{
+    *total = 0;
     for (size_t i = 0; i < hash->len; i++) {
         const wsel__entry *e = &hash->entries[i];
         if (param_of(e) != P_NONE)
             continue;
-        if ((e->val->type == WSEL__N_HASH) != sc.grouped)
-            return shape_mismatch(b, &sc, e);
-        if (sc.grouped) {
+        if ((e->val->type == WSEL__N_HASH) != sc->grouped)
+            return shape_mismatch(b, sc, e);
+        if (sc->grouped) {
             b->hint_key = e->key;
             if (e->val->len == 0 || e->val->len > WSEL_MAX_ITEMS)
                 return count_error(b, e->val->len ? &e->val->entries[WSEL_MAX_ITEMS].kpos
                                                   : &e->val->pos,
                                    e->key, e->val->len, "addresses in the group");
-            total += e->val->len;
+            *total += e->val->len;
         } else {
-            total++;
+            (*total)++;
         }
     }
+    return WSEL_OK;
+}
+
+/* Reads the items (and groups) of the set into the arrays set->items / set->groups,
+ * counting them in set->n_items / set->n_groups. */
+static int fill_items(builder *b, const wsel__node *hash, const setctx *sc, wsel_set *set,
+                      wsel_item *items, wsel_group *groups)
+{
+    uint32_t n_items = 0, n_groups = 0;
+    int rc = WSEL_OK;
+    for (size_t i = 0; i < hash->len && !rc; i++) {
+        const wsel__entry *e = &hash->entries[i];
+        if (param_of(e) != P_NONE)
+            continue;
+        if (sc->grouped) {
+            b->hint_key = NULL;
+            rc = fill_group(b, sc, e, set, items, &n_items, &groups[n_groups]);
+            n_groups++;
+        } else {
+            b->hint_key = e->key;
+            rc = read_item(b, sc, e, &items[n_items]);
+            items[n_items].index = (uint16_t)n_items;
+            n_items++;
+        }
+    }
+    set->n_items = n_items;
+    set->n_groups = n_groups;
+    return rc;
+}
+
+/* The set's mode, effective parameters, totals and threshold, from its items. */
+static void finish_set(const setctx *sc, const params *p, wsel_set *set)
+{
+    set->kind = sc->kind;
+    set->grouped = sc->grouped;
+    set->multi = sc->kind != WSEL_KIND_CNAME && p->multi;
+    if (sc->kind == WSEL_KIND_CNAME)
+        set->mode = WSEL_MODE_CNAME;
+    else if (sc->grouped)
+        set->mode = p->multi ? WSEL_MODE_GROUPED_MULTI : WSEL_MODE_GROUPED_SINGLE;
+    else
+        set->mode = p->multi ? WSEL_MODE_UNGROUPED_MULTI : WSEL_MODE_UNGROUPED_SINGLE;
+    set->up_thresh = p->up_thresh;
+    set->n_services = p->n_svc;
+    set->services = p->svc;
+    set->multi_from = p->multi_from;
+    set->up_thresh_from = p->up_thresh_from;
+    set->services_from = p->svc_from;
+    for (uint32_t i = 0; i < set->n_items; i++)
+        set->total += set->items[i].weight;
+    for (uint32_t g = 0; g < set->n_groups; g++)
+        if (set->groups[g].count > set->max_group)
+            set->max_group = set->groups[g].count;
+    set->threshold = (uint64_t)ceil((double)set->total * set->up_thresh);
+}
+
+static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const params *pp,
+                     const wsel__pos *loc, wsel_set *set)
+{
+    params pv = *pp;
+    params *p = &pv;
+    size_t n, total;
+    const wsel__entry *first;
+    int rc = count_direct(b, hash, &n, &first);
+    if (rc)
+        return rc;
+    setctx sc = { 0 };
+    rc = detect(b, first, forced, &sc);
+    if (!rc)
+        rc = use_params(b, p, sc.kind == WSEL_KIND_CNAME);
+    if (!rc && sc.kind == WSEL_KIND_CNAME)
+        rc = check_cname_monitors(b, p, hash);
+    if (!rc)
+        rc = count_items(b, hash, &sc, &total);
+    if (rc)
+        return rc;
 
     wsel_item *items = wsel__arena_array(&b->cfg->arena, total, sizeof *items);
     wsel_group *groups = sc.grouped ? wsel__arena_array(&b->cfg->arena, n, sizeof *groups)
@@ -634,50 +707,11 @@ static int build_set(builder *b, const wsel__node *hash, wsel_kind forced, const
         return nomem(b);
     set->items = items;
     set->groups = groups;
-    uint32_t n_items = 0, n_groups = 0;
-    for (size_t i = 0; i < hash->len; i++) {
-        const wsel__entry *e = &hash->entries[i];
-        if (param_of(e) != P_NONE)
-            continue;
-        if (sc.grouped) {
-            b->hint_key = NULL;
-            rc = fill_group(b, &sc, e, set, items, &n_items, &groups[n_groups]);
-            n_groups++;
-        } else {
-            b->hint_key = e->key;
-            rc = read_item(b, &sc, e, &items[n_items]);
-            items[n_items].index = (uint16_t)n_items;
-            n_items++;
-        }
-        if (rc)
-            return rc;
-    }
+    if ((rc = fill_items(b, hash, &sc, set, items, groups)) != WSEL_OK)
+        return rc;
     b->hint_key = NULL;
-
-    set->kind = sc.kind;
-    set->grouped = sc.grouped;
-    set->multi = sc.kind != WSEL_KIND_CNAME && p->multi;
-    if (sc.kind == WSEL_KIND_CNAME)
-        set->mode = WSEL_MODE_CNAME;
-    else if (sc.grouped)
-        set->mode = p->multi ? WSEL_MODE_GROUPED_MULTI : WSEL_MODE_GROUPED_SINGLE;
-    else
-        set->mode = p->multi ? WSEL_MODE_UNGROUPED_MULTI : WSEL_MODE_UNGROUPED_SINGLE;
+    finish_set(&sc, p, set);
     set->stanza = b->stanza ? wsel__arena_strdup(&b->cfg->arena, b->stanza) : NULL;
-    set->up_thresh = p->up_thresh;
-    set->n_services = p->n_svc;
-    set->services = p->svc;
-    set->multi_from = p->multi_from;
-    set->up_thresh_from = p->up_thresh_from;
-    set->services_from = p->svc_from;
-    set->n_items = n_items;
-    set->n_groups = n_groups;
-    for (uint32_t i = 0; i < n_items; i++)
-        set->total += items[i].weight;
-    for (uint32_t g = 0; g < n_groups; g++)
-        if (groups[g].count > set->max_group)
-            set->max_group = groups[g].count;
-    set->threshold = (uint64_t)ceil((double)set->total * set->up_thresh);
     set->id = b->n_sets++;
     if ((b->stanza && !set->stanza) || !set_loc(b, &set->loc, loc))
         return nomem(b);

@@ -2,6 +2,7 @@
 #ifndef WSEL_CORE_MODEL_H
 #define WSEL_CORE_MODEL_H
 
+#include "weighted_internal.h"
 #include "weighted_tree.h"
 
 struct wsel_config {
@@ -22,7 +23,6 @@ typedef struct wsel__warning {
     struct wsel__warning *next;
 } wsel__warning;
 
-/* Edit distance between two short names (99 when either is longer than 40). */
 /* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
 /* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */

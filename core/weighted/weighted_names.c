@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../addr.h"
-#include "../internal.h"
+#include "weighted_internal.h"
 
 const char *wsel_mode_name(wsel_mode m)
 {

@@ -319,16 +319,10 @@ static int include_one(fstate *fs, const wsel__pos *at, const char *path, unsign
         free(real);
         return rc;
     }
-    if (c->depth == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        frame *ns = realloc(c->stack, cap * sizeof *ns);
-        if (!ns) {
-            free(real);
-            free(data);
-            return nomem(fs);
-        }
-        c->stack = ns;
-        c->cap = cap;
+    if (!wsel__grow(&c->stack, &c->cap, c->depth + 1, sizeof *c->stack)) {
+        free(real);
+        free(data);
+        return nomem(fs);
     }
     c->stack[c->depth].name = name;
     c->stack[c->depth].real = real;

@@ -69,11 +69,24 @@ static int check_args(const wsel_config *cfg, const wsel_state *st, wsel_resolve
     return WSEL_OK;
 }
 
+/* The variant a name stands for: "fast" is the fast engine's choice. */
+static const wsel__variant *variant_named(const char *name)
+{
+    return name && strcmp(name, "fast") == 0 ? wsel__variant_fast() : wsel__variant_find(name);
+}
+
+int wsel_variant_check(const char *name)
+{
+    const wsel__variant *v = variant_named(name);
+    if (!v)
+        return WSEL_E_ARG;
+    return wsel__variant_runs(v) ? WSEL_OK : WSEL_E_UNSUPPORTED;
+}
+
 static int new_variant(const wsel_config *cfg, const wsel_state *st, const char *variant,
                        const wsel_resource *only, wsel_resolver **out, wsel_error *err)
 {
-    const wsel__variant *v = variant && strcmp(variant, "fast") == 0
-                                 ? wsel__variant_fast() : wsel__variant_find(variant);
+    const wsel__variant *v = variant_named(variant);
     if (!v)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "wsel_resolver_new: unknown engine '%s'", variant ? variant : "(null)");
@@ -142,7 +155,7 @@ wsel_engine_id wsel_resolver_engine(const wsel_resolver *r)
 
 const char *wsel_resolver_variant(const wsel_resolver *r)
 {
-    return r ? r->variant->info.name : "ref";
+    return r ? r->variant->info.name : NULL;
 }
 
 int wsel_resolve(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,

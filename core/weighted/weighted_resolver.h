@@ -7,7 +7,7 @@
 
 #include <stdatomic.h>
 
-#include "../internal.h"
+#include "weighted_internal.h"
 #include "../retire.h"
 #include "weighted_variant.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../internal.h"
+#include "weighted_internal.h"
 #include "../addr.h"
 #include "weighted_state.h"
 
@@ -104,14 +104,8 @@ static int svc_intern(wsel_state *st, const char *name)
     int i = svc_lookup(st, name);
     if (i != -3)
         return i;
-    if (st->n_svc == st->cap_svc) {
-        size_t cap = st->cap_svc ? st->cap_svc * 2 : 8;
-        char **n = realloc(st->svc_names, cap * sizeof *n);
-        if (!n)
-            return -3;
-        st->svc_names = n;
-        st->cap_svc = cap;
-    }
+    if (!wsel__grow(&st->svc_names, &st->cap_svc, st->n_svc + 1, sizeof *st->svc_names))
+        return -3;
     char *copy = strdup(name);
     if (!copy)
         return -3;
@@ -763,108 +757,129 @@ static bool is_key_char(char c)
            && c != '"';
 }
 
+/* One extfile line being read: [p, end) is what is left of it, start its first byte. */
+typedef struct ext_cursor {
+    const char *p, *end, *start;
+    const char *name;        /* the file, for errors */
+    unsigned line;
+    wsel_error *err;
+    char raw[KEY_MAX];       /* the key as written (once read) */
+} ext_cursor;
+
+/* A failure at q (1-based column), about the key when one was read. */
+static int ext_fail(const ext_cursor *c, const char *q, const char *key, const char *fmt, ...)
+    WSEL_PRINTF(4, 5);
+static int ext_fail(const ext_cursor *c, const char *q, const char *key, const char *fmt, ...)
+{
+    char msg[sizeof c->err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return wsel__fail(c->err, WSEL_E_STATE, c->name, c->line, (unsigned)(q - c->start) + 1,
+                      NULL, NULL, key, "%s", msg);
+}
+
+static void ext_skip(ext_cursor *c, const char *blanks)
+{
+    while (c->p < c->end && *c->p && strchr(blanks, *c->p))
+        c->p++;
+}
+
+/* The key, quoted or bare, into c->raw, and its canonical form into ckey. */
+static int ext_key(ext_cursor *c, char *ckey, size_t ckey_len)
+{
+    size_t n = 0;
+    const char *kstart = c->p;
+    bool quoted = *c->p == '"';
+    if (quoted)
+        c->p++;
+    while (c->p < c->end && (quoted ? *c->p != '"' : is_key_char(*c->p))) {
+        if (n + 1 >= sizeof c->raw)
+            return ext_fail(c, kstart, NULL, "key is too long; expected an address or a name");
+        c->raw[n++] = *c->p++;
+    }
+    if (quoted && c->p == c->end)
+        return ext_fail(c, kstart, NULL, "unterminated quoted key; expected a closing '\"'");
+    if (quoted)
+        c->p++;
+    c->raw[n] = '\0';
+    if (n == 0)
+        return ext_fail(c, kstart, NULL, "expected an address or name at the start of the line");
+    if (!wsel__canon_key(c->raw, ckey, ckey_len))
+        return ext_fail(c, kstart, c->raw, "key '%s' is too long", c->raw);
+    return WSEL_OK;
+}
+
+/* "=>" (or "="), then UP or DOWN, then an optional /TTL, into *ms. */
+static int ext_state(ext_cursor *c, wsel_mstate *ms)
+{
+    ext_skip(c, " \t");
+    if (c->p + 1 < c->end && c->p[0] == '=' && c->p[1] == '>')
+        c->p += 2;
+    else if (c->p < c->end && c->p[0] == '=')
+        c->p += 1;
+    else
+        return ext_fail(c, c->p, c->raw, "expected '=>' after '%s'", c->raw);
+    ext_skip(c, " \t");
+    const char *wstart = c->p;
+    while (c->p < c->end && isalpha((unsigned char)*c->p))
+        c->p++;
+    size_t wlen = (size_t)(c->p - wstart);
+    if (wlen == 2 && strncasecmp(wstart, "up", 2) == 0)
+        ms->up = true;
+    else if (wlen == 4 && strncasecmp(wstart, "down", 4) == 0)
+        ms->up = false;
+    else
+        return ext_fail(c, wstart, c->raw, "bad state for '%s'; expected UP or DOWN, "
+                        "optionally followed by /TTL", c->raw);
+    ms->ttl = WSEL_MAX_TTL;
+    if (c->p >= c->end || *c->p != '/')
+        return WSEL_OK;
+    const char *tstart = ++c->p;
+    uint64_t v = 0;
+    while (c->p < c->end && isdigit((unsigned char)*c->p)) {
+        if (v <= WSEL_MAX_TTL)
+            v = v * 10 + (uint64_t)(*c->p - '0');
+        c->p++;
+    }
+    if (c->p == tstart)
+        return ext_fail(c, tstart, c->raw, "bad TTL for '%s'; expected decimal seconds after "
+                        "'/'", c->raw);
+    if (v > WSEL_MAX_TTL)
+        return ext_fail(c, tstart, c->raw, "TTL %.*s for '%s' is out of range; expected 0 .. %u",
+                        (int)(c->p - tstart), tstart, c->raw, WSEL_MAX_TTL);
+    ms->ttl = (uint32_t)v;
+    return WSEL_OK;
+}
+
 /* Parses one line [p, end). Returns WSEL_OK with *have set when it holds an entry. */
 static int parse_ext_line(const char *p, const char *end, const char *name, unsigned line,
                           ext_line *out, char *ckey, size_t ckey_len, bool *have,
                           wsel_error *err)
 {
-    const char *start = p;
-#define COL(q) ((unsigned)((q) - start) + 1)
+    ext_cursor c = {.p = p, .end = end, .start = p, .name = name, .line = line, .err = err};
     *have = false;
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    if (p == end || *p == '#' || *p == ';')
+    while (c.p < end && isspace((unsigned char)*c.p))
+        c.p++;
+    if (c.p == end || *c.p == '#' || *c.p == ';')
         return WSEL_OK;
-
-    char raw[KEY_MAX];
-    size_t n = 0;
-    const char *kstart = p;
-    if (*p == '"') {
-        p++;
-        while (p < end && *p != '"') {
-            if (n + 1 >= sizeof raw)
-                return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL,
-                                  NULL, "key is too long; expected an address or a name");
-            raw[n++] = *p++;
-        }
-        if (p == end)
-            return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, NULL,
-                              "unterminated quoted key; expected a closing '\"'");
-        p++;
-    } else {
-        while (p < end && is_key_char(*p)) {
-            if (n + 1 >= sizeof raw)
-                return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL,
-                                  NULL, "key is too long; expected an address or a name");
-            raw[n++] = *p++;
-        }
+    int rc = ext_key(&c, ckey, ckey_len);
+    if (!rc)
+        rc = ext_state(&c, &out->ms);
+    if (rc)
+        return rc;
+    ext_skip(&c, " \t\r");
+    if (c.p < end && *c.p == ',') {
+        c.p++;
+        ext_skip(&c, " \t\r");
     }
-    raw[n] = '\0';
-    if (n == 0)
-        return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, NULL,
-                          "expected an address or name at the start of the line");
-    if (!wsel__canon_key(raw, ckey, ckey_len))
-        return wsel__fail(err, WSEL_E_STATE, name, line, COL(kstart), NULL, NULL, raw,
-                          "key '%s' is too long", raw);
-
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if (p + 1 < end && p[0] == '=' && p[1] == '>')
-        p += 2;
-    else if (p < end && p[0] == '=')
-        p += 1;
-    else
-        return wsel__fail(err, WSEL_E_STATE, name, line, COL(p), NULL, NULL, raw,
-                          "expected '=>' after '%s'", raw);
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-
-    const char *wstart = p;
-    while (p < end && isalpha((unsigned char)*p))
-        p++;
-    size_t wlen = (size_t)(p - wstart);
-    if (wlen == 2 && strncasecmp(wstart, "up", 2) == 0)
-        out->ms.up = true;
-    else if (wlen == 4 && strncasecmp(wstart, "down", 4) == 0)
-        out->ms.up = false;
-    else
-        return wsel__fail(err, WSEL_E_STATE, name, line, COL(wstart), NULL, NULL, raw,
-                          "bad state for '%s'; expected UP or DOWN, optionally followed "
-                          "by /TTL", raw);
-    out->ms.ttl = WSEL_MAX_TTL;
-    if (p < end && *p == '/') {
-        p++;
-        const char *tstart = p;
-        uint64_t v = 0;
-        while (p < end && isdigit((unsigned char)*p)) {
-            if (v <= WSEL_MAX_TTL)
-                v = v * 10 + (uint64_t)(*p - '0');
-            p++;
-        }
-        if (p == tstart)
-            return wsel__fail(err, WSEL_E_STATE, name, line, COL(tstart), NULL, NULL, raw,
-                              "bad TTL for '%s'; expected decimal seconds after '/'", raw);
-        if (v > WSEL_MAX_TTL)
-            return wsel__fail(err, WSEL_E_STATE, name, line, COL(tstart), NULL, NULL, raw,
-                              "TTL %.*s for '%s' is out of range; expected 0 .. %u",
-                              (int)(p - tstart), tstart, raw, WSEL_MAX_TTL);
-        out->ms.ttl = (uint32_t)v;
-    }
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
-    if (p < end && *p == ',') {
-        p++;
-        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-            p++;
-    }
-    if (p < end && *p != '#' && *p != ';')
-        return wsel__fail(err, WSEL_E_STATE, name, line, COL(p), NULL, NULL, raw,
-                          "unexpected text after the state of '%s'; expected end of line "
-                          "or a comment", raw);
+    if (c.p < end && *c.p != '#' && *c.p != ';')
+        return ext_fail(&c, c.p, c.raw, "unexpected text after the state of '%s'; expected "
+                        "end of line or a comment", c.raw);
     out->line = line;
     *have = true;
     return WSEL_OK;
-#undef COL
 }
 
 /* A line whose key matches no item (monitored by this service type) changes nothing:
@@ -893,8 +908,81 @@ static void warn_unmatched(const wsel_state *st, const char *file, unsigned line
                      service ? service : "", service ? "'" : "", why);
 }
 
-int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *data,
-                                   size_t len, const char *name, wsel_error *err)
+/* The entries of an extfile: its lines that hold one, their keys in one buffer. */
+typedef struct ext_file {
+    const char *name;
+    ext_line *lines;
+    size_t n, cap;
+    char *keys;
+    size_t klen, kcap;
+} ext_file;
+
+static int ext_nomem(const ext_file *f, wsel_error *err)
+{
+    return wsel__fail(err, WSEL_E_NOMEM, f->name, 0, 0, NULL, NULL, NULL, "out of memory");
+}
+
+/* Reads every line of data[0..len) into f (entries in file order, keys not yet set). */
+static int ext_read(ext_file *f, const char *data, size_t len, wsel_error *err)
+{
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        return wsel__fail(err, WSEL_E_STATE, f->name, 1, 1, NULL, NULL, NULL,
+                          "the file starts with a UTF-8 byte-order mark; expected plain "
+                          "text (save it without the mark)");
+    const char *p = data, *end = data + len;
+    unsigned lineno = 0;
+    while (p < end) {
+        lineno++;
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        if (memchr(p, '\0', (size_t)(eol - p)))
+            return wsel__fail(err, WSEL_E_STATE, f->name, lineno, 0, NULL, NULL, NULL,
+                              "NUL byte in state file; expected text lines");
+        if (!wsel__grow(&f->lines, &f->cap, f->n + 1, sizeof *f->lines))
+            return ext_nomem(f, err);
+        bool have;
+        char ckey[KEY_MAX];
+        int rc = parse_ext_line(p, eol, f->name, lineno, &f->lines[f->n], ckey, sizeof ckey,
+                                &have, err);
+        if (rc)
+            return rc;
+        if (have) {
+            size_t kl = strlen(ckey) + 1;
+            if (!wsel__grow(&f->keys, &f->kcap, f->klen + kl, 1))
+                return ext_nomem(f, err);
+            memcpy(f->keys + f->klen, ckey, kl);
+            f->lines[f->n].off = f->klen;
+            f->klen += kl;
+            f->n++;
+        }
+        p = eol < end ? eol + 1 : end;
+    }
+    for (size_t i = 0; i < f->n; i++)
+        f->lines[i].key = f->keys + f->lines[i].off;
+    return WSEL_OK;
+}
+
+/* gdnsd reads these files as a config hash, where a repeated key is an error; the check
+ * is on canonical keys since two spellings of one address are one entry. Sorts the
+ * entries by key. */
+static int ext_unique(ext_file *f, wsel_error *err)
+{
+    if (f->n == 0)
+        return WSEL_OK; /* no entry, maybe no array (qsort wants one) */
+    qsort(f->lines, f->n, sizeof *f->lines, cmp_ext);
+    for (size_t i = 1; i < f->n; i++) {
+        const ext_line *l = &f->lines[i];
+        if (strcmp(l->key, l[-1].key) == 0)
+            return wsel__fail(err, WSEL_E_STATE, f->name, l->line, 0, NULL, NULL, l->key,
+                              "'%s' is listed again (first on line %u); expected each "
+                              "address or name once", l->key, l[-1].line);
+    }
+    return WSEL_OK;
+}
+
+int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const char *name,
+                                   const char *data, size_t len, wsel_error *err)
 {
     if (!name)
         name = "<buffer>";
@@ -905,97 +993,26 @@ int wsel_state_load_extfile_buffer(wsel_state *st, const char *service, const ch
     int rc = check_service(st, service, &svc, name, 0, err);
     if (rc)
         return rc;
-
-    size_t cap = 16, n = 0, kcap = 1024, klen = 0;
-    ext_line *lines = malloc(cap * sizeof *lines);
-    char *keys = malloc(kcap);
-    if (!lines || !keys) {
-        rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL, "out of memory");
-        goto out;
-    }
-    const char *p = data, *end = data + len;
-    unsigned lineno = 0;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        rc = wsel__fail(err, WSEL_E_STATE, name, 1, 1, NULL, NULL, NULL,
-                        "the file starts with a UTF-8 byte-order mark; expected plain "
-                        "text (save it without the mark)");
-        goto out;
-    }
-    while (p < end) {
-        lineno++;
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol)
-            eol = end;
-        if (memchr(p, '\0', (size_t)(eol - p))) {
-            rc = wsel__fail(err, WSEL_E_STATE, name, lineno, 0, NULL, NULL, NULL,
-                            "NUL byte in state file; expected text lines");
-            goto out;
-        }
-        if (n == cap) {
-            ext_line *nl = realloc(lines, cap * 2 * sizeof *lines);
-            if (!nl) {
-                rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
-                                "out of memory");
-                goto out;
-            }
-            lines = nl;
-            cap *= 2;
-        }
-        bool have;
-        char ckey[KEY_MAX];
-        rc = parse_ext_line(p, eol, name, lineno, &lines[n], ckey, sizeof ckey, &have, err);
-        if (rc)
-            goto out;
-        if (have) {
-            size_t kl = strlen(ckey) + 1;
-            if (klen + kl > kcap) {
-                char *nk = realloc(keys, (kcap + kl) * 2);
-                if (!nk) {
-                    rc = wsel__fail(err, WSEL_E_NOMEM, name, 0, 0, NULL, NULL, NULL,
-                                    "out of memory");
-                    goto out;
-                }
-                keys = nk;
-                kcap = (kcap + kl) * 2;
-            }
-            memcpy(keys + klen, ckey, kl);
-            lines[n].off = klen;
-            klen += kl;
-            n++;
-        }
-        p = eol < end ? eol + 1 : end;
-    }
-    for (size_t i = 0; i < n; i++)
-        lines[i].key = keys + lines[i].off;
-
-    /* gdnsd reads these files as a config hash, where a repeated key is an error; the
-     * check is on canonical keys since two spellings of one address are one entry. */
-    qsort(lines, n, sizeof *lines, cmp_ext);
-    for (size_t i = 1; i < n; i++) {
-        if (strcmp(lines[i].key, lines[i - 1].key) == 0) {
-            rc = wsel__fail(err, WSEL_E_STATE, name, lines[i].line, 0, NULL, NULL,
-                            lines[i].key, "'%s' is listed again (first on line %u); expected "
-                            "each address or name once", lines[i].key, lines[i - 1].line);
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
+    ext_file f = {.name = name};
+    rc = ext_read(&f, data ? data : "", len, err);
+    if (!rc)
+        rc = ext_unique(&f, err);
+    for (size_t i = 0; i < f.n && !rc; i++) {
         size_t matched = 0;
-        rc = apply(st, svc, lines[i].key, lines[i].ms, &matched);
-        lines[i].unmatched = matched == 0;
-        if (rc) {
-            rc = wsel__fail(err, rc, name, lines[i].line, 0, NULL, NULL, NULL,
+        rc = apply(st, svc, f.lines[i].key, f.lines[i].ms, &matched);
+        f.lines[i].unmatched = matched == 0;
+        if (rc)
+            rc = wsel__fail(err, rc, name, f.lines[i].line, 0, NULL, NULL, NULL,
                             "out of memory");
-            goto out;
-        }
     }
-    qsort(lines, n, sizeof *lines, cmp_ext_line);
-    for (size_t i = 0; i < n; i++)
-        if (lines[i].unmatched)
-            warn_unmatched(st, name, lines[i].line, lines[i].key, service);
-out:
-    free(lines);
-    free(keys);
+    if (!rc && f.n) {
+        qsort(f.lines, f.n, sizeof *f.lines, cmp_ext_line);
+        for (size_t i = 0; i < f.n; i++)
+            if (f.lines[i].unmatched)
+                warn_unmatched(st, name, f.lines[i].line, f.lines[i].key, service);
+    }
+    free(f.lines);
+    free(f.keys);
     return rc;
 }
 
@@ -1011,7 +1028,7 @@ int wsel_state_load_extfile(wsel_state *st, const char *service, const char *pat
     size_t len = 0;
     int rc = wsel__read_file(path, "state file", WSEL__STATE_MAX_FILE, NULL, &buf, &len, err);
     if (rc == WSEL_OK)
-        rc = wsel_state_load_extfile_buffer(st, service, buf, len, path, err);
+        rc = wsel_state_load_extfile_buffer(st, service, path, buf, len, err);
     free(buf);
     return rc;
 }

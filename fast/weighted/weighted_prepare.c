@@ -64,16 +64,10 @@ void wsel__snap_fini(wsel__snap *s)
     s->gpre8 = NULL;
 }
 
-bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
+/* The dynamic weights d[] of the set's items under st, after any up_thresh reset, and
+ * the snapshot's TTL and failed flag. */
+static void dyn_weights(wsel__snap *s, const wsel_set *set, const wsel_state *st, uint64_t *d)
 {
-    uint64_t *d = malloc((set->n_items ? set->n_items : 1) * sizeof *d);
-    memset(s, 0, sizeof *s);
-    if (!d)
-        return false;
-    s->set = set;
-    s->mode = (uint32_t)set->mode;
-    s->version = wsel_state_set_version(st, set);
-
     uint32_t ttl = WSEL_MAX_TTL;
     uint64_t sum = 0;
     for (uint32_t i = 0; i < set->n_items; i++) {
@@ -89,26 +83,29 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
         for (uint32_t i = 0; i < set->n_items; i++)
             d[i] = set->items[i].weight;
     }
+}
 
-    if (!set->grouped) {
-        s->n = set->n_items;
-        if (set->mode == WSEL_MODE_UNGROUPED_MULTI) {
-            s->words = set->n_items;
-            s->nz = fill_thresholds(s->thr, d, s->n);
-        } else {
-            s->words = 1;
-            fill_top_prefix(s, d);
-            for (uint32_t i = 0; i < s->n; i++)
-                s->total += (uint32_t)d[i];
-        }
-        free(d);
-        return true;
+/* Ungrouped sets: one layer of items, INCLUDE thresholds (multi) or CHOOSE prefix
+ * sums. */
+static void fill_ungrouped(wsel__snap *s, const wsel_set *set, const uint64_t *d)
+{
+    s->n = set->n_items;
+    if (set->mode == WSEL_MODE_UNGROUPED_MULTI) {
+        s->words = set->n_items;
+        s->nz = fill_thresholds(s->thr, d, s->n);
+        return;
     }
+    s->words = 1;
+    fill_top_prefix(s, d);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->total += (uint32_t)d[i];
+}
 
-    uint32_t n_items = set->n_items;
-    s->n = set->n_groups;
-    uint64_t gd[WSEL_MAX_ITEMS] = {0};
+/* Grouped sets: each group's place, size and dynamic sum (gd[g]); the largest size. */
+static void fill_groups(wsel__snap *s, const wsel_set *set, const uint64_t *d, uint64_t *gd)
+{
     uint32_t max_count = 0;
+    s->n = set->n_groups;
     for (uint32_t g = 0; g < s->n; g++) {
         const wsel_group *grp = &set->groups[g];
         s->gfirst[g] = grp->first;
@@ -122,50 +119,81 @@ bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
         gd[g] = gs;
     }
     s->gmax = max_count;
+}
 
-    if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
-        s->words = 1 + max_count;
-        fill_top_prefix(s, gd);
+/* Grouped-single: CHOOSE a group, then INCLUDE each of its addresses against the
+ * group's largest weight. False when out of memory. */
+static bool fill_grouped_single(wsel__snap *s, uint32_t n_items, const uint64_t *d,
+                                const uint64_t *gd)
+{
+    s->words = 1 + s->gmax;
+    fill_top_prefix(s, gd);
+    for (uint32_t g = 0; g < s->n; g++)
+        s->total += s->gsum[g];
+    s->ithr = malloc((n_items + WSEL__PAD64) * sizeof *s->ithr);
+    if (!s->ithr)
+        return false;
+    memset(s->ithr + n_items, 0, WSEL__PAD64 * sizeof *s->ithr);
+    for (uint32_t g = 0; g < s->n; g++)
+        s->gnz[g] = fill_thresholds(s->ithr + s->gfirst[g], d + s->gfirst[g], s->gcount[g]);
+    return true;
+}
+
+/* Grouped-multi: INCLUDE each group, then CHOOSE one address within it (prefix sums per
+ * group, with the block and small-set tables the kernels use). False when out of
+ * memory. */
+static bool fill_grouped_multi(wsel__snap *s, uint32_t n_items, const uint64_t *d,
+                               const uint64_t *gd)
+{
+    s->words = 2 * s->n;
+    s->nz = fill_thresholds(s->thr, gd, s->n);
+    s->ipre = malloc((n_items + WSEL__PAD32) * sizeof *s->ipre);
+    if (!s->ipre)
+        return false;
+    for (uint32_t g = 0; g < s->n; g++)
+        fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
+    for (uint32_t i = 0; i < WSEL__PAD32; i++)
+        s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
+    /* the one-pass pick pays from 3 groups on; 1 or 2 are picked group by group */
+    s->small = s->n >= 3 && s->n <= 8 && s->gmax <= 8;
+    if (s->gmax > 8) {
+        s->gpre8 = malloc((size_t)s->n * 8 * sizeof *s->gpre8);
+        if (!s->gpre8)
+            return false;
         for (uint32_t g = 0; g < s->n; g++)
-            s->total += s->gsum[g];
-        s->ithr = malloc((n_items + WSEL__PAD64) * sizeof *s->ithr);
-        if (!s->ithr)
-            goto nomem;
-        memset(s->ithr + n_items, 0, WSEL__PAD64 * sizeof *s->ithr);
-        for (uint32_t g = 0; g < s->n; g++)
-            s->gnz[g] = fill_thresholds(s->ithr + s->gfirst[g], d + s->gfirst[g], s->gcount[g]);
+            for (uint32_t k = 0; k < 8; k++)
+                s->gpre8[8 * g + k] = 8 * k + 7 < s->gcount[g]
+                                          ? s->ipre[s->gfirst[g] + 8 * k + 7]
+                                          : UINT32_MAX ^ WSEL__BIAS32;
+    }
+    for (uint32_t j = 0; j < 8; j++)
+        for (uint32_t g = 0; g < 8; g++)
+            s->tpre[j][g] = s->small && g < s->n && j < s->gcount[g]
+                                ? s->ipre[s->gfirst[g] + j] : UINT32_MAX ^ WSEL__BIAS32;
+    return true;
+}
+
+bool wsel__snap_fill(wsel__snap *s, const wsel_set *set, const wsel_state *st)
+{
+    uint64_t *d = malloc((set->n_items ? set->n_items : 1) * sizeof *d);
+    memset(s, 0, sizeof *s);
+    if (!d)
+        return false;
+    s->set = set;
+    s->mode = (uint32_t)set->mode;
+    s->version = wsel_state_set_version(st, set);
+    dyn_weights(s, set, st, d);
+    bool ok = true;
+    if (!set->grouped) {
+        fill_ungrouped(s, set, d);
     } else {
-        s->words = 2 * s->n;
-        s->nz = fill_thresholds(s->thr, gd, s->n);
-        s->ipre = malloc((n_items + WSEL__PAD32) * sizeof *s->ipre);
-        if (!s->ipre)
-            goto nomem;
-        for (uint32_t g = 0; g < s->n; g++)
-            fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
-        for (uint32_t i = 0; i < WSEL__PAD32; i++)
-            s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
-        /* the one-pass pick pays from 3 groups on; 1 or 2 are picked group by group */
-        s->small = s->n >= 3 && s->n <= 8 && max_count <= 8;
-        if (max_count > 8) {
-            s->gpre8 = malloc((size_t)s->n * 8 * sizeof *s->gpre8);
-            if (!s->gpre8)
-                goto nomem;
-            for (uint32_t g = 0; g < s->n; g++)
-                for (uint32_t k = 0; k < 8; k++)
-                    s->gpre8[8 * g + k] = 8 * k + 7 < s->gcount[g]
-                                              ? s->ipre[s->gfirst[g] + 8 * k + 7]
-                                              : UINT32_MAX ^ WSEL__BIAS32;
-        }
-        for (uint32_t j = 0; j < 8; j++)
-            for (uint32_t g = 0; g < 8; g++)
-                s->tpre[j][g] = s->small && g < s->n && j < s->gcount[g]
-                                    ? s->ipre[s->gfirst[g] + j] : UINT32_MAX ^ WSEL__BIAS32;
+        uint64_t gd[WSEL_MAX_ITEMS] = {0};
+        fill_groups(s, set, d, gd);
+        ok = set->mode == WSEL_MODE_GROUPED_SINGLE ? fill_grouped_single(s, set->n_items, d, gd)
+                                                   : fill_grouped_multi(s, set->n_items, d, gd);
     }
     free(d);
-    return true;
-
-nomem:
-    free(d);
-    wsel__snap_fini(s);
-    return false;
+    if (!ok)
+        wsel__snap_fini(s);
+    return ok;
 }

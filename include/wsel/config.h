@@ -144,7 +144,7 @@ typedef struct wsel_load_opts {
  * resource by resource (a hash's parameters before its items). */
 WSEL_API int wsel_config_load_file(const char *path, const wsel_load_opts *opts,
                                    wsel_config **out, wsel_error *err);
-WSEL_API int wsel_config_load_buffer(const char *data, size_t len, const char *name,
+WSEL_API int wsel_config_load_buffer(const char *name, const char *data, size_t len,
                                      const wsel_load_opts *opts,
                                      wsel_config **out, wsel_error *err);
 WSEL_API void wsel_config_free(wsel_config *cfg);
@@ -156,7 +156,8 @@ WSEL_API size_t wsel_config_set_count(const wsel_config *cfg);   /* all sets, id
 WSEL_API const wsel_set *wsel_config_set(const wsel_config *cfg, size_t id);
 /* True when loaded from a whole gdnsd config (service type names are then checked). */
 WSEL_API bool wsel_config_is_whole(const wsel_config *cfg);
-/* Effective top-of-stanza parameters and where they came from (DEFAULT or TOP). */
+/* Effective top-of-stanza parameters and where they came from (DEFAULT or TOP); a NULL
+ * config gives false and 0 (an up_thresh no config has). */
 WSEL_API bool wsel_config_top_multi(const wsel_config *cfg);
 WSEL_API double wsel_config_top_up_thresh(const wsel_config *cfg);
 

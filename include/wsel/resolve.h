@@ -92,6 +92,10 @@ WSEL_API const char *wsel_variant_name(size_t i);
 /* Whether this build and CPU can run the named variant ("fast": always). False for an
  * unknown name or NULL. */
 WSEL_API bool wsel_variant_available(const char *name);
+/* WSEL_OK when `name` ("fast" or a variant name) is one this build and CPU run;
+ * WSEL_E_ARG for an unknown name or NULL, WSEL_E_UNSUPPORTED for a variant this CPU or
+ * build cannot run: the answer wsel_resolver_new_variant() gives for the name. */
+WSEL_API int wsel_variant_check(const char *name);
 /* The fast variant "fast" resolves to: the widest available, unless overridden by
  * wsel_fast_force() or the environment variable WSEL_FAST_KERNEL=scalar|sse2|avx2
  * (read once, at the first call). The same choice decides whether the default
@@ -135,7 +139,8 @@ WSEL_API int wsel_resolver_sync(wsel_resolver *r);
 WSEL_API int wsel_resolve(const wsel_resolver *r, const wsel_resource *res,
                           wsel_rng *rng, wsel_answer *ans);
 WSEL_API wsel_engine_id wsel_resolver_engine(const wsel_resolver *r); /* REF or FAST */
-/* Name of the variant in use ("ref", "fast-avx2", ...); never "fast". */
+/* Name of the variant in use ("ref", "fast-avx2", ...); never "fast". NULL for a NULL
+ * resolver (wsel_resolver_engine() then says REF, the enum's 0). */
 WSEL_API const char *wsel_resolver_variant(const wsel_resolver *r);
 WSEL_API void wsel_resolver_free(wsel_resolver *r);
 /* Writer side: frees the snapshots that syncs have replaced. Readers never announce

@@ -44,7 +44,8 @@ WSEL_API void wsel_prng_seed(wsel_prng *p, uint64_t seed);
 WSEL_API uint64_t wsel_prng_next(wsel_prng *p);
 /* Same stream as n calls of wsel_prng_next(); uses SIMD when the CPU has it. */
 WSEL_API void wsel_prng_fill(wsel_prng *p, uint64_t *out, size_t n);
-/* A wsel_rng drawing from p. */
+/* A wsel_rng drawing from p (NULL p: a source without fill, which every engine refuses
+ * with WSEL_E_ARG). The seed, next and fill calls do nothing with a NULL p (next: 0). */
 WSEL_API wsel_rng wsel_prng_rng(wsel_prng *p);
 
 #ifdef __cplusplus

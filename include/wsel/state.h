@@ -40,7 +40,8 @@ WSEL_API void wsel_state_free(wsel_state *st);
 WSEL_API int wsel_state_set(wsel_state *st, const char *service, const char *key,
                             bool up, uint32_t ttl, size_t *matched, wsel_error *err);
 
-/* Load gdnsd extfile-format lines for one service type:
+/* Load gdnsd extfile-format lines for one service type (NULL: every non-built-in
+ * service type of the config, as in wsel_state_set):
  *     ADDRESS_OR_NAME => UP|DOWN[/TTL]      # comment
  * Blank lines and comments (# or ;) are allowed; UP/DOWN is case-insensitive; a missing
  * TTL means WSEL_MAX_TTL. Errors carry file and line; nothing is applied unless the whole
@@ -48,15 +49,18 @@ WSEL_API int wsel_state_set(wsel_state *st, const char *service, const char *key
 WSEL_API int wsel_state_load_extfile(wsel_state *st, const char *service, const char *path,
                                      wsel_error *err);
 WSEL_API int wsel_state_load_extfile_buffer(wsel_state *st, const char *service,
-                                            const char *data, size_t len, const char *name,
+                                            const char *name, const char *data, size_t len,
                                             wsel_error *err);
 
 /* The state of `key` for one service type (built-ins included) as it counts: the
- * monitored state with any admin override applied. */
+ * monitored state with any admin override applied. A NULL st (or key, or service) reads
+ * as a state with nothing set: UP with WSEL_MAX_TTL, except the built-in `down`, as the
+ * engines and the odds read a NULL state. */
 WSEL_API wsel_mstate wsel_state_get(const wsel_state *st, const char *service, const char *key);
 
 /* The combined state of one item: DOWN if any of its set's service types says DOWN,
- * TTL the smallest of them; UP with WSEL_MAX_TTL when the set has no service types. */
+ * TTL the smallest of them; UP with WSEL_MAX_TTL when the set has no service types
+ * (or when set or item is NULL; a NULL st reads as in wsel_state_get). */
 WSEL_API wsel_mstate wsel_state_item(const wsel_state *st, const wsel_set *set,
                                      const wsel_item *item);
 
@@ -97,8 +101,8 @@ WSEL_API void wsel_state_clear_forced(wsel_state *st);
  * unless the whole input is valid; errors carry file and line. A key that matches no
  * pair is a warning (wsel_state_set_warn). */
 WSEL_API int wsel_state_load_admin(wsel_state *st, const char *path, wsel_error *err);
-WSEL_API int wsel_state_load_admin_buffer(wsel_state *st, const char *data, size_t len,
-                                          const char *name, wsel_error *err);
+WSEL_API int wsel_state_load_admin_buffer(wsel_state *st, const char *name, const char *data,
+                                          size_t len, wsel_error *err);
 
 /* The pairs an override can match, sorted by thing then service type
  * (the counterpart of `gdnsdctl states`). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/internal.h"
+#include "../../core/weighted/weighted_internal.h"
 
 __extension__ typedef unsigned __int128 wide;
 

@@ -110,4 +110,25 @@ jqok '.valid == true and (.warnings | length) == 2 and (.checked | test("weighte
 printf 'r => { a = [ 192.0.2.1, 1 ] }\n# no newline' >"$TMP/eof.conf"
 run check "$TMP/eof.conf"
 is_rc 1 "a final comment without newline: invalid, as in gdnsd"
+
+# The zone file is read by the library's one file reader (core/io.h): its limits and
+# reasons, and the zone reader's own line rules on the text it returns.
+SYN="$EXAMPLES/synopsis.conf"
+truncate -s 1073741825 "$TMP/huge.zone"
+run check "$SYN" --zone "$TMP/huge.zone" example.com.
+one_line_error "a zone file over 1 GiB is refused at once"
+has "$TMP/err" "zone file '.*huge\.zone' is larger than the limit of 1073741824 bytes" "... naming the limit"
+{ echo 'www 300 DYNA weighted!pubwww'; head -c 1048576 /dev/zero | tr '\0' a; echo; } >"$TMP/long.zone"
+run check "$SYN" --zone "$TMP/long.zone" example.com.
+one_line_error "a zone line of 1 MiB is refused"
+has "$TMP/err" "long\.zone:2: line too long" "... at its line"
+printf 'www 300 DYNA weighted!pubwww\nx\000y\n' >"$TMP/nul.zone"
+run check "$SYN" --zone "$TMP/nul.zone" example.com.
+one_line_error "a NUL byte in a zone file is refused"
+has "$TMP/err" "nul\.zone:2: NUL byte in zone file" "... at its line"
+printf '\n\nwww 300 DYNA (\n weighted!nosuch' >"$TMP/open.zone"
+run check "$SYN" --zone "$TMP/open.zone" example.com.
+is_rc 1 "a last line without newline counts, a '(' never closed is an error"
+has "$TMP/err" "open\.zone:4:11: DYNA weighted!nosuch: " "... the record is checked, at its resource"
+has "$TMP/err" "open\.zone:4:1: '\(' of the record at line 3 is never closed" "... and the open '(' reported at the last line"
 done_testing

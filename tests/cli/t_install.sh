@@ -17,7 +17,7 @@ int main(void)
     static const char conf[] = "r => { a => [ 192.0.2.1, 1 ] }\n";
     wsel_config *cfg;
     wsel_error err;
-    if (wsel_config_load_buffer(conf, sizeof conf - 1, "p", NULL, &cfg, &err))
+    if (wsel_config_load_buffer("p", conf, sizeof conf - 1, NULL, &cfg, &err))
         return 1;
     printf("%zu\n", wsel_config_resource_count(cfg));
     wsel_config_free(cfg);

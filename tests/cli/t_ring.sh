@@ -1,6 +1,6 @@
 #!/bin/sh
 # bin/wsel ring: run, show, diff over scenario files (tests/data/ring, examples/ring).
-# Expected values are copied from the spec's known answers as doc/ring.md gives them.
+# Expected values are the known answers of doc/ring.md section 12, not the tool's output.
 . "$(dirname "$0")/tap.sh"
 R="$DATA/../../data/ring"
 EX="$EXAMPLES/ring"

@@ -123,4 +123,13 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP"
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP"
 fi
+
+# bin/wsel does not link the verification kit: sample's statistics are the library's
+# (odds/stat.c, odds/weighted/weighted_fit.c; tests/kit/README.md).
+if command -v nm >/dev/null 2>&1; then
+    kit=$(nm "$WSEL" 2>/dev/null | grep -c ' wsel_kit_')
+    [ "$kit" -eq 0 ]; ok $? "bin/wsel holds no verification-kit symbol ($kit found)"
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP nm is not installed"
+fi
 done_testing

@@ -1,4 +1,5 @@
-/* wsel's verification kit: what tests/, stats/, fuzz/, bench/ and `wsel sample` share.
+/* wsel's verification kit: what tests/, stats/, fuzz/ and bench/ share (bin/wsel does
+ * not link it: what `wsel sample` needs too is the library's, tests/kit/README.md).
  *
  * A small library of its own ($(BUILD)/libwsel-kit.a, mk/kit.mk) that links no test
  * framework: it never fails a test itself, it returns a status or a reason string, and
@@ -105,10 +106,11 @@ void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, ch
                             size_t len);
 
 /* Lexicographic order of two item lists (the order wsel_odds answers are sorted in):
- * <0, 0 or >0. */
+ * <0, 0 or >0. The library's wsel__odds_items_cmp (odds/weighted/weighted_fit.h). */
 int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb);
 /* The index of the answer with these items among a set's odds answers (sorted in
- * wsel_kit_items_cmp order), or -1 when the odds list none such. */
+ * wsel_kit_items_cmp order), or -1 when the odds list none such. The library's
+ * wsel__odds_find_answer. */
 long wsel_kit_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count);
 /* The largest of v[0..n-1] (0 when n is 0). */
 uint64_t wsel_kit_max(const uint64_t *v, size_t n);
@@ -120,7 +122,7 @@ uint64_t wsel_kit_max(const uint64_t *v, size_t n);
  * `with_auto` also lists "fast" (the variant the library picks itself). */
 size_t wsel_kit_variants(const char **names, size_t max, bool with_auto);
 /* WSEL_OK when `name` is a variant this build and CPU run; WSEL_E_ARG for an unknown
- * name, WSEL_E_UNSUPPORTED for one this CPU or build cannot run. */
+ * name, WSEL_E_UNSUPPORTED for one this CPU or build cannot run (wsel_variant_check). */
 int wsel_kit_variant_check(const char *name);
 /* A resolver of cfg/st through the variant `name`. WSEL_E_ARG for an unknown name,
  * WSEL_E_UNSUPPORTED for one this CPU or build cannot run. */

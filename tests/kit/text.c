@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "kit.h"
+#include "../../odds/weighted/weighted_fit.h"
 
 void wsel_kit_sb_printf(wsel_kit_sbuf *b, const char *fmt, ...)
 {
@@ -79,26 +80,12 @@ void wsel_kit_format_answer(const wsel_resource *res, const wsel_answer *ans, ch
 
 int wsel_kit_items_cmp(const uint16_t *a, uint32_t na, const uint16_t *b, uint32_t nb)
 {
-    for (uint32_t i = 0; i < na && i < nb; i++)
-        if (a[i] != b[i])
-            return (int)a[i] - (int)b[i];
-    return (na > nb) - (na < nb);
+    return wsel__odds_items_cmp(a, na, b, nb);
 }
 
 long wsel_kit_find_answer(const wsel_set_odds *so, const uint16_t *items, uint32_t count)
 {
-    size_t lo = 0, hi = so->n_answers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = wsel_kit_items_cmp(so->answers[mid].items, so->answers[mid].count, items, count);
-        if (c == 0)
-            return (long)mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
+    return wsel__odds_find_answer(so, items, count);
 }
 
 uint64_t wsel_kit_max(const uint64_t *v, size_t n)

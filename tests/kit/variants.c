@@ -22,12 +22,7 @@ size_t wsel_kit_variants(const char **names, size_t max, bool with_auto)
 
 int wsel_kit_variant_check(const char *name)
 {
-    bool known = name && strcmp(name, "fast") == 0;
-    for (size_t i = 0; name && !known && i < wsel_variant_count(); i++)
-        known = strcmp(name, wsel_variant_name(i)) == 0;
-    if (!known)
-        return WSEL_E_ARG;
-    return wsel_variant_available(name) ? WSEL_OK : WSEL_E_UNSUPPORTED;
+    return wsel_variant_check(name);
 }
 
 int wsel_kit_resolver_new(const wsel_config *cfg, const wsel_state *st, const char *name,

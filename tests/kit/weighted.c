@@ -509,7 +509,7 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
     wsel_load_opts opts = { 0 };
     opts.input = WSEL_INPUT_STANZA;
     opts.flags = WSEL_LOAD_NO_INCLUDE;
-    int rc = wsel_config_load_buffer(c->text, strlen(c->text), "generated.conf", &opts,
+    int rc = wsel_config_load_buffer("generated.conf", c->text, strlen(c->text), &opts,
                                      &c->cfg, &err);
     if (rc == WSEL_OK)
         rc = wsel_state_new(c->cfg, &c->st, &err);

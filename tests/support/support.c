@@ -20,7 +20,7 @@ int wsel_test_try_load(const char *text, wsel_input input, wsel_config **out,
     wsel_load_opts opts = { 0 };
     opts.input = input;
     opts.flags = WSEL_LOAD_NO_INCLUDE;
-    return wsel_config_load_buffer(text, strlen(text), "test.conf", &opts, out, err);
+    return wsel_config_load_buffer("test.conf", text, strlen(text), &opts, out, err);
 }
 
 /* Fails the current test unless a load succeeded. */

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     wsel_error err;
     wsel_load_opts o = { 0 };
     o.input = WSEL_INPUT_STANZA;
-    if (wsel_config_load_buffer(text, len, "perf", &o, &cfg, &err) != WSEL_OK) {
+    if (wsel_config_load_buffer("perf", text, len, &o, &cfg, &err) != WSEL_OK) {
         char b[2048];
         fprintf(stderr, "%s\n", wsel_error_format(&err, b, sizeof b));
         return 1;
