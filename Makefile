@@ -13,7 +13,8 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Wpedantic
 CPPFLAGS += -Iinclude -D_DEFAULT_SOURCE
-LDLIBS  += -lm -lpthread
+# jansson: the one JSON reading layer (core/json.c) every system's JSON input goes through.
+LDLIBS  += -ljansson -lm -lpthread
 
 ifeq ($(WERROR),1)
 WARN += -Werror

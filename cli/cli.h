@@ -57,11 +57,6 @@ int cli_fail(const char *cmd, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
 /* "wsel: CMD: out of memory"; returns CLI_RESOURCE. */
 int cli_nomem(const char *cmd);
 
-/* Opens `path` for reading when it is a regular file (a FIFO is refused at once, never
- * waited on); otherwise prints why, naming it as `what` ("zone file"), and returns NULL
- * with *rc set to the exit status. */
-FILE *cli_open_regular(const char *cmd, const char *what, const char *path, int *rc);
-
 /* Parses a whole unsigned decimal string into *out; false on junk or overflow. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 

@@ -1,4 +1,5 @@
 /* bin/wsel: command dispatch over the systems of core/systems.def. */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -74,25 +75,69 @@ static const cli_command *find_command(const cli_system *sys, const char *name)
     return NULL;
 }
 
-/* Every command writes its result to stdout; a result that did not reach it (disk full,
- * closed descriptor, broken pipe) must not end in a success status. Checked once here,
- * after the command, including the final flush and close. */
+/* Standard output goes through write(2) here, so that the reason of the first failed
+ * write (disk full, closed descriptor, broken pipe) is known exactly, whichever command
+ * wrote and whenever the stream flushed. */
+static int out_errno;
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+    (void)cookie;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (!out_errno)
+                out_errno = w < 0 ? errno : EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+static int out_close(void *cookie)
+{
+    (void)cookie;
+    if (close(STDOUT_FILENO) != 0 && errno != EBADF) {
+        if (!out_errno)
+            out_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+/* Puts stdout on out_write (line-buffered on a terminal, as stdio would); keeps the
+ * plain stream when that cannot be set up. */
+static void open_output(void)
+{
+    FILE *f = fopencookie(NULL, "w", (cookie_io_functions_t){NULL, out_write, NULL, out_close});
+    if (!f)
+        return;
+    setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+    stdout = f;
+}
+
+/* Every command writes its result to stdout; a result that did not reach it must not end
+ * in a success status. Checked once here, after the command, including the final flush
+ * and close, with the reason of the first failed write. */
 static int finish_output(int rc)
 {
     errno = 0;
     bool bad = fflush(stdout) != 0 || ferror(stdout);
-    int e = bad ? errno : 0;
-    if (bad && !e)
-        e = cli_write_errno; /* the stream's error came at an earlier flush */
+    int e = out_errno ? out_errno : cli_write_errno ? cli_write_errno : bad ? errno : 0;
     if (bad && !e && fcntl(STDOUT_FILENO, F_GETFD) == -1)
-        e = errno;           /* or from a closed descriptor */
+        e = errno; /* the plain stream (open_output failed) on a closed descriptor */
     if (fclose(stdout) != 0 && !bad) {
         bad = true;
-        e = errno;
+        e = out_errno ? out_errno : errno;
     }
     if (!bad)
         return rc;
-    fprintf(stderr, "wsel: cannot write the output: %s\n", e ? strerror(e) : "write error");
+    fprintf(stderr, "wsel: cannot write the output: %s\n",
+            e ? strerror(e) : "the system gave no reason");
     return rc == CLI_OK || rc == CLI_INVALID ? CLI_RESOURCE : rc;
 }
 
@@ -105,15 +150,14 @@ static void check_kernel_env(void)
         return;
     char name[64];
     snprintf(name, sizeof name, "fast-%s", env);
-    bool known = false;
-    for (size_t i = 0; i < wsel_variant_count(); i++)
-        known = known || strcmp(wsel_variant_name(i), name) == 0;
-    if (known && wsel_variant_available(name))
+    int rc = wsel_variant_check(name);
+    if (rc == WSEL_OK)
         return;
     fputs("wsel: warning: WSEL_FAST_KERNEL='", stderr);
     wsel__escape_put(stderr, env);
     fprintf(stderr, "' %s; the widest variant this CPU runs is used\n",
-            known ? "cannot run on this CPU" : "names no fast variant (scalar, sse2, avx2)");
+            rc == WSEL_E_UNSUPPORTED ? "cannot run on this CPU"
+                                     : "names no fast variant (scalar, sse2, avx2)");
 }
 
 static int run(int argc, char **argv)
@@ -160,5 +204,6 @@ int main(int argc, char **argv)
     /* A closed pipe (`wsel ... | head`) is a failed write like any other: reported once,
      * exit 3, never death by SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
+    open_output();
     return finish_output(run(argc, argv));
 }

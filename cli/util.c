@@ -80,35 +80,6 @@ int cli_nomem(const char *cmd)
     return cli_fail(cmd, WSEL_E_NOMEM, "out of memory");
 }
 
-FILE *cli_open_regular(const char *cmd, const char *what, const char *path, int *rc)
-{
-    /* O_NONBLOCK: a FIFO must be refused, not waited on for a writer. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        *rc = cli_die(cmd, "cannot open %s '%s': %s", what, path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    int fl;
-    FILE *f = NULL;
-    if (fstat(fd, &st) != 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
-        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        *rc = cli_die(cmd, "cannot read %s '%s': %s", what, path, strerror(errno));
-    } else if (!S_ISREG(st.st_mode)) {
-        *rc = cli_die(cmd, "%s '%s' is %s; expected a regular file", what, path,
-                      S_ISDIR(st.st_mode)    ? "a directory"
-                      : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                                             : "a device or socket");
-    } else if (!(f = fdopen(fd, "r"))) {
-        int e = errno;
-        *rc = cli_fail(cmd, e == ENOMEM ? WSEL_E_NOMEM : WSEL_E_IO, "cannot read %s '%s': %s",
-                       what, path, strerror(e));
-    }
-    if (!f)
-        close(fd);
-    return f;
-}
-
 int cli_parse_u64(const char *s, unsigned long long *out)
 {
     if (!s || !*s)

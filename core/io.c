@@ -1,4 +1,5 @@
-/* Reading input files (core/io.h). */
+/* Reading input files; text built in memory (core/io.h). */
+#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -118,4 +119,23 @@ int wsel__read_file(const char *path, const char *what, size_t max_size, const w
     rc = read_all(&r, fd, max_size, data, len);
     close(fd);
     return rc;
+}
+
+FILE *wsel__memout_open(char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    return open_memstream(text, len);
+}
+
+bool wsel__memout_close(FILE *f, char **text, size_t *len)
+{
+    bool bad = fflush(f) != 0 || ferror(f);
+    bad |= fclose(f) != 0 || !*text;
+    if (bad) {
+        free(*text);
+        *text = NULL;
+        *len = 0;
+    }
+    return !bad;
 }

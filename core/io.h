@@ -3,6 +3,8 @@
 #ifndef WSEL_CORE_IO_H
 #define WSEL_CORE_IO_H
 
+#include <stdio.h>
+
 #include "internal.h"
 
 /* Where a file was named, for errors about it: an $include{} inside another file, or
@@ -24,5 +26,13 @@ typedef struct wsel__at {
  * The error is placed at `at` when given, else in the file itself without a position. */
 int wsel__read_file(const char *path, const char *what, size_t max_size, const wsel__at *at,
                     char **data, size_t *len, wsel_error *err);
+
+/* Text built in memory (open_memstream), for output that must appear whole or not at
+ * all. wsel__memout_close flushes and closes f and hands over the text (NUL-terminated,
+ * *len bytes without the NUL); false when any write or the close failed -- for want of
+ * memory: glibc's close shrinks the buffer with realloc and can leave it NULL -- with
+ * nothing left to free. */
+FILE *wsel__memout_open(char **text, size_t *len);
+bool wsel__memout_close(FILE *f, char **text, size_t *len);
 
 #endif

@@ -1,5 +1,4 @@
-# GSLB system (wide IP -> pool -> member): the inputs reader uses jansson.
-LDLIBS += -ljansson
+# GSLB system (wide IP -> pool -> member): its tests and benchmark.
 
 GSLB_TESTS := $(BUILD)/tests/test_gslb $(BUILD)/tests/test_gslb_lint \
               $(BUILD)/fuzz/replay_gslb_config $(BUILD)/fuzz/replay_gslb_engine

@@ -1,6 +1,4 @@
-# The ring balancer (doc/ring.md): its scenario reader (core/ring/ring_scenario.c) reads
-# JSON with jansson; its tests.
-LDLIBS += -ljansson
+# The ring balancer (doc/ring.md): its tests.
 
 RING_TESTS := $(BUILD)/tests/test_ring $(BUILD)/tests/test_ring_gen $(BUILD)/tests/test_ring_nomem
 RING_TESTS += $(BUILD)/tests/test_ring_fast $(BUILD)/tests/test_ring_fast_gen $(BUILD)/tests/test_ring_strict $(BUILD)/tests/test_ring_strict_model

@@ -3,11 +3,11 @@
  * the final state, as text or JSON. The log comes from the library as events
  * (include/wsel/gslb.h, wsel_gslb_event): the text line is the library's rendering, the
  * JSON object is written here from the event's fields. */
-#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/io.h"
 #include "../../core/internal.h"
 #include "gslb_cli.h"
 
@@ -502,7 +502,7 @@ static int run_json(resolve_run *r, const resolve_args *a)
 {
     char *text = NULL, *state = NULL;
     size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
+    FILE *mem = wsel__memout_open(&text, &size);
     if (!mem)
         return cli_nomem(r->cmd);
     wsel__jw j;
@@ -520,7 +520,7 @@ static int run_json(resolve_run *r, const resolve_args *a)
         wsel__jw_obj_end(&j);
     }
     int werr = wsel__jw_finish(&j);
-    if (fclose(mem) != 0 || werr)
+    if (!wsel__memout_close(mem, &text, &size) || werr)
         rc = rc ? rc : cli_nomem(r->cmd); /* a memory stream fails only for want of memory */
     if (!rc)
         fwrite(text, 1, size, stdout);

@@ -32,7 +32,7 @@ static int parse_args(const char *cmd, const char *usage, int argc, char **argv,
         int rc = CLI_OK;
         if (opts_done || s[0] != '-' || !s[1]) {
             if (a->scenario)
-                return cli_die(cmd, "unexpected argument '%s' (see wsel %s --help)", s, cmd + 5);
+                return cli_die(cmd, "unexpected argument '%s' (see wsel %s --help)", s, cmd);
             a->scenario = s;
         } else if (strcmp(s, "--") == 0) {
             opts_done = true;
@@ -44,13 +44,13 @@ static int parse_args(const char *cmd, const char *usage, int argc, char **argv,
         } else if (cli_opt_is(s, "--engine")) {
             rc = parse_engine(cmd, argc, argv, &i, a);
         } else {
-            rc = cli_die(cmd, "unknown option '%s' (see wsel %s --help)", s, cmd + 5);
+            rc = cli_die(cmd, "unknown option '%s' (see wsel %s --help)", s, cmd);
         }
         if (rc)
             return rc;
     }
     if (!a->scenario)
-        return cli_die(cmd, "missing SCENARIO (see wsel %s --help)", cmd + 5);
+        return cli_die(cmd, "missing SCENARIO (see wsel %s --help)", cmd);
     return CLI_OK;
 }
 
@@ -89,7 +89,7 @@ bool cli_ring_out_begin(cli_ring_out *o, bool json)
 {
     memset(o, 0, sizeof *o);
     o->json = json;
-    o->f = open_memstream(&o->buf, &o->len);
+    o->f = wsel__memout_open(&o->buf, &o->len);
     if (o->f && json)
         wsel__jw_init(&o->j, o->f);
     return o->f != NULL;
@@ -103,9 +103,7 @@ bool cli_ring_out_ok(const cli_ring_out *o)
 int cli_ring_out_end(const char *cmd, int rc, cli_ring_out *o)
 {
     bool lost = o->json && rc == CLI_OK && wsel__jw_finish(&o->j) != 0;
-    lost |= fflush(o->f) != 0 || ferror(o->f);
-    /* glibc's fclose shrinks the buffer with realloc and leaves NULL when that fails */
-    lost |= fclose(o->f) != 0 || !o->buf;
+    lost |= !wsel__memout_close(o->f, &o->buf, &o->len);
     if (rc == CLI_OK && lost)
         rc = cli_nomem(cmd);
     if (rc == CLI_OK) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../cli.h"
+#include "../../core/io.h"
 
 /* A command's output, kept in memory until the command is done, so that a failed run
  * leaves stdout empty. --json documents are written with the one writer (`j`). */

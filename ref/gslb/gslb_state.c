@@ -2,11 +2,11 @@
  * "persistence" and "random"), freed, and written as JSON in the shape the inputs reader
  * takes under "state" and "persistence" (doc/gslb.md §3), so that one run's output
  * state feeds the next run. The JSON goes through the one writer (core/json_write.h). */
-#define _GNU_SOURCE /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/io.h"
 #include "../../core/json_write.h"
 #include "gslb_engine.h"
 
@@ -247,7 +247,7 @@ char *wsel_gslb_state_json(const wsel_gslb_state *st)
     named *sorted = malloc((n ? n : 1) * sizeof *sorted);
     char *text = NULL;
     size_t size = 0;
-    FILE *f = sorted ? open_memstream(&text, &size) : NULL;
+    FILE *f = sorted ? wsel__memout_open(&text, &size) : NULL;
     if (!f) {
         free(sorted);
         return NULL;
@@ -263,7 +263,7 @@ char *wsel_gslb_state_json(const wsel_gslb_state *st)
     wsel__jw_obj_end(&j);
     int werr = wsel__jw_finish(&j); /* a failed write: out of memory */
     free(sorted);
-    if (fclose(f) != 0 || werr || !text || !size) {
+    if (!wsel__memout_close(f, &text, &size) || werr || !size) {
         free(text);
         return NULL;
     }

@@ -11,6 +11,25 @@ for c in check explain sample; do
     run $c --help;     is_rc 0 "$c --help exits 0"
     has "$TMP/out" "^usage: wsel $c" "$c --help prints its usage"
 done
+# `wsel SYSTEM --help` (the SYNOPSIS's `wsel COMMAND --help` for a system): its commands
+for s in weighted ring gslb; do
+    for h in --help -h help; do
+        run $s $h;     is_rc 0 "$s $h exits 0"
+        has "$TMP/out" "^usage: wsel $s COMMAND" "$s $h prints the system's usage"
+    done
+done
+has "$TMP/out" '^  gslb resolve CONFIG WIDEIP' "gslb --help lists gslb resolve"
+run ring --help
+has "$TMP/out" '^  ring run SCENARIO' "ring --help lists ring run"
+run ring run a.json b.json;                       one_line_error "ring run: two scenarios"
+has "$TMP/err" 'see wsel ring run --help' "... pointing at wsel ring run --help"
+run gslb frob;                                    one_line_error "gslb: unknown command"
+has "$TMP/err" 'see wsel gslb --help' "... pointing at wsel gslb --help"
+# --version: the library's table of systems, each with its engine variants (ref first)
+run --version
+has "$TMP/out" '^weighted +doc/weighted\.md +ref fast-scalar' "--version lists weighted and its variants"
+has "$TMP/out" '^ring +doc/ring\.md +ref fast$' "--version lists the ring's engines"
+has "$TMP/out" '^gslb +doc/gslb\.md +ref$' "--version lists the GSLB engine"
 
 run;                                              one_line_error "no command"
 run frobnicate;                                   one_line_error "unknown command"
