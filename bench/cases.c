@@ -691,17 +691,16 @@ static size_t register_systems(void)
 {
     size_t n = 0, nsys;
     const wsel_kit_system *const *sys = wsel_kit_systems(&nsys);
-    variant_slot("fast");
     for (size_t si = 0; si < nsys; si++) {
-        /* slot n_variants: the system's reference function itself */
-        for (size_t v = 0; v <= n_variants; v++) {
-            if (v < n_variants && !sys[si]->has_variant(variants[v]))
-                continue;
+        const char *names[WSEL_KIT_MAX_VARIANTS];
+        size_t nv = wsel_kit_system_variants(sys[si], names, WSEL_KIT_MAX_VARIANTS);
+        /* slot nv: the system's reference function itself */
+        for (size_t v = 0; v <= nv; v++) {
             gen_case *g = calloc(1, sizeof *g);
             if (!g)
                 return n;
             g->sys = sys[si];
-            g->variant = v < n_variants ? variants[v] : NULL;
+            g->variant = v < nv ? names[v] : NULL;
             snprintf(g->name, sizeof g->name, "gen/%s/%s", sys[si]->name,
                      g->variant ? g->variant : "reference");
             g->next = all_gen;

@@ -133,12 +133,6 @@ static size_t g_words(const void *p, size_t q)
     return 0;
 }
 
-static bool g_has_variant(const char *variant)
-{
-    (void)variant;
-    return false;
-}
-
 static int g_query(void *p, const char *variant, size_t q, wsel_rng *rng)
 {
     gcase *c = p;
@@ -220,7 +214,6 @@ const wsel_kit_system wsel_kit_system_gslb = {
     .case_text = g_case_text,
     .queries = g_queries,
     .words = g_words,
-    .has_variant = g_has_variant,
     .run = g_run,
     .query = g_query,
     .check = g_check,

@@ -1,6 +1,6 @@
 /* The kit's per-system table: what the generic loops of tests/, stats/, fuzz/ and
  * bench/ need to know about a selection system, one entry per line of
- * core/systems.def. A loop over wsel_kit_systems() x wsel_kit_variants() never names a
+ * core/systems.def. A loop over wsel_kit_systems() x wsel_kit_system_variants() never names a
  * mode: the mode-specific code is in the system's own kit file (weighted.c).
  *
  * A case is opaque to the loops: a generated config with its monitoring state, the
@@ -27,11 +27,9 @@ typedef struct wsel_kit_system {
      * consumes under the random-word contract. */
     size_t (*queries)(const void *c);
     size_t (*words)(const void *c, size_t q);
-    /* Whether the system has an engine variant of that name besides its reference (a
-     * system with only a reference engine says no to every name). */
-    bool (*has_variant)(const char *variant);
     /* One query of target q drawing from rng: variant NULL runs the reference function
-     * (the judge), else the named engine variant (wsel_kit_variants). The answer, in
+     * (the judge), else the named engine variant (one of the library's names for the
+     * system, wsel_kit_system_variants). The answer, in
      * the system's canonical text, goes to out. Returns WSEL_OK, or an error with `out`
      * holding the reason. */
     int (*run)(void *c, const char *variant, size_t q, wsel_rng *rng, char *out, size_t len);
@@ -61,8 +59,13 @@ const wsel_kit_system *const *wsel_kit_systems(size_t *n);
 /* The system named `name`, or NULL. */
 const wsel_kit_system *wsel_kit_system_find(const char *name);
 
+/* The engine variants of a system besides its reference, from the library's table of
+ * systems (include/wsel/systems.h), that this build and CPU run: names[0..n), n returned.
+ * The one source of which system has which engines. */
+size_t wsel_kit_system_variants(const wsel_kit_system *sys, const char **names, size_t max);
+
 /* The generic identity check: target q of case c, words w[0..n-1] replayed into the
- * judge and into every variant of wsel_kit_variants(with "fast") the system has; each must consume
+ * judge and into every variant wsel_kit_system_variants lists; each must consume
  * exactly n words and give the judge's answer, which must pass the system's
  * invariants. NULL when all hold, else the reason (in buf). */
 const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,

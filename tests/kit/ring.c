@@ -113,16 +113,12 @@ static size_t r_words(const void *p, size_t q)
     return 1;
 }
 
-static bool r_has_variant(const char *variant)
-{
-    return strncmp(variant, "fast", 4) == 0;
-}
-
 static int r_query(void *p, const char *variant, size_t q, wsel_rng *rng)
 {
     rcase *c = p;
     c->have_last = false;
-    if (variant && !r_has_variant(variant))
+    bool fast = variant && strcmp(variant, "fast") == 0; /* the library's names: ref, fast */
+    if (variant && !fast && strcmp(variant, "ref") != 0)
         return WSEL_E_UNSUPPORTED;
     uint64_t w;
     rng->fill(rng->ctx, &w, 1);
@@ -131,7 +127,7 @@ static int r_query(void *p, const char *variant, size_t q, wsel_rng *rng)
     c->last_h.hash = w;
     c->last_h.u = wsel_kit_unit(w);
     wsel_error err;
-    int rc = variant ? wsel_ring_fast_pick(c->f, &c->last_h, true, &c->last, &err)
+    int rc = fast ? wsel_ring_fast_pick(c->f, &c->last_h, true, &c->last, &err)
                      : wsel_ring_pick(c->r, &c->last_h, true, &c->last, &err);
     c->have_last = rc == WSEL_OK;
     return rc;
@@ -231,7 +227,6 @@ const wsel_kit_system wsel_kit_system_ring = {
     .case_text = r_case_text,
     .queries = r_queries,
     .words = r_words,
-    .has_variant = r_has_variant,
     .run = r_run,
     .query = r_query,
     .check = r_check,

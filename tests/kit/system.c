@@ -62,10 +62,8 @@ const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
         return buf;
     }
     const char *names[WSEL_KIT_MAX_VARIANTS];
-    size_t nv = wsel_kit_variants(names, WSEL_KIT_MAX_VARIANTS, true);
+    size_t nv = wsel_kit_system_variants(sys, names, WSEL_KIT_MAX_VARIANTS);
     for (size_t v = 0; v < nv; v++) {
-        if (!sys->has_variant(names[v]))
-            continue;
         rng = wsel_kit_replay_rng(&rp, w, n);
         if (sys->run(c, names[v], q, &rng, got, sizeof got) != WSEL_OK) {
             snprintf(buf, len, "%s/%s: query failed on target %zu: %s", sys->name, names[v], q,
@@ -84,4 +82,15 @@ const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
         }
     }
     return NULL;
+}
+
+size_t wsel_kit_system_variants(const wsel_kit_system *sys, const char **names, size_t max)
+{
+    long s = wsel_system_find(sys->name);
+    size_t n = 0;
+    /* variant 0 is "ref", the reference engine: the judge itself */
+    for (size_t v = 1; s >= 0 && v < wsel_system_variant_count((size_t)s) && n < max; v++)
+        if (wsel_system_variant_available((size_t)s, v))
+            names[n++] = wsel_system_variant_name((size_t)s, v);
+    return n;
 }

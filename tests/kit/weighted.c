@@ -555,12 +555,6 @@ static wsel_resolver *w_resolver(wcase *c, const char *variant, int *rc)
     return c->rv[i];
 }
 
-static bool w_has_variant(const char *variant)
-{
-    (void)variant;
-    return true; /* every engine variant the kit lists runs the weighted system */
-}
-
 static int w_query(void *p, const char *variant, size_t q, wsel_rng *rng)
 {
     wcase *c = p;
@@ -620,7 +614,6 @@ const wsel_kit_system wsel_kit_system_weighted = {
     .case_text = w_case_text,
     .queries = w_queries,
     .words = w_words,
-    .has_variant = w_has_variant,
     .run = w_run,
     .query = w_query,
     .check = w_check,
