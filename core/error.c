@@ -40,20 +40,10 @@ static const struct {
     [WSEL_E_REFERENCE] = {"reference to nothing configured", WSEL_ERROR_REFERENCE},
 };
 
+/* The kinds' names, in wsel_error_kind's order. */
 static const char *const kind_text[WSEL_ERROR_KIND_COUNT_] = {
-    [WSEL_ERROR_NONE] = "none",
-    [WSEL_ERROR_NOMEM] = "out of memory",
-    [WSEL_ERROR_ARG] = "argument",
-    [WSEL_ERROR_IO] = "input/output",
-    [WSEL_ERROR_LIMIT] = "limit",
-    [WSEL_ERROR_SYNTAX] = "syntax",
-    [WSEL_ERROR_TYPE] = "type",
-    [WSEL_ERROR_RANGE] = "range",
-    [WSEL_ERROR_REFERENCE] = "reference",
-    [WSEL_ERROR_DUPLICATE] = "duplicate",
-    [WSEL_ERROR_STATE] = "state",
-    [WSEL_ERROR_UNSUPPORTED] = "unsupported",
-};
+    "none", "out of memory", "argument", "input/output", "limit", "syntax", "type", "range",
+    "reference", "duplicate", "state", "unsupported"};
 
 wsel_error_kind wsel_error_kind_of(int code)
 {

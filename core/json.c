@@ -640,23 +640,18 @@ static const char *path_key(const wsel__jpath *p)
     return p && p->up ? p->key : NULL;
 }
 
-int wsel__json_fail(const wsel__json *j, const wsel__jpath *p, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = fail_at(j, p, false, path_key(p), code, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-int wsel__json_fail_key(const wsel__json *j, const wsel__jpath *p, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = fail_at(j, p, true, path_key(p), code, fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* wsel__json_fail and wsel__json_fail_key: the same but for where they point. */
+#define JSON_FAIL(name, at_key)                                                          \
+    int name(const wsel__json *j, const wsel__jpath *p, int code, const char *fmt, ...) \
+    {                                                                                    \
+        va_list ap;                                                                      \
+        va_start(ap, fmt);                                                               \
+        int rc = fail_at(j, p, (at_key), path_key(p), code, fmt, ap);                     \
+        va_end(ap);                                                                      \
+        return rc;                                                                       \
+    }
+JSON_FAIL(wsel__json_fail, false)
+JSON_FAIL(wsel__json_fail_key, true)
 
 /* At the value at p, with err->key = key instead of p's own. */
 static int fail_named(const wsel__json *j, const wsel__jpath *p, const char *key, int code,

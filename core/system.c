@@ -19,7 +19,9 @@ bool wsel__variant_info_runs(const wsel__variant_info *v)
 
 static const wsel__variant_info *variant(size_t sys, size_t i)
 {
-    return sys < N_SYSTEMS && i < systems[sys]->n_variants ? systems[sys]->variant(i) : NULL;
+    if (sys >= N_SYSTEMS || i >= systems[sys]->n_variants)
+        return NULL;
+    return (const void *)((const char *)systems[sys]->variants + i * systems[sys]->stride);
 }
 
 size_t wsel_system_count(void)

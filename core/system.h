@@ -23,11 +23,18 @@ typedef struct wsel__variant_info {
 } wsel__variant_info;
 
 typedef struct wsel__system {
-    const char *name;  /* the id of core/systems.def: "weighted" */
-    const char *doc;   /* its semantics, in the repo: "doc/weighted.md" */
+    const char *name;     /* the id of core/systems.def: "weighted" */
+    const char *doc;      /* its semantics, in the repo: "doc/weighted.md" */
     size_t n_variants;
-    const wsel__variant_info *(*variant)(size_t i); /* i < n_variants */
+    /* Its variants: n_variants records of `stride` bytes, each beginning with its
+     * wsel__variant_info (a system may keep more in them: weighted's query paths). */
+    const void *variants;
+    size_t stride;
 } wsel__system;
+
+/* A system's entry from its array of variant records. */
+#define WSEL__SYSTEM(name, doc, variants)                                                \
+    {(name), (doc), sizeof(variants) / sizeof((variants)[0]), (variants), sizeof((variants)[0])}
 
 #define WSEL_SYSTEM(id) extern const wsel__system wsel__system_##id;
 #include "systems.def"

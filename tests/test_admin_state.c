@@ -44,7 +44,7 @@ static int load(wsel_state *st, const char *text, wsel_error *err)
 }
 
 /* Each test gets the config, a fresh state and its warnings. */
-typedef struct fixture {
+typedef struct fixture { /* cfg, st first: wsel_test_teardown frees them */
     wsel_config *cfg;
     wsel_state *st;
     warnings ws;
@@ -53,22 +53,12 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    if (!f)
+    if (!f || wsel_test_open(cfg_text, &f->cfg, &f->st)) {
+        free(f);
         return -1;
-    f->cfg = wsel_test_load(cfg_text);
-    if (wsel_state_new(f->cfg, &f->st, NULL) != WSEL_OK)
-        return -1;
+    }
     wsel_state_set_warn(f->st, collect, &f->ws);
     *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    wsel_state_free(f->st);
-    wsel_config_free(f->cfg);
-    free(f);
     return 0;
 }
 
@@ -277,12 +267,12 @@ static void test_extfile_warnings(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_builtin_types, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_globs_and_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ttls, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_versions_and_pairs, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_errors_atomic_and_warnings, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_extfile_warnings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_builtin_types, setup, wsel_test_teardown),
+        cmocka_unit_test_setup_teardown(test_globs_and_order, setup, wsel_test_teardown),
+        cmocka_unit_test_setup_teardown(test_ttls, setup, wsel_test_teardown),
+        cmocka_unit_test_setup_teardown(test_versions_and_pairs, setup, wsel_test_teardown),
+        cmocka_unit_test_setup_teardown(test_errors_atomic_and_warnings, setup, wsel_test_teardown),
+        cmocka_unit_test_setup_teardown(test_extfile_warnings, setup, wsel_test_teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("admin_state", tests, NULL, NULL);

@@ -15,13 +15,14 @@
 
 #include "wsel.h"
 #include "kit/kit.h"
+#include "support/support.h"
 
 static const char text[] =
     "single => { a => [ 192.0.2.1, 1 ], b => [ 192.0.2.2, 2 ] }\n"
     "grouped => { multi => true, g1 => { a => [ 10.0.0.1, 1 ], b => [ 10.0.0.2, 2 ] }\n"
     "             g2 => { c => [ 10.0.0.3, 3 ] } }\n";
 
-typedef struct fixture {
+typedef struct fixture { /* cfg, st first: wsel_test_teardown frees them */
     wsel_config *cfg;
     wsel_state *st;
     wsel_prng prng;
@@ -38,15 +39,6 @@ static int setup(void **state)
     wsel_prng_seed(&f->prng, 7);
     f->rng = wsel_prng_rng(&f->prng);
     *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    wsel_state_free(f->st);
-    wsel_config_free(f->cfg);
-    free(f);
     return 0;
 }
 
@@ -196,5 +188,5 @@ int main(void)
         cmocka_unit_test(test_resolver_refuses),
         cmocka_unit_test(test_answer_equal_edges),
     };
-    return cmocka_run_group_tests_name("coverage_model", tests, setup, teardown);
+    return cmocka_run_group_tests_name("coverage_model", tests, setup, wsel_test_teardown);
 }

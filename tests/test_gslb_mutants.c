@@ -254,20 +254,4 @@ static void gslb_nomem(void **s)
 
 #endif
 
-int main(void)
-{
-#ifdef NOMEM_SKIP
-    printf("1..1\nok 1 - gslb_mutants # SKIP allocator owned by a sanitizer or not glibc\n");
-    return 0;
-#else
-    if (!nomem_injection_works()) {
-        printf("1..1\nok 1 - gslb_mutants # SKIP malloc is replaced (valgrind?); no failure injection\n");
-        return 0;
-    }
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gslb_nomem),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("gslb_mutants", tests, NULL, NULL);
-#endif
-}
+NOMEM_MAIN("gslb_mutants", cmocka_unit_test(gslb_nomem))

@@ -846,6 +846,9 @@ static void t_nomem(void **state)
 }
 #endif
 
+/* a test that reads the getters' document (gt_setup) */
+#define WITH_DOC(t) cmocka_unit_test_setup_teardown(t, gt_setup, gt_teardown)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,12 +866,12 @@ int main(void)
         cmocka_unit_test(t_locate_escaped_keys),
         cmocka_unit_test(t_columns_after_utf8),
         cmocka_unit_test(t_fail_without_err),
-        cmocka_unit_test_setup_teardown(t_get_bool, gt_setup, gt_teardown),
-        cmocka_unit_test_setup_teardown(t_get_int, gt_setup, gt_teardown),
+        WITH_DOC(t_get_bool),
+        WITH_DOC(t_get_int),
         cmocka_unit_test_setup_teardown(t_get_u64, gt_setup, gt_teardown),
-        cmocka_unit_test_setup_teardown(t_get_num, gt_setup, gt_teardown),
-        cmocka_unit_test_setup_teardown(t_get_str_obj_arr, gt_setup, gt_teardown),
-        cmocka_unit_test_setup_teardown(t_member, gt_setup, gt_teardown),
+        WITH_DOC(t_get_num),
+        WITH_DOC(t_get_str_obj_arr),
+        WITH_DOC(t_member),
         cmocka_unit_test(t_unknown_keys),
         cmocka_unit_test(t_unknown_key_hint_nearest),
         cmocka_unit_test(t_locator_deep),

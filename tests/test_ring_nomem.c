@@ -198,20 +198,4 @@ static void test_nomem(void **u)
 
 #endif
 
-int main(void)
-{
-#ifdef NOMEM_SKIP
-    printf("1..1\nok 1 - ring_nomem # SKIP allocator owned by a sanitizer or not glibc\n");
-    return 0;
-#else
-    if (!nomem_injection_works()) {
-        printf("1..1\nok 1 - ring_nomem # SKIP malloc is replaced (valgrind?); no failure injection\n");
-        return 0;
-    }
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nomem),
-    };
-    cmocka_set_message_output(CM_OUTPUT_TAP);
-    return cmocka_run_group_tests_name("ring_nomem", tests, NULL, NULL);
-#endif
-}
+NOMEM_MAIN("ring_nomem", cmocka_unit_test(test_nomem))

@@ -25,7 +25,7 @@ static const char *const two_svc =
     "C => { service_types = svc_b\n  c = [ Foo.Example.NET., 1 ] }\n";
 
 /* The fixture of most tests: two_svc loaded and a state for it, all UP. */
-typedef struct fixture {
+typedef struct fixture { /* cfg, st first: wsel_test_teardown frees them */
     wsel_config *cfg;
     wsel_state *st;
 } fixture;
@@ -33,20 +33,8 @@ typedef struct fixture {
 static int setup_two_svc(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
     *state = f;
-    f->cfg = wsel_test_load(two_svc);
-    return wsel_state_new(f->cfg, &f->st, NULL) == WSEL_OK ? 0 : -1;
-}
-
-static int teardown_two_svc(void **state)
-{
-    fixture *f = *state;
-    wsel_state_free(f->st);
-    wsel_config_free(f->cfg);
-    free(f);
-    return 0;
+    return f ? wsel_test_open(two_svc, &f->cfg, &f->st) : -1;
 }
 
 static const wsel_set *set_of(const wsel_config *cfg, const char *name)
@@ -360,7 +348,7 @@ static void test_free_after_config(void **unused)
 }
 
 /* A test run on the two_svc fixture. */
-#define WITH_TWO_SVC(t) cmocka_unit_test_setup_teardown(t, setup_two_svc, teardown_two_svc)
+#define WITH_TWO_SVC(t) cmocka_unit_test_setup_teardown(t, setup_two_svc, wsel_test_teardown)
 
 int main(void)
 {

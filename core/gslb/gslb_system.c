@@ -4,14 +4,4 @@
 
 static const wsel__variant_info variants[] = { {"ref", -1} };
 
-static const wsel__variant_info *variant(size_t i)
-{
-    return &variants[i];
-}
-
-const wsel__system wsel__system_gslb = {
-    .name = "gslb",
-    .doc = "doc/gslb.md",
-    .n_variants = sizeof variants / sizeof variants[0],
-    .variant = variant,
-};
+const wsel__system wsel__system_gslb = WSEL__SYSTEM("gslb", "doc/gslb.md", variants);

@@ -5,14 +5,4 @@
 
 static const wsel__variant_info variants[] = { {"ref", -1}, {"fast", -1} };
 
-static const wsel__variant_info *variant(size_t i)
-{
-    return &variants[i];
-}
-
-const wsel__system wsel__system_ring = {
-    .name = "ring",
-    .doc = "doc/ring.md",
-    .n_variants = sizeof variants / sizeof variants[0],
-    .variant = variant,
-};
+const wsel__system wsel__system_ring = WSEL__SYSTEM("ring", "doc/ring.md", variants);

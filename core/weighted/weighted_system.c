@@ -2,6 +2,7 @@
  * and its entry in the library's table of systems (core/system.h). The engines
  * themselves are in ref/weighted/ and fast/weighted/; the variant API of
  * include/wsel/resolve.h is answered here. */
+#include <stddef.h>
 #include <string.h>
 
 #include "weighted_variant.h"
@@ -32,17 +33,9 @@ const wsel__variant *wsel__variant_at(size_t i)
     return i < N_VARIANTS ? &variants[i] : NULL;
 }
 
-static const wsel__variant_info *variant_info(size_t i)
-{
-    return i < N_VARIANTS ? &variants[i].info : NULL;
-}
-
-const wsel__system wsel__system_weighted = {
-    .name = "weighted",
-    .doc = "doc/weighted.md",
-    .n_variants = N_VARIANTS,
-    .variant = variant_info,
-};
+/* Each record begins with its wsel__variant_info (weighted_variant.h). */
+_Static_assert(offsetof(wsel__variant, info) == 0, "the table of systems reads info first");
+const wsel__system wsel__system_weighted = WSEL__SYSTEM("weighted", "doc/weighted.md", variants);
 
 const wsel__variant *wsel__variant_find(const char *name)
 {

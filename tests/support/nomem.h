@@ -115,4 +115,29 @@ static inline int nomem_injection_works(void)
 
 #endif /* NOMEM_SKIP */
 
+/* The main() of a program whose tests all need failure injection: one skipped TAP
+ * result where it cannot work (a sanitizer's or valgrind's allocator), else the cmocka
+ * tests given (cmocka_unit_test(...), ...) under `name`. */
+#define NOMEM_SKIP_LINE(name, why) printf("1..1\nok 1 - %s # SKIP %s\n", name, why)
+#ifdef NOMEM_SKIP
+#define NOMEM_MAIN(name, ...)                                                            \
+    int main(void)                                                                       \
+    {                                                                                    \
+        NOMEM_SKIP_LINE(name, "allocator owned by a sanitizer or not glibc");            \
+        return 0;                                                                        \
+    }
+#else
+#define NOMEM_MAIN(name, ...)                                                            \
+    int main(void)                                                                       \
+    {                                                                                    \
+        if (!nomem_injection_works()) {                                                  \
+            NOMEM_SKIP_LINE(name, "malloc is replaced (valgrind?); no failure injection"); \
+            return 0;                                                                    \
+        }                                                                                \
+        const struct CMUnitTest tests[] = {__VA_ARGS__};                                 \
+        cmocka_set_message_output(CM_OUTPUT_TAP);                                        \
+        return cmocka_run_group_tests_name(name, tests, NULL, NULL);                     \
+    }
+#endif
+
 #endif

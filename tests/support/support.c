@@ -51,6 +51,37 @@ wsel_config *wsel_test_load(const char *text)
     return wsel_test_load_as(text, WSEL_INPUT_STANZA);
 }
 
+int wsel_test_open(const char *text, wsel_config **cfg, wsel_state **st)
+{
+    *st = NULL;
+    if (wsel_test_try_load(text, WSEL_INPUT_STANZA, cfg, NULL) != WSEL_OK)
+        return -1;
+    if (wsel_state_new(*cfg, st, NULL) != WSEL_OK) {
+        wsel_config_free(*cfg);
+        *cfg = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void wsel_test_close(wsel_config *cfg, wsel_state *st)
+{
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+int wsel_test_teardown(void **state)
+{
+    struct cfg_state {
+        wsel_config *cfg;
+        wsel_state *st;
+    } *f = *state;
+    if (f)
+        wsel_test_close(f->cfg, f->st);
+    free(f);
+    return 0;
+}
+
 wsel_config *wsel_test_load_synopsis(void)
 {
     const char *path = wsel_kit_srcpath("examples/synopsis.conf");

@@ -26,6 +26,13 @@ wsel_config *wsel_test_load_as(const char *text, wsel_input input);
 /* Non-asserting: returns the status; *out is NULL on failure, err filled. */
 int wsel_test_try_load(const char *text, wsel_input input, wsel_config **out,
                        wsel_error *err);
+/* A stanza-only config and a fresh monitoring state on it, for cmocka setups: 0, or -1
+ * (a setup failure) with nothing left to free; wsel_test_close frees both (NULL-safe). */
+int wsel_test_open(const char *text, wsel_config **cfg, wsel_state **st);
+void wsel_test_close(wsel_config *cfg, wsel_state *st);
+/* The cmocka teardown of a calloc'd fixture whose first members are `wsel_config *cfg;
+ * wsel_state *st;` in that order: frees both, then the fixture (NULL-safe). */
+int wsel_test_teardown(void **state);
 /* examples/synopsis.conf, the page's synopsis as a whole config (wsel_kit_srcpath). */
 wsel_config *wsel_test_load_synopsis(void);
 
