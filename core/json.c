@@ -526,17 +526,27 @@ size_t wsel__json_string_at(const char *text, size_t len, size_t at, char *buf, 
 
 /* ---- parsing ---- */
 
+/* The message is `what`, bare or followed by the text of a string token: " near '\"...'"
+ * (jansson adds the token's text when it is at most 20 bytes long). */
+static bool said_of_string(const char *msg, const char *what)
+{
+    size_t n = strlen(what);
+    return strncmp(msg, what, n) == 0 && (!msg[n] || strncmp(msg + n, " near '\"", 8) == 0);
+}
+
 /* jansson reports an allocation that fails in its lexer (the buffer of a string token)
  * as "invalid token" or "string or '}' expected" just past that string, a string that
- * lexed well: a string that does not lex gets its own message first, and jansson keeps
- * the first message. No other fault of the text is reported there with those words. */
+ * lexed well, naming that string's text if it names any: a string that does not lex
+ * gets its own message first, and jansson keeps the first message. No other fault of
+ * the text is reported there with those words (an invalid token right after a string,
+ * as in '"k":&', names '&'). */
 static bool lexer_nomem(const json_error_t *je, const char *text, size_t len)
 {
     if (json_error_code(je) != json_error_invalid_syntax || je->position <= 0 ||
         (size_t)je->position > len)
         return false;
-    if (strncmp(je->text, "invalid token", 13) != 0 &&
-        strncmp(je->text, "string or '}' expected", 22) != 0)
+    if (!said_of_string(je->text, "invalid token") &&
+        !said_of_string(je->text, "string or '}' expected"))
         return false;
     return wsel__json_key_start(text, len, (size_t)je->position) != NOT_FOUND;
 }

@@ -69,6 +69,14 @@ static void t_syntax_error(void **state)
     /* {1 "2 é3 "4 :5 ' '6 x7: jansson counts the two bytes of é as one column too */
     parse_fails("{\"\xc3\xa9\": x}", &err);
     check_err(&err, WSEL_E_SYNTAX, 1, 7, "invalid token near 'x'");
+    /* An invalid token right after a key's colon is bad text, not a failed allocation,
+     * even where jansson's position, miscounted after NUL bytes, lands just past the
+     * key's closing quote (found by fuzz_ring_scenario). */
+    static const char nuls[] = "{\"a\": 1\0\t, \"b\": 2\0\t, \"k\":&}";
+    wsel__json j;
+    assert_int_equal(wsel__json_parse(&j, "t.json", nuls, sizeof nuls - 1, &err), WSEL_E_SYNTAX);
+    assert_string_equal(err.message, "invalid token near '&'");
+    wsel__json_free(&j);
     /* {1 "2 a3 "4 :5 ' '6 and twenty digits 7..26 */
     parse_fails("{\"a\": 99999999999999999999}", &err);
     check_err(&err, WSEL_E_RANGE, 1, 26, NULL);
