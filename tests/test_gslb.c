@@ -952,6 +952,18 @@ static void chain_wideip_terminal(void **s)
     assert_non_null(strstr(js, "\"persistence\":[]"));
     free(js);
     run_free(&r);
+    /* ...and also when it is attached but was not tried: unavailable at position 0 while
+     * the pool after it ran and was not terminal (A-24 "never twice" counts the pools
+     * that ran, not their neighbours) */
+    run1(&r, SERVERS
+             "gtm pool a lr { alternate-mode none fallback-mode global-availability verify-member-availability disabled members { s1:v5 } }\n"
+             "gtm pool a p2 { load-balancing-mode topology alternate-mode none fallback-mode none members { s1:v1 } }\n"
+             "gtm wideip a w { last-resort-pool a lr pools { lr p2 } }\n",
+             "{\"members\": {" UP(1) "," DOWN(5) "}, \"query\": {\"ldns\": \"192.0.2.1\"}}");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_LAST_RESORT);
+    assert_string_equal(first(&r.o), "10.0.0.5");
+    run_free(&r);
     /* min-members-up at-least 2 with 1 up: pool unavailable => aggregate */
     run1(&r, SERVERS POOL1("min-members-up-mode at-least min-members-up-value 2", "s1:v1 s1:v2") WIDE1,
              "{\"members\": {" UP(1) "}}");

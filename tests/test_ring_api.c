@@ -269,6 +269,9 @@ static void test_scenario_faults(void **u)
           "$.dns[\"a.test\"].fail: expected \"nxdomain\"");
     fault("{\"ops\": [{\"op\": \"add\", \"name\": \"x\", \"wieght\": 3}]}", WSEL_E_SYNTAX, 0, 1,
           37, "$.ops[0].wieght: unknown key 'wieght' (did you mean 'weight'?)");
+    /* the bounds are the reader's, at load (the ring would refuse weight 0 only at build) */
+    fault("{\"hosts\": [{\"name\": \"a.test\", \"weight\": 0}]}", WSEL_E_RANGE, 0, 1, 41,
+          "$.hosts[0].weight: expected an integer in 1..");
     fault("{\"ops\": [{\"op\": \"peers\", \"floats\": [0.5, 1.0]}]}", WSEL_E_RANGE, 0, 1, 42,
           "$.ops[0].floats[1]: expected a number in [0,1)");
     /* refusals by the ring, at what caused them */
