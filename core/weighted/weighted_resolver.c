@@ -1,6 +1,6 @@
 /* Resolvers: a variant bound to a config and a state (resolve.h). The engine-neutral
  * part -- argument checks, the choice of variant, the calls into the engine's ops
- * (core/variant.h) -- for every engine; the fast engine's snapshots are in
+ * (core/weighted/weighted_variant.h) -- for every engine; the fast engine's snapshots are in
  * fast/weighted/weighted_snapshots.c. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* AVX2 kernel: 8 prefix sums or 4 thresholds per compare. Built with -mavx2 (see the
- * Makefile); selected only when the CPU has AVX2 (core/dispatch.c). AVX2 has no unsigned
- * compare, hence the biased layout of fast.h. Compiles to nothing elsewhere. */
+ * Makefile); selected only when the CPU has AVX2 (core/isa.c). AVX2 has no unsigned
+ * compare, hence the biased layout of weighted_fast.h. Compiles to nothing elsewhere. */
 #include "weighted_query.h"
 
 #if defined(WSEL__HAVE_AVX2) && defined(__AVX2__)

@@ -72,7 +72,7 @@ struct wsel__rsnap {
 };
 
 
-/* The variants' query paths (core/variant.h); the SIMD ones exist only where
+/* The variants' query paths (core/weighted/weighted_variant.h); the SIMD ones exist only where
  * WSEL__HAVE_SSE2 / WSEL__HAVE_AVX2 say so. */
 int wsel__query_scalar(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                        wsel_answer *ans);

@@ -1,4 +1,4 @@
-/* The fast engine's side of a resolver (its engine ops, core/variant.h).
+/* The fast engine's side of a resolver (its engine ops, core/weighted/weighted_variant.h).
  *
  * Per resource, one immutable snapshot of all its sets behind an atomic pointer. The
  * writer (wsel_resolver_sync) rebuilds the snapshot of every resource one of whose sets
