@@ -225,18 +225,16 @@ static wsel_mstate monitored(const wsel_state *st, int svc, const char *key)
     return (wsel_mstate){ true, WSEL_MAX_TTL };
 }
 
-/* The state that counts: an admin override replaces the monitored verdict, and its TTL
- * (when it gives one) the monitored TTL (doc/weighted.md §6.5). */
+/* The state that counts: an admin override replaces the monitored state, verdict and
+ * TTL both; an override written without a TTL forces WSEL_MAX_TTL, as gdnsd 3.8.1 does
+ * (doc/weighted.md §6.5, D21). */
 static wsel_mstate raw_state(const wsel_state *st, int svc, const char *key)
 {
     wsel_mstate m = monitored(st, svc, key);
     if (svc >= 0 || svc == SVC_UP || svc == SVC_DOWN) {
         const entry *f = tab_find(&st->force, svc, key, hash_entry(svc, key));
-        if (f) {
-            m.up = f->ms.up;
-            if (f->ttl_set)
-                m.ttl = f->ms.ttl;
-        }
+        if (f)
+            m = f->ms;
     }
     return m;
 }
@@ -681,7 +679,8 @@ static int force_common(wsel_state *st, const char *pattern, bool force, bool up
 int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
                      uint32_t ttl, size_t *matched, wsel_error *err)
 {
-    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : 0, matched, err);
+    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : WSEL_MAX_TTL, matched,
+                        err);
 }
 
 int wsel_state_unforce(wsel_state *st, const char *pattern, size_t *matched, wsel_error *err)

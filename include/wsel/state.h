@@ -82,10 +82,11 @@ WSEL_API void wsel_state_set_warn(wsel_state *st, wsel_warn_fn fn, void *ctx);
  * its set, built-in `up` / `down` included. `pattern` is "THING/SERVICE_TYPE", split at
  * its last '/'; either part may be a shell glob (fnmatch). A THING without glob
  * characters is canonicalised like wsel_item.key; a glob THING is matched lower-cased
- * against canonical keys. A forced state replaces the monitored verdict of every
- * matching pair; a forced TTL (has_ttl) replaces the monitored TTL, otherwise the
- * monitored TTL stays. Later calls override earlier ones. *matched receives the number
- * of pairs the pattern matched (0 is not an error). */
+ * against canonical keys. A forced state replaces the monitored state of every
+ * matching pair, verdict and TTL: the TTL is `ttl` when has_ttl, else WSEL_MAX_TTL, as
+ * gdnsd 3.8.1 reads an admin_state value without /TTL (doc/weighted.md §6.5, D21).
+ * Later calls override earlier ones. *matched receives the number of pairs the pattern
+ * matched (0 is not an error). */
 WSEL_API int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
                               uint32_t ttl, size_t *matched, wsel_error *err);
 /* Removes the override of every pair matching `pattern`. */
@@ -112,8 +113,8 @@ typedef struct wsel_pair_info {
     wsel_mstate monitored;   /* what the monitor says (built-ins: fixed) */
     bool forced;             /* an override applies */
     bool forced_up;          /* forced: its state */
-    bool forced_ttl;         /* forced: it gave a TTL ... */
-    uint32_t ttl_forced;     /* ... this one */
+    bool forced_ttl;         /* forced: the override was given a TTL */
+    uint32_t ttl_forced;     /* forced: its TTL (WSEL_MAX_TTL when none was given) */
     wsel_mstate effective;   /* what selection uses */
 } wsel_pair_info;
 WSEL_API size_t wsel_state_pair_count(const wsel_state *st);
