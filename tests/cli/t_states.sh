@@ -92,6 +92,14 @@ run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --down 192.0.2.1 --down 192.0
 jqok '.resources[0].ttl == 268435455' "--down on both: TTL 268435455"
 run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
 has "$TMP/out" 'state ttl 268435455' "explain text: state ttl 268435455"
+run sample "$TMP/m.conf" r -n 100 --state "mon=$TMP/m.ext" --json
+jqok '.ttl == 200' "sample: monitored UP/200: answers carry TTL 200"
+for e in ref fast; do
+    run sample "$TMP/m.conf" r -n 100 --engine $e --state "mon=$TMP/m.ext" --admin-state "$TMP/m.down" --json
+    jqok '.ttl == 268435455' "sample --engine $e: forced DOWN without /TTL: answers carry TTL 268435455"
+done
+run sample "$TMP/m.conf" r -n 100 --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
+has "$TMP/out" '^answer ttl 268435455$' "sample text: answer ttl 268435455"
 run states "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
 has "$TMP/out" '^192\.0\.2\.1/mon +UP/200 +UP/268435455 +UP/268435455' "states text: monitored UP/200, forced UP/268435455"
 run states "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.down" --json

@@ -33,6 +33,9 @@ jqok '.resources[0] | .ttl == 120 and .failed == false' "static DOWN + b forced 
 jqok '.resources[0].items | map(.p_included_exact) == ["0/1","1/1"]' "static DOWN + b forced UP: b always"
 run sample "$TMP/s.conf" r -n 2000 --admin-state "$TMP/adm" --json
 jqok '[.answers[] | {l: .labels, c: .count}] == [{"l":["b"],"c":2000}]' "sample: b in all 2000 draws"
+jqok '.ttl == 120' "sample: answers carry the static TTL 120"
+run sample "$TMP/s.conf" z -n 10 --json
+jqok '.ttl == 268435455' "sample: static defaults: TTL 268435455"
 run sample "$TMP/s.conf" r -n 2000 --engine ref --admin-state "$TMP/adm" --json
 jqok '[.answers[] | {l: .labels, c: .count}] == [{"l":["b"],"c":2000}]' "sample --engine ref: b in all 2000 draws"
 run sample "$TMP/s.conf" r -n 4000 --json
