@@ -118,25 +118,42 @@ static void test_ttls(void **state)
     FIXTURE;
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 12, NULL, &err), WSEL_OK);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 12);
-    /* forced state without TTL: the monitored TTL stays */
+    /* forced state without TTL: gdnsd 3.8.1 forces the maximum TTL (logs "forced to
+     * UP/MAX"), so the monitored 12 no longer counts (doc/weighted.md §6.5, D21) */
     size_t m = 0;
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, false, 0, &m, &err),
                      WSEL_OK);
     assert_int_equal(m, 1);
-    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, 12);
-    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 12);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), true, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    wsel_pair_info p;
+    assert_true(wsel_state_pair(st, 0, &p)); /* 10.0.0.1/svc_a */
+    assert_true(p.forced && p.forced_up && !p.forced_ttl);
+    assert_int_equal(p.ttl_forced, WSEL_MAX_TTL);
+    WSEL_ASSERT_MS(p.monitored, false, 12);
+    WSEL_ASSERT_MS(p.effective, true, WSEL_MAX_TTL);
+    /* the DOWN twin: forced DOWN over a monitored UP/12 is DOWN with the maximum TTL */
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", true, 12, NULL, &err), WSEL_OK);
+    assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", false, false, 0, &m, &err),
+                     WSEL_OK);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), false, WSEL_MAX_TTL);
     /* a forced TTL replaces it */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, true, 5, &m, &err), WSEL_OK);
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 5);
-    /* the monitor still changes the TTL under a force without TTL ... */
+    /* the monitor no longer changes the TTL under a force without TTL ... */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, false, 0, &m, &err),
                      WSEL_OK);
     assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", false, 7, NULL, &err), WSEL_OK);
-    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, 7);
-    /* ... and unforcing gives the monitor back its verdict */
+    WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), true, WSEL_MAX_TTL);
+    /* ... and unforcing gives the monitor back its verdict and TTL */
     assert_int_equal(wsel_state_unforce(st, "10.0.0.1/*", &m, &err), WSEL_OK);
     assert_int_equal(m, 3); /* svc_a, svc_b (R) and up (D) */
     WSEL_ASSERT_MS(wsel_test_item_state(st, cfg, "R", 0), false, 7);
+    /* the admin_state file: a value without /TTL is the same as /268435455 */
+    assert_int_equal(load(st, "\"10.0.0.1/svc_a\" => DOWN\n", &err), WSEL_OK);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), false, WSEL_MAX_TTL);
+    assert_int_equal(wsel_state_set(st, "svc_a", "10.0.0.1", true, 3, NULL, &err), WSEL_OK);
+    WSEL_ASSERT_MS(wsel_state_get(st, "svc_a", "10.0.0.1"), false, WSEL_MAX_TTL);
     /* forced TTL out of range */
     assert_int_equal(wsel_state_force(st, "10.0.0.1/svc_a", true, true, WSEL_MAX_TTL + 1, &m,
                                       &err), WSEL_E_STATE);

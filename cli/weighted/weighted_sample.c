@@ -139,6 +139,8 @@ typedef struct sample_run {
     unsigned long long unx_other;
     amap am;
     unsigned long long *icount[2]; /* per-item inclusion counts */
+    uint32_t ttl;                  /* the smallest answer TTL drawn (all are equal: the
+                                      state does not change during a run) */
     /* Not enumerable: per set, draws per group (grouped sets; item_group maps an item to
      * its group), and answer counts of a set the odds enumerate on its own. */
     unsigned long long *gcount[2];
@@ -323,6 +325,7 @@ static int sample_draw(const sample_args *a, sample_run *s)
     const wsel_resource *res = s->res;
     wsel_answer ans;
     int rc = CLI_OK;
+    s->ttl = WSEL_MAX_TTL;
     for (unsigned long long d = 0; d < a->n; d++) {
         if (show && d % step == 0)
             progress(d, a->n);
@@ -332,6 +335,8 @@ static int sample_draw(const sample_args *a, sample_run *s)
                 fputc('\n', stderr);
             return cli_die(cmd, "resolve failed: %s", wsel_strerror(qrc));
         }
+        if (ans.ttl < s->ttl)
+            s->ttl = ans.ttl;
         for (uint32_t k = 0; k < ans.n_sets && k < res->n_sets; k++)
             for (uint32_t i = 0; i < ans.set[k].count; i++)
                 if (ans.set[k].items[i] < res->sets[k].n_items)
@@ -494,6 +499,8 @@ static void sample_json(const sample_args *a, const sample_run *s, const sample_
     wsel__jw_u64(&j, a->seed);
     wsel__jw_key(&j, "engine");
     wsel__jw_str(&j, wsel_resolver_variant(s->r));
+    wsel__jw_key(&j, "ttl");
+    wsel__jw_u64(&j, s->ttl);
     wsel__jw_key(&j, "test");
     wsel__jw_str(&j, f->test);
     wsel__jw_key(&j, "answers");
@@ -650,6 +657,7 @@ static int sample_text(const sample_args *a, const sample_run *s, const sample_f
 {
     printf("resource %s: %llu draws, seed %llu, engine %s\n", s->res->name, a->n, a->seed,
            wsel_resolver_variant(s->r));
+    printf("answer ttl %lu\n", (unsigned long)s->ttl);
     if (s->en)
         text_enumerated(a, s);
     else if (text_items(a, s) != CLI_OK)

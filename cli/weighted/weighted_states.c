@@ -52,11 +52,9 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
             if (p.forced) {
                 wsel__jw_obj_begin(&j);
                 wsel__jw_kstr(&j, "state", updown(p.forced_up));
-                wsel__jw_key(&j, "ttl");
-                if (p.forced_ttl)
-                    wsel__jw_u64(&j, p.ttl_forced);
-                else
-                    wsel__jw_null(&j);
+                /* without a written TTL the override forces WSEL_MAX_TTL, as gdnsd
+                 * 3.8.1 does (doc/weighted.md §6.5, D21) */
+                wsel__jw_ku64(&j, "ttl", p.ttl_forced);
                 wsel__jw_obj_end(&j);
             } else {
                 wsel__jw_null(&j);
@@ -80,10 +78,8 @@ static void print_pairs(const wsel_state *st, int json, const char *config)
         snprintf(mon, sizeof mon, "%s/%u", updown(p.monitored.up), p.monitored.ttl);
         if (!p.forced)
             snprintf(forced, sizeof forced, "-");
-        else if (p.forced_ttl)
-            snprintf(forced, sizeof forced, "%s/%u", updown(p.forced_up), p.ttl_forced);
         else
-            snprintf(forced, sizeof forced, "%s", updown(p.forced_up));
+            snprintf(forced, sizeof forced, "%s/%u", updown(p.forced_up), p.ttl_forced);
         snprintf(res, sizeof res, "%s/%u", updown(p.effective.up), p.effective.ttl);
         printf("%-40s %-22s %-15s %s\n", wsel__escape(key, e, sizeof e), mon, forced, res);
     }

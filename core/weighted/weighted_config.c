@@ -155,3 +155,13 @@ double wsel_config_top_up_thresh(const wsel_config *cfg)
 {
     return cfg ? cfg->top_up_thresh : 0.0; /* no config: a value no config has */
 }
+
+const wsel__static_svc *wsel__config_static(const wsel_config *cfg, const char *name)
+{
+    if (!cfg || !name)
+        return NULL;
+    for (size_t i = 0; i < cfg->n_statics; i++)
+        if (strcmp(cfg->statics[i].name, name) == 0)
+            return &cfg->statics[i];
+    return NULL;
+}

@@ -805,6 +805,76 @@ static int want_hash(builder *b, const wsel__entry *e, const char *name, const c
                       wsel__ntype_name(e->val->type), expected);
 }
 
+/* A service type of the `static` monitoring plugin: its `state` (UP or DOWN, any letter
+ * case; default UP) and `ttl` (strtoul over the whole value, 0 .. 2^28 - 1; default
+ * 2^28 - 1), checked as gdnsd 3.8.1's plugin_static checks them, even for a type no
+ * set uses; gdnsd also refuses the plugin without a `plugins => { static => {...} }`
+ * hash (doc/weighted.md §6.1). */
+static int read_static(builder *b, const wsel__entry *d, const wsel__entry *pl,
+                       const wsel__node *plugins)
+{
+    wsel__static_svc *sv = &b->cfg->statics[b->cfg->n_statics];
+    sv->up = true;
+    sv->ttl = WSEL_MAX_TTL;
+    if (!(sv->name = wsel__arena_strdup(&b->cfg->arena, d->key)))
+        return nomem(b);
+    const wsel__entry *ps = wsel__hash_get(plugins, "static");
+    if (!ps)
+        return wsel__fail(b->err, WSEL_E_SVCTYPE, pl->val->pos.file, pl->val->pos.line,
+                          pl->val->pos.col, NULL, NULL, d->key, "service type '%.100s' uses "
+                          "the static plugin, which gdnsd refuses to load without its own "
+                          "stanza; expected plugins => { static => { } } beside weighted",
+                          d->key);
+    if (ps->val->type != WSEL__N_HASH)
+        return wsel__fail(b->err, WSEL_E_TYPE, ps->val->pos.file, ps->val->pos.line,
+                          ps->val->pos.col, NULL, NULL, "static", "the static plugin's "
+                          "stanza is %s; expected a hash (plugins => { static => { } })",
+                          wsel__ntype_name(ps->val->type));
+    const wsel__entry *e = wsel__hash_get(d->val, "state");
+    if (e) {
+        const wsel__node *v = e->val;
+        bool up = v->type == WSEL__N_SIMPLE && !has_nul(v->str, v->len)
+                  && strcasecmp(v->str, "up") == 0;
+        bool down = v->type == WSEL__N_SIMPLE && !has_nul(v->str, v->len)
+                    && strcasecmp(v->str, "down") == 0;
+        if (!up && !down)
+            return wsel__fail(b->err, WSEL_E_SVCTYPE, v->pos.file, v->pos.line, v->pos.col,
+                              NULL, NULL, d->key, "service type '%.100s' (plugin static): "
+                              "'state' is %s%.40s%s; expected UP or DOWN", d->key,
+                              v->type == WSEL__N_SIMPLE ? "'" : wsel__ntype_name(v->type),
+                              v->type == WSEL__N_SIMPLE ? v->str : "",
+                              v->type == WSEL__N_SIMPLE ? "'" : "");
+        sv->up = up;
+    }
+    if ((e = wsel__hash_get(d->val, "ttl"))) {
+        const wsel__node *v = e->val;
+        const char *why = NULL;
+        unsigned long x = 0;
+        if (v->type != WSEL__N_SIMPLE || has_nul(v->str, v->len)) {
+            why = "not an integer";
+        } else {
+            char *end;
+            errno = 0;
+            x = strtoul(v->str, &end, 0);
+            if (end == v->str || *end || errno)
+                why = "not an integer";
+            else if (x > WSEL_MAX_TTL)
+                why = "out of range"; /* "-1" too: strtoul reads it as ULONG_MAX */
+        }
+        if (why)
+            return wsel__fail(b->err, WSEL_E_SVCTYPE, v->pos.file, v->pos.line, v->pos.col,
+                              NULL, NULL, d->key, "service type '%.100s' (plugin static): "
+                              "'ttl' %s%.40s%s is %s; expected an integer from 0 to %u "
+                              "(seconds)", d->key,
+                              v->type == WSEL__N_SIMPLE ? "'" : "(",
+                              v->type == WSEL__N_SIMPLE ? v->str : wsel__ntype_name(v->type),
+                              v->type == WSEL__N_SIMPLE ? "'" : ")", why, WSEL_MAX_TTL);
+        sv->ttl = (uint32_t)x;
+    }
+    b->cfg->n_statics++;
+    return WSEL_OK;
+}
+
 /* Finds the weighted stanza (and service type definitions) of a whole config. */
 static int find_stanza(builder *b, const wsel__node *root, const wsel__node **stanza)
 {
@@ -839,8 +909,7 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                             "a hash of service type definitions")))
             return rc;
         b->svc_defs = svc->val;
-        /* what gdnsd requires of every definition; the monitoring plugins' own options
-         * are theirs to check (doc/weighted.md §6.1) */
+        /* what gdnsd requires of every definition (doc/weighted.md §2.8) */
         for (size_t i = 0; i < svc->val->len; i++) {
             const wsel__entry *d = &svc->val->entries[i];
             const wsel__entry *pl = d->val->type == WSEL__N_HASH
@@ -857,6 +926,19 @@ static int find_stanza(builder *b, const wsel__node *root, const wsel__node **st
                                   d->kpos.col, NULL, NULL, d->key, "service type '%.100s' %s, "
                                   "which gdnsd refuses; expected NAME => { plugin => PLUGIN "
                                   "... }", d->key, why);
+        }
+        /* the static plugin's state comes from the config; the other monitoring
+         * plugins' options are theirs (doc/weighted.md §6.1) */
+        b->cfg->statics = wsel__arena_array(&b->cfg->arena, svc->val->len ? svc->val->len : 1,
+                                            sizeof *b->cfg->statics);
+        if (!b->cfg->statics)
+            return nomem(b);
+        for (size_t i = 0; i < svc->val->len; i++) {
+            const wsel__entry *d = &svc->val->entries[i];
+            const wsel__entry *pl = wsel__hash_get(d->val, "plugin");
+            if (pl->val->len == 6 && strcmp(pl->val->str, "static") == 0
+                && (rc = read_static(b, d, pl, plugins->val)))
+                return rc;
         }
     }
     *stanza = w->val;

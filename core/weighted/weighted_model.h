@@ -5,6 +5,15 @@
 #include "weighted_internal.h"
 #include "weighted_tree.h"
 
+/* A service type of gdnsd's `static` monitoring plugin: its state comes from its
+ * definition (`state`, default UP; `ttl`, default 2^28 - 1), the same for every address
+ * or CNAME it watches (doc/weighted.md §6.1). */
+typedef struct wsel__static_svc {
+    const char *name;
+    bool up;
+    uint32_t ttl;
+} wsel__static_svc;
+
 struct wsel_config {
     wsel__arena arena;          /* owns everything below */
     wsel_resource *resources;
@@ -16,6 +25,8 @@ struct wsel_config {
     double top_up_thresh;
     struct wsel__warning *warnings, *last_warning; /* in the arena, in config order */
     size_t n_warnings;
+    wsel__static_svc *statics;  /* every `static` service type defined (whole configs) */
+    size_t n_statics;
 };
 
 typedef struct wsel__warning {
@@ -27,6 +38,9 @@ typedef struct wsel__warning {
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
 /* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */
 const char *wsel__cname_problem(const char *s, size_t len);
+
+/* The definition of service type `name` when it uses the `static` plugin, else NULL. */
+const wsel__static_svc *wsel__config_static(const wsel_config *cfg, const char *name);
 
 /* Builds the model of `root` into cfg (whose arena receives all of it). */
 int wsel__model_build(wsel_config *cfg, const wsel__node *root, wsel_input input,

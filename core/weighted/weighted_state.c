@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "weighted_internal.h"
+#include "weighted_model.h"
 #include "../addr.h"
 #include "weighted_state.h"
 
@@ -57,6 +58,7 @@ struct wsel_state {
     char **svc_names;        /* interned non-built-in service names */
     size_t n_svc, cap_svc;
     size_t n_svc_used;       /* the first n_svc_used names are those the config uses */
+    const wsel__static_svc **fixed; /* per used name: its `static` definition, or NULL */
 
     table mon;               /* monitored state */
     table force;             /* admin overrides, built-ins included */
@@ -210,13 +212,23 @@ static void tab_free(table *t)
     t->cap = t->n = 0;
 }
 
-/* What the monitor says: built-ins fixed, others as set (unset is UP, WSEL_MAX_TTL). */
+/* The `static` definition of an interned service type, or NULL. */
+static const wsel__static_svc *fixed_of(const wsel_state *st, int svc)
+{
+    return svc >= 0 && (size_t)svc < st->n_svc_used ? st->fixed[svc] : NULL;
+}
+
+/* What the monitor says: built-ins and `static` types fixed, others as set (unset is UP,
+ * WSEL_MAX_TTL). */
 static wsel_mstate monitored(const wsel_state *st, int svc, const char *key)
 {
     if (svc == SVC_UP)
         return (wsel_mstate){ true, WSEL_MAX_TTL };
     if (svc == SVC_DOWN)
         return (wsel_mstate){ false, WSEL_MAX_TTL };
+    const wsel__static_svc *fx = fixed_of(st, svc);
+    if (fx)
+        return (wsel_mstate){ fx->up, fx->ttl };
     if (svc >= 0) {
         const entry *e = tab_find(&st->mon, svc, key, hash_entry(svc, key));
         if (e)
@@ -225,18 +237,16 @@ static wsel_mstate monitored(const wsel_state *st, int svc, const char *key)
     return (wsel_mstate){ true, WSEL_MAX_TTL };
 }
 
-/* The state that counts: an admin override replaces the monitored verdict, and its TTL
- * (when it gives one) the monitored TTL (doc/weighted.md §6.5). */
+/* The state that counts: an admin override replaces the monitored state, verdict and
+ * TTL both; an override written without a TTL forces WSEL_MAX_TTL, as gdnsd 3.8.1 does
+ * (doc/weighted.md §6.5, D21). */
 static wsel_mstate raw_state(const wsel_state *st, int svc, const char *key)
 {
     wsel_mstate m = monitored(st, svc, key);
     if (svc >= 0 || svc == SVC_UP || svc == SVC_DOWN) {
         const entry *f = tab_find(&st->force, svc, key, hash_entry(svc, key));
-        if (f) {
-            m.up = f->ms.up;
-            if (f->ttl_set)
-                m.ttl = f->ms.ttl;
-        }
+        if (f)
+            m = f->ms;
     }
     return m;
 }
@@ -298,6 +308,7 @@ void wsel_state_free(wsel_state *st)
     for (size_t i = 0; i < st->n_svc; i++)
         free(st->svc_names[i]);
     free(st->svc_names);
+    free(st->fixed);
     tab_free(&st->mon);
     tab_free(&st->force);
     free(st->pairs);
@@ -363,6 +374,11 @@ int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
         }
     }
     st->n_svc_used = st->n_svc;
+    st->fixed = calloc(st->n_svc ? st->n_svc : 1, sizeof *st->fixed);
+    if (!st->fixed)
+        goto nomem;
+    for (size_t k = 0; k < st->n_svc; k++)
+        st->fixed[k] = wsel__config_static(cfg, st->svc_names[k]);
 
     st->refs = calloc(n_refs ? n_refs : 1, sizeof *st->refs);
     if (!st->refs)
@@ -407,7 +423,7 @@ static bool set_has_svc(const wsel_state *st, size_t set, int svc)
     const wsel_set *s = wsel_config_set(st->cfg, set);
     for (uint32_t k = 0; k < s->n_services; k++) {
         int v = st->set_svc[set][k];
-        if (svc == -3 ? v >= 0 : v == svc)
+        if (svc == -3 ? v >= 0 && !fixed_of(st, v) : v == svc)
             return true;
     }
     return false;
@@ -428,6 +444,13 @@ static int check_service(wsel_state *st, const char *service, int *svc, const ch
                           "service type '%s' is built in and its state cannot be set; "
                           "expected a monitored service type", service);
     int idx = svc_lookup(st, service);
+    const wsel__static_svc *fx = fixed_of(st, idx);
+    if (fx)
+        return wsel__fail(err, WSEL_E_STATE, file, line, 0, NULL, NULL, service,
+                          "service type '%s' uses the static plugin, whose state comes from "
+                          "the config (%s/%u); expected a service type whose monitor is fed "
+                          "from outside, such as extfile", service, fx->up ? "UP" : "DOWN",
+                          fx->ttl);
     if (idx >= 0 && (size_t)idx < st->n_svc_used) {
         *svc = idx;
         return WSEL_OK;
@@ -452,6 +475,8 @@ static int apply(wsel_state *st, int svc, const char *ckey, wsel_mstate ms, size
     bool changed = false;
     if (svc == -3) {
         for (size_t k = 0; k < st->n_svc_used; k++) {
+            if (st->fixed[k])
+                continue; /* static: fed by the config only */
             bool c = false;
             int rc = tab_put(&st->mon, (int)k, ckey, ms, false, &unset, &c);
             if (rc)
@@ -681,7 +706,8 @@ static int force_common(wsel_state *st, const char *pattern, bool force, bool up
 int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
                      uint32_t ttl, size_t *matched, wsel_error *err)
 {
-    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : 0, matched, err);
+    return force_common(st, pattern, true, up, has_ttl, has_ttl ? ttl : WSEL_MAX_TTL, matched,
+                        err);
 }
 
 int wsel_state_unforce(wsel_state *st, const char *pattern, size_t *matched, wsel_error *err)

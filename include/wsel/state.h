@@ -3,7 +3,9 @@
  * A wsel_state holds, per service type and per state key (canonical address text or
  * lower-cased CNAME, see wsel_item.key), an UP/DOWN verdict with a TTL. Anything not
  * set is UP with WSEL_MAX_TTL. The built-in service types `up` (always UP) and `down`
- * (always DOWN) cannot be set by a monitor. On top of the monitored state, admin
+ * (always DOWN) cannot be set by a monitor, nor can a service type of gdnsd's `static`
+ * monitoring plugin, whose state and TTL come from its definition in a whole config
+ * (doc/weighted.md §6.1). On top of the monitored state, admin
  * overrides (gdnsd's admin_state file, doc/weighted.md §6.5) force the state of any
  * (thing, service type) pair, built-ins included. A wsel_state is plain data and not
  * thread-safe: one writer changes it, and engines pick changes up with
@@ -24,24 +26,25 @@ typedef struct wsel_mstate {
 
 typedef struct wsel_state wsel_state;
 
-/* A state for `cfg`: everything UP with WSEL_MAX_TTL. Every use of the state needs `cfg`
- * alive except wsel_state_free, which never reads the config: state and config may be
- * freed in either order. */
+/* A state for `cfg`: everything UP with WSEL_MAX_TTL but what `down` and `static`
+ * service types watch. Every use of the state needs `cfg` alive except wsel_state_free,
+ * which never reads the config: state and config may be freed in either order. */
 WSEL_API int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err);
 WSEL_API void wsel_state_free(wsel_state *st);
 
 /* Set the state of `key` (an address in any textual form, or a CNAME) for one service
- * type, or for every non-built-in service type used in the config when service is NULL.
- * The key is canonicalised the way wsel_item.key is. *matched (if non-NULL) receives the
- * number of items (over all sets) whose state this may change. Errors: WSEL_E_STATE for
- * a TTL above WSEL_MAX_TTL, a built-in service type, or (whole configs only) a service
- * type that no set of the config uses (defined but unused types included: such a
- * state could never change an answer, so it is more likely a mistake). */
+ * type, or for every non-built-in, non-static service type used in the config when
+ * service is NULL. The key is canonicalised the way wsel_item.key is. *matched (if
+ * non-NULL) receives the number of items (over all sets) whose state this may change.
+ * Errors: WSEL_E_STATE for a TTL above WSEL_MAX_TTL, a built-in or `static` service
+ * type, or (whole configs only) a service type that no set of the config uses (defined
+ * but unused types included: such a state could never change an answer, so it is more
+ * likely a mistake). */
 WSEL_API int wsel_state_set(wsel_state *st, const char *service, const char *key,
                             bool up, uint32_t ttl, size_t *matched, wsel_error *err);
 
-/* Load gdnsd extfile-format lines for one service type (NULL: every non-built-in
- * service type of the config, as in wsel_state_set):
+/* Load gdnsd extfile-format lines for one service type (NULL: every non-built-in,
+ * non-static service type of the config, as in wsel_state_set):
  *     ADDRESS_OR_NAME => UP|DOWN[/TTL]      # comment
  * Blank lines and comments (# or ;) are allowed; UP/DOWN is case-insensitive; a missing
  * TTL means WSEL_MAX_TTL. Errors carry file and line; nothing is applied unless the whole
@@ -55,7 +58,8 @@ WSEL_API int wsel_state_load_extfile_buffer(wsel_state *st, const char *service,
 /* The state of `key` for one service type (built-ins included) as it counts: the
  * monitored state with any admin override applied. A NULL st (or key, or service) reads
  * as a state with nothing set: UP with WSEL_MAX_TTL, except the built-in `down`, as the
- * engines and the odds read a NULL state. */
+ * engines and the odds read a NULL state (with no config to read, `static` types too
+ * read as nothing set then). */
 WSEL_API wsel_mstate wsel_state_get(const wsel_state *st, const char *service, const char *key);
 
 /* The combined state of one item: DOWN if any of its set's service types says DOWN,
@@ -82,10 +86,11 @@ WSEL_API void wsel_state_set_warn(wsel_state *st, wsel_warn_fn fn, void *ctx);
  * its set, built-in `up` / `down` included. `pattern` is "THING/SERVICE_TYPE", split at
  * its last '/'; either part may be a shell glob (fnmatch). A THING without glob
  * characters is canonicalised like wsel_item.key; a glob THING is matched lower-cased
- * against canonical keys. A forced state replaces the monitored verdict of every
- * matching pair; a forced TTL (has_ttl) replaces the monitored TTL, otherwise the
- * monitored TTL stays. Later calls override earlier ones. *matched receives the number
- * of pairs the pattern matched (0 is not an error). */
+ * against canonical keys. A forced state replaces the monitored state of every
+ * matching pair, verdict and TTL: the TTL is `ttl` when has_ttl, else WSEL_MAX_TTL, as
+ * gdnsd 3.8.1 reads an admin_state value without /TTL (doc/weighted.md §6.5, D21).
+ * Later calls override earlier ones. *matched receives the number of pairs the pattern
+ * matched (0 is not an error). */
 WSEL_API int wsel_state_force(wsel_state *st, const char *pattern, bool up, bool has_ttl,
                               uint32_t ttl, size_t *matched, wsel_error *err);
 /* Removes the override of every pair matching `pattern`. */
@@ -112,8 +117,8 @@ typedef struct wsel_pair_info {
     wsel_mstate monitored;   /* what the monitor says (built-ins: fixed) */
     bool forced;             /* an override applies */
     bool forced_up;          /* forced: its state */
-    bool forced_ttl;         /* forced: it gave a TTL ... */
-    uint32_t ttl_forced;     /* ... this one */
+    bool forced_ttl;         /* forced: the override was given a TTL */
+    uint32_t ttl_forced;     /* forced: its TTL (WSEL_MAX_TTL when none was given) */
     wsel_mstate effective;   /* what selection uses */
 } wsel_pair_info;
 WSEL_API size_t wsel_state_pair_count(const wsel_state *st);

@@ -295,7 +295,8 @@ if d:
                                  "state": "DOWN", "ttl": 30}, "states: monitored DOWN/30")
     eq(p[("192.0.2.2", "mon")]["forced"], {"state": "DOWN", "ttl": 40}, "states: forced with a TTL")
     eq([p[("192.0.2.2", "mon")][k] for k in ("state", "ttl")], ["DOWN", 40], "states: the forced TTL replaces")
-    eq(p[("2001:db8::3", "mon")]["forced"], {"state": "UP", "ttl": None}, "states: forced without a TTL")
+    # gdnsd 3.8.1 reads a forced state without /TTL as TTL 2^28 - 1 (doc/weighted.md D21)
+    eq(p[("2001:db8::3", "mon")]["forced"], {"state": "UP", "ttl": 268435455}, "states: forced without a TTL")
     eq([p[("2001:db8::2", "mon")][k] for k in ("state", "ttl")], ["UP", 20], "states: monitored UP/20")
 
 # ---- ring --------------------------------------------------------------------------

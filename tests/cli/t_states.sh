@@ -71,7 +71,39 @@ jqok '.pairs[] | select(.thing == "2001:db8::456" and .service == "up") |
       .monitored.state == "UP" and .forced.state == "DOWN" and .forced.ttl == 20 and .state == "DOWN" and .ttl == 20' "states: a forced pair"
 run states "$SYN" --down lb02.example.org. --json
 jqok '[.pairs[] | select(.forced != null) | .service] == ["my_cn_check","up"]' "states: --down forces every service type of a CNAME"
-jqok '[.pairs[] | select(.forced != null)][0].forced.ttl == null' "states: --down keeps the monitored TTL"
+jqok '[.pairs[] | select(.forced != null)][0].forced.ttl == 268435455' "states: --down forces the maximum TTL, as gdnsd"
+
+# A forced state without /TTL has TTL 2^28 - 1 = 268435455, as gdnsd 3.8.1 reads the
+# admin_state value (doc/weighted.md §6.5, D21): the monitored 200 no longer counts.
+printf 'r => { service_types = mon\n a = [ 192.0.2.1, 1 ]\n b = [ 192.0.2.2, 3 ] }\n' >"$TMP/m.conf"
+printf '192.0.2.1 => UP/200\n192.0.2.2 => UP/200\n' >"$TMP/m.ext"
+printf '"*/mon" => UP\n' >"$TMP/m.up"
+printf '"*/mon" => DOWN\n' >"$TMP/m.down"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --json
+jqok '.resources[0].ttl == 200' "monitored UP/200: TTL 200"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up" --json
+jqok '.resources[0].ttl == 268435455 and .resources[0].failed == false' "forced UP without /TTL: TTL 268435455, not the monitored 200"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.down" --json
+# both DOWN: UP weight 0 < ceil(4 * 0.5) = 2, failed over, odds 1/4 and 3/4
+jqok '.resources[0].ttl == 268435455 and .resources[0].failed == true' "forced DOWN without /TTL: TTL 268435455, failed over"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --down 192.0.2.1 --json
+jqok '.resources[0].ttl == 200 and (.resources[0].items | map(.up) == [false,true])' "--down 192.0.2.1: its TTL is the maximum, b's monitored 200 stays the set's"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --down 192.0.2.1 --down 192.0.2.2 --json
+jqok '.resources[0].ttl == 268435455' "--down on both: TTL 268435455"
+run explain "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
+has "$TMP/out" 'state ttl 268435455' "explain text: state ttl 268435455"
+run sample "$TMP/m.conf" r -n 100 --state "mon=$TMP/m.ext" --json
+jqok '.ttl == 200' "sample: monitored UP/200: answers carry TTL 200"
+for e in ref fast; do
+    run sample "$TMP/m.conf" r -n 100 --engine $e --state "mon=$TMP/m.ext" --admin-state "$TMP/m.down" --json
+    jqok '.ttl == 268435455' "sample --engine $e: forced DOWN without /TTL: answers carry TTL 268435455"
+done
+run sample "$TMP/m.conf" r -n 100 --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
+has "$TMP/out" '^answer ttl 268435455$' "sample text: answer ttl 268435455"
+run states "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.up"
+has "$TMP/out" '^192\.0\.2\.1/mon +UP/200 +UP/268435455 +UP/268435455' "states text: monitored UP/200, forced UP/268435455"
+run states "$TMP/m.conf" --state "mon=$TMP/m.ext" --admin-state "$TMP/m.down" --json
+jqok '.pairs[0] | .monitored.ttl == 200 and .forced.state == "DOWN" and .forced.ttl == 268435455 and .state == "DOWN" and .ttl == 268435455' "states JSON: forced DOWN/268435455 over UP/200"
 run states "$SYN"
 has "$TMP/out" '^THING/SERVICE_TYPE +MONITORED +FORCED +RESULT' "states: text header"
 has "$TMP/out" '^192\.0\.2\.4/foo +UP/268435455 +- +UP/268435455' "states: text row"

@@ -11,12 +11,16 @@
     (tests/conformance/chisq.c; family-wise false-alarm rate ALPHA, Bonferroni). An
     answer gdnsd gives that wsel calls impossible fails the run, and so does an answer
     wsel gives with odds >= 1 / N that gdnsd never gave.
+    A scenario's NAME.services (top-level service_types) goes into gdnsd's config, and
+    wsel then reads the same whole config.
 (c) TTLs: gdnsd's answer TTL against the TTL wsel reports clamped to the record's
     MAX/MIN TTLs, wsel's being the smallest over every item of both families of the
     resource.
+(d) states: `gdnsdctl states` of each scenario's gdnsd against `wsel states`: every
+    pair's state and real (monitored) state.
 
 Every loop is bounded in count and time; the whole run stops at BUDGET seconds.
-Writes report/conformance/{verdicts,answers,ttls}.md and summary.txt.
+Writes report/conformance/{verdicts,answers,states,ttls}.md and summary.txt.
 Usage: conformance.py [--quick] (fewer corpus files and queries, for a smoke run)."""
 import concurrent.futures
 import glob
@@ -193,10 +197,25 @@ def free_port():
     raise RuntimeError("no free port")
 
 
+def services_of(stanza):
+    """The scenario's top-level service_types text (NAME.services), or None."""
+    path = stanza[:-5] + ".services"
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read()
+
+
+def plugins_line(services):
+    # gdnsd loads the static monitoring plugin only with its own stanza
+    extra = "static => { }, " if services and "static" in services else ""
+    return "plugins => { %sweighted => $include{stanza.conf} }\n" % extra
+
+
 class Gdnsd:
     """gdnsd serving one scenario: started as a child, stopped by its PID."""
 
-    def __init__(self, tmp, name, stanza, admin, resources):
+    def __init__(self, tmp, name, stanza, admin, resources, services=None):
         self.dir = tempfile.mkdtemp(dir=tmp, prefix=name + ".")
         self.port = free_port()
         for sub in ("zones", "run", "state"):
@@ -207,9 +226,10 @@ class Gdnsd:
         with open(os.path.join(self.dir, "config"), "w") as f:
             f.write("options => {\n  listen => [ 127.0.0.1 ]\n  dns_port => %d\n"
                     "  run_dir => %s\n  state_dir => %s\n}\n"
-                    "plugins => { weighted => $include{stanza.conf} }\n"
                     % (self.port, os.path.join(self.dir, "run"),
                        os.path.join(self.dir, "state")))
+            f.write(services or "")
+            f.write(plugins_line(services))
         with open(os.path.join(self.dir, "zones", ZONE), "w") as f:
             f.write("@ 86400 SOA ns1 hostmaster 1 7200 1800 259200 900\n"
                     "@ 86400 NS ns1\nns1 86400 A 127.0.0.1\n")
@@ -242,6 +262,16 @@ class Gdnsd:
         with open(os.path.join(self.dir, "gdnsd.log")) as f:
             return f.read()[-2000:]
 
+    def states(self):
+        """gdnsdctl states: {"THING/SERVICE": (state, real_state)}, "!" (forced) removed."""
+        rc, out, err = run(["gdnsdctl", "-c", self.dir, "-o", "json", "states"], timeout=10)
+        if rc != 0:
+            rc, out, err = run(["gdnsdctl", "-c", self.dir, "states"], timeout=10)
+        if rc != 0:
+            raise RuntimeError("gdnsdctl states failed: " + err)
+        d = json.loads(out)
+        return {k: (v["state"].rstrip("!"), v["real_state"]) for k, v in d.items()}
+
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -253,14 +283,39 @@ class Gdnsd:
         self.log.close()
 
 
-def explain(stanza, admin):
-    cmd = [WSEL, "explain", "--stanza", stanza, "--json"]
+def wsel_input(stanza, tmp):
+    """What wsel reads for a scenario: the stanza itself, or with NAME.services a whole
+    config built as gdnsd's is (its service types, the stanza by $include)."""
+    services = services_of(stanza)
+    if services is None:
+        return ["--stanza", stanza]
+    d = tempfile.mkdtemp(dir=tmp)
+    shutil.copy(stanza, os.path.join(d, "stanza.conf"))
+    with open(os.path.join(d, "config"), "w") as f:
+        f.write(services + plugins_line(services))
+    return ["--whole", os.path.join(d, "config")]
+
+
+def explain(stanza, admin, tmp):
+    cmd = [WSEL, "explain"] + wsel_input(stanza, tmp) + ["--json"]
     if admin:
         cmd += ["--admin-state", admin]
     rc, out, err = run(cmd)
     if rc != 0:
         raise RuntimeError("wsel explain failed: " + err)
     return json.loads(out)
+
+
+def wsel_states(stanza, admin, tmp):
+    """wsel states: {"THING/SERVICE": (state, monitored state)}."""
+    cmd = [WSEL, "states"] + wsel_input(stanza, tmp) + ["--json"]
+    if admin:
+        cmd += ["--admin-state", admin]
+    rc, out, err = run(cmd)
+    if rc != 0:
+        raise RuntimeError("wsel states failed: " + err)
+    return {"%s/%s" % (p["thing"], p["service"]): (p["state"], p["monitored"]["state"])
+            for p in json.loads(out)["pairs"]}
 
 
 def expected_sets(res):
@@ -289,13 +344,13 @@ def chisq(obs, exp, m):
 
 
 def answers(tmp):
-    rows, ttl_rows, problems = [], [], []
+    rows, ttl_rows, problems, state_rows = [], [], [], []
     scen = sorted(glob.glob(os.path.join(HERE, "scenarios", "*.conf")))
     plan = []
     for stanza in scen:
         admin = stanza[:-5] + ".admin"
         admin = admin if os.path.exists(admin) else None
-        ex = explain(stanza, admin)
+        ex = explain(stanza, admin, tmp)
         plan.append((stanza, admin, ex))
     m = sum(len(r["sets"]) for _, _, ex in plan for r in ex["resources"])
     for stanza, admin, ex in plan:
@@ -304,8 +359,21 @@ def answers(tmp):
         if left() < 20:
             problems.append("%s: not run, out of time" % name)
             continue
-        g = Gdnsd(tmp, name, stanza, admin, resources)
+        g = Gdnsd(tmp, name, stanza, admin, resources, services_of(stanza))
         try:
+            # every pair's state and real (monitored) state, gdnsdctl against wsel states
+            gst, wst = g.states(), wsel_states(stanza, admin, tmp)
+            for key in sorted(set(gst) | set(wst)):
+                verdict = "ok"
+                if key not in gst or key not in wst:
+                    verdict = "FAIL"
+                    problems.append("%s: pair %s listed by %s only" % (
+                        name, key, "gdnsdctl" if key in gst else "wsel"))
+                elif gst[key] != wst[key]:
+                    verdict = "FAIL"
+                    problems.append("%s: pair %s: gdnsdctl %s/real %s, wsel %s/monitored %s"
+                                    % ((name, key) + gst[key] + wst[key]))
+                state_rows.append((name, key, gst.get(key), wst.get(key), verdict))
             for r in ex["resources"]:
                 exp = expected_sets(r)
                 for fam, dist in exp.items():
@@ -359,12 +427,12 @@ def answers(tmp):
                                      "ok" if ttl_ok else "FAIL"))
         finally:
             g.stop()
-    return rows, ttl_rows, problems, m
+    return rows, ttl_rows, problems, m, state_rows
 
 
 # ---- report ---------------------------------------------------------------------------
 
-def write_report(vrows, arows, trows, problems, m, version):
+def write_report(vrows, arows, trows, problems, m, version, srows):
     os.makedirs(REPORT, exist_ok=True)
     compared = [r for r in vrows if r[1] is not None]
     agree = [r for r in compared if r[1] == r[2]]
@@ -410,10 +478,21 @@ def write_report(vrows, arows, trows, problems, m, version):
                 % (RECORD_TTL, RECORD_MIN_TTL, RECORD_TTL, RECORD_MIN_TTL))
         for r in trows:
             f.write("| %s | %d | %d | %s | %s |\n" % (r[0], r[1], r[2], r[3], r[4]))
+    with open(os.path.join(REPORT, "states.md"), "w") as f:
+        f.write("# States: `gdnsdctl states` vs `wsel states` (gdnsd %s)\n\n"
+                "Per scenario, every THING/SERVICE_TYPE pair: gdnsd's state and real state "
+                "against wsel's state and monitored state.\n\n| scenario | pair | gdnsd "
+                "(state, real) | wsel (state, monitored) | verdict |\n|---|---|---|---|---|\n"
+                % version)
+        for r in srows:
+            f.write("| %s | %s | %s | %s | %s |\n"
+                    % (r[0], r[1], "/".join(r[2]) if r[2] else "-",
+                       "/".join(r[3]) if r[3] else "-", r[4]))
     with open(os.path.join(REPORT, "summary.txt"), "w") as f:
         f.write("gdnsd %s; verdicts: %d compared, %d agree, %d allow-listed, %d disagree; "
-                "answers: %d tests; problems: %d; %.0f s%s\n"
+                "answers: %d tests; states: %d pairs, %d agree; problems: %d; %.0f s%s\n"
                 % (version, len(compared), len(agree), len(allowed), len(disagree), len(arows),
+                   len(srows), sum(1 for r in srows if r[4] == "ok"),
                    len(problems), time.monotonic() - START, " (quick)" if QUICK else ""))
         for p in problems:
             f.write("  " + p + "\n")
@@ -428,10 +507,10 @@ def main():
     tmp = tempfile.mkdtemp(prefix="wsel-conformance.")
     try:
         vrows = verdicts(tmp)
-        arows, trows, problems, m = answers(tmp)
+        arows, trows, problems, m, srows = answers(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    disagree = write_report(vrows, arows, trows, problems, m, version)
+    disagree = write_report(vrows, arows, trows, problems, m, version, srows)
     for r in disagree:
         problems.append("verdict: %s: gdnsd %s, wsel %s (%s / %s)"
                         % (os.path.relpath(r[0], ROOT), "accepts" if r[1] else "refuses",
