@@ -255,6 +255,52 @@ static void test_k2(void **u)
     wsel_ring_free(r);
 }
 
+/* 5.2.3 sorts AAAA entries by the text its DNS client hands over: all eight groups, lower
+ * case hex without leading zeros, in brackets (doc/ring.md section 4). "::" is
+ * "[0:0:0:0:0:0:0:0]" and sorts before "[1:0:0:0:0:0:0:0]" (their compressed forms
+ * "[::]" and "[1::]" sort the other way); "10::" is "[10:0:...]" and sorts before
+ * "[a:0:...]" (zero-padded groups, "0010" and "000a", would sort the other way). Two
+ * equal weights on 10 slots: the first in order takes the first five slots off the free
+ * stack, 1,10,5,9,8 (K1). */
+static void test_aaaa_sort_full_form(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const zero_one[] = {"1::", "::", NULL};
+    static const char *const a_ten[] = {"A::", "10::", NULL};
+    mock_addr(&m, "v6.test", WSEL_RING_AAAA, 300, zero_one);
+    mock_addr(&m, "w6.test", WSEL_RING_AAAA, 300, a_ten);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "v6.test", 80, 10);
+    assert_string_equal(slots_of(r, "::", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "1::", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+    r = mk(&o);
+    add(r, "w6.test", 80, 10);
+    assert_string_equal(slots_of(r, "10::", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "a::", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+}
+
+/* 5.2.3's client brackets an IPv6 SRV target before the balancer builds its key
+ * "%06d:target:port": "000001:[2001:db8::1]:80" sorts after "000001:3.0.0.1:80" ('[' after
+ * digits). Equal weights on 10 slots: 3.0.0.1 first, 1,10,5,9,8. */
+static void test_srv_ipv6_target_sort(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "2001:db8::1", 80, 10, 1, 300);
+    mock_srv(&m, "srv.test", "3.0.0.1", 80, 10, 1, 300);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "srv.test", 80, 10);
+    assert_string_equal(slots_of(r, "3.0.0.1", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "2001:db8::1", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+}
+
 static void test_k3(void **u)
 {
     (void)u;
@@ -967,6 +1013,37 @@ static void test_rr_start(void **u)
     wsel_ring_free(r);
 }
 
+/* 5.2.3's round-robin loop takes the next pointer value before it sees that it is back
+ * at the start, so a walk that finds no peer leaves the pointer N + 1 steps on (doc/ring.md
+ * section 9). N = 3, weights 1, 1, 1, 1 in order: counts 0, 1, 1, 1 (section 5), so with
+ * the last three down the ring is healthy (weight 4, unavailable 3) and no slot is up.
+ * From pointer 3: take 3 (pointer 1), skip: take 1 (pointer 2), skip: take 2 (pointer 3),
+ * skip: take 3 (pointer 1), back at the start: NO_PEERS with the pointer at 1. */
+static void test_rr_no_peers_pointer(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring_opts o = mock_opts(&m, 3);
+    o.rr_start = 3;
+    wsel_ring *r = mk(&o);
+    static const char *const ips[] = {"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"};
+    for (size_t i = 0; i < 4; i++)
+        add(r, ips[i], 80, 1);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 0);
+    for (size_t i = 1; i < 4; i++)
+        assert_int_equal(wsel_ring_set_address_status(r, ips[i], 80, NULL, false, NULL),
+                         WSEL_OK);
+    assert_true(wsel_ring_healthy(r));
+    assert_int_equal(pick_rr(r).outcome, WSEL_RING_NO_PEERS);
+    for (size_t i = 1; i < 4; i++)
+        assert_int_equal(wsel_ring_set_address_status(r, ips[i], 80, NULL, true, NULL),
+                         WSEL_OK);
+    assert_int_equal(pick_rr(r).slot, 1);
+    assert_int_equal(pick_rr(r).slot, 2);
+    assert_int_equal(pick_rr(r).slot, 3);
+    wsel_ring_free(r);
+}
+
 /* ---- section 7: DNS -------------------------------------------------------------------- */
 
 static void test_dns_kinds(void **u)
@@ -1311,6 +1388,8 @@ int main(void)
         cmocka_unit_test(test_equal_keys_keep_order),
         cmocka_unit_test(test_k1),
         cmocka_unit_test(test_k2),
+        cmocka_unit_test(test_aaaa_sort_full_form),
+        cmocka_unit_test(test_srv_ipv6_target_sort),
         cmocka_unit_test(test_k3),
         cmocka_unit_test(test_k4),
         cmocka_unit_test(test_k5),
@@ -1326,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_health),
         cmocka_unit_test(test_rr_start),
         cmocka_unit_test(test_rr_skips_unavailable),
+        cmocka_unit_test(test_rr_no_peers_pointer),
         cmocka_unit_test(test_dns_kinds),
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
