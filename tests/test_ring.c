@@ -971,6 +971,29 @@ static void test_health(void **u)
     wsel_ring_free(r);
 }
 
+/* 5.2.3's setAddressStatus compares the address text, which for IPv6 is bracketed: "::1"
+ * finds nothing and is an error (doc/ring.md section 10, decision 7); "[::1]" finds the
+ * address. */
+static void test_status_ipv6_brackets(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "getkong.org", WSEL_RING_AAAA, 300, v6one);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "getkong.org", 8080, 10);
+    wsel_error err;
+    assert_int_equal(wsel_ring_set_address_status(r, "::1", 8080, "getkong.org", false, &err),
+                     WSEL_E_ARG);
+    assert_string_equal(err.message,
+                        "ring: no peer found by name 'getkong.org' and address ::1:8080");
+    assert_int_equal(wsel_ring_unavailable_weight(r), 0);
+    assert_int_equal(
+        wsel_ring_set_address_status(r, "[::1]", 8080, "getkong.org", false, NULL), WSEL_OK);
+    assert_int_equal(wsel_ring_unavailable_weight(r), 10);
+    wsel_ring_free(r);
+}
+
 /* the "unhealthy node skipped" count (doc/ring.md sections 9 and 12): 15 round-robin calls on N=20
  * with 1.2.3.4 down give 5 x 1.2.3.5 and 10 x 9.9.9.9 (weights 10, 10, 20: 5/5/10 slots) */
 static void test_rr_skips_unavailable(void **u)
@@ -1410,6 +1433,7 @@ int main(void)
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_status_ipv6_brackets),
 #ifdef RING_EXTRA_TESTS
         RING_EXTRA_TESTS
 #endif

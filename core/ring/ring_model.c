@@ -831,11 +831,15 @@ int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
     if (!r || !ip)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no address");
     char canon[256];
-    if (wsel__ring_parse_ip(ip, canon, sizeof canon) == WSEL_RING_NAME)
+    wsel_ring_iptype t = wsel__ring_parse_ip(ip, canon, sizeof canon);
+    if (t == WSEL_RING_NAME)
         snprintf(canon, sizeof canon, "%s", ip);
     const char *hn = hostname ? hostname : ip;
     size_t hits = 0;
-    for (size_t i = 0; i < r->nh; i++) {
+    /* 5.2.3 stores an IPv6 address in brackets and compares the text: an unbracketed
+     * IPv6 address matches nothing (section 10) */
+    bool bare6 = t == WSEL_RING_IPV6 && ip[0] != '[';
+    for (size_t i = 0; i < r->nh && !bare6; i++) {
         wsel__rhost *h = r->h[i];
         if (strcmp(h->name, hn) != 0)
             continue;
