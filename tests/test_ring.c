@@ -1266,6 +1266,41 @@ static void test_srv_details(void **u)
     wsel_ring_free(r);
 }
 
+/* An SRV entry with port 0 (doc/ring.md section 15, item 1): 5.2.3 gives it the host's
+ * port but looks it up by the raw port 0, so it never finds it again -- a weight change
+ * crashes (`change` on nil) and a removal from DNS leaves it in place. wsel matches on
+ * the port as stored (decision 4). Worked by hand on 10 slots (K1's free stack
+ * 1,10,5,9,8,3,6,7,4,2): keys "000001:10.5.0.1:0" < "000001:10.5.0.2:8002"; weights
+ * 10/10 give 1,10,5,9,8 | 3,6,7,4,2; 10.5.0.1 to weight 30 (in place): 7 and 3, so
+ * 10.5.0.2 drops 2 then 4 and 10.5.0.1 pops 4, 2; 10.5.0.1 leaves DNS: its slots are
+ * pushed most recent first (2,4,8,9,5,10,1) and 10.5.0.2 pops 1,10,5,9,8,4,2. */
+static void test_srv_port0_departure(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    mock_srv(&m, "srv.test", "10.5.0.1", 0, 10, 1, 300);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "srv.test", 80, 10);
+    assert_string_equal(slots_of(r, "10.5.0.1", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7,4,2");
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    mock_srv(&m, "srv.test", "10.5.0.1", 0, 30, 1, 300);
+    refresh(r, "srv.test");
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_string_equal(slots_of(r, "10.5.0.1", 80), "1,10,5,9,8,4,2");
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7");
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    refresh(r, "srv.test");
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7,1,10,5,9,8,4,2");
+    wsel_ring_free(r);
+}
+
 /* float keys with retries step like hashes */
 static void test_float_retry(void **u)
 {
@@ -1438,6 +1473,7 @@ int main(void)
         RING_EXTRA_TESTS
 #endif
         cmocka_unit_test(test_srv_details),
+        cmocka_unit_test(test_srv_port0_departure),
         cmocka_unit_test(test_float_retry),
         cmocka_unit_test(test_bad_answers),
         cmocka_unit_test(test_check_catches),
