@@ -4,7 +4,8 @@
  * one 64-slot word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
  * and nothing shared is written except the round-robin pointer, advanced by one
  * compare-and-swap to just past the slot taken (where the reference, taking one pointer
- * value per skipped slot, leaves it too). */
+ * value per skipped slot, leaves it too), or, when no slot is available, one past where
+ * it was (N + 1 values taken, as 5.2.3's loop takes them). */
 #include <string.h>
 
 #include "ring_view.h"
