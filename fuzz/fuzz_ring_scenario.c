@@ -159,6 +159,8 @@ static void refused(int rc, const wsel_error *err, const char *what)
 /* What one run reported, for the comparison of the engines. */
 typedef struct run_log {
     wsel_ring_step_kind last;
+    bool stopped;               /* an op was refused: no step may follow its END */
+    bool miss;                  /* the last END was a status op naming no address */
     size_t op;                  /* the op being applied */
     uint64_t picks;             /* of that op so far */
     struct {
@@ -211,6 +213,8 @@ static void check_order(run_log *lg, const wsel_ring_step *st)
         break;
     case WSEL_RING_STEP_BEGIN:
         FUZZ_ASSERT(lg->last == WSEL_RING_STEP_BUILT || lg->last == WSEL_RING_STEP_END);
+        FUZZ_ASSERT_MSG(!lg->stopped, "a step after a refused op");
+        lg->miss = false;
         FUZZ_ASSERT(st->op && (lg->last == WSEL_RING_STEP_BUILT ? st->index == 0
                                                                 : st->index == lg->op + 1));
         lg->op = st->index;
@@ -223,9 +227,16 @@ static void check_order(run_log *lg, const wsel_ring_step *st)
     case WSEL_RING_STEP_END:
         FUZZ_ASSERT(lg->last == WSEL_RING_STEP_BEGIN || lg->last == WSEL_RING_STEP_PICK);
         FUZZ_ASSERT(st->index == lg->op && (st->status == WSEL_OK) == (st->error == NULL));
+        /* a status op naming no address is an error result and the run goes on (5.2.3);
+         * any other refusal stops the run */
+        lg->miss = st->status != WSEL_OK && st->op->kind == WSEL_RING_OP_STATUS;
+        FUZZ_ASSERT(!lg->miss || st->status == WSEL_E_ARG);
+        lg->stopped = st->status != WSEL_OK && !lg->miss;
         break;
     case WSEL_RING_STEP_DONE:
         FUZZ_ASSERT(lg->last == WSEL_RING_STEP_BUILT || lg->last == WSEL_RING_STEP_END);
+        FUZZ_ASSERT_MSG(!lg->stopped, "a step after a refused op");
+        lg->miss = false;
         break;
     }
     lg->last = st->kind;
@@ -259,6 +270,7 @@ static int run(const wsel_ring_scenario *sc, wsel_ring_engine engine, run_log *l
     lg->last = (wsel_ring_step_kind)-1;
     int rc = wsel_ring_scenario_run(sc, &ro, on_step, lg, &err);
     if (rc != WSEL_OK) {
+        FUZZ_ASSERT_MSG(!lg->miss, "the run stopped at a status op naming no address");
         refused(rc, &err, "run");
         FUZZ_ASSERT_MSG(err.message[0] == '$' && err.file[0], "run: '%s'", err.message);
     } else {

@@ -255,6 +255,52 @@ static void test_k2(void **u)
     wsel_ring_free(r);
 }
 
+/* 5.2.3 sorts AAAA entries by the text its DNS client hands over: all eight groups, lower
+ * case hex without leading zeros, in brackets (doc/ring.md section 4). "::" is
+ * "[0:0:0:0:0:0:0:0]" and sorts before "[1:0:0:0:0:0:0:0]" (their compressed forms
+ * "[::]" and "[1::]" sort the other way); "10::" is "[10:0:...]" and sorts before
+ * "[a:0:...]" (zero-padded groups, "0010" and "000a", would sort the other way). Two
+ * equal weights on 10 slots: the first in order takes the first five slots off the free
+ * stack, 1,10,5,9,8 (K1). */
+static void test_aaaa_sort_full_form(void **u)
+{
+    (void)u;
+    mock m = {0};
+    static const char *const zero_one[] = {"1::", "::", NULL};
+    static const char *const a_ten[] = {"A::", "10::", NULL};
+    mock_addr(&m, "v6.test", WSEL_RING_AAAA, 300, zero_one);
+    mock_addr(&m, "w6.test", WSEL_RING_AAAA, 300, a_ten);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "v6.test", 80, 10);
+    assert_string_equal(slots_of(r, "::", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "1::", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+    r = mk(&o);
+    add(r, "w6.test", 80, 10);
+    assert_string_equal(slots_of(r, "10::", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "a::", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+}
+
+/* 5.2.3's client brackets an IPv6 SRV target before the balancer builds its key
+ * "%06d:target:port": "000001:[2001:db8::1]:80" sorts after "000001:3.0.0.1:80" ('[' after
+ * digits). Equal weights on 10 slots: 3.0.0.1 first, 1,10,5,9,8. */
+static void test_srv_ipv6_target_sort(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "2001:db8::1", 80, 10, 1, 300);
+    mock_srv(&m, "srv.test", "3.0.0.1", 80, 10, 1, 300);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "srv.test", 80, 10);
+    assert_string_equal(slots_of(r, "3.0.0.1", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "2001:db8::1", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
+}
+
 static void test_k3(void **u)
 {
     (void)u;
@@ -925,6 +971,29 @@ static void test_health(void **u)
     wsel_ring_free(r);
 }
 
+/* 5.2.3's setAddressStatus compares the address text, which for IPv6 is bracketed: "::1"
+ * finds nothing and is an error (doc/ring.md section 10, decision 7); "[::1]" finds the
+ * address. */
+static void test_status_ipv6_brackets(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "getkong.org", WSEL_RING_AAAA, 300, v6one);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "getkong.org", 8080, 10);
+    wsel_error err;
+    assert_int_equal(wsel_ring_set_address_status(r, "::1", 8080, "getkong.org", false, &err),
+                     WSEL_E_ARG);
+    assert_string_equal(err.message,
+                        "ring: no peer found by name 'getkong.org' and address ::1:8080");
+    assert_int_equal(wsel_ring_unavailable_weight(r), 0);
+    assert_int_equal(
+        wsel_ring_set_address_status(r, "[::1]", 8080, "getkong.org", false, NULL), WSEL_OK);
+    assert_int_equal(wsel_ring_unavailable_weight(r), 10);
+    wsel_ring_free(r);
+}
+
 /* the "unhealthy node skipped" count (doc/ring.md sections 9 and 12): 15 round-robin calls on N=20
  * with 1.2.3.4 down give 5 x 1.2.3.5 and 10 x 9.9.9.9 (weights 10, 10, 20: 5/5/10 slots) */
 static void test_rr_skips_unavailable(void **u)
@@ -964,6 +1033,37 @@ static void test_rr_start(void **u)
     add(r, "10.0.0.1", 80, 1);
     assert_int_equal(pick_rr(r).slot, 15);
     assert_int_equal(pick_rr(r).slot, 1);
+    wsel_ring_free(r);
+}
+
+/* 5.2.3's round-robin loop takes the next pointer value before it sees that it is back
+ * at the start, so a walk that finds no peer leaves the pointer N + 1 steps on (doc/ring.md
+ * section 9). N = 3, weights 1, 1, 1, 1 in order: counts 0, 1, 1, 1 (section 5), so with
+ * the last three down the ring is healthy (weight 4, unavailable 3) and no slot is up.
+ * From pointer 3: take 3 (pointer 1), skip: take 1 (pointer 2), skip: take 2 (pointer 3),
+ * skip: take 3 (pointer 1), back at the start: NO_PEERS with the pointer at 1. */
+static void test_rr_no_peers_pointer(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_ring_opts o = mock_opts(&m, 3);
+    o.rr_start = 3;
+    wsel_ring *r = mk(&o);
+    static const char *const ips[] = {"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"};
+    for (size_t i = 0; i < 4; i++)
+        add(r, ips[i], 80, 1);
+    assert_int_equal(count_of(r, "10.0.0.1", 80), 0);
+    for (size_t i = 1; i < 4; i++)
+        assert_int_equal(wsel_ring_set_address_status(r, ips[i], 80, NULL, false, NULL),
+                         WSEL_OK);
+    assert_true(wsel_ring_healthy(r));
+    assert_int_equal(pick_rr(r).outcome, WSEL_RING_NO_PEERS);
+    for (size_t i = 1; i < 4; i++)
+        assert_int_equal(wsel_ring_set_address_status(r, ips[i], 80, NULL, true, NULL),
+                         WSEL_OK);
+    assert_int_equal(pick_rr(r).slot, 1);
+    assert_int_equal(pick_rr(r).slot, 2);
+    assert_int_equal(pick_rr(r).slot, 3);
     wsel_ring_free(r);
 }
 
@@ -1166,6 +1266,41 @@ static void test_srv_details(void **u)
     wsel_ring_free(r);
 }
 
+/* An SRV entry with port 0 (doc/ring.md section 15, item 1): 5.2.3 gives it the host's
+ * port but looks it up by the raw port 0, so it never finds it again -- a weight change
+ * crashes (`change` on nil) and a removal from DNS leaves it in place. wsel matches on
+ * the port as stored (decision 4). Worked by hand on 10 slots (K1's free stack
+ * 1,10,5,9,8,3,6,7,4,2): keys "000001:10.5.0.1:0" < "000001:10.5.0.2:8002"; weights
+ * 10/10 give 1,10,5,9,8 | 3,6,7,4,2; 10.5.0.1 to weight 30 (in place): 7 and 3, so
+ * 10.5.0.2 drops 2 then 4 and 10.5.0.1 pops 4, 2; 10.5.0.1 leaves DNS: its slots are
+ * pushed most recent first (2,4,8,9,5,10,1) and 10.5.0.2 pops 1,10,5,9,8,4,2. */
+static void test_srv_port0_departure(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    mock_srv(&m, "srv.test", "10.5.0.1", 0, 10, 1, 300);
+    wsel_ring_opts o = mock_opts(&m, 10);
+    wsel_ring *r = mk(&o);
+    add(r, "srv.test", 80, 10);
+    assert_string_equal(slots_of(r, "10.5.0.1", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7,4,2");
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    mock_srv(&m, "srv.test", "10.5.0.1", 0, 30, 1, 300);
+    refresh(r, "srv.test");
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    assert_string_equal(slots_of(r, "10.5.0.1", 80), "1,10,5,9,8,4,2");
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7");
+    mock_srv_clear(&m, "srv.test");
+    mock_srv(&m, "srv.test", "10.5.0.2", 8002, 10, 1, 300);
+    refresh(r, "srv.test");
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    assert_string_equal(slots_of(r, "10.5.0.2", 8002), "3,6,7,1,10,5,9,8,4,2");
+    wsel_ring_free(r);
+}
+
 /* float keys with retries step like hashes */
 static void test_float_retry(void **u)
 {
@@ -1311,6 +1446,8 @@ int main(void)
         cmocka_unit_test(test_equal_keys_keep_order),
         cmocka_unit_test(test_k1),
         cmocka_unit_test(test_k2),
+        cmocka_unit_test(test_aaaa_sort_full_form),
+        cmocka_unit_test(test_srv_ipv6_target_sort),
         cmocka_unit_test(test_k3),
         cmocka_unit_test(test_k4),
         cmocka_unit_test(test_k5),
@@ -1326,14 +1463,17 @@ int main(void)
         cmocka_unit_test(test_health),
         cmocka_unit_test(test_rr_start),
         cmocka_unit_test(test_rr_skips_unavailable),
+        cmocka_unit_test(test_rr_no_peers_pointer),
         cmocka_unit_test(test_dns_kinds),
         cmocka_unit_test(test_ttl0),
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_status_ipv6_brackets),
 #ifdef RING_EXTRA_TESTS
         RING_EXTRA_TESTS
 #endif
         cmocka_unit_test(test_srv_details),
+        cmocka_unit_test(test_srv_port0_departure),
         cmocka_unit_test(test_float_retry),
         cmocka_unit_test(test_bad_answers),
         cmocka_unit_test(test_check_catches),

@@ -9,7 +9,16 @@
  * total weight stays > 0, owner changes == sum of max(0, new - old) and every address whose
  * count did not grow keeps a prefix of its slot list; status changes and picks move no slot.
  * Picks: round-robin over N calls and hashes over N consecutive integers give each address
- * exactly its slot count when all are available; h and h + N agree. */
+ * exactly its slot count when all are available; h and h + N agree.
+ *
+ * 5.2.3's exactness (doc/ring.md sections 4, 9, 10; not in strict runs, whose draws stay
+ * those doc/ring.md section 8's figures were measured on): AAAA answers drawn from
+ * spellings whose uncompressed and compressed orders differ, SRV targets that are IPv6
+ * literals beside IPv4 ones on both sides of '[', and the address order of every host
+ * newly added checked against the sort keys computed here from 5.2.3's rule; round-robin
+ * walks over wheels whose every slot owner was marked down (status with bracketed IPv6,
+ * the bare spelling refused), after which the next pick must start N + 1 pointer steps
+ * from the walk's start. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include <cmocka.h>
 
@@ -24,6 +34,10 @@
 #include "support/support.h"
 
 #define NAMES 4
+
+#ifndef RING_GEN_STRICT
+#define RING_GEN_EXACT 1
+#endif
 
 typedef struct view {
     size_t na;
@@ -244,6 +258,107 @@ static void check_picks(wsel_ring *r, const view *v)
 
 /* ---- the generator ------------------------------------------------------------------------- */
 
+#ifdef RING_GEN_EXACT
+/* AAAA spellings whose order differs between the uncompressed key 5.2.3 sorts by and the
+ * compressed form ("::" < "1::" only uncompressed) or zero-padded groups ("10::" < "a::"
+ * only unpadded), with an IPv4-embedded one and upper case. */
+static const char *const v6pool[] = {
+    "::", "1::", "::1", "A::", "10::", "2001:db8::", "2001:db8::1", "2001:db8:0:1::",
+    "2001:db8::1:0:0", "fe80::1", "::ffff:10.0.0.1", "1:2:3:4:5:6:7:8", "0:0:1::", "::1:0:0:0"};
+
+/* ---- 5.2.3's sort keys, from its rule (doc/ring.md section 4) ---------------------------- */
+
+typedef struct want_entry {
+    char key[320];
+    char ip[80];        /* the address or target as answered (brackets stripped) */
+    uint32_t port;      /* 0: the host's */
+} want_entry;
+
+/* The key of entry e of answer t: A as answered; AAAA all eight groups in lower-case hex
+ * without leading zeros, in brackets; SRV "%06d:target:port" with an IPv6 target in
+ * brackets, the raw port. */
+static void want_key(const mock_name *t, const wsel_ring_entry *e, want_entry *w)
+{
+    const char *a = e->address;
+    size_t len = strlen(a);
+    if (a[0] == '[' && len > 2)
+        snprintf(w->ip, sizeof w->ip, "%.*s", (int)(len - 2), a + 1);
+    else
+        snprintf(w->ip, sizeof w->ip, "%s", a);
+    w->port = t->type == WSEL_RING_SRV ? e->port : 0;
+    if (t->type == WSEL_RING_A) {
+        snprintf(w->key, sizeof w->key, "%s", a);
+    } else if (t->type == WSEL_RING_AAAA) {
+        unsigned char b[16];
+        assert_int_equal(inet_pton(AF_INET6, a, b), 1);
+        size_t n = 0;
+        for (int g = 0; g < 8; g++)
+            n += (size_t)snprintf(w->key + n, sizeof w->key - n, "%s%x", g ? ":" : "[",
+                                  (unsigned)(b[2 * g] << 8 | b[2 * g + 1]));
+        snprintf(w->key + n, sizeof w->key - n, "]");
+    } else {
+        bool v6 = strchr(a, ':') && a[0] != '[';
+        snprintf(w->key, sizeof w->key, v6 ? "%06u:[%s]:%u" : "%06u:%s:%u", e->priority, a,
+                 e->port);
+    }
+}
+
+/* Whether address text x (canonical) is the same address as y (as answered). */
+static bool same_addr(const char *x, const char *y)
+{
+    unsigned char bx[16], by[16];
+    if (inet_pton(AF_INET6, x, bx) == 1 && inet_pton(AF_INET6, y, by) == 1)
+        return memcmp(bx, by, 16) == 0;
+    return strcmp(x, y) == 0;
+}
+
+/* A host (name, port) just added, whose addresses are the ring's from index first on:
+ * they must be its answer's entries (lowest SRV priority) in 5.2.3's key order, ties in
+ * answer order. Skipped for a ttl=0 stand-in. */
+static unsigned long exact_orders;
+
+static void check_fresh_order(const wsel_ring *r, const mock *m, const char *name,
+                              uint32_t port, size_t first)
+{
+    const mock_name *t = NULL;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->t[i].name, name) == 0)
+            t = &m->t[i];
+    size_t na = wsel_ring_address_count(r);
+    if (!t || t->fail || t->n == 0) {
+        assert_int_equal(na, first);
+        return;
+    }
+    if (t->e[0].ttl == 0)
+        return;
+    uint32_t lowest = UINT32_MAX;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->type == WSEL_RING_SRV && t->e[i].priority < lowest)
+            lowest = t->e[i].priority;
+    want_entry w[MOCK_ENTRIES];
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->type == WSEL_RING_SRV && t->e[i].priority != lowest)
+            continue;
+        want_entry x;
+        want_key(t, &t->e[i], &x);
+        size_t k = n++;
+        for (; k > 0 && strcmp(w[k - 1].key, x.key) > 0; k--) /* stable insertion */
+            w[k] = w[k - 1];
+        w[k] = x;
+    }
+    assert_int_equal(na - first, n);
+    for (size_t i = 0; i < n; i++) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(r, first + i, &ad);
+        if (!same_addr(ad.ip, w[i].ip) || ad.port != (w[i].port ? w[i].port : port))
+            fail_msg("%s:%u: address %zu is %s:%u, 5.2.3's order (key %s) has %s", name, port,
+                     i, ad.ip, ad.port, w[i].key, w[i].ip);
+    }
+    exact_orders++;
+}
+#endif
+
 static void gen_answer(mock *m, const char *name, uint64_t *st)
 {
     uint64_t kind = wsel_kit_range(st, 0, 9);
@@ -258,6 +373,14 @@ static void gen_answer(mock *m, const char *name, uint64_t *st)
         size_t n = wsel_kit_range(st, kind == 9 ? 0 : 1, 5);
         uint64_t base = wsel_kit_range(st, 0, 3);
         for (size_t i = 0; i < n; i++) {
+#ifdef RING_GEN_EXACT
+            if (kind == 5) {
+                snprintf(addrs[i], sizeof addrs[i], "%s",
+                         v6pool[wsel_kit_range(st, 0, sizeof v6pool / sizeof v6pool[0] - 1)]);
+                list[i] = addrs[i];
+                continue;
+            }
+#endif
             if (kind == 5)
                 snprintf(addrs[i], sizeof addrs[i], "2001:db8::%llx",
                          (unsigned long long)(base * 8 + i));
@@ -275,6 +398,15 @@ static void gen_answer(mock *m, const char *name, uint64_t *st)
         char t[64];
         if (wsel_kit_range(st, 0, 2) == 0)
             snprintf(t, sizeof t, "n%llu.test", (unsigned long long)wsel_kit_range(st, 0, NAMES - 1));
+#ifdef RING_GEN_EXACT
+        else if (wsel_kit_range(st, 0, 1))
+            /* IPv6 targets ('[' after the digits once bracketed) and IPv4 ones below and
+             * above '2' */
+            snprintf(t, sizeof t, wsel_kit_range(st, 0, 3) ? "2001:db8::8:%zu" : "[::8:%zu]",
+                     i + 1);
+        else if (wsel_kit_range(st, 0, 1))
+            snprintf(t, sizeof t, "30.8.0.%zu", i + 1);
+#endif
         else
             snprintf(t, sizeof t, "10.8.0.%zu", i + 1);
         mock_srv(m, name, t, (uint32_t)(i == 0 ? 0 : 8000 + i),
@@ -358,13 +490,112 @@ static bool twins_pick(twins *t, uint64_t *st, char *host, size_t len)
     return cache_only;
 }
 
+#ifdef RING_GEN_EXACT
+static unsigned long exact_no_peers, exact_pointer_checks;
+
+/* One cache-only round-robin pick on both twins, the same outcome. */
+static wsel_ring_peer twins_rr(twins *t)
+{
+    wsel_ring_handle ha = {.mode = WSEL_RING_RR}, hb = ha;
+    wsel_ring_peer pa, pb;
+    assert_int_equal(wsel_ring_pick(t->a, &ha, true, &pa, NULL), WSEL_OK);
+    assert_int_equal(wsel_ring_pick(t->b, &hb, true, &pb, NULL), WSEL_OK);
+    assert_int_equal(pa.outcome, pb.outcome);
+    assert_int_equal(pa.slot, pb.slot);
+    assert_string_equal(pa.ip, pb.ip);
+    return pa;
+}
+
+/* Status of address ad on both twins, by the text 5.2.3 stores: an IPv6 address in
+ * brackets (its bare spelling must find nothing), else the IP or the name. */
+static void twins_status(twins *t, const wsel_ring_address *ad, const char *host, bool up)
+{
+    char ip[300];
+    if (ad->iptype == WSEL_RING_IPV6) {
+        assert_int_equal(wsel_ring_set_address_status(t->a, ad->ip, ad->port, host, up, NULL),
+                         WSEL_E_ARG);
+        snprintf(ip, sizeof ip, "[%s]", ad->ip);
+    } else {
+        snprintf(ip, sizeof ip, "%s", ad->ip);
+    }
+    assert_int_equal(wsel_ring_set_address_status(t->a, ip, ad->port, host, up, NULL), WSEL_OK);
+    assert_int_equal(wsel_ring_set_address_status(t->b, ip, ad->port, host, up, NULL), WSEL_OK);
+}
+
+/* Round-robin over a wheel whose every slot owner is down (doc/ring.md section 9): a pick
+ * leaves the pointer just past its slot s; with every owner marked down the next pick
+ * walks the whole wheel, NO_PEERS (or UNHEALTHY, which takes no pointer value), and 5.2.3's
+ * loop has then advanced the pointer N + 1 times; with the owners back up, the next pick
+ * is the first available slot from s + 2 (s + 1 after UNHEALTHY). Moves no slot. */
+static void twins_rr_dark(twins *t, const view *before)
+{
+    uint32_t n = t->n;
+    wsel_ring_peer p = twins_rr(t);
+    bool known = p.outcome == WSEL_RING_PEER;
+    uint32_t ptr = known ? p.slot % n + 1 : 0;
+    bool *down = calloc(before->na + 1, sizeof *down);
+    char (*host)[256] = calloc(before->na + 1, sizeof *host);
+    assert_true(down && host);
+    for (size_t i = 0; i < before->na; i++) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(t->a, i, &ad);
+        if (ad.n_slots && ad.available) {
+            snprintf(host[i], sizeof host[i], "%s", ad.host);
+            twins_status(t, &ad, host[i], false);
+            down[i] = true;
+        }
+    }
+    for (uint32_t s = 1; s <= n; s++) { /* every owner is down now */
+        long o = wsel_ring_owner(t->a, s);
+        wsel_ring_address ad;
+        wsel_ring_address_get(t->a, (size_t)o, &ad);
+        assert_false(ad.available);
+    }
+    p = twins_rr(t);
+    assert_true(p.outcome == WSEL_RING_NO_PEERS || p.outcome == WSEL_RING_UNHEALTHY);
+    if (p.outcome == WSEL_RING_NO_PEERS) {
+        exact_no_peers++;
+        ptr = ptr % n + 1;
+    }
+    for (size_t i = 0; i < before->na; i++)
+        if (down[i]) {
+            wsel_ring_address ad;
+            wsel_ring_address_get(t->a, i, &ad);
+            twins_status(t, &ad, host[i], true);
+        }
+    free(down);
+    free(host);
+    p = twins_rr(t);
+    if (!known || p.outcome != WSEL_RING_PEER)
+        return;
+    uint32_t want = ptr;
+    for (uint32_t k = 0; k < n; k++, want = want % n + 1) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(t->a, (size_t)wsel_ring_owner(t->a, want), &ad);
+        if (ad.available)
+            break;
+    }
+    assert_int_equal(p.slot, want);
+    exact_pointer_checks++;
+}
+#endif
+
 /* One generated operation on both twins (`before`: the ring before it). host gets what it
  * touched: "name:port" (add, remove), "name:" (a DNS change), "*" (anything: the clock,
  * a pick that may re-query), "" (nothing). Returns whether it moves no slot. */
 static bool twins_op(twins *t, uint64_t *st, const view *before, char *host, size_t len)
 {
     wsel_ring *a = t->a, *b = t->b;
+#ifdef RING_GEN_EXACT
+    uint64_t op = wsel_kit_range(st, 0, 13);
+    if (op == 13) {
+        if (before->na && wsel_ring_weight(a) > 0)
+            twins_rr_dark(t, before);
+        return true;
+    }
+#else
     uint64_t op = wsel_kit_range(st, 0, 12);
+#endif
     char name[32];
     uint32_t port = (uint32_t)wsel_kit_range(st, 80, 81);
     uint32_t w = t->equal ? 10
@@ -377,8 +608,15 @@ static bool twins_op(twins *t, uint64_t *st, const view *before, char *host, siz
     if (op <= 6)
         snprintf(host, len, "%s:%u", name, port);
     if (op <= 4) {
+#ifdef RING_GEN_EXACT
+        size_t hosts = wsel_ring_host_count(a), first = wsel_ring_address_count(a);
+#endif
         assert_int_equal(wsel_ring_add_host(a, name, port, w, NULL), WSEL_OK);
         assert_int_equal(wsel_ring_add_host(b, name, port, w, NULL), WSEL_OK);
+#ifdef RING_GEN_EXACT
+        if (wsel_ring_host_count(a) > hosts && name[0] == 'n')
+            check_fresh_order(a, &t->m1, name, port, first);
+#endif
     } else if (op <= 6) {
         assert_int_equal(wsel_ring_remove_host(a, name, port, NULL, NULL), WSEL_OK);
         assert_int_equal(wsel_ring_remove_host(b, name, port, NULL, NULL), WSEL_OK);
@@ -453,6 +691,12 @@ static void test_generated(void **u)
 #ifdef RING_GEN_STRICT
     printf("# strict: over %lu states, an address %s 1 slot or more off its exact quota in %lu; "
            "largest distance %.3f slots\n", strict_states, "was", strict_off_quota, strict_max_dev);
+#else
+    printf("# exactness: %lu new hosts' address order checked against 5.2.3's keys; %lu "
+           "round-robin walks over a dark wheel ended NO_PEERS; %lu next picks checked\n",
+           exact_orders, exact_no_peers, exact_pointer_checks);
+    assert_true(exact_orders >= seeds && exact_no_peers >= seeds / 20 &&
+                exact_pointer_checks >= seeds / 4); /* the draws reach each case */
 #endif
 }
 

@@ -319,6 +319,20 @@ static bool print_end(cli_ring_out *o, const wsel_ring_step *st)
     return ok;
 }
 
+/* A status op that named no address: its error, and the run goes on. */
+static void print_status_error(cli_ring_out *o, const wsel_ring_step *st)
+{
+    if (o->json) {
+        wsel__jw_kstr(&o->j, "error", st->error->message);
+        wsel__jw_obj_end(&o->j);
+        return;
+    }
+    char e[CLI_ESC_MAX], em[CLI_ESC_MAX];
+    fprintf(o->f, " %s:%u %s -> error: %s\n", wsel__escape(st->op->ip, e, sizeof e),
+            st->op->port, st->op->available ? "up" : "down",
+            wsel__escape(st->error->message, em, sizeof em));
+}
+
 static int run_step(void *ctx, const wsel_ring_step *st)
 {
     cli_ring_out *o = ctx;
@@ -336,6 +350,8 @@ static int run_step(void *ctx, const wsel_ring_step *st)
     case WSEL_RING_STEP_END:
         if (st->status == WSEL_OK)
             ok = print_end(o, st);
+        else if (st->op->kind == WSEL_RING_OP_STATUS)
+            print_status_error(o, st);
         break;
     case WSEL_RING_STEP_DONE:
         if (o->json) {

@@ -422,6 +422,18 @@ static int check_entries(const wsel__rhost *h, const wsel_ring_record *rec, bool
     return WSEL_OK;
 }
 
+/* An AAAA entry's sort key (section 4): the text 5.2.3's DNS client hands over, all
+ * eight groups in lowercase hex without leading zeros and never compressed, in
+ * brackets ("[0:0:0:0:0:0:0:1]"). ip is a valid IPv6 literal. */
+static void aaaa_key(const char *ip, char *key, size_t len)
+{
+    uint8_t b[16];
+    wsel__addr_parse(ip, strlen(ip), true, b);
+    snprintf(key, len, "[%x:%x:%x:%x:%x:%x:%x:%x]", b[0] << 8 | b[1], b[2] << 8 | b[3],
+             b[4] << 8 | b[5], b[6] << 8 | b[7], b[8] << 8 | b[9], b[10] << 8 | b[11],
+             b[12] << 8 | b[13], b[14] << 8 | b[15]);
+}
+
 /* Entry en of an A or AAAA record (type) as pe: the host's port and weight. */
 static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel_ring_entry *en,
                          pentry *pe, wsel_error *err)
@@ -435,7 +447,10 @@ static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel
                           en->address);
     pe->port = h->port;
     pe->weight = h->node_weight;
-    snprintf(pe->key, sizeof pe->key, want == WSEL_RING_IPV6 ? "[%s]" : "%s", pe->ip);
+    if (want == WSEL_RING_IPV6)
+        aaaa_key(pe->ip, pe->key, sizeof pe->key);
+    else
+        snprintf(pe->key, sizeof pe->key, "%s", pe->ip);
     return WSEL_OK;
 }
 
@@ -448,7 +463,11 @@ static void plan_srv_entry(const wsel__rhost *h, const wsel_ring_entry *en, pent
         snprintf(pe->ip, sizeof pe->ip, "%s", en->address);
     pe->port = en->port ? (uint16_t)en->port : h->port;
     pe->weight = en->weight ? en->weight : 1;
-    snprintf(pe->key, sizeof pe->key, "%06u:%s:%u", en->priority, en->address, en->port);
+    /* 5.2.3's client brackets an IPv6 target before the key is built ('[' sorts after
+     * digits); the target's text is kept as the record gives it */
+    bool wrap = pe->iptype == WSEL_RING_IPV6 && en->address[0] != '[';
+    snprintf(pe->key, sizeof pe->key, wrap ? "%06u:[%s]:%u" : "%06u:%s:%u", en->priority,
+             en->address, en->port);
 }
 
 /* Reads a record into p->e (sorted, lowest SRV priority only), or the ttl=0 stand-in. */
@@ -812,11 +831,15 @@ int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
     if (!r || !ip)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no address");
     char canon[256];
-    if (wsel__ring_parse_ip(ip, canon, sizeof canon) == WSEL_RING_NAME)
+    wsel_ring_iptype t = wsel__ring_parse_ip(ip, canon, sizeof canon);
+    if (t == WSEL_RING_NAME)
         snprintf(canon, sizeof canon, "%s", ip);
     const char *hn = hostname ? hostname : ip;
     size_t hits = 0;
-    for (size_t i = 0; i < r->nh; i++) {
+    /* 5.2.3 stores an IPv6 address in brackets and compares the text: an unbracketed
+     * IPv6 address matches nothing (section 10) */
+    bool bare6 = t == WSEL_RING_IPV6 && ip[0] != '[';
+    for (size_t i = 0; i < r->nh && !bare6; i++) {
         wsel__rhost *h = r->h[i];
         if (strcmp(h->name, hn) != 0)
             continue;

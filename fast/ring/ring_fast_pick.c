@@ -4,7 +4,8 @@
  * one 64-slot word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
  * and nothing shared is written except the round-robin pointer, advanced by one
  * compare-and-swap to just past the slot taken (where the reference, taking one pointer
- * value per skipped slot, leaves it too). */
+ * value per skipped slot, leaves it too), or, when no slot is available, one past where
+ * it was (N + 1 values taken, as 5.2.3's loop takes them). */
 #include <string.h>
 
 #include "ring_view.h"
@@ -86,7 +87,7 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
         uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
         do {
             d = next_avail(v, P, n);
-            np = d == NONE ? P : step(P, (uint64_t)d + 1, n);
+            np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
         } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
                                                         memory_order_relaxed));
         p = P;
@@ -95,7 +96,7 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
         uint32_t lim = n - w->skipped;
         d = next_avail(v, p, lim);
         if (mode == WSEL_RING_RR) {
-            uint64_t adv = d == NONE ? lim - 1 : d;
+            uint64_t adv = d == NONE ? lim : d; /* none: one more, as the reference */
             uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
             while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
                                                           memory_order_relaxed,

@@ -127,8 +127,10 @@ WSEL_API int wsel_ring_refresh(wsel_ring *r, const char *name, wsel_error *err);
 WSEL_API int wsel_ring_tick(wsel_ring *r, double now, wsel_error *err);
 
 /* Availability of one address: the host named `hostname` (or `ip` when NULL) on any
- * port, address text `ip` (an IP in any textual form, or an SRV target name) and address
- * port `port`. WSEL_E_ARG when none matches. Slots never move. */
+ * port, address text `ip` (an IPv4 address in any textual form, an IPv6 address in
+ * brackets as 5.2.3 stores it -- "[::1]", any spelling inside -- or an SRV target name)
+ * and address port `port`. WSEL_E_ARG when none matches (an unbracketed IPv6 address
+ * matches nothing, as in 5.2.3). Slots never move. */
 WSEL_API int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
                                           const char *hostname, bool available,
                                           wsel_error *err);
@@ -374,7 +376,8 @@ typedef struct wsel_ring_step {
     const wsel_ring_peer *peer;     /* the pick's result (an outcome that is no peer, such
                                        as WSEL_RING_UNHEALTHY, is a result, not an error) */
     /* END */
-    int status;                     /* WSEL_OK, or the ring's refusal of the op ... */
+    int status;                     /* WSEL_OK, or the ring's refusal of the op (a status
+                                       op naming no address: WSEL_E_ARG, the run goes on) ... */
     const wsel_error *error;        /* ... in the ring's words (status != WSEL_OK) */
     bool found;                     /* remove: the host was there */
 } wsel_ring_step;
@@ -387,11 +390,13 @@ typedef int (*wsel_ring_step_fn)(void *ctx, const wsel_ring_step *step);
 /* Builds the scenario's ring on its resolver and applies its ops in order, calling
  * fn(ctx, step) at every step (fn may be NULL). The scenario is not changed (its DNS
  * ops change the run's copy of the resolver's table), so it can run again, or in several
- * threads at once. Returns WSEL_OK when every op was applied. A refusal by the ring
- * stops the run (after the END step that reports it) and is reported as a fault of the
- * scenario, at the JSON path of what caused it ($.ops[3]; $.order, $.hosts[2] when
- * building): WSEL_E_ARG becomes WSEL_E_REFERENCE for an op (the only ops a valid
- * scenario holds that the ring refuses name a host or an address it does not have) and
+ * threads at once. Returns WSEL_OK when every op was applied. A status op that names no
+ * address is an error result, as 5.2.3's setAddressStatus returns one: its END step
+ * carries WSEL_E_ARG and the ring's message, and the run goes on. Any other refusal by
+ * the ring stops the run (after the END step that reports it) and is reported as a fault
+ * of the scenario, at the JSON path of what caused it ($.ops[3]; $.order, $.hosts[2]
+ * when building): WSEL_E_ARG becomes WSEL_E_REFERENCE for an op (the only other ops a
+ * valid scenario holds that the ring refuses name a host it does not have) and
  * WSEL_E_RANGE for the options (a value the ring does not take, such as a repeated
  * 'order' number); other codes stay (WSEL_E_NOMEM, WSEL_E_ADDR, ...). WSEL_E_ARG for a
  * NULL scenario. */

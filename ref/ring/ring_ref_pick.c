@@ -54,9 +54,12 @@ int wsel_ring_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, wsel_ring
         if (!a)
             return outcome(peer, WSEL_RING_NO_PEERS, "No peers are available");
         if (!a->available) {
+            /* round-robin takes the next pointer value before it sees the full circle,
+             * so a walk that finds no peer has advanced the pointer N + 1 times, as
+             * 5.2.3's loop does (section 9) */
+            p = h->mode == WSEL_RING_RR ? rr_next(r) : (p == n ? 1 : p + 1);
             if (++skipped >= n)
                 return outcome(peer, WSEL_RING_NO_PEERS, "No peers are available");
-            p = h->mode == WSEL_RING_RR ? rr_next(r) : (p == n ? 1 : p + 1);
             continue;
         }
         wsel__rhost *host = a->host;

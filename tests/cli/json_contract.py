@@ -325,6 +325,12 @@ if d:
     ok(all(p == "1.2.3.4:123" for p in d["results"][3]["peers"] + d["results"][4]["picks"]),
        "ring run: with getkong.org down every peer and retry is mashape.com's")
 
+d = run("ring_run", "ring", "run", os.path.join(ROOT, "tests", "data", "ring", "status_miss.json"), "--json")
+if d:
+    eq([r.get("error", "")[:19] for r in d["results"]],
+       ["ring: no peer found", "ring: no peer found", "", ""],
+       "ring run: a status op that names no address has an error, and the run goes on")
+
 d = run("ring_show", "ring", "show", os.path.join(EX, "ring", "k4.json"), "--json")
 if d:
     N, W = d["wheelSize"], d["weight"]

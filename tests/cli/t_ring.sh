@@ -145,11 +145,22 @@ bad '{"dns": {"a.test": {"fail": "refused"}}}' 'dns\["a\.test"\]\.fail' "unknown
 bad '{"dns": {"a.test": {"SRV": [{"target": "b.test", "port": 80, "weight": 1}]}}}' "missing 'priority'" "SRV without priority"
 bad '{"healthThreshold": 101}' '\$\.healthThreshold' "threshold above 100"
 bad '{"rrStart": 1001}' '\$\.rrStart' "rrStart beyond the wheel"
-bad '{"ops": [{"op": "status", "ip": "10.0.0.7", "port": 80, "available": false}]}' 'ops\[0\]: .*no peer found' "status of an unknown address"
+bad '{"ops": [{"op": "hoststatus", "name": "10.0.0.7", "port": 80, "available": false}]}' 'ops\[0\]: .*no host' "hoststatus of an unknown host"
 bad '{"ops": [{"op": "peers", "hashes": [-1]}]}' 'ops\[0\]\.hashes\[0\]' "negative hash"
 bad '{"ops": [{"op": "peers", "floats": [1.0]}]}' 'ops\[0\]\.floats\[0\]' "float key 1.0"
 bad '{"wheelSize": 3,' 'bad\.json:[0-9]+:[0-9]+: ' "JSON syntax error with line and column"
 bad '{"wheelSize": 3, "wheelSize": 4}' 'duplicate' "duplicate key"
+# -- a status op that names no address (an unknown one, or IPv6 without the brackets 5.2.3
+#    stores it in) is an error result of that op, as 5.2.3's setAddressStatus returns one,
+#    and the run goes on: "[::1]" then marks v6.test down, so both picks are 10.0.0.1's
+run ring run "$R/status_miss.json" --json
+[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ]; ok $? "status of no address: exit 0"
+jqok '.results[0] == {"op": "status", "error": "ring: no peer found by name '"'10.0.0.7'"' and address 10.0.0.7:80"}' "status of an unknown address: an error result"
+jqok '.results[1].error == "ring: no peer found by name '"'v6.test'"' and address ::1:80"' "status of an unbracketed IPv6 address: an error result"
+jqok '.results[2] == {"op": "status"} and .results[3].picks == ["10.0.0.1:80", "10.0.0.1:80"]' "... and the run goes on"
+run ring run "$R/status_miss.json"
+has "$TMP/out" '^\$\.ops\[0\] status 10\.0\.0\.7:80 down -> error: ring: no peer found by name .10\.0\.0\.7. and address 10\.0\.0\.7:80$' "status of no address: the error on the op's text line"
+has "$TMP/out" '^\$\.ops\[2\] status \[::1\]:80 down$' "... and the next ops' lines follow"
 run ring run "$R/no-such.json";           one_line_error "unreadable scenario: exit 2"
 run ring run;                             one_line_error "run without SCENARIO"
 run ring run "$R/k1.json" --engine turbo; one_line_error "unknown engine"

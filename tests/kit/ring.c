@@ -1,7 +1,10 @@
 /* The ring balancer's part of the kit (doc/ring.md) and its system-table entry.
  *
- * A generated case is a wheel of IP-literal hosts (so no resolver is consulted) with
- * seeded weights and some addresses marked unavailable. Two query targets: a hash pick
+ * A generated case is a wheel of hosts with seeded weights: IP literals, names the
+ * case's own resolver answers with AAAA lists (spellings whose 5.2.3 order differs from
+ * the compressed one) or SRV records (IPv4 and IPv6 targets, port 0 among them); some
+ * hosts marked unavailable, and in a quarter of the cases every slot owner (IPv6 by its
+ * bracketed text, as 5.2.3 stores it), so that picks walk the whole wheel. Two query targets: a hash pick
  * and a float pick, each keyed by one random word (the hash is the word; the float is
  * its top 53 bits as a fraction). Every case has the ring's fast engine attached
  * (doc/ring.md section 13); it has no per-CPU kernels, so every "fast..." variant name
@@ -14,10 +17,20 @@
 #include "kit_system.h"
 
 #define RING_MAX_HOSTS 8
+#define RING_MAX_ENTRIES 4
+
+/* One name's answer in the case's resolver. */
+typedef struct rname {
+    wsel_ring_rrtype type;
+    char addr[RING_MAX_ENTRIES][48];
+    wsel_ring_entry e[RING_MAX_ENTRIES];
+    size_t n;
+} rname;
 
 typedef struct rcase {
     char text[1024];                 /* the case in words, for reports */
     char names[RING_MAX_HOSTS][32];
+    rname dns[RING_MAX_HOSTS];       /* the answer of names[i] when it is no IP literal */
     wsel_ring *r;
     wsel_ring_fast *f;
     wsel_ring_handle last_h;
@@ -32,6 +45,72 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
     out->failed = true;
     out->message = "a ring of IP literals only";
     return 0;
+}
+
+/* The case's resolver: names "v6-I.kit" and "srv-I.kit" answer dns[I]. */
+static int r_resolve(void *ctx, const char *name, wsel_ring_record *out)
+{
+    rcase *c = ctx;
+    for (size_t i = 0; i < RING_MAX_HOSTS; i++)
+        if (c->dns[i].n && strcmp(c->names[i], name) == 0) {
+            out->failed = false;
+            out->type = c->dns[i].type;
+            out->entries = c->dns[i].e;
+            out->n_entries = c->dns[i].n;
+            return 0;
+        }
+    out->failed = true;
+    out->message = "NXDOMAIN";
+    return 0;
+}
+
+/* AAAA spellings whose uncompressed order (5.2.3's sort key) differs from the
+ * compressed or zero-padded one. */
+static const char *const v6pool[] = {"::", "1::", "::1", "A::", "10::", "2001:db8::",
+                                     "2001:db8::1", "::ffff:10.0.0.1", "0:0:1::", "::1:0:0:0"};
+
+/* Host i as a name with an AAAA (kind 0) or SRV (kind 1) answer. */
+static void r_named(rcase *c, size_t i, int kind, uint64_t *rs)
+{
+    rname *d = &c->dns[i];
+    d->type = kind == 0 ? WSEL_RING_AAAA : WSEL_RING_SRV;
+    d->n = (size_t)wsel_kit_range(rs, 1, RING_MAX_ENTRIES);
+    snprintf(c->names[i], sizeof c->names[i], kind == 0 ? "v6-%zu.kit" : "srv-%zu.kit", i);
+    for (size_t k = 0; k < d->n; k++) {
+        wsel_ring_entry *e = &d->e[k];
+        memset(e, 0, sizeof *e);
+        e->ttl = 300;
+        if (kind == 0) {
+            snprintf(d->addr[k], sizeof d->addr[k], "%s",
+                     v6pool[wsel_kit_range(rs, 0, sizeof v6pool / sizeof v6pool[0] - 1)]);
+        } else {
+            uint64_t t = wsel_kit_range(rs, 0, 2);
+            snprintf(d->addr[k], sizeof d->addr[k],
+                     t == 0 ? "2001:db8:%zx::%zx" : t == 1 ? "10.1.%zu.%zu" : "30.1.%zu.%zu", i,
+                     k + 1);
+            e->port = wsel_kit_range(rs, 0, 3) ? (uint32_t)(8000 + k) : 0;
+            e->weight = (uint32_t)wsel_kit_range(rs, 0, 20);
+            e->priority = 1;
+        }
+        e->address = d->addr[k];
+    }
+}
+
+/* Marks every address that owns a slot down: picks then walk the whole wheel. */
+static int r_dark(wsel_ring *r, wsel_error *err)
+{
+    for (size_t i = 0; i < wsel_ring_address_count(r); i++) {
+        wsel_ring_address a;
+        char ip[300];
+        wsel_ring_address_get(r, i, &a);
+        if (!a.n_slots)
+            continue;
+        snprintf(ip, sizeof ip, a.iptype == WSEL_RING_IPV6 ? "[%s]" : "%s", a.ip);
+        int rc = wsel_ring_set_address_status(r, ip, a.port, a.host, false, err);
+        if (rc)
+            return rc;
+    }
+    return WSEL_OK;
 }
 
 static void r_case_free(void *p)
@@ -54,15 +133,20 @@ static void *r_case_new(uint64_t seed, char *why, size_t len)
     uint64_t rs = seed ^ 0x21a9c0de;
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = wsel_kit_ring_literals_only;
+    o.dns.resolve = r_resolve;
+    o.dns.ctx = c;
     o.wheel_size = (int64_t)wsel_kit_range(&rs, 1, 300);
     wsel_ring_host_spec hosts[RING_MAX_HOSTS];
     size_t nh = (size_t)wsel_kit_range(&rs, 1, RING_MAX_HOSTS);
     size_t pos = (size_t)snprintf(c->text, sizeof c->text, "ring of %lld slots:",
                                   (long long)o.wheel_size);
     for (size_t i = 0; i < nh; i++) {
-        snprintf(c->names[i], sizeof c->names[i], "10.0.%u.%u", (unsigned)(i / 200),
-                 (unsigned)(1 + i % 200));
+        int kind = (int)wsel_kit_range(&rs, 0, 3);
+        if (kind >= 2)
+            r_named(c, i, kind - 2, &rs);
+        else
+            snprintf(c->names[i], sizeof c->names[i], "10.0.%u.%u", (unsigned)(i / 200),
+                     (unsigned)(1 + i % 200));
         hosts[i].name = c->names[i];
         hosts[i].port = (int64_t)wsel_kit_range(&rs, 1, 3) * 80;
         hosts[i].weight = wsel_kit_range(&rs, 0, 3) ? (int64_t)wsel_kit_range(&rs, 1, 100)
@@ -86,6 +170,12 @@ static void *r_case_new(uint64_t seed, char *why, size_t len)
                 pos += (size_t)snprintf(c->text + pos, sizeof c->text - pos, "; %s down",
                                         hosts[i].name);
         }
+    }
+    if (rc == WSEL_OK && wsel_kit_range(&rs, 0, 3) == 0) {
+        rc = r_dark(c->r, &err);
+        if (pos < sizeof c->text)
+            pos += (size_t)snprintf(c->text + pos, sizeof c->text - pos,
+                                    "; every slot owner down");
     }
     if (rc == WSEL_OK)
         rc = wsel_ring_fast_new(c->r, &c->f, &err);
