@@ -792,6 +792,7 @@ static int pool_attr(conf_parser *p, tok *key, void *ctx)
         if ((rc = seen(p, key, k)) || (rc = method_value(p, key, st, &pl->mode[st])))
             return rc;
         pl->written |= (unsigned)WSEL_GSLB_P_PREFERRED << st;
+        pl->mode_pos[st] = (wsel_gslb_pos){key->line, key->col};
     } else if (!strcmp(k, "fallback-ip")) {
         if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
             return rc;
