@@ -1,4 +1,4 @@
-/* GSLB lint: every check G001-G030 (doc/gslb.md §8.2) with a config that triggers it and one that
+/* GSLB lint: every check G001-G031 (doc/gslb.md §8.2) with a config that triggers it and one that
  * does not, its severity from the lint table (man wsel), and the expected lint of doc/gslb.md §8.2. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
            "  v1 { destination 10.0.1.1:80 } } }\n"
 #define W(p) "gtm wideip a w { pools { " p " } }\n"
 #define P(attrs) "gtm pool a p { " attrs " members { s1:v1 s1:v2 } }\n"
+#define P2 "gtm pool a p2 { members { s1:v2 } }\n"
 
 typedef struct lcase {
     unsigned code;
@@ -50,6 +51,11 @@ static const lcase cases[] = {
     {10, 'E', S1 P("load-balancing-mode none") W("p"), S1 P("load-balancing-mode round-robin") W("p")},
     {11, 'I', S1 P("load-balancing-mode return-to-dns") W("p"), S1 P("alternate-mode return-to-dns") W("p")},
     {12, 'I', S1 P("load-balancing-mode ratio alternate-mode ratio") W("p"), S1 P("") W("p")},
+    /* the alternate written: a repeat the operator chose; the preferred written with the
+     * default alternate (round robin after round robin): the default pair, no finding */
+    {12, 'I', S1 P("alternate-mode round-robin") W("p"), S1 P("load-balancing-mode round-robin") W("p")},
+    {12, 'I', S1 P("load-balancing-mode round-robin alternate-mode round-robin") W("p"),
+     S1 P("load-balancing-mode global-availability") W("p")},
     {13, 'E', S1 "gtm pool a p { members { s1:v9 } }\n" W("p"), S1 "gtm pool a p { members { s1:v1 } }\n" W("p")},
     {13, 'E', S1 P("") W("p nope"), S1 P("") W("p")},
     {14, 'E', S1 "gtm pool a p { }\n" W("p"), S1 P("") W("p")},
@@ -104,6 +110,26 @@ static const lcase cases[] = {
         "gtm topology ldns: subnet 0.0.0.0/0 server: pool p { }\n"},
     {30, 'I', S1 P("frobnicate yes") W("p"), S1 P("") W("p")},
     {30, 'I', S1 P("") W("p") "gtm datacenter /Common/DC1 { }\n", S1 P("") W("p")},
+    /* G031 (doc/gslb.md §8.2): a reachable terminal fallback in a pool before the last */
+    {31, 'W', S1 P("load-balancing-mode topology alternate-mode none") P2 W("p p2"), /* default fallback */
+     S1 P("load-balancing-mode topology alternate-mode none") P2 W("p2 p")},         /* p is the last */
+    {31, 'W', S1 P("load-balancing-mode topology alternate-mode none") P2 W("p { order 0 } p2 { order 1 }"),
+     S1 P("load-balancing-mode topology alternate-mode none") P2 W("p { order 1 } p2 { order 0 }")},
+    {31, 'W', S1 P("load-balancing-mode lowest-round-trip-time alternate-mode none fallback-mode drop-packet") P2 W("p p2"),
+     S1 P("load-balancing-mode lowest-round-trip-time alternate-mode none fallback-mode none") P2 W("p p2")},
+    {31, 'W', S1 P("load-balancing-mode ratio alternate-mode topology fallback-mode fallback-ip fallback-ip 192.0.2.1")
+                  P2 W("p p2"),
+     /* the default alternate round robin always answers from an available pool */
+     S1 P("load-balancing-mode ratio fallback-mode return-to-dns") P2 W("p p2")},
+    {31, 'W', S1 P("load-balancing-mode topology alternate-mode none fallback-mode return-to-dns") P2 W("p p2"),
+     /* topology at both levels: G004 says it */
+     S1 P("load-balancing-mode topology alternate-mode none fallback-mode return-to-dns") P2
+        "gtm wideip a w { pool-lb-mode topology pools { p p2 } }\n"},
+    {31, 'W', S1 P("load-balancing-mode static-persistence alternate-mode none") P2 W("p p2"),
+     /* preferred global availability (G003's case) answers whenever the pool is available */
+     S1 P("load-balancing-mode global-availability alternate-mode none") P2 W("p p2")},
+    {31, 'W', S1 P("load-balancing-mode static-persistence alternate-mode none") P2 W("p p2"),
+     S1 P("load-balancing-mode static-persistence alternate-mode none") W("p")},  /* one pool */
 };
 
 static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
@@ -135,7 +161,7 @@ static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
 static void each_check(void **s)
 {
     (void)s;
-    unsigned seen[31] = {0};
+    unsigned seen[32] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char sev = '?';
         unsigned line = 0;
@@ -151,11 +177,48 @@ static void each_check(void **s)
         }
         seen[cases[i].code] = 1;
     }
-    for (unsigned c = 1; c <= 30; c++)
+    for (unsigned c = 1; c <= 31; c++)
         if (!seen[c]) {
             print_error("G%03u has no case\n", c);
             fail();
         }
+}
+
+/* G005 and G010 stand where the step's attribute is written (its key's line and column),
+ * not at the pool's head (doc/gslb.md §8.2). */
+static void step_positions(void **s)
+{
+    (void)s;
+    static const struct {
+        unsigned code;
+        const char *text;
+        unsigned line, col;
+    } pos[] = {
+        {5, S1 "gtm pool a p {\n  members { s1:v1 }\n    alternate-mode lowest-round-trip-time\n}\n" W("p"), 5, 5},
+        {10, S1 "gtm pool a p {\n  load-balancing-mode none\n  members { s1:v1 }\n}\n" W("p"), 4, 3},
+        /* on the pool's own line: the column tells the attribute from the head */
+        {5, S1 "gtm pool a p { members { s1:v1 } alternate-mode cpu }\n" W("p"), 3, 34},
+        {10, S1 "gtm pool a p { load-balancing-mode none members { s1:v1 } }\n" W("p"), 3, 16},
+    };
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+        wsel_gslb_config *c = NULL;
+        assert_int_equal(wsel_gslb_config_load_buffer("l.conf", pos[i].text, strlen(pos[i].text), &c, NULL), 0);
+        wsel_gslb_finding *f;
+        size_t n, hits = 0;
+        assert_int_equal(wsel_gslb_lint(c, &f, &n, NULL), 0);
+        for (size_t k = 0; k < n; k++)
+            if (f[k].code == pos[i].code) {
+                hits++;
+                if (f[k].pos.line != pos[i].line || f[k].pos.col != pos[i].col)
+                    print_error("G%03u at %u:%u, expected %u:%u\n%s", pos[i].code, f[k].pos.line,
+                                f[k].pos.col, pos[i].line, pos[i].col, pos[i].text);
+                assert_int_equal(f[k].pos.line, pos[i].line);
+                assert_int_equal(f[k].pos.col, pos[i].col);
+            }
+        assert_int_equal(hits, 1);
+        wsel_free(f);
+        wsel_gslb_config_free(c);
+    }
 }
 
 /* doc/gslb.md §8.2: the example's lint is exactly G001, G006, G016 (no G004) */
@@ -178,4 +241,5 @@ static void example_lint(void **s)
     wsel_gslb_config_free(c);
 }
 
-WSEL_TEST_MAIN("gslb_lint", cmocka_unit_test(each_check), cmocka_unit_test(example_lint))
+WSEL_TEST_MAIN("gslb_lint", cmocka_unit_test(each_check), cmocka_unit_test(step_positions),
+               cmocka_unit_test(example_lint))

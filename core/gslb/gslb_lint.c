@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G030 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G031 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[31] = {
+static const wsel_gslb_severity sev[32] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -28,6 +28,7 @@ static const wsel_gslb_severity sev[31] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
+    WSEL_GSLB_WARNING,
 };
 
 WSEL_PRINTF(7, 8)
@@ -97,6 +98,13 @@ static bool selects_members(wsel_gslb_method m)
 {
     return m != WSEL_GSLB_NONE && m != WSEL_GSLB_DROP_PACKET && m != WSEL_GSLB_RETURN_TO_DNS &&
            m != WSEL_GSLB_FALLBACK_IP;
+}
+
+/* Where step st (0 preferred, 1 alternate, 2 fallback) is written; the pool's head when
+ * it is not (the default). */
+static wsel_gslb_pos step_at(const wsel_gslb_pool *p, int st)
+{
+    return p->mode_pos[st].line ? p->mode_pos[st] : p->pos;
 }
 
 static bool pool_uses(const wsel_gslb_pool *p, wsel_gslb_method m)
@@ -274,7 +282,7 @@ static void lint_pool(lint_findings *l, size_t pi)
         add(l, 3, 1, pi, obj, at,
             "GA will not move to the next pool: fallback %s intercepts member exhaustion", tok(fb));
     if (!wsel__gslb_methods[alt].at_alternate)
-        add(l, 5, 1, pi, obj, at,
+        add(l, 5, 1, pi, obj, step_at(p, 1),
             "alternate must be static; %s needs metrics that are missing whenever the preferred failed",
             tok(alt));
     lint_metrics_source(l, pi, obj);
@@ -284,13 +292,14 @@ static void lint_pool(lint_findings *l, size_t pi)
     if (pre == WSEL_GSLB_FALLBACK_IP || alt == WSEL_GSLB_FALLBACK_IP)
         add(l, 9, 1, pi, obj, at, "manual lists Fallback IP only as a fallback method");
     if (pre == WSEL_GSLB_NONE)
-        add(l, 10, 1, pi, obj, at, "none is not a preferred method");
+        add(l, 10, 1, pi, obj, step_at(p, 0), "none is not a preferred method");
     if (pre == WSEL_GSLB_RETURN_TO_DNS || pre == WSEL_GSLB_DROP_PACKET)
         add(l, 11, 1, pi, obj, at,
             "pool never answers from its members (manual: Return to DNS takes a pool out of service)");
-    /* only when the operator wrote one of them: RR -> RR is the vendor's default pair */
+    /* only when the operator wrote the alternate: the default alternate round-robin after
+     * a written preferred round-robin is the vendor's default pair, not a choice */
     if (alt == pre && wsel__gslb_methods[pre].kind == WSEL_GSLB_KIND_STATIC &&
-        (p->written & (WSEL_GSLB_P_PREFERRED | WSEL_GSLB_P_ALTERNATE)))
+        (p->written & WSEL_GSLB_P_ALTERNATE))
         add(l, 12, 1, pi, obj, at, "alternate repeats the preferred and fails in the same cases");
     for (size_t m = 0; m < p->n_members; m++)
         if (p->members[m].vs < 0)
@@ -323,6 +332,42 @@ static void lint_pool(lint_findings *l, size_t pi)
             c->sp_cidr4, c->sp_cidr6);
 }
 
+/* Can a step with method m fail, or pass on, in a pool that is available (one available
+ * member at least, doc/gslb.md §4.1)? Round robin and global availability always pick
+ * one there; a terminal method ends the chain itself. */
+static bool can_pass_on(wsel_gslb_method m)
+{
+    return m != WSEL_GSLB_ROUND_ROBIN && m != WSEL_GSLB_GLOBAL_AVAILABILITY &&
+           wsel__gslb_methods[m].kind != WSEL_GSLB_KIND_TERMINAL;
+}
+
+/* G031: a pool with pools after it in the wide IP's list whose fallback is terminal
+ * (return-to-dns, the default; drop-packet; fallback-ip) ends the decision there when
+ * its preferred and alternate fail, so the pools after it are not tried (doc/gslb.md §4.3).
+ * Only where the fallback can be reached while the pool is available (an unavailable
+ * pool is not traversed, §4.2: so never after a preferred global-availability, G003's
+ * case), and not where G004 (topology at both levels) already says so for that pool. */
+static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_wideip *w = &c->wideips[wi];
+    for (size_t i = 0; i + 1 < w->n_pools; i++) {
+        long pi = w->pools[i].pool;
+        if (pi < 0)
+            continue;
+        const wsel_gslb_pool *p = &c->pools[pi];
+        wsel_gslb_method fb = p->mode[2];
+        if (wsel__gslb_methods[fb].kind != WSEL_GSLB_KIND_TERMINAL || !can_pass_on(p->mode[0]) ||
+            !can_pass_on(p->mode[1]) ||
+            (w->lb_mode == WSEL_GSLB_TOPOLOGY && p->mode[0] == WSEL_GSLB_TOPOLOGY))
+            continue;
+        add(l, 31, 2, wi, obj, w->pools[i].pos,
+            "pool %s ends the decision with its %sfallback %s when its members fail: the pools "
+            "after it are not tried (fallback-mode none passes on)",
+            p->name, (p->written & WSEL_GSLB_P_FALLBACK) ? "" : "default ", tok(fb));
+    }
+}
+
 static void lint_wideip(lint_findings *l, size_t wi)
 {
     const wsel_gslb_config *c = l->cfg;
@@ -344,6 +389,7 @@ static void lint_wideip(lint_findings *l, size_t wi)
         if (w->n_pools && !topo_can_score(c, -1, w))
             add(l, 18, 2, wi, obj, at, "Topology can never score > 0 here: it always fails");
     }
+    lint_terminal_fallback(l, wi, obj);
     if (w->n_pools == 1 && (w->written & WSEL_GSLB_W_LBMODE))
         add(l, 7, 2, wi, obj, at, "pool-lb-mode is irrelevant with a single pool");
     for (size_t i = 0; i < w->n_pools; i++)

@@ -1,7 +1,8 @@
 /* GSLB config reader (doc/gslb.md §1): schema-driven parse of the bigip_gtm.conf subset
  * into the model of include/wsel/gslb.h, then name resolution and ordering.
  * A-1: '#' starting a token comments to end of line; each known key has a fixed shape; an
- * unknown key swallows the rest of its line and a brace block it opens (kept for G030). */
+ * unknown key takes exactly one value (A-38: a block, a token and a block it opens, or
+ * nothing) and is kept for G030. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -81,21 +82,97 @@ static int skip_block(conf_parser *p, const tok *open)
     }
 }
 
-/* An ignored or unknown key: swallow the rest of its line and a block it opens. */
-static int skip_rest(conf_parser *p, const tok *key)
+/* The names an object's reader knows (doc/gslb.md §1): those it reads and those it reads
+ * and ignores; a name ending in '-' stands for every name it starts (limit-max-bps). */
+typedef struct known_names {
+    const char *const *names;
+    size_t n;
+} known_names;
+
+static bool is_known(const known_names *k, const char *name)
 {
-    for (;;) {
-        tok *t = peek(p);
-        if (t->type == WSEL__TOK_EOF || t->type == WSEL__TOK_RBRACE)
-            return 0;
-        if (t->type == WSEL__TOK_LBRACE) {
-            next(p);
-            return skip_block(p, t);
-        }
-        if (t->line != key->line)
-            return 0;
-        next(p);
+    for (size_t i = 0; k && i < k->n; i++) {
+        size_t len = strlen(k->names[i]);
+        if (k->names[i][len - 1] == '-' ? strncmp(name, k->names[i], len) == 0
+                                        : strcmp(name, k->names[i]) == 0)
+            return true;
     }
+    return false;
+}
+
+/* Consumes a '{' block at the cursor, if there is one. */
+static int opt_block(conf_parser *p)
+{
+    if (peek(p)->type != WSEL__TOK_LBRACE)
+        return 0;
+    tok *o = next(p);
+    return skip_block(p, o);
+}
+
+/* The rest of a monitor rule after its first token (doc/gslb.md §1, A-38):
+ * `min N of { ... }`, `require N from M { ... }`, `A and B and C`. */
+static int monitor_rest(conf_parser *p, const tok *first)
+{
+    static const char *const shape_min[] = {"N", "of"}, *const shape_req[] = {"N", "from", "M"};
+    const char *const *shape = NULL;
+    size_t n = 0;
+    if (first->type == WSEL__TOK_WORD && !strcmp(first->text, "min")) {
+        shape = shape_min;
+        n = 2;
+    } else if (first->type == WSEL__TOK_WORD && !strcmp(first->text, "require")) {
+        shape = shape_req;
+        n = 3;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tok *t = next(p);
+        bool placeholder = strlen(shape[i]) == 1; /* N, M: any token */
+        if (!is_val(t) || (!placeholder && strcmp(t->text, shape[i])))
+            return fail(p, t, WSEL_E_SYNTAX, "monitor: expected '%s', found '%s'", shape[i], t->text);
+    }
+    if (n)
+        return peek(p)->type == WSEL__TOK_LBRACE
+                   ? opt_block(p)
+                   : fail(p, peek(p), WSEL_E_SYNTAX, "monitor: expected '{', found '%s'%s",
+                          peek(p)->text, NULL);
+    while (peek(p)->type == WSEL__TOK_WORD && !strcmp(peek(p)->text, "and")) {
+        next(p);
+        tok *t = next(p);
+        if (!is_val(t))
+            return fail(p, t, WSEL_E_SYNTAX, "monitor: expected a monitor after 'and', found '%s'%s",
+                        t->text, NULL);
+    }
+    return 0;
+}
+
+/* A key read and ignored (doc/gslb.md §1): its value is a block, or one token (a monitor:
+ * its whole rule) and a block right after it; nothing when '}' follows. */
+static int skip_known(conf_parser *p, const tok *key)
+{
+    tok *t = peek(p);
+    if (t->type == WSEL__TOK_LBRACE)
+        return opt_block(p);
+    if (!is_val(t))
+        return 0;
+    next(p);
+    int rc = !strcmp(key->text, "monitor") ? monitor_rest(p, t) : 0;
+    return rc ? rc : opt_block(p);
+}
+
+/* An unknown key (A-38): followed by '{', it takes that block; by a bare word on a later
+ * line (the multi-line form writes one attribute per line) or a word the object knows as
+ * an attribute, nothing (a flag: the word is the next attribute); by any other word or a
+ * quoted string, that token and a block right after it. Never more. */
+static int skip_unknown(conf_parser *p, const tok *key, const known_names *known)
+{
+    tok *t = peek(p);
+    if (t->type == WSEL__TOK_LBRACE)
+        return opt_block(p);
+    if (!is_val(t))
+        return 0;
+    if (t->type == WSEL__TOK_WORD && (t->line != key->line || is_known(known, t->text)))
+        return 0;
+    next(p);
+    return opt_block(p);
 }
 
 static int add_unknown(conf_parser *p, const char *object, const char *what, const tok *at)
@@ -113,10 +190,10 @@ static int add_unknown(conf_parser *p, const char *object, const char *what, con
     return 0;
 }
 
-static int unknown_key(conf_parser *p, const tok *key)
+static int unknown_key(conf_parser *p, const tok *key, const known_names *known)
 {
     int rc = add_unknown(p, p->obj, key->text, key);
-    return rc ? rc : skip_rest(p, key);
+    return rc ? rc : skip_unknown(p, key, known);
 }
 
 /* Records `key` as seen in the current object; error on a repeat. */
@@ -408,6 +485,65 @@ static int object_body(conf_parser *p, bool *enabled, unsigned *written, unsigne
     return 0;
 }
 
+/* Every attribute each object's reader knows (read, or read and ignored), for A-38. */
+#define KNOWN(a) {a, N_OF(a)}
+
+static const char *const vs_names[] = {
+    "enabled", "disabled", "destination", "depends-on", "translation-", "limit-", "monitor",
+    "description", "metadata", "explicit-link-name", "link", "ltm-name",
+};
+static const known_names vs_known = KNOWN(vs_names);
+
+static const char *const server_names[] = {
+    "enabled", "disabled", "datacenter", "product", "virtual-servers", "addresses", "devices",
+    "monitor", "limit-", "translation-", "virtual-server-discovery", "prober-", "iq-allow-",
+    "description", "metadata", "link-discovery", "expose-route-domains",
+};
+static const known_names server_known = KNOWN(server_names);
+
+static const char *const member_names[] = {
+    "enabled", "disabled", "member-order", "order", "ratio", "depends-on", "monitor", "limit-",
+    "description", "metadata",
+};
+static const known_names member_known = KNOWN(member_names);
+
+static const char *const pool_names[] = {
+    "enabled", "disabled", "qos-", "load-balancing-mode", "alternate-mode", "fallback-mode",
+    "fallback-ip", "verify-member-availability", "dynamic-ratio", "manual-resume",
+    "max-answers-returned", "ttl", "min-members-up-value", "min-members-up-mode", "members",
+    "limit-", "monitor", "description", "metadata", "app-service",
+};
+static const known_names pool_known = KNOWN(pool_names);
+
+static const char *const wpool_names[] = {
+    "order", "ratio",
+};
+static const known_names wpool_known = KNOWN(wpool_names);
+
+static const char *const wideip_names[] = {
+    "enabled", "disabled", "pool-lb-mode", "pools", "persistence", "ttl-persistence",
+    "persist-cidr-ipv4", "persist-cidr-ipv6", "failure-rcode-response", "failure-rcode-ttl",
+    "last-resort-pool", "failure-rcode", "load-balancing-decision-log-verbosity",
+    "topology-prefer-edns0-client-subnet", "rules", "aliases", "minimal-response", "metadata",
+    "description", "pools-cname", "app-service",
+};
+static const known_names wideip_known = KNOWN(wideip_names);
+
+static const char *const region_names[] = {
+    "region-members", "description", "metadata",
+};
+static const known_names region_known = KNOWN(region_names);
+
+static const char *const topo_names[] = {
+    "order", "score", "weight",
+};
+static const known_names topo_known = KNOWN(topo_names);
+
+static const char *const global_names[] = {
+    "topology-longest-match", "static-persist-cidr-ipv4", "static-persist-cidr-ipv6",
+};
+static const known_names global_known = KNOWN(global_names);
+
 /* ---- depends-on lists (server VS and pool member) ---- */
 
 static int depends_entry(conf_parser *p, tok *name, void *ctx)
@@ -459,8 +595,8 @@ static int vs_attr(conf_parser *p, tok *key, void *ctx)
     if (starts(k, "translation-") || starts(k, "limit-") || !strcmp(k, "monitor") ||
         !strcmp(k, "description") || !strcmp(k, "metadata") || !strcmp(k, "explicit-link-name") ||
         !strcmp(k, "link") || !strcmp(k, "ltm-name"))
-        return skip_rest(p, key);
-    return unknown_key(p, key);
+        return skip_known(p, key);
+    return unknown_key(p, key, &vs_known);
 }
 
 typedef struct srvctx {
@@ -544,11 +680,12 @@ static int server_body(conf_parser *p, size_t si)
         } else if (!strcmp(k, "addresses") || !strcmp(k, "monitor") || starts(k, "limit-") ||
                    starts(k, "translation-") || !strcmp(k, "virtual-server-discovery") ||
                    starts(k, "prober-") || starts(k, "iq-allow-") || !strcmp(k, "description") ||
+                   !strcmp(k, "devices") ||
                    !strcmp(k, "metadata") || !strcmp(k, "link-discovery") ||
                    !strcmp(k, "expose-route-domains")) {
-            if ((rc = skip_rest(p, key)))
+            if ((rc = skip_known(p, key)))
                 return rc;
-        } else if ((rc = unknown_key(p, key)))
+        } else if ((rc = unknown_key(p, key, &server_known)))
             return rc;
     }
     p->depth--;
@@ -581,8 +718,8 @@ static int member_attr(conf_parser *p, tok *key, void *ctx)
     }
     if (!strcmp(k, "monitor") || starts(k, "limit-") || !strcmp(k, "description") ||
         !strcmp(k, "metadata"))
-        return skip_rest(p, key);
-    return unknown_key(p, key);
+        return skip_known(p, key);
+    return unknown_key(p, key, &member_known);
 }
 
 static int member_entry(conf_parser *p, tok *name, void *ctx)
@@ -655,6 +792,7 @@ static int pool_attr(conf_parser *p, tok *key, void *ctx)
         if ((rc = seen(p, key, k)) || (rc = method_value(p, key, st, &pl->mode[st])))
             return rc;
         pl->written |= (unsigned)WSEL_GSLB_P_PREFERRED << st;
+        pl->mode_pos[st] = (wsel_gslb_pos){key->line, key->col};
     } else if (!strcmp(k, "fallback-ip")) {
         if ((rc = seen(p, key, k)) || (rc = value(p, key, &v)))
             return rc;
@@ -685,9 +823,9 @@ static int pool_attr(conf_parser *p, tok *key, void *ctx)
             return rc;
     } else if (starts(k, "limit-") || !strcmp(k, "monitor") || !strcmp(k, "description") ||
                !strcmp(k, "metadata") || !strcmp(k, "app-service")) {
-        if ((rc = skip_rest(p, key)))
+        if ((rc = skip_known(p, key)))
             return rc;
-    } else if ((rc = unknown_key(p, key)))
+    } else if ((rc = unknown_key(p, key, &pool_known)))
         return rc;
     return 0;
 }
@@ -709,7 +847,7 @@ static const scalar_attr wpool_scalars[] = {
 static int wpool_attr(conf_parser *p, tok *key, void *ctx)
 {
     int rc = scalar_attr_read(p, key, wpool_scalars, N_OF(wpool_scalars), ctx, NULL);
-    return rc == 1 ? unknown_key(p, key) : rc;
+    return rc == 1 ? unknown_key(p, key, &wpool_known) : rc;
 }
 
 static int wpool_entry(conf_parser *p, tok *name, void *ctx)
@@ -843,9 +981,9 @@ static int wideip_attr(conf_parser *p, tok *key, void *ctx)
                !strcmp(k, "pools-cname") || !strcmp(k, "app-service")) {
         if (!strcmp(k, "pools-cname") && (rc = add_unknown(p, p->obj, "pools-cname (CNAME pools are out of scope)", key)))
             return rc;
-        if ((rc = skip_rest(p, key)))
+        if ((rc = skip_known(p, key)))
             return rc;
-    } else if ((rc = unknown_key(p, key)))
+    } else if ((rc = unknown_key(p, key, &wideip_known)))
         return rc;
     return 0;
 }
@@ -932,9 +1070,9 @@ static int region_attr(conf_parser *p, tok *key, void *ctx)
         if ((rc = seen(p, key, key->text)) || (rc = region_entry_list(p, ctx)))
             return rc;
     } else if (!strcmp(key->text, "description") || !strcmp(key->text, "metadata")) {
-        if ((rc = skip_rest(p, key)))
+        if ((rc = skip_known(p, key)))
             return rc;
-    } else if ((rc = unknown_key(p, key)))
+    } else if ((rc = unknown_key(p, key, &region_known)))
         return rc;
     return 0;
 }
@@ -958,7 +1096,7 @@ static int topo_attr(conf_parser *p, tok *key, void *ctx)
             return rc;
         return uint_value(p, key, 0, 0xffffffffu, &t->score);
     }
-    return unknown_key(p, key);
+    return unknown_key(p, key, &topo_known);
 }
 
 static const scalar_attr global_scalars[] = {
@@ -982,7 +1120,7 @@ static int global_attr(conf_parser *p, tok *key, void *ctx)
                                       &c->global_written)) != 1) {
         if (rc)
             return rc;
-    } else if ((rc = unknown_key(p, key)))
+    } else if ((rc = unknown_key(p, key, &global_known)))
         return rc;
     return 0;
 }
