@@ -49,10 +49,20 @@ static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
     return rec;
 }
 
+/* Views allocated and not yet freed, over every engine in the process (for the tests:
+ * wsel__ring_fast_views_live). */
+static _Atomic size_t views_live;
+
+size_t wsel__ring_fast_views_live(void)
+{
+    return atomic_load_explicit(&views_live, memory_order_relaxed);
+}
+
 static void view_free(wsel__fview *v)
 {
     if (!v)
         return;
+    atomic_fetch_sub_explicit(&views_live, 1, memory_order_relaxed);
     free(v->owner);
     free(v->avail);
     free(v);
@@ -63,6 +73,7 @@ static wsel__fview *view_new(uint32_t n)
     wsel__fview *v = calloc(1, sizeof *v);
     if (!v)
         return NULL;
+    atomic_fetch_add_explicit(&views_live, 1, memory_order_relaxed);
     v->n = n;
     v->mod_m = ~(wsel__u128)0 / n + 1;
     v->log_pos = UINT64_MAX; /* nothing in it yet: the first update copies */

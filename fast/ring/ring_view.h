@@ -73,6 +73,12 @@ struct wsel_ring_fast {
 };
 
 
+/* How many views are allocated and not yet freed, over every fast engine in the process:
+ * the published ones, the retired ones waiting for a reclaim and the spares. With a
+ * reclaim after every sync an engine holds at most 1 + WSEL__FAST_SPARES (doc/ring.md
+ * section 16). For the tests; not exported. */
+size_t wsel__ring_fast_views_live(void);
+
 /* Where a pick's walk is: at slot `slot` after `skipped` unavailable ones. */
 typedef struct wsel__fwalk {
     uint32_t slot, skipped;

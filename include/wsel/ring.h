@@ -228,8 +228,12 @@ WSEL_API int wsel_ring_check(const wsel_ring *r, wsel_error *err);
  * Replaced views and the records of removed addresses are kept until
  * wsel_ring_fast_reclaim(), which the caller runs when no reader is inside a pick (its
  * own quiescent point); a reclaimed view is reused by the next sync, which then costs
- * only the slots that moved since. The ring must outlive its fast engine, and a ring has
- * at most one. */
+ * only the slots that moved since. Lifetime rule (doc/ring.md section 16): a view a sync
+ * replaces may be in the hands of any pick that started before that sync published, so
+ * it may be freed once all those picks have returned, and the library frees it only in
+ * wsel_ring_fast_reclaim(). Until then every publishing sync keeps one more view
+ * (8 (N + 1) bytes and a bitmap); a writer that reclaims after each sync holds at most
+ * three. The ring must outlive its fast engine, and a ring has at most one. */
 typedef struct wsel_ring_fast wsel_ring_fast;
 
 /* Attaches a fast engine to r and publishes r's current state. The engine's round-robin
@@ -240,8 +244,10 @@ WSEL_API void wsel_ring_fast_free(wsel_ring_fast *f);
 /* Writer: publishes the ring's changes since the last sync. WSEL_E_NOMEM leaves the last
  * view published and loses nothing: the next sync publishes everything. */
 WSEL_API int wsel_ring_fast_sync(wsel_ring_fast *f, wsel_error *err);
-/* Writer, at a point where no reader is inside a pick: frees the records of removed
- * addresses and keeps replaced views for reuse. Returns how many views it took back. */
+/* Writer, at a point where no pick that started before the last sync is still running
+ * (with no reader threads: at once after the sync): frees the records of removed
+ * addresses and every replaced view, keeping two for reuse. Returns how many views it
+ * took back. Without it, memory grows by one view per publishing sync. */
 WSEL_API size_t wsel_ring_fast_reclaim(wsel_ring_fast *f);
 
 /* Reader (any thread): a pick as wsel_ring_pick makes it, except that it never changes

@@ -1,0 +1,166 @@
+/* The fast engine's memory does not grow with the number of changes (issue 25, "Memory
+ * and cost"; doc/ring.md section 16): every sync retires the view it replaces, and a
+ * reclaim at a quiescent point takes the retired views back, keeping at most
+ * WSEL__FAST_SPARES of them for reuse. The count of views alive comes from the engine
+ * itself (wsel__ring_fast_views_live), so the tests judge what is kept, not the process's
+ * memory, and a leak shows after a few ops on a small wheel. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wsel.h"
+#include "../fast/ring/ring_view.h"
+
+#define SLOTS 65536
+#define NOPS 60
+/* the published view and the spares; the retired list is empty after a reclaim */
+#define BOUND (1 + WSEL__FAST_SPARES)
+
+/* A scenario of NOPS change ops on a SLOTS-slot wheel: IP hosts added and removed, an
+ * address's status flipped, the clock moved; each one publishes a new view. */
+static char *change_scenario(void)
+{
+    size_t cap = 64 * NOPS + 512, n = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    n += (size_t)snprintf(s + n, cap - n,
+                          "{\"wheelSize\": %d,\n \"hosts\": [{\"name\": \"10.0.0.1\", \"weight\": 10},"
+                          " {\"name\": \"10.0.0.2\", \"weight\": 10}],\n \"ops\": [",
+                          SLOTS);
+    for (int i = 0; i < NOPS; i++) {
+        const char *sep = i ? ",\n" : "";
+        switch (i % 4) {
+        case 0:
+            n += (size_t)snprintf(s + n, cap - n,
+                                  "%s{\"op\": \"add\", \"name\": \"10.1.0.%d\", \"weight\": 5}",
+                                  sep, i / 4 + 1);
+            break;
+        case 1:
+            n += (size_t)snprintf(s + n, cap - n,
+                                  "%s{\"op\": \"status\", \"ip\": \"10.0.0.1\", \"port\": 80,"
+                                  " \"available\": %s}",
+                                  sep, i % 8 == 1 ? "false" : "true");
+            break;
+        case 2:
+            n += (size_t)snprintf(s + n, cap - n, "%s{\"op\": \"advance\", \"seconds\": 1}", sep);
+            break;
+        default:
+            n += (size_t)snprintf(s + n, cap - n,
+                                  "%s{\"op\": \"remove\", \"name\": \"10.1.0.%d\"}", sep, i / 4 + 1);
+            break;
+        }
+        assert_true(n < cap);
+    }
+    n += (size_t)snprintf(s + n, cap - n, "]}\n");
+    assert_true(n < cap);
+    return s;
+}
+
+typedef struct watch {
+    size_t base;        /* views alive before the run */
+    size_t most;        /* the most alive at the end of an op, over base */
+    size_t ends;        /* END steps seen */
+    size_t over_at;     /* the first op that ended above BOUND (+1; 0: none) */
+} watch;
+
+static int on_step(void *ctx, const wsel_ring_step *step)
+{
+    watch *w = ctx;
+    if (step->kind != WSEL_RING_STEP_END)
+        return 0;
+    assert_int_equal(step->status, WSEL_OK);
+    size_t live = wsel__ring_fast_views_live() - w->base;
+    if (live > w->most)
+        w->most = live;
+    if (live > BOUND && !w->over_at)
+        w->over_at = step->index + 1;
+    w->ends++;
+    return 0;
+}
+
+/* The scenario runner's fast engine (wsel ring run --engine fast) keeps at most BOUND
+ * views whatever the number of ops, and frees them all at the end. */
+static void test_runner_bounded(void **u)
+{
+    (void)u;
+    char *text = change_scenario();
+    wsel_error err;
+    wsel_ring_scenario *sc = NULL;
+    assert_int_equal(wsel_ring_scenario_load_buffer("changes", text, strlen(text), &sc, &err),
+                     WSEL_OK);
+    watch w = {.base = wsel__ring_fast_views_live()};
+    wsel_ring_run_opts ro = {WSEL_RING_ENGINE_FAST, WSEL_RING_APPORTION_SCENARIO};
+    assert_int_equal(wsel_ring_scenario_run(sc, &ro, on_step, &w, &err), WSEL_OK);
+    assert_int_equal(w.ends, NOPS);
+    if (w.over_at)
+        fail_msg("views alive after op %zu: over %d (most %zu after %d ops)", w.over_at - 1,
+                 BOUND, w.most, NOPS);
+    assert_true(w.most >= 1);
+    assert_int_equal(wsel__ring_fast_views_live(), w.base);
+    wsel_ring_scenario_free(sc);
+    free(text);
+}
+
+/* IP-literal hosts only: the resolver is never asked */
+static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)ctx;
+    (void)name;
+    (void)out;
+    return WSEL_E_ARG;
+}
+
+/* The library call on its own: without a reclaim every publishing sync keeps one more
+ * view (the lifetime rule: a retired view may be in a reader's hands until the caller's
+ * quiescent point); one reclaim brings them back to BOUND, and syncing with a reclaim
+ * after each stays there. */
+static void test_sync_reclaim(void **u)
+{
+    (void)u;
+    wsel_error err;
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = no_resolve;
+    o.wheel_size = SLOTS;
+    wsel_ring *r = NULL;
+    wsel_ring_fast *f = NULL;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.1", 80, 10, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.2", 80, 10, &err), WSEL_OK);
+    size_t base = wsel__ring_fast_views_live();
+    assert_int_equal(wsel_ring_fast_new(r, &f, &err), WSEL_OK);
+    assert_int_equal(wsel__ring_fast_views_live() - base, 1);
+    for (int i = 0; i < 10; i++) {
+        assert_int_equal(wsel_ring_set_address_status(r, "10.0.0.1", 80, NULL, i % 2, &err),
+                         WSEL_OK);
+        assert_int_equal(wsel_ring_fast_sync(f, &err), WSEL_OK);
+    }
+    assert_int_equal(wsel__ring_fast_views_live() - base, 11);
+    assert_int_equal(wsel_ring_fast_reclaim(f), 10);
+    assert_true(wsel__ring_fast_views_live() - base <= BOUND);
+    for (int i = 0; i < NOPS; i++) {
+        assert_int_equal(wsel_ring_set_address_status(r, "10.0.0.2", 80, NULL, i % 2, &err),
+                         WSEL_OK);
+        assert_int_equal(wsel_ring_fast_sync(f, &err), WSEL_OK);
+        assert_int_equal(wsel_ring_fast_reclaim(f), 1);
+        assert_true(wsel__ring_fast_views_live() - base <= BOUND);
+    }
+    wsel_ring_fast_free(f);
+    assert_int_equal(wsel__ring_fast_views_live(), base);
+    wsel_ring_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runner_bounded),
+        cmocka_unit_test(test_sync_reclaim),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
