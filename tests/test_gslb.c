@@ -17,6 +17,7 @@
 #include "support/support.h"
 #include "kit/kit_gslb.h"
 #include "../core/gslb/gslb_internal.h"
+#include "../ref/gslb/gslb_engine.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -1366,6 +1367,173 @@ static void subnet_match_is_mask(void **s)
     }
 }
 
+/* ---- nested regions (A-39) ------------------------------------------------------ */
+
+/* Appends to a growing buffer (asserts on overflow). */
+static void cat(char *buf, size_t cap, size_t *len, const char *fmt, ...) WSEL_PRINTF(4, 5);
+static void cat(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < cap - *len);
+    *len += (size_t)n;
+}
+
+#define REGION_HEAD                                                                                \
+    "gtm server a { datacenter DC1 product bigip virtual-servers { v { destination 10.0.0.1:80 } } }\n" \
+    "gtm server b { datacenter DC2 product bigip virtual-servers { v { destination 10.0.0.2:80 } } }\n" \
+    "gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { a:v b:v } }\n" \
+    "gtm wideip a w { pools { p } }\n"
+#define REGION_IN "{\"query\": {\"ldns\": \"%s\"}, \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}"
+
+static void set_ldns(run *r, const char *text)
+{
+    wsel_gslb_addr l;
+    assert_true(wsel_gslb_addr_parse(text, &l));
+    wsel_gslb_inputs_set_ldns(r->in, &l, NULL);
+}
+
+/* Regions A_i and B_i each holding A_{i+1} and B_{i+1} (depth 30, 2^31 paths): a region's
+ * membership is worked out once per subject, so one query looks at each region entry at
+ * most once for the source and once per candidate (here 120 entries, 2 candidates), and
+ * the answer is the one the union (A-12) gives. Before A-39 the walk followed every path
+ * (2^31 entry visits, seconds per query). */
+static void topology_regions_nested_exponential(void **s)
+{
+    (void)s;
+    enum { DEPTH = 30 };
+    static char conf[32768];
+    size_t len = 0;
+    cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+    for (int i = 0; i < DEPTH; i++)
+        for (int ab = 0; ab < 2; ab++) {
+            if (i + 1 < DEPTH)
+                cat(conf, sizeof conf, &len,
+                    "gtm region %c%d { region-members { region %c%d { } region %c%d { } } }\n",
+                    "AB"[ab], i, 'A', i + 1, 'B', i + 1);
+            else
+                cat(conf, sizeof conf, &len,
+                    "gtm region %c%d { region-members { subnet 198.51.100.0/24 { } } }\n", "AB"[ab], i);
+        }
+    cat(conf, sizeof conf, &len, "gtm topology ldns: region A0 server: datacenter DC1 { order 1 score 10 }\n"
+                                 "gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC2 { order 2 score 5 }\n");
+    char json[256];
+    snprintf(json, sizeof json, REGION_IN, "203.0.113.9");
+    run r;
+    run_init(&r, conf, json);
+    const uint64_t entries = 2 * DEPTH * 2 - 2; /* 2 entries per region, 1 at the bottom */
+    uint64_t before = wsel__gslb_region_evals(r.st);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.2"); /* not in A0: only DC2 scores */
+    uint64_t used = wsel__gslb_region_evals(r.st) - before;
+    if (used > entries) { /* the source's regions once; no region on the server side */
+        print_error("one query evaluated %llu region entries (at most %llu)\n",
+                    (unsigned long long)used, (unsigned long long)entries);
+        fail();
+    }
+    set_ldns(&r, "198.51.100.7");
+    before = wsel__gslb_region_evals(r.st);
+    assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* in A0 through every level */
+    assert_true(wsel__gslb_region_evals(r.st) - before <= entries);
+    run_free(&r);
+}
+
+/* A chain R0 > R1 > ... > R(n-1) deeper than the old limit of 32: it matches at any depth
+ * on the LDNS side (the engine) and on the server side (lint G018 "can never score" is not
+ * reported, the member scores). */
+static void topology_regions_deep_chain(void **s)
+{
+    (void)s;
+    static const int depths[] = {33, 40, 1000};
+    static char conf[262144];
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        int n = depths[d];
+        size_t len = 0;
+        cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n) {
+                cat(conf, sizeof conf, &len, "gtm region R%d { region-members { region R%d { } } }\n", i, i + 1);
+                cat(conf, sizeof conf, &len, "gtm region S%d { region-members { region S%d { } } }\n", i, i + 1);
+            } else {
+                cat(conf, sizeof conf, &len,
+                    "gtm region R%d { region-members { subnet 198.51.100.0/24 { } } }\n", i);
+                cat(conf, sizeof conf, &len, "gtm region S%d { region-members { datacenter DC1 { } } }\n", i);
+            }
+        }
+        cat(conf, sizeof conf, &len,
+            "gtm topology ldns: region R0 server: datacenter DC1 { order 1 score 10 }\n"
+            "gtm topology ldns: subnet 203.0.113.0/24 server: region S0 { order 2 score 20 }\n"
+            "gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC2 { order 3 score 5 }\n");
+        char json[256];
+        snprintf(json, sizeof json, REGION_IN, "198.51.100.7");
+        run r;
+        run_init(&r, conf, json);
+        assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* LDNS in R0 at depth n */
+        set_ldns(&r, "203.0.113.9");
+        assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* member a in S0 at depth n */
+        set_ldns(&r, "192.0.2.1");
+        assert_string_equal(first(q(&r, "w")), "10.0.0.2"); /* neither: DC2 by the /0 */
+        wsel_gslb_finding *f = NULL;
+        size_t nf = 0;
+        assert_int_equal(wsel_gslb_lint(r.cfg, &f, &nf, NULL), 0);
+        for (size_t i = 0; i < nf; i++)
+            if (f[i].code == 18) {
+                print_error("depth %d: G018 at %s: %s\n", n, f[i].object, f[i].message);
+                fail();
+            }
+        free(f);
+        run_free(&r);
+    }
+}
+
+/* A region holding itself through others is a parse error at the region the walk started
+ * from (file order), not a hang, also at the end of a long chain; lint on an A_i/B_i
+ * graph ending in nothing the server side can match finishes and reports G018. */
+static void topology_regions_cycle(void **s)
+{
+    (void)s;
+    wsel_error err;
+    assert_int_equal(load_err("gtm region A { region-members { region B { } } }\n"
+                              "gtm region B { region-members { region C { } } }\n"
+                              "gtm region C { region-members { region A { } } }\n",
+                              &err),
+                     WSEL_E_PARAM);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.object, "/Common/A");
+    assert_non_null(strstr(err.message, "cycle"));
+    static char conf[262144];
+    size_t len = 0;
+    for (int i = 0; i < 2000; i++)
+        cat(conf, sizeof conf, &len, "gtm region R%d { region-members { region R%d { } } }\n", i,
+            i + 1 < 2000 ? i + 1 : 1000);
+    assert_int_equal(load_err(conf, &err), WSEL_E_PARAM);
+    assert_string_equal(err.object, "/Common/R0");
+    /* lint over the exponential graph on the server side: every candidate, linear */
+    len = 0;
+    cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+    for (int i = 0; i < 30; i++)
+        for (int ab = 0; ab < 2; ab++)
+            if (i + 1 < 30)
+                cat(conf, sizeof conf, &len,
+                    "gtm region %c%d { region-members { region A%d { } region B%d { } } }\n", "AB"[ab], i,
+                    i + 1, i + 1);
+            else
+                cat(conf, sizeof conf, &len, "gtm region %c%d { region-members { datacenter DC9 { } } }\n",
+                    "AB"[ab], i);
+    cat(conf, sizeof conf, &len,
+        "gtm topology ldns: subnet 0.0.0.0/0 server: region A0 { score 10 }\n");
+    wsel_gslb_config *c = load(conf);
+    wsel_gslb_finding *f = NULL;
+    size_t nf = 0, g18 = 0;
+    assert_int_equal(wsel_gslb_lint(c, &f, &nf, NULL), 0);
+    for (size_t i = 0; i < nf; i++)
+        g18 += f[i].code == 18;
+    assert_int_equal(g18, 1); /* pool p: topology can never score */
+    free(f);
+    wsel_gslb_config_free(c);
+}
+
 /* ---- API conventions (include/wsel/common.h) ----------------------------------------- */
 
 /* Every call given NULL for an object or a required out pointer: WSEL_E_ARG (out set to
@@ -1533,5 +1701,8 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(round_trip_generated),
                cmocka_unit_test(decision_log),
                cmocka_unit_test(subnet_match_is_mask),
+               cmocka_unit_test(topology_regions_nested_exponential),
+               cmocka_unit_test(topology_regions_deep_chain),
+               cmocka_unit_test(topology_regions_cycle),
                cmocka_unit_test(api_null_handles),
                cmocka_unit_test(event_format_bounds))

@@ -77,6 +77,12 @@ long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name);
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name);
 /* Resolves "SERVER:VS" (split at the first ':'; VS literally, then /Common/VS); -1. */
 long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key);
+/* The regions in an order where every region comes after the regions its region-members
+ * name (an iterative depth-first post-order, roots in file order: linear in the region
+ * graph, any depth), into order[cfg->n_regions]. Returns 0; 1 on a cycle, with *cycle the
+ * root (file order) from which the first cycle was reached (order then still lists every
+ * region, a back edge ignored); -1 when out of memory. A-39. */
+int wsel__gslb_region_order(const wsel_gslb_config *cfg, size_t *order, size_t *cycle);
 
 /* IPv4/IPv6 text -> address; false if neither. Route domain "%N" suffix accepted. */
 bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a);

@@ -15,6 +15,9 @@ typedef struct item {
  * and is reported at the end). */
 typedef struct lint_findings {
     const wsel_gslb_config *cfg;
+    size_t *rorder;           /* regions inner first (A-39) */
+    uint8_t *rcan;            /* per region: could match, for the current candidate */
+    bool rcan_ok;             /* rcan worked out for the current candidate */
     item *v;
     size_t n, cap;
     int oom;
@@ -112,11 +115,14 @@ static bool pool_uses(const wsel_gslb_pool *p, wsel_gslb_method m)
     return p->mode[0] == m || p->mode[1] == m || p->mode[2] == m;
 }
 
+static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w);
+
 /* Could a condition match some candidate? pool >= 0: members of that pool; pool < 0 with
  * wpools: the pools of a wide IP. Conservative (true) where inputs decide (geo). */
-static bool can_match(const wsel_gslb_config *c, const wsel_gslb_cond *x, long pool,
-                      const wsel_gslb_wideip *w, unsigned depth)
+static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
+                      const wsel_gslb_wideip *w)
 {
+    const wsel_gslb_config *c = l->cfg;
     if (x->negate)
         return true;
     switch (x->type) {
@@ -131,12 +137,11 @@ static bool can_match(const wsel_gslb_config *c, const wsel_gslb_cond *x, long p
         }
         return x->ref == pool;
     case WSEL_GSLB_T_REGION:
-        if (x->ref < 0 || depth > 32)
+        if (x->ref < 0 || (size_t)x->ref >= c->n_regions || !l->rcan)
             return false;
-        for (size_t e = 0; e < c->regions[x->ref].n_entries; e++)
-            if (can_match(c, &c->regions[x->ref].entries[e], pool, w, depth + 1))
-                return true;
-        return false;
+        if (!l->rcan_ok)
+            regions_can(l, pool, w);
+        return l->rcan[x->ref];
     default:
         break;
     }
@@ -158,10 +163,29 @@ static bool can_match(const wsel_gslb_config *c, const wsel_gslb_cond *x, long p
     return false;
 }
 
-static bool topo_can_score(const wsel_gslb_config *c, long pool, const wsel_gslb_wideip *w)
+/* Every region's "could match" for one candidate, inner regions first (A-39): each entry
+ * looked at once, any nesting depth. */
+static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w)
 {
+    const wsel_gslb_config *c = l->cfg;
+    memset(l->rcan, 0, c->n_regions);
+    l->rcan_ok = true; /* a region entry reads rcan: the regions it names come earlier */
+    for (size_t k = 0; k < c->n_regions; k++) {
+        size_t r = l->rorder[k];
+        for (size_t e = 0; e < c->regions[r].n_entries; e++)
+            if (can_match(l, &c->regions[r].entries[e], pool, w)) {
+                l->rcan[r] = 1;
+                break;
+            }
+    }
+}
+
+static bool topo_can_score(lint_findings *l, long pool, const wsel_gslb_wideip *w)
+{
+    const wsel_gslb_config *c = l->cfg;
+    l->rcan_ok = false;
     for (size_t t = 0; t < c->n_topo; t++)
-        if (can_match(c, &c->topo[t].server, pool, w, 0))
+        if (can_match(l, &c->topo[t].server, pool, w))
             return true;
     return false;
 }
@@ -311,7 +335,7 @@ static void lint_pool(lint_findings *l, size_t pi)
     if (pool_uses(p, WSEL_GSLB_RATIO) && p->n_members)
         lint_ratios(l, 1, pi, obj, at, "member", &p->members[0].ratio, p->n_members,
                     sizeof p->members[0]);
-    if (pool_uses(p, WSEL_GSLB_TOPOLOGY) && !topo_can_score(c, (long)pi, NULL))
+    if (pool_uses(p, WSEL_GSLB_TOPOLOGY) && !topo_can_score(l, (long)pi, NULL))
         add(l, 18, 1, pi, obj, at, "Topology can never score > 0 here: it always fails");
     if (pool_uses(p, WSEL_GSLB_QOS)) {
         bool any = false;
@@ -386,7 +410,7 @@ static void lint_wideip(lint_findings *l, size_t wi)
                     "Topology on both levels: set this pool's fallback to none so a non-matching pool passes to the next (%s)",
                     p->name);
         }
-        if (w->n_pools && !topo_can_score(c, -1, w))
+        if (w->n_pools && !topo_can_score(l, -1, w))
             add(l, 18, 2, wi, obj, at, "Topology can never score > 0 here: it always fails");
     }
     lint_terminal_fallback(l, wi, obj);
@@ -454,12 +478,25 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
     if (!cfg || !out || !n)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "lint: bad arguments");
     lint_findings l = {.cfg = cfg};
+    if (cfg->n_regions) {
+        l.rorder = malloc(cfg->n_regions * sizeof *l.rorder);
+        l.rcan = malloc(cfg->n_regions);
+        if (!l.rorder || !l.rcan || wsel__gslb_region_order(cfg, l.rorder, NULL) < 0) {
+            free(l.rorder);
+            free(l.rcan);
+            l.rorder = NULL;
+            l.rcan = NULL;
+            l.oom = true;
+        }
+    }
     lint_servers(&l);
     for (size_t p = 0; p < cfg->n_pools; p++)
         lint_pool(&l, p);
     for (size_t w = 0; w < cfg->n_wideips; w++)
         lint_wideip(&l, w);
     lint_other(&l);
+    free(l.rorder);
+    free(l.rcan);
     if (l.oom) {
         free(l.v);
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");

@@ -1,6 +1,7 @@
 /* GSLB model: the method table (doc/gslb.md §2), names, addresses, freeing. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -123,6 +124,56 @@ long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name)
 {
     return find_named(cfg, name, cfg->n_servers, server_name);
+}
+
+int wsel__gslb_region_order(const wsel_gslb_config *cfg, size_t *order, size_t *cycle)
+{
+    size_t n = cfg->n_regions, n_out = 0;
+    int found = 0;
+    if (!n)
+        return 0;
+    uint8_t *mark = calloc(n, 1);             /* 0 new, 1 on the stack, 2 done */
+    size_t *stack = malloc(n * sizeof *stack), *next = malloc(n * sizeof *next);
+    if (!mark || !stack || !next) {
+        free(mark);
+        free(stack);
+        free(next);
+        return -1;
+    }
+    for (size_t root = 0; root < n; root++) {
+        if (mark[root])
+            continue;
+        size_t depth = 0;
+        stack[depth] = root;
+        next[depth] = 0;
+        mark[root] = 1;
+        while (depth != (size_t)-1) {
+            size_t r = stack[depth];
+            const wsel_gslb_region *rg = &cfg->regions[r];
+            if (next[depth] < rg->n_entries) {
+                const wsel_gslb_cond *x = &rg->entries[next[depth]++];
+                if (x->type != WSEL_GSLB_T_REGION || x->ref < 0 || (size_t)x->ref >= n)
+                    continue;
+                if (mark[x->ref] == 1) {
+                    if (!found && cycle)
+                        *cycle = root;
+                    found = 1;
+                } else if (!mark[x->ref]) {
+                    mark[x->ref] = 1;
+                    stack[++depth] = (size_t)x->ref;
+                    next[depth] = 0;
+                }
+                continue;
+            }
+            mark[r] = 2;
+            order[n_out++] = r;
+            depth--;
+        }
+    }
+    free(mark);
+    free(stack);
+    free(next);
+    return found;
 }
 
 long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key)

@@ -1403,22 +1403,6 @@ static long find_region(const wsel_gslb_config *c, const char *name)
     return -1;
 }
 
-static int region_cycle(const wsel_gslb_config *c, size_t r, uint8_t *mark)
-{
-    if (mark[r] == 1)
-        return 1;
-    if (mark[r] == 2)
-        return 0;
-    mark[r] = 1;
-    for (size_t e = 0; e < c->regions[r].n_entries; e++) {
-        const wsel_gslb_cond *x = &c->regions[r].entries[e];
-        if (x->type == WSEL_GSLB_T_REGION && x->ref >= 0 && region_cycle(c, (size_t)x->ref, mark))
-            return 1;
-    }
-    mark[r] = 2;
-    return 0;
-}
-
 static int resolve_cond(conf_parser *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *obj)
 {
     wsel_gslb_config *c = p->cfg;
@@ -1475,18 +1459,16 @@ static int finish(conf_parser *p)
             if ((rc = resolve_cond(p, &c->regions[r].entries[e], c->regions[r].pos, obj)))
                 return rc;
         }
-    if (c->n_regions) {
-        uint8_t *mark = calloc(c->n_regions, 1);
-        if (!mark)
+    if (c->n_regions) { /* a cycle is an error; any depth is read */
+        size_t *order = malloc(c->n_regions * sizeof *order), r = 0;
+        int cyc = order ? wsel__gslb_region_order(c, order, &r) : -1;
+        free(order);
+        if (cyc < 0)
             return nomem(p);
-        for (size_t r = 0; r < c->n_regions; r++)
-            if (region_cycle(c, r, mark)) {
-                free(mark);
-                return wsel__fail(p->err, WSEL_E_PARAM, p->file, c->regions[r].pos.line,
-                                  c->regions[r].pos.col, c->regions[r].name, NULL, NULL,
-                                  "gtm region %s: region-members nest in a cycle", c->regions[r].name);
-            }
-        free(mark);
+        if (cyc)
+            return wsel__fail(p->err, WSEL_E_PARAM, p->file, c->regions[r].pos.line,
+                              c->regions[r].pos.col, c->regions[r].name, NULL, NULL,
+                              "gtm region %s: region-members nest in a cycle", c->regions[r].name);
     }
     for (size_t t = 0; t < c->n_topo; t++) {
         char obj[320];

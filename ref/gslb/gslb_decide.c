@@ -322,6 +322,7 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
     wsel__gslb_query q = {.cfg = cfg, .in = in, .st = st, .log = log, .out = out,
                           .wideip = (size_t)wideip, .err = err};
     cache_check(cfg, in, st);
+    st->region_src_ok = false; /* the source's regions, once per query */
     int rc = decide(&q);
     if (rc) {
         if (rc == WSEL_E_NOMEM)

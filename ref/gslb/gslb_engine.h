@@ -55,7 +55,18 @@ struct wsel_gslb_state {
     uint8_t *w_avail, *w_n_avail, *w_mark;
     bool *w_ok;
     wsel__gslb_spcache *sp;               /* per pool */
+    /* region membership (A-39): region_order lists the regions inner first (made once for
+     * the config); region_in[0..n) holds each region's match for the query's source,
+     * worked out once per query (region_src_ok), region_in[n..2n) for one candidate,
+     * once per topology score. region_evals counts region entries evaluated (tests). */
+    size_t *region_order;
+    uint8_t *region_in;
+    bool region_src_ok;
+    uint64_t region_evals;
 };
+
+/* Region entries evaluated so far by resolves with st (A-39; for tests). */
+uint64_t wsel__gslb_region_evals(const wsel_gslb_state *st);
 
 /* ---- one query ---- */
 

@@ -33,6 +33,8 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
         for (size_t p = 0; p < st->cfg->n_pools; p++)
             free(st->sp[p].order);
     free(st->sp);
+    free(st->region_order);
+    free(st->region_in);
     free(st);
 }
 
@@ -55,8 +57,15 @@ static bool alloc_caches(wsel_gslb_state *st, const wsel_gslb_config *cfg)
     st->w_ok = calloc(nw * WSEL_GSLB_MAX_POOLS, sizeof *st->w_ok);
     st->w_n_avail = calloc(nw, 1);
     st->w_mark = calloc(nw, 1);
+    st->region_order = calloc(cfg->n_regions ? cfg->n_regions : 1, sizeof *st->region_order);
+    st->region_in = calloc(cfg->n_regions ? 2 * cfg->n_regions : 1, 1);
     if (!st->vs_mark || !st->pool_mark || !st->sp || !st->elig_off || !st->elig ||
-        !st->elig_mark || !st->w_avail || !st->w_ok || !st->w_n_avail || !st->w_mark)
+        !st->elig_mark || !st->w_avail || !st->w_ok || !st->w_n_avail || !st->w_mark ||
+        !st->region_order || !st->region_in)
+        return false;
+    /* inner regions first (A-39); a cycle (not from the reader, which refuses one) leaves
+     * its back edge reading "no match" */
+    if (wsel__gslb_region_order(cfg, st->region_order, NULL) < 0)
         return false;
     for (size_t p = 0; p < cfg->n_pools; p++)
         if (!(st->sp[p].order = calloc(cfg->pools[p].n_members ? cfg->pools[p].n_members : 1,

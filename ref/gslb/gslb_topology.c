@@ -1,6 +1,7 @@
-/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-12, A-14, A-34, A-35):
+/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-12, A-14, A-34, A-35, A-39):
  * the first record in evaluation order whose LDNS side matches the query's source and
  * whose server side matches the candidate gives its score. */
+#include <stdint.h>
 #include <string.h>
 
 #include "gslb_engine.h"
@@ -21,10 +22,9 @@ typedef struct topo_subject {
     long pool;                     /* candidate pool, or the member's pool */
     const char *datacenter;        /* member's server datacenter; NULL at pool level */
     bool pool_level;
+    uint8_t *rin;                  /* each region's match for this subject */
+    bool *rin_ok;                  /* rin worked out */
 } topo_subject;
-
-static bool cond_match(const wsel__gslb_query *q, const wsel_gslb_cond *c,
-                       const topo_subject *sj, unsigned depth);
 
 static bool cond_applies(const wsel_gslb_cond *c, const topo_subject *sj)
 {
@@ -33,21 +33,32 @@ static bool cond_applies(const wsel_gslb_cond *c, const topo_subject *sj)
     return true;
 }
 
-/* a region matches when any of its entries does. */
-static bool region_match(const wsel__gslb_query *q, long region, const topo_subject *sj,
-                         unsigned depth)
+static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const topo_subject *sj);
+
+/* A-12: a region matches when any of its entries does. A-39: every region's match for one
+ * subject is worked out once, inner regions first (st->region_order), each entry looked at
+ * once: linear in the region graph, whatever the nesting depth. */
+static void regions_for(const wsel__gslb_query *q, const topo_subject *sj)
 {
-    if (region < 0 || depth > 32)
-        return false;
-    const wsel_gslb_region *r = &q->cfg->regions[region];
-    for (size_t e = 0; e < r->n_entries; e++)
-        if (cond_applies(&r->entries[e], sj) && cond_match(q, &r->entries[e], sj, depth + 1))
-            return true;
-    return false;
+    const wsel_gslb_config *cfg = q->cfg;
+    wsel_gslb_state *st = q->st;
+    memset(sj->rin, 0, cfg->n_regions);
+    *sj->rin_ok = true; /* a region entry reads rin: the regions it names come earlier */
+    for (size_t k = 0; k < cfg->n_regions; k++) {
+        size_t r = st->region_order[k];
+        const wsel_gslb_region *rg = &cfg->regions[r];
+        for (size_t e = 0; e < rg->n_entries; e++) {
+            const wsel_gslb_cond *c = &rg->entries[e];
+            st->region_evals++;
+            if (cond_applies(c, sj) && cond_raw(q, c, sj) != c->negate) {
+                sj->rin[r] = 1;
+                break;
+            }
+        }
+    }
 }
 
-static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const topo_subject *sj,
-                     unsigned depth)
+static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const topo_subject *sj)
 {
     int attr = -1;
     switch (c->type) {
@@ -58,7 +69,11 @@ static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const t
     case WSEL_GSLB_T_DATACENTER:
         return sj->datacenter && !strcmp(sj->datacenter, c->value);
     case WSEL_GSLB_T_REGION:
-        return region_match(q, c->ref, sj, depth);
+        if (c->ref < 0 || (size_t)c->ref >= q->cfg->n_regions)
+            return false;
+        if (!*sj->rin_ok)
+            regions_for(q, sj);
+        return sj->rin[c->ref];
     case WSEL_GSLB_T_CONTINENT: attr = 0; break;
     case WSEL_GSLB_T_COUNTRY: attr = 1; break;
     case WSEL_GSLB_T_STATE: attr = 2; break;
@@ -73,9 +88,9 @@ static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const t
 }
 
 static bool cond_match(const wsel__gslb_query *q, const wsel_gslb_cond *c,
-                       const topo_subject *sj, unsigned depth)
+                       const topo_subject *sj)
 {
-    return cond_raw(q, c, sj, depth) != c->negate;
+    return cond_raw(q, c, sj) != c->negate;
 }
 
 /* The ECS address when the wide IP prefers it and the query has one, else the LDNS. */
@@ -87,14 +102,19 @@ static const wsel_gslb_addr *topo_source(const wsel__gslb_query *q)
     return q->in->ldns.family ? &q->in->ldns : NULL;
 }
 
-static unsigned topo_score(const wsel__gslb_query *q, const topo_subject *server)
+static unsigned topo_score(const wsel__gslb_query *q, const topo_subject *cand)
 {
-    topo_subject src = {.addr = topo_source(q), .pool = -1};
+    topo_subject src = {.addr = topo_source(q), .pool = -1, .rin = q->st->region_in,
+                        .rin_ok = &q->st->region_src_ok};
+    bool server_ok = false;
+    topo_subject sv = *cand, *server = &sv;
+    sv.rin = q->st->region_in + q->cfg->n_regions;
+    sv.rin_ok = &server_ok;
     for (size_t t = 0; t < q->cfg->n_topo; t++) {
         const wsel_gslb_topo *r = &q->cfg->topo[t];
         if (!cond_applies(&r->server, server))
             continue;
-        if (cond_match(q, &r->ldns, &src, 0) && cond_match(q, &r->server, server, 0))
+        if (cond_match(q, &r->ldns, &src) && cond_match(q, &r->server, server))
             return r->score;
     }
     return 0;
@@ -172,4 +192,9 @@ int wsel__gslb_wideip_topology(wsel__gslb_query *q, wsel__gslb_pool_queue *pq, l
     for (size_t k = 0; k < n_rank; k++)
         pq->queue[pq->n_queue++] = (size_t)rank[k];
     return 0;
+}
+
+uint64_t wsel__gslb_region_evals(const wsel_gslb_state *st)
+{
+    return st->region_evals;
 }
