@@ -6,6 +6,9 @@ Each output is validated against its schema in tests/schema/ (written from the m
 page) with Debian's python3-jsonschema, and every documented key's value is asserted in
 at least one case: the values are worked out by hand from the configs in
 tests/cli/data/json/ (weighted) or from relations the man page states (ring, gslb).
+A key that on most inputs follows a neighbouring key (explicit_families and two sets,
+correction and the sub-tests listed, ...) is also asserted on an input where the two
+differ (facts.conf, facts.admin, two_up.admin).
 Prints TAP. Usage: json_contract.py WSEL TMPDIR
 """
 import json
@@ -123,6 +126,27 @@ if d:
        and "weight" in e.get("message", ""), "check, config not loading: file, code, message", e)
     ok(set(d) == {"file", "valid", "errors", "warnings"},
        "check, config not loading: only file, valid, errors and warnings", sorted(d))
+
+# Keys on an input where they differ from what a neighbouring key predicts (facts.conf):
+# explicit families with one set (not two), that set being addrs_v6 though it is the
+# first; up_thresh written with the default's value (from the resource, not default);
+# service_types and multi written nowhere (default).
+d = run("check", "check", data("facts.conf"), "--json")
+if d:
+    v6, mx = d["resources"]
+    eq([v6["name"], v6["cname"], v6["explicit_families"], len(v6["sets"])], ["v6only", False, True, 1],
+       "check, one explicit family: explicit_families true with a single set")
+    s = v6["sets"][0]
+    # by hand: T = 1 + 3 = 4, threshold ceil(4 * 0.5) = 2
+    eq([s[k] for k in ("stanza", "family", "mode", "multi", "multi_from", "up_thresh", "up_thresh_from",
+                       "service_types", "service_types_from", "total", "threshold", "items", "groups")],
+       ["addrs_v6", "ipv6", "ungrouped-single", False, "default", 0.5, "resource", ["up"], "default", 4, 2, 2, 0],
+       "check, one explicit family: the set is addrs_v6; up_thresh 0.5 written in the resource; service_types up by default")
+    eq([[x[k] for k in ("stanza", "multi", "multi_from", "up_thresh_from", "service_types_from", "total", "threshold", "items")]
+        for x in mx["sets"]],
+       [["addrs_v4", True, "stanza", "default", "default", 7500, 3750, 14],
+        ["addrs_v6", False, "default", "default", "default", 7, 4, 1]],
+       "check, two explicit families: up_thresh 0.5 by default; multi from the v4 stanza only")
 
 # ---- explain -----------------------------------------------------------------------
 d = run("explain", "explain", data("two.conf"), "--state", "mon=" + data("two.state"), "--json")
