@@ -220,6 +220,24 @@ if d:
     eq([r["enumerable"], r["answers"], r["sets"][0]["enumerable"], r["sets"][0]["answers"]],
        [False, None, False, None], "explain: more than 4096 answers: enumerable false, answers null")
 
+# Each set enumerable but not the resource: addrs_v4 has 64 answers (64 items, single),
+# addrs_v6 128 (ungrouped-multi: h of weight 2 always, each of 7 items of weight 1 with
+# odds 1/2), together 64 * 128 = 8192 > 4096.
+wide2 = os.path.join(TMP, "wide2.conf")
+with open(wide2, "w") as f:
+    f.write("w2 => {\n  addrs_v4 => {\n")
+    f.write("".join("    a%d => [ 10.1.0.%d, 1 ]\n" % (i, i + 1) for i in range(64)))
+    f.write("  }\n  addrs_v6 => {\n    multi => true\n    h => [ 2001:db8::ff, 2 ]\n")
+    f.write("".join("    b%d => [ 2001:db8::%x, 1 ]\n" % (i, i + 1) for i in range(7)))
+    f.write("  }\n}\n")
+d = run("explain", "explain", wide2, "--json")
+if d:
+    r = d["resources"][0]
+    eq([r["enumerable"], r["answers"]], [False, None],
+       "explain: 64 * 128 answers: the resource is not enumerable though each set is")
+    eq([(x["enumerable"], len(x["answers"] or [])) for x in r["sets"]], [(True, 64), (True, 128)],
+       "explain: each set enumerable, with 64 and 128 answers")
+
 # ---- sample ------------------------------------------------------------------------
 
 
