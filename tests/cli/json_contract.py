@@ -322,6 +322,23 @@ if d:
     ok(all(abs(a["expected"] - 2000 * 2.0 ** -(len(a["labels"]) - 1) * 2.0 ** -(14 - len(a["labels"]))) < 1e-9
            for a in d["answers"]), "sample, not enumerable: each answer's exact expected count (2000 / 8192)")
 
+# mixed (facts.conf): 2^13 * 1 answers, so sub-tests; two are listed (items over
+# addrs_v4, answer-sets over addrs_v6's one answer, df 0) and only one counts, so no
+# correction; the answer-sets sub-test is a set's (set 1), not the resource's (null).
+# The TTL is the forced 20 of addrs_v6's one item (facts.admin): every other state is
+# the built-in up's, never below 20.
+d = run("sample", "sample", data("facts.conf"), "mixed", "-n", "2000", "--admin-state",
+        data("facts.admin"), "--json")
+if d:
+    eq([d["test"], d["ttl"]], ["subtests", 20],
+       "sample: the TTL is a forced one, of an item of the resource's second set")
+    eq([(t["kind"], t["set"], t["group"], t["draws"], t["df"]) for t in d["subtests"]],
+       [("items", 0, None, 2000, 13), ("answer-sets", 1, None, 2000, 0)],
+       "sample: two sub-tests listed, the second over set 1's answers with df 0")
+    eq([d["subtests_counted"], d["correction"], d["df"]], [1, "none", 13],
+       "sample: two sub-tests listed but one counted: no correction")
+    eq(d["p"], d["subtests"][0]["p"], "sample: with one sub-test counted, p is its p")
+
 # ---- states ------------------------------------------------------------------------
 d = run("states", "states", data("two.conf"), "--state", "mon=" + data("two.state"),
         "--admin-state", data("two.admin"), "--json")
