@@ -358,6 +358,17 @@ if d:
     eq(p[("2001:db8::3", "mon")]["forced"], {"state": "UP", "ttl": 268435455}, "states: forced without a TTL")
     eq([p[("2001:db8::2", "mon")][k] for k in ("state", "ttl")], ["UP", 20], "states: monitored UP/20")
 
+# A forced UP/100 over a monitored DOWN/30: the forced state and TTL replace the
+# monitored ones (doc/weighted.md 6.5), not the worse state nor the smaller TTL.
+d = run("states", "states", data("two.conf"), "--state", "mon=" + data("two.state"),
+        "--admin-state", data("two_up.admin"), "--json")
+if d:
+    p = {(x["thing"], x["service"]): x for x in d["pairs"]}
+    eq(p[("192.0.2.1", "mon")], {"thing": "192.0.2.1", "service": "mon",
+                                 "monitored": {"state": "DOWN", "ttl": 30}, "forced": {"state": "UP", "ttl": 100},
+                                 "state": "UP", "ttl": 100},
+       "states: forced UP/100 over monitored DOWN/30 gives UP/100")
+
 # ---- ring --------------------------------------------------------------------------
 d = run("ring_run", "ring", "run", os.path.join(EX, "ring", "k4.json"), "--json")
 if d:
