@@ -468,6 +468,13 @@ if d:
     eq(p1["chain"][1]["kind"], "routing", "gslb explain: method none is of kind routing")
     eq([(m["key"], m["address"]) for m in p1["members"]],
        [("/Common/bigip-dc1:/Common/vs_web", "192.0.2.100")], "gslb explain: members")
+    # written with the default's value (order 0, member-order 0 in bigip_gtm.conf): the
+    # value is the default's but the flag says written; ratio is not written (default)
+    m1 = p1["members"][0]
+    eq([p1["order"], m1["member_order"], m1["ratio"], p1["pool_ratio"]],
+       [{"value": 0, "default": False}, {"value": 0, "default": False}, {"value": 1, "default": True},
+        {"value": 1, "default": True}],
+       "gslb explain: order 0 and member-order 0 written (default false), ratios not written")
 
 d = run("gslb_resolve", "gslb", "resolve", conf, "www.example.com", "--inputs",
         os.path.join(EX, "gslb", "inputs.json"), "-n", "4", "--log", "all", "--json")
