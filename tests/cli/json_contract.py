@@ -497,5 +497,18 @@ if d:
     ok(isinstance(d["state"], dict) and d["state"].get("persistence"),
        "gslb resolve: state carries the persistence table")
 
+# Two addresses per answer (max-answers-returned 2, round robin over three members all
+# up, doc/gslb.md 4.5): picks counts each answer's first address only, so the picks add
+# up to the queries (3), not to the addresses answered (6).
+d = run("gslb_resolve", "gslb", "resolve", data("ma2.conf"), "ma2.example.com", "--inputs",
+        data("ma2.inputs.json"), "-n", "3", "--json")
+if d:
+    q = d["queries"]
+    eq([len(x["addresses"]) for x in q], [2, 2, 2], "gslb resolve: two addresses per answer")
+    eq([x["addresses"][0] for x in q], ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+       "gslb resolve: round robin picks v1, v2, v3 first")
+    eq(d["counts"]["picks"], {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1},
+       "gslb resolve: with two addresses per answer, picks count the first address only")
+
 print("1..%d" % n_test)
 sys.exit(1 if n_fail else 0)
