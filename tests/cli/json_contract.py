@@ -6,6 +6,9 @@ Each output is validated against its schema in tests/schema/ (written from the m
 page) with Debian's python3-jsonschema, and every documented key's value is asserted in
 at least one case: the values are worked out by hand from the configs in
 tests/cli/data/json/ (weighted) or from relations the man page states (ring, gslb).
+A key that on most inputs follows a neighbouring key (explicit_families and two sets,
+correction and the sub-tests listed, ...) is also asserted on an input where the two
+differ (facts.conf, facts.admin, two_up.admin).
 Prints TAP. Usage: json_contract.py WSEL TMPDIR
 """
 import json
@@ -124,6 +127,27 @@ if d:
     ok(set(d) == {"file", "valid", "errors", "warnings"},
        "check, config not loading: only file, valid, errors and warnings", sorted(d))
 
+# Keys on an input where they differ from what a neighbouring key predicts (facts.conf):
+# explicit families with one set (not two), that set being addrs_v6 though it is the
+# first; up_thresh written with the default's value (from the resource, not default);
+# service_types and multi written nowhere (default).
+d = run("check", "check", data("facts.conf"), "--json")
+if d:
+    v6, mx = d["resources"]
+    eq([v6["name"], v6["cname"], v6["explicit_families"], len(v6["sets"])], ["v6only", False, True, 1],
+       "check, one explicit family: explicit_families true with a single set")
+    s = v6["sets"][0]
+    # by hand: T = 1 + 3 = 4, threshold ceil(4 * 0.5) = 2
+    eq([s[k] for k in ("stanza", "family", "mode", "multi", "multi_from", "up_thresh", "up_thresh_from",
+                       "service_types", "service_types_from", "total", "threshold", "items", "groups")],
+       ["addrs_v6", "ipv6", "ungrouped-single", False, "default", 0.5, "resource", ["up"], "default", 4, 2, 2, 0],
+       "check, one explicit family: the set is addrs_v6; up_thresh 0.5 written in the resource; service_types up by default")
+    eq([[x[k] for k in ("stanza", "multi", "multi_from", "up_thresh_from", "service_types_from", "total", "threshold", "items")]
+        for x in mx["sets"]],
+       [["addrs_v4", True, "stanza", "default", "default", 7500, 3750, 14],
+        ["addrs_v6", False, "default", "default", "default", 7, 4, 1]],
+       "check, two explicit families: up_thresh 0.5 by default; multi from the v4 stanza only")
+
 # ---- explain -----------------------------------------------------------------------
 d = run("explain", "explain", data("two.conf"), "--state", "mon=" + data("two.state"), "--json")
 if d:
@@ -195,6 +219,24 @@ if d:
     # 13 items included with 1/2 each and h always: 8192 answers > 4096
     eq([r["enumerable"], r["answers"], r["sets"][0]["enumerable"], r["sets"][0]["answers"]],
        [False, None, False, None], "explain: more than 4096 answers: enumerable false, answers null")
+
+# Each set enumerable but not the resource: addrs_v4 has 64 answers (64 items, single),
+# addrs_v6 128 (ungrouped-multi: h of weight 2 always, each of 7 items of weight 1 with
+# odds 1/2), together 64 * 128 = 8192 > 4096.
+wide2 = os.path.join(TMP, "wide2.conf")
+with open(wide2, "w") as f:
+    f.write("w2 => {\n  addrs_v4 => {\n")
+    f.write("".join("    a%d => [ 10.1.0.%d, 1 ]\n" % (i, i + 1) for i in range(64)))
+    f.write("  }\n  addrs_v6 => {\n    multi => true\n    h => [ 2001:db8::ff, 2 ]\n")
+    f.write("".join("    b%d => [ 2001:db8::%x, 1 ]\n" % (i, i + 1) for i in range(7)))
+    f.write("  }\n}\n")
+d = run("explain", "explain", wide2, "--json")
+if d:
+    r = d["resources"][0]
+    eq([r["enumerable"], r["answers"]], [False, None],
+       "explain: 64 * 128 answers: the resource is not enumerable though each set is")
+    eq([(x["enumerable"], len(x["answers"] or [])) for x in r["sets"]], [(True, 64), (True, 128)],
+       "explain: each set enumerable, with 64 and 128 answers")
 
 # ---- sample ------------------------------------------------------------------------
 
@@ -280,6 +322,23 @@ if d:
     ok(all(abs(a["expected"] - 2000 * 2.0 ** -(len(a["labels"]) - 1) * 2.0 ** -(14 - len(a["labels"]))) < 1e-9
            for a in d["answers"]), "sample, not enumerable: each answer's exact expected count (2000 / 8192)")
 
+# mixed (facts.conf): 2^13 * 1 answers, so sub-tests; two are listed (items over
+# addrs_v4, answer-sets over addrs_v6's one answer, df 0) and only one counts, so no
+# correction; the answer-sets sub-test is a set's (set 1), not the resource's (null).
+# The TTL is the forced 20 of addrs_v6's one item (facts.admin): every other state is
+# the built-in up's, never below 20.
+d = run("sample", "sample", data("facts.conf"), "mixed", "-n", "2000", "--admin-state",
+        data("facts.admin"), "--json")
+if d:
+    eq([d["test"], d["ttl"]], ["subtests", 20],
+       "sample: the TTL is a forced one, of an item of the resource's second set")
+    eq([(t["kind"], t["set"], t["group"], t["draws"], t["df"]) for t in d["subtests"]],
+       [("items", 0, None, 2000, 13), ("answer-sets", 1, None, 2000, 0)],
+       "sample: two sub-tests listed, the second over set 1's answers with df 0")
+    eq([d["subtests_counted"], d["correction"], d["df"]], [1, "none", 13],
+       "sample: two sub-tests listed but one counted: no correction")
+    eq(d["p"], d["subtests"][0]["p"], "sample: with one sub-test counted, p is its p")
+
 # ---- states ------------------------------------------------------------------------
 d = run("states", "states", data("two.conf"), "--state", "mon=" + data("two.state"),
         "--admin-state", data("two.admin"), "--json")
@@ -298,6 +357,17 @@ if d:
     # gdnsd 3.8.1 reads a forced state without /TTL as TTL 2^28 - 1 (doc/weighted.md D21)
     eq(p[("2001:db8::3", "mon")]["forced"], {"state": "UP", "ttl": 268435455}, "states: forced without a TTL")
     eq([p[("2001:db8::2", "mon")][k] for k in ("state", "ttl")], ["UP", 20], "states: monitored UP/20")
+
+# A forced UP/100 over a monitored DOWN/30: the forced state and TTL replace the
+# monitored ones (doc/weighted.md 6.5), not the worse state nor the smaller TTL.
+d = run("states", "states", data("two.conf"), "--state", "mon=" + data("two.state"),
+        "--admin-state", data("two_up.admin"), "--json")
+if d:
+    p = {(x["thing"], x["service"]): x for x in d["pairs"]}
+    eq(p[("192.0.2.1", "mon")], {"thing": "192.0.2.1", "service": "mon",
+                                 "monitored": {"state": "DOWN", "ttl": 30}, "forced": {"state": "UP", "ttl": 100},
+                                 "state": "UP", "ttl": 100},
+       "states: forced UP/100 over monitored DOWN/30 gives UP/100")
 
 # ---- ring --------------------------------------------------------------------------
 d = run("ring_run", "ring", "run", os.path.join(EX, "ring", "k4.json"), "--json")
@@ -398,6 +468,13 @@ if d:
     eq(p1["chain"][1]["kind"], "routing", "gslb explain: method none is of kind routing")
     eq([(m["key"], m["address"]) for m in p1["members"]],
        [("/Common/bigip-dc1:/Common/vs_web", "192.0.2.100")], "gslb explain: members")
+    # written with the default's value (order 0, member-order 0 in bigip_gtm.conf): the
+    # value is the default's but the flag says written; ratio is not written (default)
+    m1 = p1["members"][0]
+    eq([p1["order"], m1["member_order"], m1["ratio"], p1["pool_ratio"]],
+       [{"value": 0, "default": False}, {"value": 0, "default": False}, {"value": 1, "default": True},
+        {"value": 1, "default": True}],
+       "gslb explain: order 0 and member-order 0 written (default false), ratios not written")
 
 d = run("gslb_resolve", "gslb", "resolve", conf, "www.example.com", "--inputs",
         os.path.join(EX, "gslb", "inputs.json"), "-n", "4", "--log", "all", "--json")
@@ -419,6 +496,19 @@ if d:
        "gslb resolve: every query logs its result line", q[0].get("log"))
     ok(isinstance(d["state"], dict) and d["state"].get("persistence"),
        "gslb resolve: state carries the persistence table")
+
+# Two addresses per answer (max-answers-returned 2, round robin over three members all
+# up, doc/gslb.md 4.5): picks counts each answer's first address only, so the picks add
+# up to the queries (3), not to the addresses answered (6).
+d = run("gslb_resolve", "gslb", "resolve", data("ma2.conf"), "ma2.example.com", "--inputs",
+        data("ma2.inputs.json"), "-n", "3", "--json")
+if d:
+    q = d["queries"]
+    eq([len(x["addresses"]) for x in q], [2, 2, 2], "gslb resolve: two addresses per answer")
+    eq([x["addresses"][0] for x in q], ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+       "gslb resolve: round robin picks v1, v2, v3 first")
+    eq(d["counts"]["picks"], {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1},
+       "gslb resolve: with two addresses per answer, picks count the first address only")
 
 print("1..%d" % n_test)
 sys.exit(1 if n_fail else 0)
