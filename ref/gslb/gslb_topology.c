@@ -33,7 +33,8 @@ static bool cond_applies(const wsel_gslb_cond *c, const topo_subject *sj)
     return true;
 }
 
-static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const topo_subject *sj);
+static bool cond_match(const wsel__gslb_query *q, const wsel_gslb_cond *c,
+                       const topo_subject *sj);
 
 /* A-12: a region matches when any of its entries does. A-39: every region's match for one
  * subject is worked out once, inner regions first (st->region_order), each entry looked at
@@ -50,7 +51,7 @@ static void regions_for(const wsel__gslb_query *q, const topo_subject *sj)
         for (size_t e = 0; e < rg->n_entries; e++) {
             const wsel_gslb_cond *c = &rg->entries[e];
             st->region_evals++;
-            if (cond_applies(c, sj) && cond_raw(q, c, sj) != c->negate) {
+            if (cond_applies(c, sj) && cond_match(q, c, sj)) {
                 sj->rin[r] = 1;
                 break;
             }
