@@ -42,6 +42,10 @@ $(BENCH_OWN_OBJ): | bench-deps
 # The verification kit (tests/kit/): the string builder and the engine-variant list.
 $(BENCH_OWN_OBJ): CPPFLAGS += -Itests
 
+# The flags the library and the cases are built with, for the JSON's context (main.c).
+$(BUILD)/obj/bench/main.o: CPPFLAGS += -DWSEL_BENCH_CFLAGS='"$(strip $(CFLAGS))"' \
+	-DWSEL_BENCH_KERNEL_FLAGS='"$(strip $(if $(SSE2_FLAGS),sse2 kernels $(SSE2_FLAGS)) $(if $(AVX2_FLAGS),avx2 kernels $(AVX2_FLAGS)))"'
+
 $(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(BENCH_CXXFLAGS) -MMD -MP -c $< -o $@
@@ -73,3 +77,4 @@ bench-smoke: $(BENCH_BIN) ## CI: build the benchmarks, run a few cases for a mom
 	  --benchmark_out='$(BUILD)/bench/smoke.json' --benchmark_out_format=json
 	python3 bench/compare.py $(firstword $(BENCH_FILES)) '$(BUILD)/bench/smoke.json' \
 	  --filter '(ungrouped-single/4|grouped-multi/8x8)/up'
+
