@@ -8,6 +8,7 @@
  *   load/mixed/<N>[/+resolver]              load (and bind) a config of N resources
  *   mt/fast/<case>/<size>/<flip>            queries from 1 or 2 threads while a third
  *                                           thread changes monitoring state
+ *   threads/<engine>/<case>/<size>/up       queries from 1 or 2 threads, no writer
  *   gen/<system>/<engine>                   one query per iteration over the targets of
  *                                           a generated case of every system in the kit's
  *                                           table (tests/kit/kit_system.h), every variant
@@ -648,6 +649,92 @@ static void bm_mt(wsel_bench_state *st, void *arg)
     wsel_bench_items(st, wsel_bench_iterations(st));
 }
 
+/* ---- threads/... : the same resolver queried from 1 and 2 threads, no writer ------------ */
+
+/* threads/<engine>/<case>/<size>/up/threads:N: N threads, each with its own generator
+ * (seeded SEED + thread index) and its own answer, query one shared resolver (floor: draw
+ * the words only). Google Benchmark's CPU time of such a case is the threads' CPU time
+ * summed over all their queries, so per query it is the mean per-thread cost; set beside
+ * threads:1 it shows what a second reader costs the first. The query path writes nothing
+ * the threads share (tests/test_fast_noshare.c checks it); floor, which shares nothing at
+ * all, is the control for what the machine itself does to two busy threads. Each thread
+ * also reports its own wall ns per query (thread_wall_ns, averaged over threads). */
+static sel_case *all_thr;
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void bm_threads(wsel_bench_state *st, void *arg)
+{
+    sel_case *c = arg;
+    wsel_resolver *rv;
+    const char *why = NULL;
+    /* Every thread takes the same path, so all of them skip or none does. */
+    if (!sel_prepare(c, &rv, &why)) {
+        wsel_bench_skip(st, why);
+        return;
+    }
+    wsel_prng p;
+    wsel_prng_seed(&p, SEED + (uint64_t)wsel_bench_thread_index(st));
+    int rc = 0;
+    uint64_t n = 0;
+    double t0 = 0;
+    while (wsel_bench_keep_running_batch(st, BATCH)) {
+        if (n == 0)
+            t0 = mono_ns(); /* after the start barrier */
+        rc |= run_queries(c, rv, &p, BATCH);
+        n += BATCH;
+    }
+    double wall = mono_ns() - t0;
+    if (rc) {
+        wsel_bench_skip(st, "wsel_resolve failed during the run");
+        return;
+    }
+    wsel_bench_items(st, wsel_bench_iterations(st));
+    wsel_bench_counter(st, "thread_wall_ns", n ? wall / (double)n : 0, WSEL_BENCH_THREAD_AVG);
+    wsel_bench_counter(st, "words", (double)c->fx->words, WSEL_BENCH_THREAD_AVG);
+    wsel_bench_label(st, c->engine == ENGINE_FLOOR ? "floor" : wsel_kit_resolver_variant(rv));
+}
+
+/* The cases of issue 26's table, state up; engines fast (dispatched) and floor. */
+static size_t register_threads(void)
+{
+    static const struct { int kind; unsigned groups, per; } cs[] = {
+        {K_UNG_SINGLE, 0, 4}, {K_UNG_SINGLE, 0, 64}, {K_UNG_MULTI, 0, 4},
+        {K_UNG_MULTI, 0, 64}, {K_GRP_SINGLE, 8, 8}, {K_GRP_SINGLE, 64, 64},
+        {K_GRP_MULTI, 8, 8}, {K_GRP_MULTI, 64, 64}, {K_CNAME, 0, 64}};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        fixture *fx = fixture_new(cs[i].kind, cs[i].groups, cs[i].per, S_UP);
+        if (!fx)
+            return n;
+        char sz[32];
+        size_name(fx, sz, sizeof sz);
+        for (int e = 0; e < 2; e++) {
+            sel_case *c = calloc(1, sizeof *c);
+            if (!c)
+                return n;
+            c->fx = fx;
+            c->engine = e == 0 ? ENGINE_FLOOR : ENGINE_FAST;
+            snprintf(c->name, sizeof c->name, "threads/%s/%s/%s/up", engine_label(c->engine),
+                     kind_names[fx->kind], sz);
+            c->next = all_thr;
+            all_thr = c;
+            wsel_bench_def *d = wsel_bench_register(c->name, bm_threads, c);
+            if (!d)
+                continue;
+            wsel_bench_threads_add(d, 1);
+            wsel_bench_threads_add(d, 2);
+            n++;
+        }
+    }
+    return n;
+}
+
 /* ---- gen/... : every system of the kit's table, every variant ------------------------ */
 
 #define GEN_SEED 1
@@ -793,6 +880,7 @@ size_t wsel_bench_cases_register(void)
     n += register_mt(K_UNG_SINGLE, 0, 16);
     n += register_mt(K_UNG_MULTI, 0, 64);
     n += register_mt(K_GRP_MULTI, 8, 8);
+    n += register_threads();
     n += register_systems();
     n += wsel_bench_ring_register();
     return n;
@@ -839,6 +927,11 @@ void wsel_bench_cases_free(void)
         free(all_load->text);
         free(all_load);
         all_load = c;
+    }
+    while (all_thr) {
+        sel_case *c = all_thr->next;
+        free(all_thr);
+        all_thr = c;
     }
     while (all_mt) {
         mt_case *m = all_mt->next;

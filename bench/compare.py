@@ -9,8 +9,11 @@
 
 A case's figure is the "median" aggregate when the run had repetitions, else the mean
 of its runs. Single-thread cases use CPU time per iteration (less disturbed by other
-processes on a shared machine; --real for wall time). Multi-thread cases (names with
-/threads:) use wall time per query over all threads: 1e9 / items_per_second.
+processes on a shared machine; --real for wall time). Multi-thread mt/ cases use wall
+time per query over all threads: 1e9 / items_per_second. threads/ cases use CPU time per
+query of each thread (Google Benchmark sums the threads' CPU time and their queries, so
+this is the mean per thread; --real: each thread's own wall time per query,
+thread_wall_ns); --ratios sets threads:2 beside threads:1.
 The chart needs gnuplot; without it the tables are still printed.
 """
 import argparse
@@ -37,7 +40,14 @@ def load(path, real):
         if b.get("error_occurred"):
             continue
         name = b.get("run_name") or b["name"]
-        if "/threads:" in name:
+        if name.startswith("threads/"):
+            if real:
+                ns = b.get("thread_wall_ns")
+                if not ns:
+                    continue
+            else:
+                ns = b["cpu_time"] * UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
+        elif "/threads:" in name:
             ips = b.get("items_per_second")
             if not ips:
                 continue
@@ -147,7 +157,7 @@ def gnuplot_has_cairo():
 
 
 RANK = {t: i for i, t in enumerate([
-    "select", "state", "load", "mt",
+    "select", "state", "load", "mt", "threads",
     "floor", "fast", "fast-avx2", "fast-sse2", "fast-scalar", "ref",
     "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname", "mixed",
     "up", "down25", "reset", "flip-paced", "flip-busy"])}
@@ -194,6 +204,21 @@ def cmd_compare(args):
 
 
 SEL = re.compile(r"^select/([^/]+)/(.+)$")
+THR = re.compile(r"^threads/(.+)/threads:(\d+)$")
+
+
+def threads_rows(d, rx=None):
+    """[engine/case, 1-thread ns, 2-thread ns per thread, ratio] of the threads/ cases."""
+    by = {}
+    for n, v in d.items():
+        m = THR.match(n)
+        if m and (not rx or rx.search(n)):
+            by.setdefault(m.group(1), {})[int(m.group(2))] = v
+    rows = []
+    for c in ordered(by):
+        one, two = by[c].get(1), by[c].get(2)
+        rows.append([c, fmt_ns(one), fmt_ns(two), fmt_ratio(two, one)])
+    return rows
 
 
 def cmd_ratios(args):
@@ -222,14 +247,22 @@ def cmd_ratios(args):
         rows.append([c] + [fmt_ns(e.get(x)) for x in cols]
                     + [fmt_ratio(e.get("fast"), e.get(r)) for r in ratios])
         values.append([e.get(x) for x in ("floor", "fast", "ref")])
-    print_table(header, rows, args.markdown)
+    if rows:
+        print_table(header, rows, args.markdown)
     fr = [e["fast"] / e["ref"] for e in (by_case[c] for c in cases) if e.get("fast") and e.get("ref")]
     ff = [e["fast"] / e["floor"] for e in (by_case[c] for c in cases) if e.get("fast") and e.get("floor")]
     if fr:
         print("geometric mean fast/ref %.3f over %d cases" % (math.exp(statistics.mean(map(math.log, fr))), len(fr)))
     if ff:
         print("geometric mean fast/floor %.3f over %d cases" % (math.exp(statistics.mean(map(math.log, ff))), len(ff)))
-    others = [n for n in ordered(d) if not SEL.match(n) and (not rx or rx.search(n))]
+    thr = threads_rows(d, rx)
+    if thr:
+        print()
+        print("threads: ns per query of each thread, 1 thread and 2 threads on one resolver")
+        print_table(["engine/case/size/state", "1 thread ns", "2 threads ns/thread", "2/1"],
+                    thr, args.markdown)
+    others = [n for n in ordered(d) if not SEL.match(n) and not THR.match(n)
+              and (not rx or rx.search(n))]
     if others:
         print()
         print_table(["case", "ns/op"], [[n, fmt_ns(d[n])] for n in others], args.markdown)

@@ -26,10 +26,21 @@ count() {
     sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.out"
 }
 
+# The compiler and flags one source file of the binary was built with (DWARF's
+# DW_AT_producer; "unknown" without debug information or readelf).
+producer() {
+    p=$(readelf --debug-dump=info "$bin" 2>/dev/null | awk -v f="$1" '
+        /DW_AT_producer/ { sub(/^.*DW_AT_producer *: *(\([^)]*\): *)?/, ""); p = $0 }
+        /DW_AT_name/ { n = $0; sub(/^.*: /, "", n); if (n == f) { print p; exit } }')
+    echo "${p:-unknown}"
+}
+
 report() {
     printf '# instructions per query (callgrind, (Ir(%s) - Ir(%s)) / %s queries)\n' "$n2" "$n1" $((n2 - n1))
     printf '# %s; fast kernel under valgrind: %s\n' \
         "$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1)" "$fast"
+    printf '# compiler, library: %s\n' "$(producer core/weighted/weighted_resolver.c)"
+    printf '# compiler, avx2 kernel: %s\n' "$(producer fast/weighted/weighted_avx2.c)"
     printf '%-36s' "case"
     for e in $engines; do printf '%12s' "$e"; done
     printf '\n'

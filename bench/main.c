@@ -41,6 +41,52 @@ static void cpu_model(char *out, size_t len)
     fclose(f);
 }
 
+/* The compiler of this program (and of the library, built by the same make), and the
+ * C flags mk/bench.mk passes down; both go into the JSON's context. */
+#if defined(__clang__)
+#define BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH_COMPILER "gcc " __VERSION__
+#else
+#define BENCH_COMPILER "unknown"
+#endif
+#ifndef WSEL_BENCH_CFLAGS
+#define WSEL_BENCH_CFLAGS "unknown"
+#endif
+#ifndef WSEL_BENCH_KERNEL_FLAGS
+#define WSEL_BENCH_KERNEL_FLAGS ""
+#endif
+
+/* The CPU's feature flags ("flags" on x86, "Features" on arm), or "unknown". */
+static char *cpu_flags(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char *out = NULL;
+    size_t cap = 0;
+    if (f) {
+        char *line = NULL;
+        while (getline(&line, &cap, f) > 0) {
+            if (strncmp(line, "flags", 5) != 0 && strncmp(line, "Features", 8) != 0)
+                continue;
+            const char *v = strchr(line, ':');
+            if (!v)
+                break;
+            v++;
+            v += strspn(v, " \t");
+            size_t n = strcspn(v, "\n");
+            out = malloc(n + 1);
+            if (out) {
+                memcpy(out, v, n);
+                out[n] = '\0';
+            }
+            break;
+        }
+        free(line);
+        fclose(f);
+    }
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     wsel_bench_cases_register();
@@ -70,6 +116,12 @@ int main(int argc, char **argv)
         wsel_bench_context("cpu_model", model);
         wsel_bench_context("wsel_fast_kernel", wsel_kit_auto_variant());
         wsel_bench_context("wsel_version", WSEL_VERSION);
+        wsel_bench_context("compiler", BENCH_COMPILER);
+        wsel_bench_context("cflags", WSEL_BENCH_CFLAGS);
+        wsel_bench_context("kernel_flags", WSEL_BENCH_KERNEL_FLAGS);
+        char *flags = cpu_flags();
+        wsel_bench_context("cpu_flags", flags ? flags : "unknown");
+        free(flags);
         rc = wsel_bench_run(argc, argv);
     }
     wsel_bench_cases_free();

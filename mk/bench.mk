@@ -3,6 +3,7 @@
 #   make BUILD=build-x bench [BENCH_FILTER=<regex>] [BENCH_OUT=<path>]
 #   make bench-compare [BENCH_FILES="a.json b.json"]
 #   make BUILD=build-x bench-instr
+#   make bench-report [BENCH_REPORT_DIR=<dir>]    (bench-report-check: CI's browser test)
 #
 # BENCH_MIN_TIME (seconds per run) and BENCH_REPS (repetitions; the median is reported)
 # trade run time for steadiness; BENCH_ARGS passes extra --benchmark_* flags.
@@ -42,6 +43,10 @@ $(BENCH_OWN_OBJ): | bench-deps
 # The verification kit (tests/kit/): the string builder and the engine-variant list.
 $(BENCH_OWN_OBJ): CPPFLAGS += -Itests
 
+# The flags the library and the cases are built with, for the JSON's context (main.c).
+$(BUILD)/obj/bench/main.o: CPPFLAGS += -DWSEL_BENCH_CFLAGS='"$(strip $(CFLAGS))"' \
+	-DWSEL_BENCH_KERNEL_FLAGS='"$(strip $(if $(SSE2_FLAGS),sse2 kernels $(SSE2_FLAGS)) $(if $(AVX2_FLAGS),avx2 kernels $(AVX2_FLAGS)))"'
+
 $(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(BENCH_CXXFLAGS) -MMD -MP -c $< -o $@
@@ -73,3 +78,24 @@ bench-smoke: $(BENCH_BIN) ## CI: build the benchmarks, run a few cases for a mom
 	  --benchmark_out='$(BUILD)/bench/smoke.json' --benchmark_out_format=json
 	python3 bench/compare.py $(firstword $(BENCH_FILES)) '$(BUILD)/bench/smoke.json' \
 	  --filter '(ungrouped-single/4|grouped-multi/8x8)/up'
+
+# The report: every committed result (BENCH_FILES, bench/results/instr-*.txt) in one HTML
+# page with PNG charts (bench/report.py). bench/report/ holds the committed copy README
+# links; bench-report-check (CI) fails when it is stale or a chart does not load in a
+# real headless browser (bench/report-check.sh, Debian's chromium).
+BENCH_REPORT_DIR ?= $(BUILD)/bench/report
+BENCH_REPORT_IN   = $(BENCH_FILES) $(sort $(wildcard bench/results/instr-*.txt))
+BENCH_REPORT_NEW := $(BUILD)/bench/report-check
+
+.PHONY: bench-report bench-report-check
+bench-report: ## render bench/results/*.json and instr-*.txt into one HTML page with PNG charts in BENCH_REPORT_DIR ($(BUILD)/bench/report; bench/report is the committed copy)
+	@sh scripts/deps.sh report
+	python3 bench/report.py --out '$(BENCH_REPORT_DIR)' $(BENCH_REPORT_IN)
+
+bench-report-check: ## CI: bench/report/ is what bench-report renders now, and every chart of it loads in headless chromium
+	@sh scripts/deps.sh report browser
+	python3 bench/report.py --out '$(BENCH_REPORT_NEW)' $(BENCH_REPORT_IN)
+	@cmp -s '$(BENCH_REPORT_NEW)/index.html' bench/report/index.html && \
+	  [ "$$(cd '$(BENCH_REPORT_NEW)' && ls *.png)" = "$$(cd bench/report && ls *.png)" ] || { \
+	  echo "bench-report-check: bench/report/ is stale; refresh it: make bench-report BENCH_REPORT_DIR=bench/report" >&2; exit 1; }
+	sh bench/report-check.sh bench/report

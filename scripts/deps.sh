@@ -1,7 +1,7 @@
 #!/bin/sh
 # Ensures the Debian packages a job needs are installed: installs them when run as root,
 # otherwise prints the exact apt-get line and fails.  Usage: deps.sh JOB...
-# Jobs: build, check, bench, fuzz, coverage, stats, ci, conformance.
+# Jobs: build, check, bench, fuzz, coverage, stats, ci, conformance, report, browser.
 set -u
 pkgs=""
 for job in "$@"; do
@@ -13,6 +13,8 @@ for job in "$@"; do
     coverage) pkgs="$pkgs lcov" ;;
     stats)    pkgs="$pkgs gnuplot-nox python3" ;;
     conformance) pkgs="$pkgs gdnsd python3" ;;
+    report)   pkgs="$pkgs python3 gnuplot-nox" ;;     # make bench-report
+    browser)  pkgs="$pkgs chromium" ;;                # make bench-report-check
     ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox liblsan0" ;;
     *) echo "deps.sh: unknown job '$job'" >&2; exit 2 ;;
     esac
