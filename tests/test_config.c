@@ -1084,6 +1084,7 @@ static void t_cname_zone_rules(void **state)
         { "\"a\\\\.b.\"", "a\\\\.b.", "a\\.b." }, /* raw a\\.b. : label "a\" */
         { "A\\066c.Example.NET.", "abc.example.net.", "abc.example.net." },
         { "\"x\\y.\"", "xy.", "xy." }, /* \y is y */
+        { "\"a\\\"b.\"", "a\\\"b.", "a\"b." },  /* raw a\"b. : label a"b, shown a\"b */
         { "\"a\\000b.example.\"", "a\\000b.example.", "a" },  /* gdnsd's key stops at NUL */
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {

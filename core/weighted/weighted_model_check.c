@@ -171,8 +171,9 @@ size_t wsel__dname_wire(const char *s, size_t len, uint8_t wire[WSEL__DNAME_WIRE
 
 /* The presentation text of a wire-form name as gdnsd puts it in answers: lower case
  * (measured: gdnsd 3.8.1 answers `q.example.net.` for a CNAME configured as
- * `Q.Example.NET.`), '.' and '\\' inside a label escaped with a backslash, bytes up to
- * the space and from 0x7f as \DDD. Returns the text's length. */
+ * `Q.Example.NET.`), '.', '\\' and '"' inside a label escaped with a backslash, bytes
+ * up to the space and from 0x7f as \DDD: zone-file text that, between quotes in a
+ * config, reads back as the same name. Returns the text's length. */
 size_t wsel__dname_text(const uint8_t *wire, char out[WSEL__DNAME_TEXT])
 {
     size_t o = 0;
@@ -187,7 +188,7 @@ size_t wsel__dname_text(const uint8_t *wire, char out[WSEL__DNAME_TEXT])
                 o += 4;
                 continue;
             }
-            if (c == '.' || c == '\\')
+            if (c == '.' || c == '\\' || c == '"')
                 out[o++] = '\\';
             out[o++] = (char)tolower((int)c);
         }
