@@ -41,14 +41,46 @@ static void check_key(const wsel_set *set, const wsel_item *it)
 {
     FUZZ_ASSERT(it->value && it->key && it->label);
     if (set->kind == WSEL_KIND_CNAME) {
-        size_t n = strlen(it->value);
-        FUZZ_ASSERT_MSG(n >= 1 && it->value[n - 1] == '.', "CNAME \"%s\" not fully qualified",
+        /* the value is the name gdnsd answers in presentation form (doc/weighted.md
+         * §3.5): lower case, every byte a label may not show escaped, fully qualified,
+         * at most 255 octets in wire form; with no escape in it, the key (the decoded
+         * config text lower-cased) is the same text */
+        size_t n = strlen(it->value), wire = 1, label = 0;
+        bool escaped = false, last_dot = false;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)it->value[i];
+            FUZZ_ASSERT_MSG(c > ' ' && c < 0x7f && c != '"' && !(c >= 'A' && c <= 'Z'),
+                            "CNAME \"%s\" shows byte %u unescaped", it->value, c);
+            last_dot = false;
+            if (c == '\\') {
+                escaped = true;
+                c = (unsigned char)it->value[++i];
+                if (c >= '0' && c <= '9')
+                    i += 2;
+                else
+                    FUZZ_ASSERT_MSG(c == '.' || c == '\\' || c == '"',
+                                    "CNAME \"%s\": escape of '%c'",
+                                    it->value, c);
+                label++;
+            } else if (c == '.') {
+                FUZZ_ASSERT_MSG(label >= 1 || n == 1, "CNAME \"%s\": empty label", it->value);
+                wire += label + (n > 1);
+                label = 0;
+                last_dot = true;
+            } else {
+                label++;
+            }
+            FUZZ_ASSERT_MSG(label <= 63, "CNAME \"%s\": label over 63 octets", it->value);
+        }
+        FUZZ_ASSERT_MSG(n >= 1 && last_dot, "CNAME \"%s\" not fully qualified", it->value);
+        FUZZ_ASSERT_MSG(wire <= 255, "CNAME \"%s\" longer than a domain name can be",
                         it->value);
-        FUZZ_ASSERT_MSG(n <= 254, "CNAME \"%s\" longer than a domain name can be", it->value);
-        FUZZ_ASSERT_MSG(strlen(it->key) == n, "CNAME key length differs from value");
-        for (size_t i = 0; i < n; i++)
-            FUZZ_ASSERT_MSG(it->key[i] == (char)tolower((unsigned char)it->value[i]),
-                            "CNAME key \"%s\" is not \"%s\" lower-cased", it->key, it->value);
+        for (size_t i = 0; it->key[i]; i++)
+            FUZZ_ASSERT_MSG(!(it->key[i] >= 'A' && it->key[i] <= 'Z'),
+                            "CNAME key \"%s\" is not lower-cased", it->key);
+        if (!escaped)
+            FUZZ_ASSERT_MSG(strcmp(it->key, it->value) == 0,
+                            "CNAME key \"%s\" is not its value \"%s\"", it->key, it->value);
         for (size_t i = 0; i < 16; i++)
             FUZZ_ASSERT_MSG(it->addr[i] == 0, "CNAME item with a non-zero address");
         return;
@@ -56,8 +88,10 @@ static void check_key(const wsel_set *set, const wsel_item *it)
     int af = set->kind == WSEL_KIND_V4 ? AF_INET : AF_INET6;
     char text[INET6_ADDRSTRLEN];
     FUZZ_ASSERT(inet_ntop(af, it->addr, text, sizeof text) != NULL);
-    FUZZ_ASSERT_MSG(strcmp(text, it->key) == 0, "address key \"%s\" is not canonical \"%s\"",
-                    it->key, text);
+    /* with an IPv6 scope id the key carries it after a '%' (doc/weighted.md §3.5) */
+    size_t klen = strcspn(it->key, "%");
+    FUZZ_ASSERT_MSG(strlen(text) == klen && strncmp(text, it->key, klen) == 0,
+                    "address key \"%s\" is not canonical \"%s\"", it->key, text);
     if (af == AF_INET)
         for (size_t i = 4; i < 16; i++)
             FUZZ_ASSERT_MSG(it->addr[i] == 0, "IPv4 item with bytes past addr[3]");
@@ -236,12 +270,37 @@ static void put_params(sbuf *b, const wsel_set *set)
     sb_printf(b, " ]\n");
 }
 
+/* A CNAME's value is zone-file text, which gdnsd reads raw (doc/weighted.md §3.5):
+ * written between quotes as it is, but for \DDD above 199, which the config language
+ * refuses, written as the raw byte. */
+static void put_cname(sbuf *b, const char *v)
+{
+    sb_printf(b, "\"");
+    for (size_t i = 0; v[i]; i++) {
+        if (v[i] == '\\' && isdigit((unsigned char)v[i + 1]) &&
+            (v[i + 1] - '0') * 100 + (v[i + 2] - '0') * 10 + (v[i + 3] - '0') > 199) {
+            sb_printf(b, "%c", (char)((v[i + 1] - '0') * 100 + (v[i + 2] - '0') * 10 +
+                                      (v[i + 3] - '0')));
+            i += 3;
+        } else if (v[i] == '\\') {
+            sb_printf(b, "%c%c", v[i], v[i + 1]);
+            i++;
+        } else {
+            sb_printf(b, "%c", v[i]);
+        }
+    }
+    sb_printf(b, "\"");
+}
+
 static void put_items(sbuf *b, const wsel_set *set, uint32_t first, uint32_t count)
 {
     for (uint32_t i = first; i < first + count; i++) {
         put_str(b, set->items[i].label);
         sb_printf(b, " => [ ");
-        put_str(b, set->items[i].value);
+        if (set->kind == WSEL_KIND_CNAME)
+            put_cname(b, set->items[i].value);
+        else
+            put_str(b, set->items[i].value);
         sb_printf(b, ", %u ]\n", set->items[i].weight);
     }
 }

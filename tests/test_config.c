@@ -508,7 +508,8 @@ static void t_multi_ignored_for_cnames(void **state)
     assert_int_equal(s->mode, WSEL_MODE_CNAME);
     assert_false(s->multi);
     assert_string_equal(s->items[0].key, "a.example.");
-    assert_string_equal(s->items[0].value, "A.Example.");
+    /* the value is what gdnsd answers: the name in lower case (doc/weighted.md §3.5) */
+    assert_string_equal(s->items[0].value, "a.example.");
     assert_true(wsel_config_top_multi(cfg));
     wsel_config_free(cfg);
 }
@@ -605,10 +606,12 @@ static void t_syntax_quotes_and_escapes(void **state)
                 SUBS("192.0.2.1", "192.0.2.2", "127.0.0.1"),
                 (const uint32_t[]){ 10, 2, 3 }, 3);
     assert_int_equal(s->items[2].loc.line, 4);
-    /* \x is x and \{ is {; in a CNAME, \. is a plain dot after unescaping. */
+    /* \x is x and \{ is {; in a CNAME, gdnsd reads \. in the raw text as a dot inside
+     * one label (zone-file rules, doc/weighted.md §3.5): one label "x.y", shown escaped. */
     r = wsel_config_resource(cfg, 1);
     assert_string_equal(r->name, "x{");
-    assert_string_equal(r->sets[0].items[0].value, "x.y.");
+    assert_string_equal(r->sets[0].items[0].value, "x\\.y.");
+    assert_string_equal(r->sets[0].items[0].key, "x.y.");
     wsel_config_free(cfg);
 }
 
@@ -686,8 +689,9 @@ static void t_nul_in_names(void **state)
                   1, SUBS("NUL"), NULL);
     expect_err_at("r\\000 => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_TYPE, "r", 1,
                   SUBS("NUL"), NULL);
+    /* as a CNAME, \000 is a byte of the last label: the name is not fully qualified */
     expect_err_at("r => { a => [ 192.0.2.1\\000, 1 ] }\n", STANZA, WSEL_E_CNAME, "192", 1,
-                  SUBS("NUL"), NULL);
+                  SUBS("fully qualified"), NULL);
     expect_err_at("r => { a => [ 192.0.2.1, 1\\000 ] }\n", STANZA, WSEL_E_WEIGHT, "1\\000",
                   1, SUBS("not an integer"), NULL);
     expect_err_at("multi = true\\000\nr => { a => [ 192.0.2.1, 1 ] }\n", STANZA, WSEL_E_PARAM,
@@ -1049,17 +1053,128 @@ static void t_err_cname(void **state)
     wsel_config_free(cfg);
     /* a space (or control byte) in a label is legal DNS and gdnsd takes it: a warning */
     cfg = must_load("r => { a => [ \"a b.\", 1 ] }\n", STANZA);
-    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "a b.");
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "a\\032b.");
     assert_int_equal(wsel_config_warning_count(cfg), 1);
     assert_non_null(strstr(wsel_config_warning(cfg, 0)->message, "\\032"));
     wsel_config_free(cfg);
     expect_err_at("r => { a => [ \"\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"\"", 1,
                   SUBS("item 'a'", "is empty"), NULL);
-    expect_err_at("r => { a => [ x\\000y., 1 ] }\n", STANZA, WSEL_E_CNAME, "x", 1,
-                  SUBS("item 'a'", "NUL"), NULL);
+    /* \000 is a NUL byte inside the label, which gdnsd 3.8.1 takes (measured) */
+    cfg = must_load("r => { a => [ x\\000y., 1 ] }\n", STANZA);
+    assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, "x\\000y.");
+    assert_int_equal(wsel_config_warning_count(cfg), 1);
+    wsel_config_free(cfg);
     /* The root is a legal, fully qualified name. */
     cfg = must_load("r => { a => [ ., 1 ] }\n", STANZA);
     assert_string_equal(wsel_config_set(cfg, 0)->items[0].value, ".");
+    wsel_config_free(cfg);
+}
+
+/* A CNAME read from its raw text with zone-file rules, as gdnsd 3.8.1 reads it
+ * (doc/weighted.md §3.5): `\.` is a dot inside a label, `\DDD` one byte, `\X` is X, an
+ * unescaped dot ends a label; the value is the name gdnsd answers (lower case,
+ * presentation form); the state key is the config string with its escapes decoded,
+ * which is what gdnsd's monitoring names the item by. Expected values derived by hand. */
+static void t_cname_zone_rules(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *value, *key; } ok[] = {
+        { "\"foo\\.bar.example.net.\"", "foo\\.bar.example.net.", "foo.bar.example.net." },
+        { "foo\\046bar.example.", "foo\\.bar.example.", "foo.bar.example." },
+        { "\"a\\\\.b.\"", "a\\\\.b.", "a\\.b." }, /* raw a\\.b. : label "a\" */
+        { "A\\066c.Example.NET.", "abc.example.net.", "abc.example.net." },
+        { "\"x\\y.\"", "xy.", "xy." }, /* \y is y */
+        { "\"a\\\"b.\"", "a\\\"b.", "a\"b." },  /* raw a\"b. : label a"b, shown a\"b */
+        { "\"a\\000b.example.\"", "a\\000b.example.", "a" },  /* gdnsd's key stops at NUL */
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "r => { a => [ %s, 1 ] }\n", ok[i].text);
+        wsel_config *cfg = must_load(text, STANZA);
+        const wsel_item *it = &wsel_config_set(cfg, 0)->items[0];
+        assert_string_equal(it->value, ok[i].value);
+        assert_string_equal(it->key, ok[i].key);
+        wsel_config_free(cfg);
+    }
+    /* an escaped final dot is inside the last label: not fully qualified */
+    expect_err_at("r => { a => [ \"foo.example\\.\", 1 ] }\n", STANZA, WSEL_E_CNAME, "\"foo",
+                  1, SUBS("fully qualified"), NULL);
+    /* label length counts bytes: 63 escaped dots make one legal label, 64 do not */
+    char text[600], lab[64 * 2 + 1];
+    for (int i = 0; i < 64; i++)
+        memcpy(lab + 2 * i, "\\.", 2);
+    lab[126] = '\0';
+    snprintf(text, sizeof text, "r => { a => [ \"%s.x.\", 1 ] }\n", lab);
+    wsel_config *cfg = must_load(text, STANZA);
+    wsel_config_free(cfg);
+    lab[126] = '\\';
+    lab[128] = '\0';
+    snprintf(text, sizeof text, "r => { a => [ \"%s.x.\", 1 ] }\n", lab);
+    expect_err_at(text, STANZA, WSEL_E_CNAME, "\"\\.", 1, SUBS("63"), NULL);
+    /* a raw NUL byte inside the quotes is refused (D13), \000 is not */
+    static const char rawnul[] = "r => { a => [ \"x\0y.\", 1 ] }\n";
+    wsel_error err;
+    wsel_load_opts o = { .input = STANZA, .flags = WSEL_LOAD_NO_INCLUDE };
+    assert_int_not_equal(wsel_config_load_buffer("t.conf", rawnul, sizeof rawnul - 1, &o,
+                                                 &cfg, &err), WSEL_OK);
+    assert_int_equal(err.code, WSEL_E_CNAME);
+    assert_non_null(strstr(err.message, "raw NUL"));
+}
+
+/* IPv6 text with a scope id, which gdnsd's numeric getaddrinfo takes (D1): the answer
+ * is the address without it; the state key is getnameinfo's text, as gdnsdctl shows it. */
+static void t_ipv6_scope(void **state)
+{
+    (void)state;
+    wsel_config *cfg = must_load("r => { a => [ \"fe80::1%lo\", 1 ], b => [ \"2001:db8::1%7\", 2 ] }\n",
+                                 STANZA);
+    const wsel_set *s = wsel_config_set(cfg, 0);
+    assert_int_equal(s->kind, WSEL_KIND_V6);
+    assert_string_equal(s->items[0].value, "fe80::1");
+    assert_string_equal(s->items[0].key, "fe80::1%lo");
+    assert_string_equal(s->items[1].value, "2001:db8::1");
+    assert_string_equal(s->items[1].key, "2001:db8::1%7");
+    assert_int_equal(s->items[0].addr[0], 0xfe);
+    assert_int_equal(s->items[0].addr[15], 1);
+    assert_int_equal(wsel_config_warning_count(cfg), 2);
+    assert_non_null(strstr(wsel_config_warning(cfg, 0)->message, "scope id"));
+    wsel_config_free(cfg);
+    /* an interface name only for a link-local address, and only one this host has */
+    expect_err_at("r => { addrs_v6 => { a => [ \"2001:db8::1%lo\", 1 ] } }\n", STANZA,
+                  WSEL_E_ADDR, "\"2001", 1, SUBS("item 'a'"), NULL);
+    expect_err_at("r => { addrs_v6 => { a => [ \"fe80::1%no-such-if9\", 1 ] } }\n", STANZA,
+                  WSEL_E_ADDR, "\"fe80", 1, SUBS("item 'a'"), NULL);
+    expect_err_at("r => { addrs_v6 => { a => [ \"fe80::1%\", 1 ] } }\n", STANZA,
+                  WSEL_E_ADDR, "\"fe80", 1, SUBS("item 'a'"), NULL);
+}
+
+/* DYNC targets compared with the zone label by label: an escaped dot does not end a
+ * label, so it can move a target out of the zone (gdnsd 3.8.1 accepts both, measured). */
+static void t_dync_escaped_dot(void **state)
+{
+    (void)state;
+    wsel_config *cfg = must_load("in => { a => [ FOO.Example.COM., 1 ] }\n"
+                                 "out1 => { a => [ \"foo.example\\.com.\", 1 ] }\n"
+                                 "out2 => { a => [ \"foo\\.example.com.\", 1 ] }\n"
+                                 "apex => { a => [ \"example.com.\", 1 ] }\n"
+                                 "other => { a => [ \"xexample.com.\", 1 ] }\n", STANZA);
+    wsel_error err;
+    bool dep;
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, "example.com", &dep,
+                                              &err), WSEL_E_RECORD);
+    assert_int_equal(wsel_config_check_record(cfg, "apex", WSEL_RR_DYNC, "example.com.", &dep,
+                                              &err), WSEL_E_RECORD);
+    assert_int_equal(wsel_config_check_record(cfg, "out1", WSEL_RR_DYNC, "example.com", &dep,
+                                              &err), WSEL_OK);
+    assert_int_equal(wsel_config_check_record(cfg, "out2", WSEL_RR_DYNC, "example.com.", &dep,
+                                              &err), WSEL_OK);
+    assert_int_equal(wsel_config_check_record(cfg, "other", WSEL_RR_DYNC, "example.com.", &dep,
+                                              &err), WSEL_OK);
+    /* and the zone's own name may hold an escaped dot */
+    assert_int_equal(wsel_config_check_record(cfg, "out1", WSEL_RR_DYNC, "example\\.com.", &dep,
+                                              &err), WSEL_E_RECORD);
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, ".", &dep, &err),
+                     WSEL_E_RECORD);
     wsel_config_free(cfg);
 }
 
@@ -1673,6 +1788,9 @@ int main(void)
         cmocka_unit_test(t_err_count),
         cmocka_unit_test(t_err_addr),
         cmocka_unit_test(t_err_cname),
+        cmocka_unit_test(t_cname_zone_rules),
+        cmocka_unit_test(t_ipv6_scope),
+        cmocka_unit_test(t_dync_escaped_dot),
         cmocka_unit_test(t_err_mixed),
         cmocka_unit_test(t_err_legacy),
         cmocka_unit_test(t_err_item),

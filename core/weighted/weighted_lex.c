@@ -120,19 +120,38 @@ static int escape(wsel__lexer *lx, size_t *n, unsigned tline, unsigned tcol)
     return put(lx, n, (char)c, tline, tcol);
 }
 
-static int finish_string(wsel__lexer *lx, wsel__token *tok, size_t n)
+/* The decoded text; when the string held an escape, its raw text (between the quotes)
+ * follows the decoded text's NUL, for values gdnsd reads with other escape rules (a
+ * CNAME, doc/weighted.md §3.5). */
+static int finish_string(wsel__lexer *lx, wsel__token *tok, size_t n, const char *raw,
+                         bool escaped)
 {
+    size_t rawlen = (size_t)(lx->p - raw) - (*raw == '"');
+    if (*raw == '"')
+        raw++;
     tok->type = WSEL__T_STRING;
     tok->len = n;
-    tok->str = wsel__arena_strndup(lx->arena, lx->buf ? lx->buf : "", n);
+    tok->raw = memchr(raw, '\0', rawlen) ? WSEL__RAW_NUL
+             : escaped ? WSEL__RAW_KEPT : WSEL__RAW_SAME;
+    size_t extra = tok->raw == WSEL__RAW_KEPT ? rawlen + 1 : 0;
+    tok->str = wsel__arena_alloc(lx->arena, n + 1 + extra);
     if (!tok->str)
         return fail(lx, WSEL_E_NOMEM, tok->line, tok->col, "out of memory%s", "");
+    if (n)
+        memcpy(tok->str, lx->buf, n);
+    tok->str[n] = '\0';
+    if (extra) {
+        memcpy(tok->str + n + 1, raw, rawlen);
+        tok->str[n + 1 + rawlen] = '\0';
+    }
     return WSEL_OK;
 }
 
 static int quoted(wsel__lexer *lx, wsel__token *tok)
 {
     size_t n = 0;
+    const char *raw = lx->p;
+    bool escaped = false;
     advance(lx);
     for (;;) {
         int c = peek(lx);
@@ -140,11 +159,13 @@ static int quoted(wsel__lexer *lx, wsel__token *tok)
             return fail(lx, WSEL_E_SYNTAX, tok->line, tok->col,
                         "unterminated quoted string; expected a closing '\"'%s", "");
         if (c == '"') {
+            int rc = finish_string(lx, tok, n, raw, escaped);
             advance(lx);
-            return finish_string(lx, tok, n);
+            return rc;
         }
         int rc;
         if (c == '\\') {
+            escaped = true;
             rc = escape(lx, &n, tok->line, tok->col);
         } else {
             rc = put(lx, &n, (char)c, tok->line, tok->col);
@@ -158,13 +179,16 @@ static int quoted(wsel__lexer *lx, wsel__token *tok)
 static int unquoted(wsel__lexer *lx, wsel__token *tok)
 {
     size_t n = 0;
+    const char *raw = lx->p;
+    bool escaped = false;
     for (;;) {
         int c = peek(lx);
         int rc;
         if (c == '\\') {
+            escaped = true;
             rc = escape(lx, &n, tok->line, tok->col);
         } else if (ends_unquoted(c)) {
-            return finish_string(lx, tok, n);
+            return finish_string(lx, tok, n, raw, escaped);
         } else {
             rc = put(lx, &n, (char)c, tok->line, tok->col);
             advance(lx);

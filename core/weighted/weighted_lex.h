@@ -19,8 +19,10 @@ typedef enum wsel__tok_type {
 typedef struct wsel__token {
     wsel__tok_type type;
     unsigned line, col;
-    char *str;           /* STRING: decoded text in the arena */
+    char *str;           /* STRING: decoded text in the arena (raw text after it, see
+                            WSEL__RAW_* in weighted_tree.h) */
     size_t len;
+    unsigned char raw;   /* STRING: WSEL__RAW_* */
 } wsel__token;
 
 typedef struct wsel__lexer {

@@ -372,20 +372,30 @@ static int check_value(builder *b, const setctx *sc, const wsel__node *a, const 
             return bfail(b, WSEL_E_MIXED, &a->pos, label,
                          "'%.100s' is an IP address but the set holds CNAMEs (detected from "
                          "item '%.100s'); expected a domain name", a->str, sc->first);
-        const char *why = wsel__cname_problem(a->str, a->len);
-        if (why)
+        /* gdnsd reads a CNAME from its raw text with zone-file escapes (D4 retired) */
+        const char *raw = wsel__node_raw(a);
+        if (!raw)
+            return bfail(b, WSEL_E_CNAME, &a->pos, label,
+                         "CNAME '%.100s' holds a raw NUL byte; expected text (write \\000 "
+                         "for a NUL byte in a label)", a->str);
+        uint8_t wire[WSEL__DNAME_WIRE];
+        const char *why;
+        size_t wlen = wsel__dname_wire(raw, strlen(raw), wire, &why);
+        if (!wlen)
             return bfail(b, WSEL_E_CNAME, &a->pos, label,
                          "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
                          "'.', labels of 1..63 octets, at most 255 octets in wire form",
-                         a->str, why);
-        for (size_t i = 0; i < a->len; i++) {
-            unsigned char c = (unsigned char)a->str[i];
-            if (c <= ' ' || c >= 0x7f) {
-                if (!bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u at offset %zu "
-                           "(a space, control or non-ASCII byte): legal in DNS and accepted "
-                           "by gdnsd, but rarely meant", c, i))
-                    return nomem(b);
-                break;
+                         raw, why);
+        for (size_t i = 0, nth = 1; wire[i]; i += (size_t)wire[i] + 1, nth++) {
+            for (size_t k = 1; k <= wire[i]; k++) {
+                unsigned c = wire[i + k];
+                if (c <= ' ' || c >= 0x7f) {
+                    if (!bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u in label %zu "
+                               "(a space, control or non-ASCII byte): legal in DNS and "
+                               "accepted by gdnsd, but rarely meant", c, nth))
+                        return nomem(b);
+                    return WSEL_OK;
+                }
             }
         }
         return WSEL_OK;
@@ -445,18 +455,34 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
     if (rc)
         return rc;
     char key[320];
-    const char *value = a->str;
-    char canon[WSEL__ADDR_TEXT];
+    /* value: what gdnsd answers; keysrc: what gdnsd's monitoring names the item by */
+    const char *value = a->str, *keysrc = a->str;
+    char canon[WSEL__DNAME_TEXT];
     uint8_t probe[16];
     if (sc->kind == WSEL_KIND_V4 && wsel__addr_parse(a->str, a->len, false, probe) != 4) {
         /* an inet_aton spelling gdnsd takes (D1): answer what gdnsd answers, say so */
         wsel__addr_format(4, it->addr, canon, sizeof canon);
-        value = canon;
+        value = keysrc = canon;
         if (!bwarn(b, &a->pos, label, "'%.100s' is read as %s (inet_aton's rules, as gdnsd "
                    "reads it); write %s if that is what you mean", a->str, canon, canon))
             return nomem(b);
+    } else if (sc->kind == WSEL_KIND_V6 && wsel__addr_parse(a->str, a->len, false, probe) != 6) {
+        /* a scope id, which gdnsd takes (D1): not part of the answer; monitored with it */
+        wsel__addr_format(6, it->addr, canon, sizeof canon);
+        value = canon;
+        if (!bwarn(b, &a->pos, label, "'%.100s' is answered as %s: the scope id names an "
+                   "interface of the host that reads the config and is not part of a DNS "
+                   "answer", a->str, canon))
+            return nomem(b);
+    } else if (sc->kind == WSEL_KIND_CNAME) {
+        const char *why;
+        uint8_t wire[WSEL__DNAME_WIRE];
+        const char *raw = wsel__node_raw(a);
+        wsel__dname_wire(raw, strlen(raw), wire, &why); /* checked in check_value */
+        wsel__dname_text(wire, canon);
+        value = canon;
     }
-    if (!wsel__canon_key(value, key, sizeof key))
+    if (!wsel__canon_key(keysrc, key, sizeof key))
         return bfail(b, WSEL_E_CNAME, &a->pos, label, "value too long");
     it->label = wsel__arena_strdup(&b->cfg->arena, label);
     it->value = wsel__arena_strdup(&b->cfg->arena, value);

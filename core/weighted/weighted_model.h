@@ -36,8 +36,14 @@ typedef struct wsel__warning {
 
 /* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
-/* NULL when s[0..len) is a legal fully qualified domain name, else what is wrong. */
-const char *wsel__cname_problem(const char *s, size_t len);
+/* Domain names read from zone-file text, as gdnsd reads a CNAME (weighted_model_check.c):
+ * the wire form (at most 255 bytes) and the presentation text gdnsd answers with. */
+#define WSEL__DNAME_WIRE 256
+#define WSEL__DNAME_TEXT (4 * 255 + 2)
+size_t wsel__dname_wire(const char *s, size_t len, uint8_t wire[WSEL__DNAME_WIRE],
+                        const char **why);
+size_t wsel__dname_text(const uint8_t *wire, char out[WSEL__DNAME_TEXT]);
+bool wsel__dname_in_zone(const uint8_t *name, size_t nlen, const uint8_t *zone, size_t zlen);
 
 /* The definition of service type `name` when it uses the `static` plugin, else NULL. */
 const wsel__static_svc *wsel__config_static(const wsel_config *cfg, const char *name);

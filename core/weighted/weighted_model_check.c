@@ -5,6 +5,7 @@
 #include <math.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -86,37 +87,133 @@ int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
         if (res)
             freeaddrinfo(res);
     }
+    /* ... and IPv6 text with a scope id (fe80::1%lo, fe80::1%1), by the same getaddrinfo:
+     * an interface name only for link-local addresses and only when this host has the
+     * interface, a number for any IPv6 address (D1). */
+    if (memchr(s, '%', len) && s[len] == '\0') {
+        struct addrinfo hints, *res = NULL;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_INET6;
+        hints.ai_flags = AI_NUMERICHOST;
+        if (getaddrinfo(s, NULL, &hints, &res) == 0 && res) {
+            const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)(void *)res->ai_addr;
+            memcpy(addr, &sin6->sin6_addr, 16);
+            freeaddrinfo(res);
+            return 6;
+        }
+        if (res)
+            freeaddrinfo(res);
+    }
     memset(addr, 0, 16);
     return 0;
 }
 
-/* NULL when `s` is a legal fully qualified domain name, else what is wrong with it. */
-const char *wsel__cname_problem(const char *s, size_t len)
+/* Reads a domain name from zone-file text as gdnsd reads a CNAME (doc/weighted.md §3.5,
+ * D4): an unescaped '.' ends a label, `\DDD` is the byte DDD, `\X` is X (so `\.` is a dot
+ * inside a label and `\000` a NUL byte in it). The wire form (length-prefixed labels, the
+ * root's 0 last) goes to wire[]; returns its length, or 0 with *why set. */
+size_t wsel__dname_wire(const char *s, size_t len, uint8_t wire[WSEL__DNAME_WIRE],
+                        const char **why)
 {
+    size_t w = 0, lab = 0; /* wire bytes written; start of the current label */
+    bool open = false;     /* a label has begun */
+    *why = NULL;
     if (len == 0)
-        return "is empty";
-    if (has_nul(s, len))
-        return "holds a NUL byte";
-    /* A label may hold any other byte, as in gdnsd (a space or a control byte is legal
-     * in DNS; the loader warns about it, D6). */
+        return *why = "is empty", 0;
+    size_t bs = 0; /* backslashes before the last byte: an even count leaves it unescaped */
+    while (bs + 1 < len && s[len - 2 - bs] == '\\')
+        bs++;
     if (s[len - 1] != '.')
-        return "is not fully qualified (does not end in '.')";
-    if (len == 1)
-        return NULL; /* the root */
-    size_t wire = 1, label = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '.') {
-            if (label == 0)
-                return "has an empty label";
-            wire += label + 1;
-            label = 0;
-        } else if (++label > 63) {
-            return "has a label longer than 63 octets";
-        }
+        return *why = "is not fully qualified (does not end in '.')", 0;
+    if (bs % 2)
+        return *why = "is not fully qualified (its final '.' is escaped, so it belongs to "
+                      "the last label)", 0;
+    if (len == 1) {
+        wire[0] = 0;
+        return 1;
     }
-    if (wire > 255)
-        return "is longer than 255 octets in wire form";
-    return NULL;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = (unsigned char)s[i];
+        if (c == '.') {
+            if (!open)
+                return *why = "has an empty label", 0;
+            wire[lab] = (uint8_t)(w - lab - 1);
+            open = false;
+            continue;
+        }
+        if (w >= 255)
+            return *why = "is longer than 255 octets in wire form", 0;
+        if (!open) {
+            lab = w++;
+            open = true;
+        }
+        if (c == '\\' && i + 1 < len) {
+            c = (unsigned char)s[++i];
+            if (c >= '0' && c <= '9' && i + 2 < len && isdigit((unsigned char)s[i + 1]) &&
+                isdigit((unsigned char)s[i + 2])) {
+                c = (c - '0') * 100 + (unsigned)(s[i + 1] - '0') * 10 + (unsigned)(s[i + 2] - '0');
+                i += 2;
+                if (c > 255)
+                    return *why = "has an escape above \\255", 0;
+            }
+        }
+        if (w - lab - 1 >= 63)
+            return *why = "has a label longer than 63 octets", 0;
+        if (w >= 255)
+            return *why = "is longer than 255 octets in wire form", 0;
+        wire[w++] = (uint8_t)c;
+    }
+    if (w >= 255)
+        return *why = "is longer than 255 octets in wire form", 0;
+    wire[w++] = 0;
+    return w;
+}
+
+/* The presentation text of a wire-form name as gdnsd puts it in answers: lower case
+ * (measured: gdnsd 3.8.1 answers `q.example.net.` for a CNAME configured as
+ * `Q.Example.NET.`), '.', '\\' and '"' inside a label escaped with a backslash, bytes
+ * up to the space and from 0x7f as \DDD: zone-file text that, between quotes in a
+ * config, reads back as the same name. Returns the text's length. */
+size_t wsel__dname_text(const uint8_t *wire, char out[WSEL__DNAME_TEXT])
+{
+    size_t o = 0;
+    if (wire[0] == 0) {
+        out[o++] = '.';
+    }
+    for (size_t i = 0; wire[i]; i += (size_t)wire[i] + 1) {
+        for (size_t k = 1; k <= wire[i]; k++) {
+            unsigned c = wire[i + k];
+            if (c <= ' ' || c >= 0x7f) {
+                snprintf(out + o, 5, "\\%03u", c);
+                o += 4;
+                continue;
+            }
+            if (c == '.' || c == '\\' || c == '"')
+                out[o++] = '\\';
+            out[o++] = (char)tolower((int)c);
+        }
+        out[o++] = '.';
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* True when wire-form `name` equals wire-form `zone` or lies below it, label by label,
+ * ignoring ASCII case. */
+bool wsel__dname_in_zone(const uint8_t *name, size_t nlen, const uint8_t *zone, size_t zlen)
+{
+    if (zlen > nlen)
+        return false;
+    /* the suffix must start at a label boundary of name */
+    size_t at = 0;
+    while (nlen - at > zlen && name[at])
+        at += (size_t)name[at] + 1;
+    if (nlen - at != zlen)
+        return false;
+    for (size_t i = 0; i < zlen; i++)
+        if (tolower(name[at + i]) != tolower(zone[i]))
+            return false;
+    return true;
 }
 
 static bool mode_grouped(wsel_mode m)

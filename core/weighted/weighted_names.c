@@ -1,5 +1,7 @@
 /* Names of modes and parameter levels, and canonical state keys. */
 #include <ctype.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,13 +31,34 @@ const char *wsel_level_name(wsel_level l)
     return "unknown";
 }
 
+/* IPv6 text with a scope id as gdnsd's monitoring prints it (getnameinfo of what a
+ * numeric getaddrinfo reads: `fe80::1%1` is `fe80::1%lo` where interface 1 is lo). */
+static bool scoped_text(const char *text, char *buf, size_t len)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_INET6;
+    hints.ai_flags = AI_NUMERICHOST;
+    if (getaddrinfo(text, NULL, &hints, &res) != 0 || !res) {
+        if (res)
+            freeaddrinfo(res);
+        return false;
+    }
+    int rc = getnameinfo(res->ai_addr, res->ai_addrlen, buf, (socklen_t)len, NULL, 0,
+                         NI_NUMERICHOST);
+    freeaddrinfo(res);
+    return rc == 0;
+}
+
 bool wsel__canon_key(const char *text, char *out, size_t len)
 {
     uint8_t bin[16];
-    char buf[WSEL__ADDR_TEXT];
+    char buf[WSEL__ADDR_TEXT + 64]; /* room for a scope id */
     int fam = wsel__addr_parse(text, strlen(text), false, bin);
     if (fam) {
         wsel__addr_format(fam, bin, buf, sizeof buf);
+    } else if (strchr(text, '%') && scoped_text(text, buf, sizeof buf)) {
+        /* IPv6 with a scope id: named as gdnsd's monitoring names it (D1) */
     } else {
         size_t n = strlen(text);
         if (n + 1 > len)

@@ -224,6 +224,7 @@ static int new_node(fstate *fs, wsel__ntype type, unsigned line, unsigned col,
     if (!n)
         return nomem(fs);
     n->type = (unsigned char)type;
+    n->raw = WSEL__RAW_SAME;
     n->pos.file = fs->name;
     n->pos.line = line;
     n->pos.col = col;
@@ -517,6 +518,7 @@ static int parse_value(fstate *fs, unsigned level, wsel__node **out)
             return rc;
         n->str = fs->tok.str;
         n->len = (uint32_t)fs->tok.len; /* len <= max_string <= UINT32_MAX */
+        n->raw = fs->tok.raw;
         *out = n;
         return next(fs);
     default:

@@ -1,30 +1,30 @@
 /* Checking zone records (DYNA / DYNC) against the resources they name. */
-#include <ctype.h>
 #include <string.h>
 
 #include "weighted_model.h"
 
-/* Length of a domain name without its one trailing dot ("." becomes ""). */
-static size_t bare_len(const char *s)
-{
-    size_t n = strlen(s);
-    return n && s[n - 1] == '.' ? n - 1 : n;
-}
-
-/* True when `name` equals `zone` or lies below it, ignoring case and trailing dots. */
+/* True when the CNAME target `name` (presentation text, as the loader keeps it) equals
+ * the zone `zone` (zone-file text, a final dot optional) or lies below it: label by
+ * label, so an escaped dot (`foo.example\\.com.`) does not end a label, ignoring case. */
 static bool in_zone(const char *name, const char *zone)
 {
-    size_t nl = bare_len(name), zl = bare_len(zone);
-    if (zl == 0)
+    uint8_t nw[WSEL__DNAME_WIRE], zw[WSEL__DNAME_WIRE];
+    char ztext[WSEL__DNAME_TEXT];
+    const char *why;
+    size_t zl = strlen(zone);
+    if (zl == 0 || (zl == 1 && zone[0] == '.'))
         return true; /* everything is inside the root zone */
-    if (nl < zl)
+    if (zl + 2 > sizeof ztext)
         return false;
-    if (nl > zl && name[nl - zl - 1] != '.')
-        return false;
-    for (size_t i = 0; i < zl; i++)
-        if (tolower((unsigned char)name[nl - zl + i]) != tolower((unsigned char)zone[i]))
-            return false;
-    return true;
+    memcpy(ztext, zone, zl + 1);
+    size_t zwl = wsel__dname_wire(ztext, zl, zw, &why);
+    if (!zwl) { /* no final dot: add it */
+        ztext[zl] = '.';
+        ztext[zl + 1] = '\0';
+        zwl = wsel__dname_wire(ztext, zl + 1, zw, &why);
+    }
+    size_t nwl = wsel__dname_wire(name, strlen(name), nw, &why);
+    return zwl && nwl && wsel__dname_in_zone(nw, nwl, zw, zwl);
 }
 
 int wsel_config_check_record(const wsel_config *cfg, const char *name, wsel_rrtype type,

@@ -19,6 +19,12 @@ typedef enum wsel__ntype {
 
 typedef wsel__at wsel__pos; /* core/io.h */
 
+/* What a simple value keeps of its raw text (the bytes between its quotes, escapes not
+ * decoded), which gdnsd reads under other escape rules for a CNAME (doc/weighted.md
+ * §3.5): nothing when it held no escape (the raw text is the value), the raw text after
+ * the value's NUL, or only the fact that it held a raw NUL byte. */
+enum { WSEL__RAW_SAME = 0, WSEL__RAW_KEPT, WSEL__RAW_NUL };
+
 typedef struct wsel__node wsel__node;
 
 typedef struct wsel__entry {
@@ -38,7 +44,15 @@ struct wsel__node {
     };
     uint32_t len;             /* simple: bytes; array: elements; hash: entries */
     unsigned char type;       /* wsel__ntype */
+    unsigned char raw;        /* simple: WSEL__RAW_* */
 };
+
+/* The raw text of a simple node (NUL-terminated), or NULL when it held a raw NUL. */
+static inline const char *wsel__node_raw(const wsel__node *n)
+{
+    return n->raw == WSEL__RAW_SAME ? n->str
+         : n->raw == WSEL__RAW_KEPT ? n->str + n->len + 1 : NULL;
+}
 
 typedef struct wsel__parse_opts {
     unsigned flags;

@@ -53,9 +53,13 @@ typedef struct wsel_loc {
 /* One address or CNAME. */
 typedef struct wsel_item {
     const char *label;      /* its key in the config */
-    const char *value;      /* address or CNAME text exactly as configured */
-    const char *key;        /* state key: canonical address text (inet_ntop form),
-                               or the CNAME lower-cased; what monitoring state is keyed by */
+    const char *value;      /* what gdnsd answers: the address as configured (an inet_aton
+                               spelling as its dotted quad, without an IPv6 scope id), or
+                               the CNAME in lower-case presentation form (doc/weighted.md
+                               §3.5) */
+    const char *key;        /* state key: canonical address text (inet_ntop form; with a
+                               scope id getnameinfo's), or the CNAME's decoded text
+                               lower-cased; what monitoring state is keyed by */
     uint8_t addr[16];       /* binary address (IPv4 in addr[0..3]); zero for CNAMEs */
     uint32_t weight;        /* configured weight, 1..WSEL_MAX_WEIGHT */
     uint16_t group;         /* index of its group in the set (0 in ungrouped sets) */

@@ -55,6 +55,8 @@ ALPHA = 0.001
 RECORD_TTL = 86400
 RECORD_MIN_TTL = 10
 ZONE = "example.test"
+# the zone of a verdict file's NAME.zone (its DYNA/DYNC records)
+VERDICT_ZONE = "example.com"
 
 
 def left():
@@ -146,8 +148,17 @@ def verdicts(tmp):
         with open(path, "rb") as f:
             data = f.read()
         d = make_dir(path, data, tmp)
+        zone_args = []
+        zsrc = path[:-5] + ".zone" if path.endswith(".conf") else ""
+        if zsrc and os.path.exists(zsrc):
+            # DYNA/DYNC records of zone VERDICT_ZONE, checked by both (doc/weighted.md §3.8)
+            zfile = os.path.join(d, "zones", VERDICT_ZONE)
+            with open(zsrc) as src, open(zfile, "w") as f:
+                f.write("@ SOA ns1 hostmaster 1 7200 1800 259200 900\n@ NS ns1\n"
+                        "ns1 A 192.0.2.1\n" + src.read())
+            zone_args = ["--zone", zfile, VERDICT_ZONE]
         grc, gout, gerr = run(["gdnsd", "-c", d, "checkconf"])
-        wrc, wout, werr = run([WSEL, "check", "--whole", os.path.join(d, "config")])
+        wrc, wout, werr = run([WSEL, "check", "--whole", os.path.join(d, "config")] + zone_args)
         shutil.rmtree(d, ignore_errors=True)
         if grc is None or wrc is None:
             return (path, None, None, "", "", "not run: timed out")

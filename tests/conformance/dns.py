@@ -45,7 +45,7 @@ def read_name(msg, off, depth=0):
         text = ""
         for b in raw:
             c = chr(b)
-            if c in ".\\" or b <= 32 or b >= 127:
+            if c in ".\\\"" or b <= 32 or b >= 127:
                 text += "\\%03d" % b if (b <= 32 or b >= 127) else "\\" + c
             else:
                 text += c
