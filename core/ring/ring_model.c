@@ -619,9 +619,10 @@ static void addr_free(wsel__raddr *a)
     free(a);
 }
 
-/* Applies a plan: disable what goes, append what comes, redistribute once, delete the
- * disabled addresses (section 7.3). Cannot fail. */
-static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
+/* Applies a plan: disable what goes, append what comes, redistribute once (unless
+ * `settle` is false: a batch build, whose new hosts have nothing to disable, replays the
+ * redistributions later), delete the disabled addresses (section 7.3). Cannot fail. */
+static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p, bool settle)
 {
     for (size_t k = 0; k < h->n; k++) {
         wsel__raddr *a = h->a[k];
@@ -649,7 +650,8 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
     renumber(r, h->idx, h->first);
-    redistribute(r);
+    if (settle)
+        redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
         if (h->a[k]->disabled)
@@ -696,7 +698,7 @@ int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err)
     int rc = resolve_plan(r, h, &p, err);
     if (rc != WSEL_OK)
         return rc;
-    apply_plan(r, h, &p);
+    apply_plan(r, h, &p, true);
     plan_free(&p);
     return WSEL_OK;
 }
@@ -816,6 +818,40 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
     redistribute(r);
 }
 
+/* Appends new host (name, port), resolved; settle: and redistributes (else a batch
+ * build replays the redistributions later, wsel__ring_replay). */
+static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
+                       bool settle, wsel_error *err)
+{
+    if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
+        return nomem(err);
+    wsel__rhost *h = calloc(1, sizeof *h);
+    if (!h || !(h->name = dupstr(name))) {
+        free(h);
+        return nomem(err);
+    }
+    char buf[64];
+    h->port = (uint16_t)port;
+    h->node_weight = weight;
+    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
+    h->prev_ttl0_or_empty = true;
+    plan p;
+    int rc = resolve_plan(r, h, &p, err);
+    if (rc) {
+        free(h->a);
+        free(h->name);
+        free(h);
+        return rc;
+    }
+    h->idx = r->nh;
+    h->first = r->naddr;
+    r->h[r->nh++] = h;
+    index_add(r, h);
+    apply_plan(r, h, &p, settle);
+    plan_free(&p);
+    return WSEL_OK;
+}
+
 int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
                        wsel_error *err)
 {
@@ -829,33 +865,7 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
         set_host_weight(r, h, weight);
         return WSEL_OK;
     }
-    if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
-        return nomem(err);
-    h = calloc(1, sizeof *h);
-    if (!h || !(h->name = dupstr(name))) {
-        free(h);
-        return nomem(err);
-    }
-    char buf[64];
-    h->port = (uint16_t)port;
-    h->node_weight = weight;
-    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
-    h->prev_ttl0_or_empty = true;
-    plan p;
-    rc = resolve_plan(r, h, &p, err);
-    if (rc) {
-        free(h->a);
-        free(h->name);
-        free(h);
-        return rc;
-    }
-    h->idx = r->nh;
-    h->first = r->naddr;
-    r->h[r->nh++] = h;
-    index_add(r, h);
-    apply_plan(r, h, &p);
-    plan_free(&p);
-    return WSEL_OK;
+    return host_append(r, name, port, weight, true, err);
 }
 
 static void host_free(wsel__rhost *h)
@@ -1053,7 +1063,45 @@ static int check_opts(const wsel_ring_opts *o, uint32_t *n_out, wsel_error *err)
     return WSEL_OK;
 }
 
+/* The hosts given at construction, sorted (section 2). 5.2.3 adds them one by one, each
+ * with a redistribution; in its mode, with `batch`, wsel appends them and replays those
+ * redistributions at the end (wsel__ring_replay: the same wheel). A host given twice
+ * (the second changes its weight) ends the batch there: the hosts so far are replayed,
+ * the rest added one by one. */
+static int add_hosts(wsel_ring *r, const hs *v, size_t n, bool batch, wsel_error *err)
+{
+    batch = batch && !r->strict && n > 1;
+    size_t *ends = batch ? malloc(n * sizeof *ends) : NULL, nsteps = 0;
+    if (batch && !ends)
+        return nomem(err);
+    int rc = WSEL_OK;
+    for (size_t i = 0; i < n && rc == WSEL_OK; i++) {
+        const wsel_ring_host_spec *s = v[i].s;
+        uint32_t port = s->port < 0 ? 80u : (uint32_t)s->port;
+        uint32_t weight = s->weight < 0 ? 10u : (uint32_t)s->weight;
+        if (batch && wsel__ring_find_host(r, s->name, port)) {
+            batch = false;
+            rc = wsel__ring_replay(r, ends, nsteps, err);
+        }
+        if (rc == WSEL_OK && batch) {
+            rc = host_append(r, s->name, port, weight, false, err);
+            ends[nsteps++] = r->naddr;
+        } else if (rc == WSEL_OK) {
+            rc = wsel_ring_add_host(r, s->name, port, weight, err);
+        }
+    }
+    if (rc == WSEL_OK && batch)
+        rc = wsel__ring_replay(r, ends, nsteps, err);
+    free(ends);
+    return rc;
+}
+
 int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
+{
+    return wsel__ring_new(o, true, out, err);
+}
+
+int wsel__ring_new(const wsel_ring_opts *o, bool batch, wsel_ring **out, wsel_error *err)
 {
     if (!o || !out)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
@@ -1110,11 +1158,7 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
             snprintf(v[i].suffix, sizeof v[i].suffix, ":%u", (unsigned)s->port);
     }
     qsort(v, o->n_hosts, sizeof *v, cmp_hs);
-    for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
-        const wsel_ring_host_spec *s = v[i].s;
-        rc = wsel_ring_add_host(r, s->name, s->port < 0 ? 80u : (uint32_t)s->port,
-                                s->weight < 0 ? 10u : (uint32_t)s->weight, err);
-    }
+    rc = add_hosts(r, v, o->n_hosts, batch, err);
     free(v);
     if (rc) {
         wsel_ring_free(r);

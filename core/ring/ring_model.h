@@ -140,6 +140,16 @@ const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
 int wsel__ring_journal_start(wsel_ring *r, wsel_error *err);
 void wsel__ring_journal_stop(wsel_ring *r);
 
+/* ring_build.c: the batch build. Every slot is free, the addresses in iteration order
+ * have never been redistributed, and after 5.2.3's k-th add there were ends[k] of them
+ * (non-decreasing, the last is naddr): sets the wheel to what those adds, each with its
+ * redistribution in 5.2.3's mode, give. WSEL_E_NOMEM (the ring is then only fit to be
+ * freed). */
+int wsel__ring_replay(wsel_ring *r, const size_t *ends, size_t nsteps, wsel_error *err);
+/* ring_model.c: wsel_ring_new, with the hosts given at construction added in a batch
+ * (replayed, above) or, batch false, one by one as 5.2.3 adds them (the tests compare). */
+int wsel__ring_new(const wsel_ring_opts *o, bool batch, wsel_ring **out, wsel_error *err);
+
 /* ring_state.c: the end of a pick at an address with text ip (an IP, or a name that goes
  * through dns->toip) and port: fills peer's outcome, ip, port and message. */
 void wsel__ring_peer_fill(const wsel_ring_dns *dns, const char *ip, wsel_ring_iptype iptype,
