@@ -40,7 +40,10 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 
 /* ---- section 5: apportionment --------------------------------------------------- */
 
-static void journal_note(wsel_ring *r, uint32_t s)
+/* inlined into the redistribution's loops: a slot move is a few stores */
+#define MOVE static inline __attribute__((always_inline))
+
+MOVE void journal_note(wsel_ring *r, uint32_t s)
 {
     if (r->jmark && !r->jmark[s]) {
         r->jmark[s] = 1;
@@ -72,7 +75,7 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-static void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
+MOVE void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
 {
     journal_note(r, s);
     r->wheel[s] = a;
@@ -86,7 +89,7 @@ static void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
     a->count++;
 }
 
-static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
 {
     uint32_t s = a->tail;
     a->tail = r->prev[s];
