@@ -113,18 +113,8 @@ static void materialize(replay *p)
     for (size_t i = 0; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
         const slots *st = &p->st[i];
-        for (uint32_t k = 0; k < st->n; k++) {
-            uint32_t s = st->s[k];
-            r->wheel[s] = a;
-            r->prev[s] = a->tail;
-            r->next[s] = 0;
-            if (a->tail)
-                r->next[a->tail] = s;
-            else
-                a->head = s;
-            a->tail = s;
-        }
-        a->count = st->n;
+        for (uint32_t k = 0; k < st->n; k++)
+            wsel__ring_slot_push(r, a, st->s[k]);
         a->target = st->n;
         a->settled = true;
         a->prev_weight = a->weight;

@@ -40,17 +40,6 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 
 /* ---- section 5: apportionment --------------------------------------------------- */
 
-/* inlined into the redistribution's loops: a slot move is a few stores */
-#define MOVE static inline __attribute__((always_inline))
-
-MOVE void journal_note(wsel_ring *r, uint32_t s)
-{
-    if (r->jmark && !r->jmark[s]) {
-        r->jmark[s] = 1;
-        r->journal[r->njournal++] = s;
-    }
-}
-
 int wsel__ring_journal_start(wsel_ring *r, wsel_error *err)
 {
     if (r->jmark)
@@ -75,21 +64,7 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-MOVE void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
-{
-    journal_note(r, s);
-    r->wheel[s] = a;
-    r->prev[s] = a->tail;
-    r->next[s] = 0;
-    if (a->tail)
-        r->next[a->tail] = s;
-    else
-        a->head = s;
-    a->tail = s;
-    a->count++;
-}
-
-MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+WSEL__RING_MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
 {
     uint32_t s = a->tail;
     a->tail = r->prev[s];
@@ -99,7 +74,7 @@ MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
         a->head = 0;
     a->count--;
     r->wheel[s] = NULL;
-    journal_note(r, s);
+    wsel__ring_journal_note(r, s);
     return s;
 }
 
@@ -324,7 +299,7 @@ static void redistribute(wsel_ring *r)
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
         while (a->count < a->target && r->nfree > 0)
-            slot_push(r, a, r->free[--r->nfree]);
+            wsel__ring_slot_push(r, a, r->free[--r->nfree]);
         a->settled = true;
         a->prev_weight = a->weight;
     }

@@ -94,6 +94,33 @@ static inline uint32_t wsel__ring_name_key(const char *name)
     return h;
 }
 
+/* Slot moves, inlined into the redistribution's loops (a move is a few stores). */
+#define WSEL__RING_MOVE static inline __attribute__((always_inline))
+
+/* Notes slot s in the journal a fast engine reads, once. */
+WSEL__RING_MOVE void wsel__ring_journal_note(wsel_ring *r, uint32_t s)
+{
+    if (r->jmark && !r->jmark[s]) {
+        r->jmark[s] = 1;
+        r->journal[r->njournal++] = s;
+    }
+}
+
+/* Address a acquires slot s (owned by no one): the last of its list. */
+WSEL__RING_MOVE void wsel__ring_slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
+{
+    wsel__ring_journal_note(r, s);
+    r->wheel[s] = a;
+    r->prev[s] = a->tail;
+    r->next[s] = 0;
+    if (a->tail)
+        r->next[a->tail] = s;
+    else
+        a->head = s;
+    a->tail = s;
+    a->count++;
+}
+
 /* What a pick of address a reports as its host name (doc/ring.md section 9): NULL for an
  * IP-literal host, a named SRV target's name with use_srv_name, else the host's name. */
 static inline const char *wsel__ring_pick_hostname(const wsel_ring *r, const wsel__raddr *a)
