@@ -10,10 +10,18 @@
  * for every pick, the same owner for every slot, the fast engine's view equal to its
  * ring (wsel_ring_fast_check), and the ring's invariants hold (wsel_ring_check).
  *
- * Input: 1 byte of setup (wheel size, strict mode, threshold), then operations of one
- * kind byte and their arguments, until the input ends. */
+ * Hosts given at construction (when the setup byte asks for them): the reference ring
+ * gets them in a batch (wsel_ring_new), the other one by one as 5.2.3 adds them
+ * (wsel__ring_new, batch false), and the two must start in the same state: the same
+ * addresses holding the same slots in the same acquisition order, the same free stack
+ * (wsel_kit_ring_same_state; doc/ring.md section 2, "The batch build").
+ *
+ * Input: 1 byte of setup (wheel size, strict mode, threshold, hosts at construction),
+ * then, with hosts, up to 3 DNS answers and up to 12 hosts; then operations of one kind
+ * byte and their arguments, until the input ends. */
 #include "fuzz.h"
 #include "ring_mock.h"
+#include "../core/ring/ring_model.h"
 
 #define NAMES 4
 #define MAX_OPS 200
@@ -68,6 +76,23 @@ static void answer(mock *m, fuzz_producer *fp)
     }
 }
 
+/* Hosts given at construction, from the input: up to 12, with the answers of up to 3
+ * names first. Returns how many. */
+static size_t construction_hosts(fuzz_producer *fp, mock *m, wsel_ring_host_spec *spec,
+                                 char (*names)[32])
+{
+    for (unsigned k = (unsigned)fuzz_range(fp, 0, 3); k > 0; k--)
+        answer(m, fp);
+    size_t n = (size_t)fuzz_range(fp, 1, 12);
+    for (size_t i = 0; i < n; i++) {
+        name_of(fp, names[i], 32);
+        spec[i].name = names[i];
+        spec[i].port = fuzz_bool(fp) ? -1 : 80 + (int64_t)fuzz_range(fp, 0, 1);
+        spec[i].weight = fuzz_bool(fp) ? -1 : (int64_t)fuzz_range(fp, 1, 100);
+    }
+    return n;
+}
+
 static void same_pick(const wsel_ring_peer *a, const wsel_ring_peer *b, int rca, int rcb,
                       size_t op)
 {
@@ -103,10 +128,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wsel_ring_opts o = mock_opts(&m, sizes[setup % 10]);
     o.strict = (setup / 10) % 2;
     o.health_threshold = (double)((setup / 20) % 3) * 25;
+    wsel_ring_host_spec spec[12];
+    char names[12][32], why[256];
+    if ((setup / 60) % 2) {
+        o.hosts = spec;
+        o.n_hosts = construction_hosts(&fp, &m, spec, names);
+    }
     wsel_ring *a = NULL, *b = NULL;
     wsel_ring_fast *f = NULL;
     FUZZ_ASSERT(wsel_ring_new(&o, &a, NULL) == WSEL_OK);
-    FUZZ_ASSERT(wsel_ring_new(&o, &b, NULL) == WSEL_OK);
+    FUZZ_ASSERT(wsel__ring_new(&o, false, &b, NULL) == WSEL_OK);
+    const char *d = wsel_kit_ring_same_state(a, b, why, sizeof why);
+    FUZZ_ASSERT_MSG(!d, "%zu hosts on %u slots: the batch build differs from one by one: %s",
+                    o.n_hosts, wsel_ring_size(a), d);
     FUZZ_ASSERT(wsel_ring_fast_new(b, &f, NULL) == WSEL_OK);
     double now = 0;
     for (size_t op = 0; op < MAX_OPS && fp.left; op++) {

@@ -3,6 +3,8 @@
  * Every change plans first (all allocation and validation), then applies without
  * failing, so an error changes nothing. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +40,6 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len)
 
 /* ---- section 5: apportionment --------------------------------------------------- */
 
-static void journal_note(wsel_ring *r, uint32_t s)
-{
-    if (r->jmark && !r->jmark[s]) {
-        r->jmark[s] = 1;
-        r->journal[r->njournal++] = s;
-    }
-}
-
 int wsel__ring_journal_start(wsel_ring *r, wsel_error *err)
 {
     if (r->jmark)
@@ -70,21 +64,7 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-static void slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
-{
-    journal_note(r, s);
-    r->wheel[s] = a;
-    r->prev[s] = a->tail;
-    r->next[s] = 0;
-    if (a->tail)
-        r->next[a->tail] = s;
-    else
-        a->head = s;
-    a->tail = s;
-    a->count++;
-}
-
-static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+WSEL__RING_MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
 {
     uint32_t s = a->tail;
     a->tail = r->prev[s];
@@ -94,7 +74,7 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
         a->head = 0;
     a->count--;
     r->wheel[s] = NULL;
-    journal_note(r, s);
+    wsel__ring_journal_note(r, s);
     return s;
 }
 
@@ -105,6 +85,8 @@ static uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
  * addresses came or went (capacity reserved when the change was planned). */
 static void renumber(wsel_ring *r, size_t from, size_t pos)
 {
+    if (pos < r->held)
+        r->held = pos; /* an address holding slots may now sit at pos */
     for (size_t i = from; i < r->nh; i++) {
         r->h[i]->idx = i;
         r->h[i]->first = pos;
@@ -118,21 +100,47 @@ static void renumber(wsel_ring *r, size_t from, size_t pos)
 }
 
 
-/* 5.2.3's counts: each address gets the floor of its share of what is left. */
-static void sequential_targets(wsel_ring *r)
+/* The first address a redistribution in 5.2.3's mode must count (section 5, "Skipping
+ * what gets nothing"): every address before it gets 0 slots, since its weight is below
+ * 0.999 N / W' of the weight W' from it on. Found walking back from the last address
+ * while that weight stays small; *rest gets the weight from the returned one on. */
+static size_t first_counted(const wsel_ring *r, double *rest)
 {
-    wsel__raddr *a;
-    double W = 0;
-    FOR_EACH_ADDR(r, a)
-        W += a->weight;
+    uint64_t S = 0, T = (uint64_t)r->wmax * r->n * 1000; /* weight at or below T/999: counted */
+    size_t i = r->naddr;
+    while (i > 0 && (S + r->addr[i - 1]->weight) * 999 <= T)
+        S += r->addr[--i]->weight;
+    *rest = (double)S;
+    return i;
+}
+
+/* 5.2.3's counts: each address gets the floor of its share of what is left. Returns the
+ * first address counted; those before it get 0 (first_counted). Pass 1 of section 5 runs
+ * in the same walk: an address drops its surplus as soon as its count is known (the
+ * counts do not read the free stack, so the drops are the same, in the same order). */
+static size_t sequential_targets(wsel_ring *r)
+{
+    double W;
+    size_t from = first_counted(r, &W);
+    for (size_t i = r->held < from ? r->held : from; i < from; i++) {
+        wsel__raddr *a = r->addr[i];
+        a->target = 0;
+        while (a->count > 0)
+            r->free[r->nfree++] = slot_pop(r, a);
+    }
     uint32_t L = r->n;
-    FOR_EACH_ADDR(r, a) {
+    for (size_t i = from; i < r->naddr; i++) {
+        wsel__raddr *a = r->addr[i];
         /* the value is positive, so truncation is the floor (and no libm call) */
         uint32_t c = W == 0 ? 0 : (uint32_t)((double)L * ((double)a->weight / W) + 0.0001);
         a->target = c;
         L -= c;
         W -= a->weight;
+        while (a->count > c)
+            r->free[r->nfree++] = slot_pop(r, a);
     }
+    wsel__ring_cost_add(WSEL__RING_COUNTED, r->naddr - from);
+    return from;
 }
 
 /* +1 to the target of the `need` addresses with grp set and the largest remainders
@@ -274,22 +282,28 @@ static void strict_targets(wsel_ring *r)
 
 static void redistribute(wsel_ring *r)
 {
-    wsel__raddr *a;
-    if (r->strict)
+    /* 5.2.3's mode counts (and drops, pass 1) from `from` on: the addresses before it get
+     * no slot; strict mode counts every address */
+    size_t from = 0;
+    if (r->strict) {
+        wsel__raddr *a;
         strict_targets(r);
-    else
-        sequential_targets(r);
-    /* pass 1: surplus slots go back on the free stack, most recently acquired first */
-    FOR_EACH_ADDR(r, a)
-        while (a->count > a->target)
-            r->free[r->nfree++] = slot_pop(r, a);
+        /* pass 1: surplus slots go back on the free stack, most recently acquired first */
+        FOR_EACH_ADDR(r, a)
+            while (a->count > a->target)
+                r->free[r->nfree++] = slot_pop(r, a);
+    } else {
+        from = sequential_targets(r);
+    }
     /* pass 2: deficits in iteration order, from the top of the free stack */
-    FOR_EACH_ADDR(r, a) {
+    for (size_t i = from; i < r->naddr; i++) {
+        wsel__raddr *a = r->addr[i];
         while (a->count < a->target && r->nfree > 0)
-            slot_push(r, a, r->free[--r->nfree]);
+            wsel__ring_slot_push(r, a, r->free[--r->nfree]);
         a->settled = true;
         a->prev_weight = a->weight;
     }
+    r->held = from;
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
@@ -532,6 +546,7 @@ static wsel__raddr *addr_new(wsel_ring *r, wsel__rhost *h, const pentry *pe)
     a->iptype = pe->iptype;
     a->port = pe->port;
     a->weight = pe->weight;
+    r->wmax = a->weight > r->wmax ? a->weight : r->wmax;
     a->available = true;
     a->host = h;
     a->serial = ++r->serial;
@@ -582,9 +597,10 @@ static void addr_free(wsel__raddr *a)
     free(a);
 }
 
-/* Applies a plan: disable what goes, append what comes, redistribute once, delete the
- * disabled addresses (section 7.3). Cannot fail. */
-static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
+/* Applies a plan: disable what goes, append what comes, redistribute once (unless
+ * `settle` is false: a batch build, whose new hosts have nothing to disable, replays the
+ * redistributions later), delete the disabled addresses (section 7.3). Cannot fail. */
+static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p, bool settle)
 {
     for (size_t k = 0; k < h->n; k++) {
         wsel__raddr *a = h->a[k];
@@ -598,9 +614,10 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     }
     for (size_t i = 0; i < p->n; i++) {
         pentry *pe = &p->e[i];
-        if (pe->match)
+        if (pe->match) {
             pe->match->weight = pe->weight; /* SRV weight changes in place; A/AAAA: unchanged */
-        else {
+            r->wmax = pe->weight > r->wmax ? pe->weight : r->wmax;
+        } else {
             h->a[h->n++] = pe->fresh;
             pe->fresh = NULL;
         }
@@ -611,7 +628,8 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p)
     h->prev_ttl0_or_empty = p->prev_flag;
     h->expire = p->expire;
     renumber(r, h->idx, h->first);
-    redistribute(r);
+    if (settle)
+        redistribute(r);
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
         if (h->a[k]->disabled)
@@ -658,7 +676,7 @@ int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err)
     int rc = resolve_plan(r, h, &p, err);
     if (rc != WSEL_OK)
         return rc;
-    apply_plan(r, h, &p);
+    apply_plan(r, h, &p, true);
     plan_free(&p);
     return WSEL_OK;
 }
@@ -671,19 +689,83 @@ const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial)
     return NULL;
 }
 
-/* ---- section 6: changes ---------------------------------------------------------------- */
+/* ---- the host index ---------------------------------------------------------------- */
 
-static wsel__rhost *find_host(const wsel_ring *r, const char *name, uint32_t port, size_t *idx)
+static _Atomic uint64_t costs[WSEL__RING_COSTS];
+
+uint64_t wsel__ring_cost(wsel__ring_cost_kind kind)
 {
-    uint64_t key = (uint64_t)port << 32 | wsel__ring_name_key(name);
-    for (size_t i = 0; i < r->nh; i++)
-        if (r->hkey[i] == key && strcmp(r->h[i]->name, name) == 0) {
-            if (idx)
-                *idx = i;
-            return r->h[i];
-        }
-    return NULL;
+    return atomic_load_explicit(&costs[kind], memory_order_relaxed);
 }
+
+void wsel__ring_cost_add(wsel__ring_cost_kind kind, uint64_t n)
+{
+    atomic_fetch_add_explicit(&costs[kind], n, memory_order_relaxed);
+}
+
+wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t port)
+{
+    uint32_t key = wsel__ring_name_key(name);
+    uint64_t k = 0;
+    wsel__rhost *h = r->nbucket ? r->bucket[key & (r->nbucket - 1)] : NULL;
+    for (; h && ++k; h = h->hnext)
+        if (h->nkey == key && h->port == port && strcmp(h->name, name) == 0)
+            break;
+    wsel__ring_cost_add(WSEL__RING_EXAMINED, k);
+    return h;
+}
+
+wsel__rhost *wsel__ring_next_named(const wsel_ring *r, const char *name, size_t after)
+{
+    uint32_t key = wsel__ring_name_key(name);
+    uint64_t k = 0;
+    wsel__rhost *best = NULL;
+    for (wsel__rhost *h = r->nbucket ? r->bucket[key & (r->nbucket - 1)] : NULL; h;
+         h = h->hnext, k++)
+        if (h->nkey == key && (after == SIZE_MAX || h->idx > after) &&
+            (!best || h->idx < best->idx) && strcmp(h->name, name) == 0)
+            best = h;
+    wsel__ring_cost_add(WSEL__RING_EXAMINED, k);
+    return best;
+}
+
+/* Room in the index for one more host (nbucket >= nh + 1); false when out of memory,
+ * the index unchanged. */
+static bool index_room(wsel_ring *r)
+{
+    if (r->nh + 1 <= r->nbucket)
+        return true;
+    size_t nb = r->nbucket ? r->nbucket * 2 : 16;
+    wsel__rhost **b = calloc(nb, sizeof *b);
+    if (!b)
+        return false;
+    for (size_t i = 0; i < r->nh; i++) {
+        wsel__rhost *h = r->h[i];
+        h->hnext = b[h->nkey & (nb - 1)];
+        b[h->nkey & (nb - 1)] = h;
+    }
+    free(r->bucket);
+    r->bucket = b;
+    r->nbucket = nb;
+    return true;
+}
+
+static void index_add(wsel_ring *r, wsel__rhost *h)
+{
+    h->nkey = wsel__ring_name_key(h->name);
+    h->hnext = r->bucket[h->nkey & (r->nbucket - 1)];
+    r->bucket[h->nkey & (r->nbucket - 1)] = h;
+}
+
+static void index_remove(wsel_ring *r, wsel__rhost *h)
+{
+    wsel__rhost **p = &r->bucket[h->nkey & (r->nbucket - 1)];
+    while (*p != h)
+        p = &(*p)->hnext;
+    *p = h->hnext;
+}
+
+/* ---- section 6: changes ---------------------------------------------------------------- */
 
 static int check_host_args(const char *name, int64_t port, int64_t weight, wsel_error *err)
 {
@@ -710,28 +792,18 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
         return; /* SRV weights win; a failed host uses it when it resolves */
     for (size_t k = 0; k < h->n; k++)
         h->a[k]->weight = weight;
+    r->wmax = weight > r->wmax ? weight : r->wmax;
     redistribute(r);
 }
 
-int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
-                       wsel_error *err)
+/* Appends new host (name, port), resolved; settle: and redistributes (else a batch
+ * build replays the redistributions later, wsel__ring_replay). */
+static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
+                       bool settle, wsel_error *err)
 {
-    if (!r)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no ring");
-    int rc = check_host_args(name, port, weight, err);
-    if (rc)
-        return rc;
-    wsel__rhost *h = find_host(r, name, port, NULL);
-    if (h) {
-        set_host_weight(r, h, weight);
-        return WSEL_OK;
-    }
-    size_t caph = r->caph, capk = r->caph; /* both grow alike: caph counts for both */
-    if (!wsel__grow(&r->h, &caph, r->nh + 1, sizeof *r->h) ||
-        !wsel__grow(&r->hkey, &capk, r->nh + 1, sizeof *r->hkey))
+    if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
         return nomem(err);
-    r->caph = capk;
-    h = calloc(1, sizeof *h);
+    wsel__rhost *h = calloc(1, sizeof *h);
     if (!h || !(h->name = dupstr(name))) {
         free(h);
         return nomem(err);
@@ -742,7 +814,7 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
     h->prev_ttl0_or_empty = true;
     plan p;
-    rc = resolve_plan(r, h, &p, err);
+    int rc = resolve_plan(r, h, &p, err);
     if (rc) {
         free(h->a);
         free(h->name);
@@ -751,11 +823,27 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     }
     h->idx = r->nh;
     h->first = r->naddr;
-    r->hkey[r->nh] = (uint64_t)port << 32 | wsel__ring_name_key(name);
     r->h[r->nh++] = h;
-    apply_plan(r, h, &p);
+    index_add(r, h);
+    apply_plan(r, h, &p, settle);
     plan_free(&p);
     return WSEL_OK;
+}
+
+int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
+                       wsel_error *err)
+{
+    if (!r)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "ring: no ring");
+    int rc = check_host_args(name, port, weight, err);
+    if (rc)
+        return rc;
+    wsel__rhost *h = wsel__ring_find_host(r, name, port);
+    if (h) {
+        set_host_weight(r, h, weight);
+        return WSEL_OK;
+    }
+    return host_append(r, name, port, weight, true, err);
 }
 
 static void host_free(wsel__rhost *h)
@@ -775,18 +863,18 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     if (!r || !name)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: expected a hostname (string)");
-    size_t i;
-    wsel__rhost *h = find_host(r, name, port, &i);
+    wsel__rhost *h = wsel__ring_find_host(r, name, port);
     if (!h)
         return WSEL_OK;
+    size_t i = h->idx;
     for (size_t k = 0; k < h->n; k++) {
         h->a[k]->disabled = true;
         h->a[k]->weight = 0;
     }
     redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
-    memmove(&r->hkey[i], &r->hkey[i + 1], (r->nh - i - 1) * sizeof *r->hkey);
     r->nh--;
+    index_remove(r, h);
     renumber(r, i, h->first);
     host_free(h);
     if (found)
@@ -799,9 +887,11 @@ int wsel_ring_refresh(wsel_ring *r, const char *name, wsel_error *err)
     if (!r || !name)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: expected a hostname (string)");
-    for (size_t i = 0; i < r->nh; i++)
-        if (!r->h[i]->literal && strcmp(r->h[i]->name, name) == 0) {
-            int rc = wsel__ring_query(r, r->h[i], err);
+    /* every host of that name (any port), in list order */
+    for (wsel__rhost *h = wsel__ring_next_named(r, name, SIZE_MAX); h;
+         h = wsel__ring_next_named(r, name, h->idx))
+        if (!h->literal) {
+            int rc = wsel__ring_query(r, h, err);
             if (rc)
                 return rc;
         }
@@ -839,10 +929,8 @@ int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
     /* 5.2.3 stores an IPv6 address in brackets and compares the text: an unbracketed
      * IPv6 address matches nothing (section 10) */
     bool bare6 = t == WSEL_RING_IPV6 && ip[0] != '[';
-    for (size_t i = 0; i < r->nh && !bare6; i++) {
-        wsel__rhost *h = r->h[i];
-        if (strcmp(h->name, hn) != 0)
-            continue;
+    for (wsel__rhost *h = bare6 ? NULL : wsel__ring_next_named(r, hn, SIZE_MAX); h;
+         h = wsel__ring_next_named(r, hn, h->idx)) {
         for (size_t k = 0; k < h->n; k++)
             if (h->a[k]->port == port && strcmp(h->a[k]->ip, canon) == 0) {
                 h->a[k]->available = available;
@@ -858,7 +946,7 @@ int wsel_ring_set_address_status(wsel_ring *r, const char *ip, uint32_t port,
 int wsel_ring_set_host_status(wsel_ring *r, const char *name, uint32_t port, bool available,
                               wsel_error *err)
 {
-    wsel__rhost *h = r && name ? find_host(r, name, port, NULL) : NULL;
+    wsel__rhost *h = r && name ? wsel__ring_find_host(r, name, port) : NULL;
     if (!h)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, name, NULL, NULL,
                           "ring: no host '%s' with port %u", name ? name : "(null)", port);
@@ -953,7 +1041,45 @@ static int check_opts(const wsel_ring_opts *o, uint32_t *n_out, wsel_error *err)
     return WSEL_OK;
 }
 
+/* The hosts given at construction, sorted (section 2). 5.2.3 adds them one by one, each
+ * with a redistribution; in its mode, with `batch`, wsel appends them and replays those
+ * redistributions at the end (wsel__ring_replay: the same wheel). A host given twice
+ * (the second changes its weight) ends the batch there: the hosts so far are replayed,
+ * the rest added one by one. */
+static int add_hosts(wsel_ring *r, const hs *v, size_t n, bool batch, wsel_error *err)
+{
+    batch = batch && !r->strict && n > 1;
+    size_t *ends = batch ? malloc(n * sizeof *ends) : NULL, nsteps = 0;
+    if (batch && !ends)
+        return nomem(err);
+    int rc = WSEL_OK;
+    for (size_t i = 0; i < n && rc == WSEL_OK; i++) {
+        const wsel_ring_host_spec *s = v[i].s;
+        uint32_t port = s->port < 0 ? 80u : (uint32_t)s->port;
+        uint32_t weight = s->weight < 0 ? 10u : (uint32_t)s->weight;
+        if (batch && wsel__ring_find_host(r, s->name, port)) {
+            batch = false;
+            rc = wsel__ring_replay(r, ends, nsteps, err);
+        }
+        if (rc == WSEL_OK && batch) {
+            rc = host_append(r, s->name, port, weight, false, err);
+            ends[nsteps++] = r->naddr;
+        } else if (rc == WSEL_OK) {
+            rc = wsel_ring_add_host(r, s->name, port, weight, err);
+        }
+    }
+    if (rc == WSEL_OK && batch)
+        rc = wsel__ring_replay(r, ends, nsteps, err);
+    free(ends);
+    return rc;
+}
+
 int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
+{
+    return wsel__ring_new(o, true, out, err);
+}
+
+int wsel__ring_new(const wsel_ring_opts *o, bool batch, wsel_ring **out, wsel_error *err)
 {
     if (!o || !out)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
@@ -1010,11 +1136,7 @@ int wsel_ring_new(const wsel_ring_opts *o, wsel_ring **out, wsel_error *err)
             snprintf(v[i].suffix, sizeof v[i].suffix, ":%u", (unsigned)s->port);
     }
     qsort(v, o->n_hosts, sizeof *v, cmp_hs);
-    for (size_t i = 0; i < o->n_hosts && rc == WSEL_OK; i++) {
-        const wsel_ring_host_spec *s = v[i].s;
-        rc = wsel_ring_add_host(r, s->name, s->port < 0 ? 80u : (uint32_t)s->port,
-                                s->weight < 0 ? 10u : (uint32_t)s->weight, err);
-    }
+    rc = add_hosts(r, v, o->n_hosts, batch, err);
     free(v);
     if (rc) {
         wsel_ring_free(r);
@@ -1031,7 +1153,7 @@ void wsel_ring_free(wsel_ring *r)
     for (size_t i = 0; i < r->nh; i++)
         host_free(r->h[i]);
     free(r->h);
-    free(r->hkey);
+    free(r->bucket);
     free(r->wheel); /* and next, prev, free */
     free(r->addr);
     wsel__ring_journal_stop(r);

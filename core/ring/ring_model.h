@@ -44,6 +44,8 @@ typedef struct wsel__rhost {
     double expire;
     wsel__raddr **a;
     size_t n, cap;
+    uint32_t nkey;              /* wsel__ring_name_key(name): its bucket in the host index */
+    struct wsel__rhost *hnext;  /* the next host in its bucket */
 } wsel__rhost;
 
 struct wsel_ring {
@@ -53,9 +55,12 @@ struct wsel_ring {
     uint32_t *free;             /* the free stack; top = free[nfree - 1] */
     uint32_t nfree;
     wsel__rhost **h;
-    uint64_t *hkey;             /* [i]: host i's port << 32 | wsel__ring_name_key(name),
-                                   compared before the name (one array, few cache lines) */
     size_t nh, caph;
+    /* The host index: hosts chained by the digest of their name, so finding a host (by
+     * name and port, or every port of a name) compares the names of one bucket only;
+     * nbucket is a power of two, at least nh */
+    wsel__rhost **bucket;
+    size_t nbucket;
     double threshold, requery, ttl0, now;
     uint32_t pointer;           /* next round-robin slot */
     bool use_srv_name;
@@ -67,6 +72,8 @@ struct wsel_ring {
      * capacity is reserved when a change plans its new addresses. */
     wsel__raddr **addr;
     size_t naddr, capaddr;
+    size_t held;                /* no address before addr[held] holds a slot */
+    uint32_t wmax;              /* no address ever weighed more (section 5, skipping) */
     /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner
      * changed since it was last emptied, once each; jmark == NULL while no engine listens. */
     uint32_t *journal;
@@ -85,6 +92,33 @@ static inline uint32_t wsel__ring_name_key(const char *name)
     for (const unsigned char *c = (const unsigned char *)name; *c; c++)
         h = (h ^ *c) * 16777619u;
     return h;
+}
+
+/* Slot moves, inlined into the redistribution's loops (a move is a few stores). */
+#define WSEL__RING_MOVE static inline __attribute__((always_inline))
+
+/* Notes slot s in the journal a fast engine reads, once. */
+WSEL__RING_MOVE void wsel__ring_journal_note(wsel_ring *r, uint32_t s)
+{
+    if (r->jmark && !r->jmark[s]) {
+        r->jmark[s] = 1;
+        r->journal[r->njournal++] = s;
+    }
+}
+
+/* Address a acquires slot s (owned by no one): the last of its list. */
+WSEL__RING_MOVE void wsel__ring_slot_push(wsel_ring *r, wsel__raddr *a, uint32_t s)
+{
+    wsel__ring_journal_note(r, s);
+    r->wheel[s] = a;
+    r->prev[s] = a->tail;
+    r->next[s] = 0;
+    if (a->tail)
+        r->next[a->tail] = s;
+    else
+        a->head = s;
+    a->tail = s;
+    a->count++;
 }
 
 /* What a pick of address a reports as its host name (doc/ring.md section 9): NULL for an
@@ -111,12 +145,37 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
 /* W > 0 and (W - U) / W * 100 > threshold (section 10). */
 bool wsel__ring_healthy(const wsel_ring *r);
+/* Host (name, port), or NULL; through the host index. */
+wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t port);
+/* The first host named `name` (any port) after host list position `after` (SIZE_MAX:
+ * from the start) in list order, or NULL; through the host index. */
+wsel__rhost *wsel__ring_next_named(const wsel_ring *r, const char *name, size_t after);
+/* Work counted over the process (relaxed atomics), for the tests: a lookup must examine
+ * a bounded number of entries, and a redistribution count a bounded number of addresses,
+ * however many hosts there are (issue 25, "Memory and cost"). */
+typedef enum wsel__ring_cost_kind {
+    WSEL__RING_EXAMINED = 0,    /* hosts or scenario answers a lookup by name examined */
+    WSEL__RING_COUNTED,         /* addresses a redistribution counted (section 5) */
+    WSEL__RING_COSTS
+} wsel__ring_cost_kind;
+uint64_t wsel__ring_cost(wsel__ring_cost_kind kind);
+void wsel__ring_cost_add(wsel__ring_cost_kind kind, uint64_t n);
 /* The address of host h numbered `serial`, if it still has it. */
 const wsel__raddr *wsel__ring_find_serial(const wsel__rhost *h, uint64_t serial);
 /* Starts the slot journal a fast engine reads (WSEL_E_NOMEM; WSEL_E_ARG when already
  * started) and stops it. */
 int wsel__ring_journal_start(wsel_ring *r, wsel_error *err);
 void wsel__ring_journal_stop(wsel_ring *r);
+
+/* ring_build.c: the batch build. Every slot is free, the addresses in iteration order
+ * have never been redistributed, and after 5.2.3's k-th add there were ends[k] of them
+ * (non-decreasing, the last is naddr): sets the wheel to what those adds, each with its
+ * redistribution in 5.2.3's mode, give. WSEL_E_NOMEM (the ring is then only fit to be
+ * freed). */
+int wsel__ring_replay(wsel_ring *r, const size_t *ends, size_t nsteps, wsel_error *err);
+/* ring_model.c: wsel_ring_new, with the hosts given at construction added in a batch
+ * (replayed, above) or, batch false, one by one as 5.2.3 adds them (the tests compare). */
+int wsel__ring_new(const wsel_ring_opts *o, bool batch, wsel_ring **out, wsel_error *err);
 
 /* ring_state.c: the end of a pick at an address with text ip (an IP, or a name that goes
  * through dns->toip) and port: fills peer's outcome, ip, port and message. */

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "../addr.h"
+#include "ring_model.h"
 #include "ring_scenario.h"
 
 /* The resolver's table of one run: the scenario's answers by name, as its dns ops
- * replace them (the scenario itself is never changed). */
+ * replace them (the scenario itself is never changed), in an open-addressing table
+ * keyed by the name's digest (cap a power of two, at most half full). */
 typedef struct answer_table {
     const wsel__ring_answer **answer;
     size_t n, cap;
@@ -30,25 +32,49 @@ typedef struct scenario_run {
 
 /* ---- the resolver ---------------------------------------------------------------------- */
 
+/* The table entry for name: its answer, or an empty entry where it goes. */
+static const wsel__ring_answer **entry(const answer_table *t, const char *name)
+{
+    size_t m = t->cap - 1, i = wsel__ring_name_key(name) & m;
+    uint64_t k = 0;
+    while (t->answer[i] && ++k && strcmp(t->answer[i]->name, name) != 0)
+        i = (i + 1) & m;
+    wsel__ring_cost_add(WSEL__RING_EXAMINED, k);
+    return &t->answer[i];
+}
+
 static const wsel__ring_answer *lookup(const answer_table *t, const char *name)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->answer[i]->name, name) == 0)
-            return t->answer[i];
-    return NULL;
+    return *entry(t, name);
+}
+
+/* Room for `need` names; false when out of memory (the table unchanged). */
+static bool answer_room(answer_table *t, size_t need)
+{
+    if (t->cap && need <= t->cap / 2)
+        return true;
+    size_t cap = 16;
+    while (cap / 2 < need)
+        cap *= 2;
+    answer_table b = {calloc(cap, sizeof *b.answer), t->n, cap};
+    if (!b.answer)
+        return false;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->answer[i])
+            *entry(&b, t->answer[i]->name) = t->answer[i];
+    free(t->answer);
+    *t = b;
+    return true;
 }
 
 /* Replaces what ans->name answers, or adds it. False when out of memory. */
 static bool answer_set(answer_table *t, const wsel__ring_answer *ans)
 {
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->answer[i]->name, ans->name) == 0) {
-            t->answer[i] = ans;
-            return true;
-        }
-    if (!wsel__grow(&t->answer, &t->cap, t->n + 1, sizeof *t->answer))
+    if (!answer_room(t, t->n + 1))
         return false;
-    t->answer[t->n++] = ans;
+    const wsel__ring_answer **e = entry(t, ans->name);
+    t->n += !*e;
+    *e = ans;
     return true;
 }
 
@@ -276,11 +302,10 @@ static int build(scenario_run *run, const wsel_ring_run_opts *ro, wsel_error *er
     if ((unsigned)ro->apportion > (unsigned)WSEL_RING_APPORTION_STRICT)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: unknown apportionment %d", (int)ro->apportion);
-    if (!wsel__grow(&run->answers.answer, &run->answers.cap, sc->n_names,
-                    sizeof *run->answers.answer))
+    if (!answer_room(&run->answers, sc->n_names))
         return nomem(err);
     for (size_t i = 0; i < sc->n_names; i++)
-        run->answers.answer[run->answers.n++] = &sc->names[i];
+        answer_set(&run->answers, &sc->names[i]); /* room made above: cannot fail */
     wsel_ring_opts o = sc->opts;
     o.dns = (wsel_ring_dns){scenario_resolve, scenario_toip, &run->answers};
     if (ro->apportion != WSEL_RING_APPORTION_SCENARIO)

@@ -128,8 +128,8 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
     uint64_t owned = 0, w = 0;
     size_t pos = 0;
     for (size_t k = 0; k < r->nh; k++) {
-        if (r->hkey[k] != ((uint64_t)r->h[k]->port << 32 | wsel__ring_name_key(r->h[k]->name)))
-            return BAD("ring: host %s has the wrong key", r->h[k]->name);
+        if (wsel__ring_find_host(r, r->h[k]->name, r->h[k]->port) != r->h[k])
+            return BAD("ring: host %s is not found through the host index", r->h[k]->name);
         if (r->h[k]->idx != k || r->h[k]->first != pos)
             return BAD("ring: host %s indexed %zu from %zu, expected %zu from %zu",
                        r->h[k]->name, r->h[k]->idx, r->h[k]->first, k, pos);

@@ -100,7 +100,8 @@ WSEL_API void wsel_ring_opts_init(wsel_ring_opts *opts);
 
 /* Builds a ring: validates every option and host first (WSEL_E_ARG, WSEL_E_WEIGHT; the
  * message names the option or the host), then adds the hosts sorted by "name:port"
- * (doc/ring.md section 2). WSEL_E_ADDR when a resolver answer is malformed. */
+ * (doc/ring.md section 2; in 5.2.3's mode in a batch that gives the wheel the adds one
+ * by one give). WSEL_E_ADDR when a resolver answer is malformed. */
 WSEL_API int wsel_ring_new(const wsel_ring_opts *opts, wsel_ring **out, wsel_error *err);
 WSEL_API void wsel_ring_free(wsel_ring *r);
 

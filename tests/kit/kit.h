@@ -144,6 +144,14 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
  * reach it: any name it is asked about fails. */
 int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
 
+/* Whether rings a and b are in the same state as far as any later change can tell (the
+ * batch build's proof, doc/ring.md section 2): the same addresses in the same order
+ * (text, port, weight, availability, host), each holding the same slots acquired in the
+ * same order, and the same free stack (read from the model, core/ring/ring_model.h).
+ * NULL, or the first difference written into buf. */
+const char *wsel_kit_ring_same_state(const wsel_ring *a, const wsel_ring *b, char *buf,
+                                     size_t len);
+
 /* The strict-mode counts of doc/ring.md section 8, modelled independently of core/ring/ring_model.c
  * (tests/kit/ring_strict.c): one address of a redistribution, in iteration order. */
 typedef struct wsel_kit_strict_addr {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kit_system.h"
+#include "../../core/ring/ring_model.h"
 
 #define RING_MAX_HOSTS 8
 #define RING_MAX_ENTRIES 4
@@ -45,6 +46,70 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
     out->failed = true;
     out->message = "a ring of IP literals only";
     return 0;
+}
+
+static const char *slots_differ(const wsel_ring *a, const wsel_ring *b, size_t i, char *buf,
+                                size_t len)
+{
+    wsel_ring_address x, y;
+    wsel_ring_address_get(a, i, &x);
+    wsel_ring_address_get(b, i, &y);
+    if (strcmp(x.ip, y.ip) || x.port != y.port || x.weight != y.weight ||
+        x.available != y.available || strcmp(x.host, y.host) || x.host_port != y.host_port) {
+        snprintf(buf, len, "address %zu: %s:%u (weight %u) against %s:%u (weight %u)", i, x.ip,
+                 x.port, x.weight, y.ip, y.port, y.weight);
+        return buf;
+    }
+    if (x.n_slots != y.n_slots) {
+        snprintf(buf, len, "address %zu (%s): %zu slots against %zu", i, x.ip, x.n_slots,
+                 y.n_slots);
+        return buf;
+    }
+    uint32_t *sx = malloc((x.n_slots + 1) * sizeof *sx), *sy = malloc((x.n_slots + 1) * sizeof *sy);
+    if (!sx || !sy) {
+        free(sx);
+        free(sy);
+        snprintf(buf, len, "out of memory");
+        return buf;
+    }
+    wsel_ring_address_slots(a, i, sx);
+    wsel_ring_address_slots(b, i, sy);
+    size_t k = 0;
+    while (k < x.n_slots && sx[k] == sy[k])
+        k++;
+    if (k < x.n_slots)
+        snprintf(buf, len, "address %zu (%s): its slot %zu is %u against %u", i, x.ip, k + 1,
+                 sx[k], sy[k]);
+    free(sx);
+    free(sy);
+    return k < x.n_slots ? buf : NULL;
+}
+
+const char *wsel_kit_ring_same_state(const wsel_ring *a, const wsel_ring *b, char *buf,
+                                     size_t len)
+{
+    size_t na = wsel_ring_address_count(a);
+    if (wsel_ring_size(a) != wsel_ring_size(b) || na != wsel_ring_address_count(b) ||
+        wsel_ring_host_count(a) != wsel_ring_host_count(b)) {
+        snprintf(buf, len, "sizes differ: %u / %zu / %zu against %u / %zu / %zu slots, addresses, hosts",
+                 wsel_ring_size(a), na, wsel_ring_host_count(a), wsel_ring_size(b),
+                 wsel_ring_address_count(b), wsel_ring_host_count(b));
+        return buf;
+    }
+    for (size_t i = 0; i < na; i++)
+        if (slots_differ(a, b, i, buf, len))
+            return buf;
+    if (a->nfree != b->nfree) {
+        snprintf(buf, len, "%u free slots against %u", a->nfree, b->nfree);
+        return buf;
+    }
+    for (uint32_t k = 0; k < a->nfree; k++)
+        if (a->free[k] != b->free[k]) {
+            snprintf(buf, len, "free stack entry %u: slot %u against %u", k, a->free[k],
+                     b->free[k]);
+            return buf;
+        }
+    return NULL;
 }
 
 /* The case's resolver: names "v6-I.kit" and "srv-I.kit" answer dns[I]. */
