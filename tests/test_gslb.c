@@ -1398,7 +1398,7 @@ static void set_ldns(run *r, const char *text)
 /* Regions A_i and B_i each holding A_{i+1} and B_{i+1} (depth 30, 2^31 paths): a region's
  * membership is worked out once per subject, so one query looks at each region entry at
  * most once for the source and once per candidate (here 120 entries, 2 candidates), and
- * the answer is the one the union (A-12) gives. Before A-39 the walk followed every path
+ * the answer is the one A-40 gives. Before A-39 the walk followed every path
  * (2^31 entry visits, seconds per query). */
 static void topology_regions_nested_exponential(void **s)
 {
@@ -1485,6 +1485,55 @@ static void topology_regions_deep_chain(void **s)
         free(f);
         run_free(&r);
     }
+}
+
+/* A-40 (supersedes A-12): a region's `not` entries exclude. R = 198.51.100.0/24 without
+ * its upper half; N = everything but 203.0.113.0/24. Expected by the rule: an LDNS in R's
+ * lower half scores member a (DC1, 10); in its upper half it is excluded from R and only
+ * N holds it (b, DC2, 5); 203.0.113.9 is in neither (nothing scores: return to DNS);
+ * 192.0.2.1 is not in R (no positive entry matches) but is in N. Under A-12 the union
+ * put the upper half, 203.0.113.9 and 192.0.2.1 all in R (answer a). At wide-IP level a
+ * region { pool p1, pool p2, not pool p1 } holds p2 only, and a region whose only entry
+ * is a country holds no pool (A-34). */
+static void topology_regions_not(void **s)
+{
+    (void)s;
+    static const char conf[] =
+        REGION_HEAD
+        "gtm region R { region-members { subnet 198.51.100.0/24 { } not subnet 198.51.100.128/25 { } } }\n"
+        "gtm region N { region-members { not subnet 203.0.113.0/24 { } } }\n"
+        "gtm topology ldns: region R server: datacenter DC1 { order 1 score 10 }\n"
+        "gtm topology ldns: region N server: datacenter DC2 { order 2 score 5 }\n";
+    static const struct { const char *ldns, *want; } cases[] = {
+        {"198.51.100.7", "10.0.0.1"}, {"198.51.100.200", "10.0.0.2"},
+        {"203.0.113.9", ""}, {"192.0.2.1", "10.0.0.2"},
+    };
+    char json[256];
+    snprintf(json, sizeof json, REGION_IN, "198.51.100.7");
+    run r;
+    run_init(&r, conf, json);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        set_ldns(&r, cases[i].ldns);
+        const wsel_gslb_outcome *o = q(&r, "w");
+        if (strcmp(first(o), cases[i].want))
+            print_error("LDNS %s: answer '%s', expected '%s'\n", cases[i].ldns, first(o), cases[i].want);
+        assert_string_equal(first(o), cases[i].want);
+        assert_int_equal(o->kind, *cases[i].want ? WSEL_GSLB_O_ANSWER : WSEL_GSLB_O_RETURN_TO_DNS);
+    }
+    run_free(&r);
+    static const char wconf[] =
+        "gtm server a { datacenter DC1 product bigip virtual-servers { v { destination 10.0.0.1:80 } } }\n"
+        "gtm server b { datacenter DC2 product bigip virtual-servers { v { destination 10.0.0.2:80 } } }\n"
+        "gtm pool a p1 { members { a:v } }\ngtm pool a p2 { members { b:v } }\n"
+        "gtm wideip a w { pool-lb-mode topology pools { p1 p2 } }\n"
+        "gtm region X { region-members { pool p1 { } pool p2 { } not pool p1 { } } }\n"
+        "gtm region C { region-members { country DE { } } }\n"
+        "gtm topology ldns: subnet 0.0.0.0/0 server: region C { order 1 score 50 }\n"
+        "gtm topology ldns: subnet 0.0.0.0/0 server: region X { order 2 score 10 }\n";
+    run_init(&r, wconf, json);
+    for (int k = 0; k < 3; k++) /* p2 every time: p1 scores nothing, no tie to rotate */
+        assert_string_equal(first(q(&r, "w")), "10.0.0.2");
+    run_free(&r);
 }
 
 /* A region holding itself through others is a parse error at the region the walk started
@@ -1704,5 +1753,6 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(topology_regions_nested_exponential),
                cmocka_unit_test(topology_regions_deep_chain),
                cmocka_unit_test(topology_regions_cycle),
+               cmocka_unit_test(topology_regions_not),
                cmocka_unit_test(api_null_handles),
                cmocka_unit_test(event_format_bounds))

@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G031 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G032 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[32] = {
+static const wsel_gslb_severity sev[33] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -31,7 +31,7 @@ static const wsel_gslb_severity sev[32] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,
 };
 
 WSEL_PRINTF(7, 8)
@@ -164,19 +164,27 @@ static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
 }
 
 /* Every region's "could match" for one candidate, inner regions first (A-39): each entry
- * looked at once, any nesting depth. */
+ * looked at once, any nesting depth. A-40: one of its positive entries could match, or it
+ * has none (that count at this level) and some `not` entry counts; a `not` entry is never
+ * taken to exclude (inputs decide). */
 static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
-    memset(l->rcan, 0, c->n_regions);
     l->rcan_ok = true; /* a region entry reads rcan: the regions it names come earlier */
     for (size_t k = 0; k < c->n_regions; k++) {
         size_t r = l->rorder[k];
-        for (size_t e = 0; e < c->regions[r].n_entries; e++)
-            if (can_match(l, &c->regions[r].entries[e], pool, w)) {
-                l->rcan[r] = 1;
-                break;
+        bool pos = false, neg = false, can = false;
+        for (size_t e = 0; e < c->regions[r].n_entries && !can; e++) {
+            const wsel_gslb_cond *x = &c->regions[r].entries[e];
+            bool counts = !w || x->type == WSEL_GSLB_T_POOL || x->type == WSEL_GSLB_T_REGION;
+            if (x->negate)
+                neg |= counts;
+            else if (counts) {
+                pos = true;
+                can = can_match(l, x, pool, w);
             }
+        }
+        l->rcan[r] = can || (!pos && neg);
     }
 }
 
@@ -466,6 +474,18 @@ static void lint_other(lint_findings *l)
     for (size_t u = 0; u < c->n_unknown; u++)
         add(l, 30, 3, c->n_topo + u, c->unknown[u].object, c->unknown[u].pos,
             "ignored by this tool: %s", c->unknown[u].what);
+    for (size_t r = 0; r < c->n_regions; r++) {
+        const wsel_gslb_region *rg = &c->regions[r];
+        size_t neg = 0;
+        for (size_t e = 0; e < rg->n_entries; e++)
+            neg += rg->entries[e].negate;
+        wsel__gslb_fmt(obj, sizeof obj, "gtm region %s", rg->name);
+        if (neg && neg < rg->n_entries) /* */
+            add(l, 32, 3, c->n_topo + c->n_unknown + r, obj, rg->pos,
+                "mixes is and is not: matches what one of its %zu is entries matches, unless "
+                "one of its %zu is-not entries matches it too",
+                rg->n_entries - neg, neg);
+    }
 }
 
 int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,

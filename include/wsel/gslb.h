@@ -2,7 +2,7 @@
  *
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
- *   lint    the deterministic checks G001-G031
+ *   lint    the deterministic checks G001-G032
  *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
  *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
  *           method state and a decision log (events, wsel_gslb_event)
@@ -287,7 +287,7 @@ WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *nam
 typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
 
 typedef struct wsel_gslb_finding {
-    unsigned code;                 /* 1..31 for G001..G031 */
+    unsigned code;                 /* 1..32 for G001..G032 */
     wsel_gslb_severity severity;
     char object[300];              /* "gtm pool a /Common/p_dc2" */
     wsel_gslb_pos pos;

@@ -1,4 +1,4 @@
-/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-12, A-14, A-34, A-35, A-39):
+/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-14, A-34, A-35, A-39, A-40):
  * the first record in evaluation order whose LDNS side matches the query's source and
  * whose server side matches the candidate gives its score. */
 #include <stdint.h>
@@ -33,29 +33,36 @@ static bool cond_applies(const wsel_gslb_cond *c, const topo_subject *sj)
     return true;
 }
 
-static bool cond_match(const wsel__gslb_query *q, const wsel_gslb_cond *c,
-                       const topo_subject *sj);
+static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c,
+                     const topo_subject *sj);
 
-/* A-12: a region matches when any of its entries does. A-39: every region's match for one
- * subject is worked out once, inner regions first (st->region_order), each entry looked at
- * once: linear in the region graph, whatever the nesting depth. */
+/* A-40 (supersedes A-12): a region matches a subject when none of its `not` entries
+ * matches and, if it has positive entries, one of them does; at wide-IP level only its
+ * pool and region entries count (A-34), and a region left with none matches nothing.
+ * A-39: every region's match for one subject is worked out once, inner regions first
+ * (st->region_order), each entry looked at once: linear in the region graph at any depth. */
 static void regions_for(const wsel__gslb_query *q, const topo_subject *sj)
 {
     const wsel_gslb_config *cfg = q->cfg;
     wsel_gslb_state *st = q->st;
-    memset(sj->rin, 0, cfg->n_regions);
     *sj->rin_ok = true; /* a region entry reads rin: the regions it names come earlier */
     for (size_t k = 0; k < cfg->n_regions; k++) {
         size_t r = st->region_order[k];
         const wsel_gslb_region *rg = &cfg->regions[r];
-        for (size_t e = 0; e < rg->n_entries; e++) {
+        bool any = false, pos = false, hit = false, out = false;
+        for (size_t e = 0; e < rg->n_entries && !out; e++) {
             const wsel_gslb_cond *c = &rg->entries[e];
             st->region_evals++;
-            if (cond_applies(c, sj) && cond_match(q, c, sj)) {
-                sj->rin[r] = 1;
-                break;
-            }
+            if (!cond_applies(c, sj))
+                continue;
+            any = true;
+            if (c->negate)
+                out = cond_raw(q, c, sj);
+            else if (!hit)
+                hit = cond_raw(q, c, sj);
+            pos |= !c->negate;
         }
+        sj->rin[r] = any && !out && (hit || !pos);
     }
 }
 
