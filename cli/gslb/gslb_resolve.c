@@ -442,7 +442,7 @@ static int run_queries(resolve_run *r, const resolve_args *a, wsel__jw *j)
         count(r, r->out);
         if ((j ? query_json(j, r) : query_text(r, q)) < 0)
             return cli_nomem(r->cmd);
-        if (!j && ferror(stdout)) { /* no reader left (EPIPE), disk full...: stop here; */
+        if (ferror(stdout)) { /* no reader left (EPIPE), disk full...: stop here; */
             if (!cli_write_errno)   /* main reports it with its reason (exit 3) */
                 cli_write_errno = errno ? errno : EIO;
             return CLI_OK;
@@ -496,37 +496,57 @@ static void counts_json(wsel__jw *j, const resolve_run *r)
     wsel__jw_obj_end(j);
 }
 
-/* The document is written into memory and reaches stdout only when the run succeeded
- * (a query that fails leaves stdout empty, one line on stderr). */
+/* Every query of the run without output, on a state of its own: 0 when each succeeds,
+ * else the exit status (message printed). */
+static int dry_run(resolve_run *r, const resolve_args *a)
+{
+    wsel_gslb_state *st;
+    wsel_error err;
+    if (wsel_gslb_state_new(r->cfg, r->in, &st, &err))
+        return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
+    int rc = 0;
+    for (unsigned long long q = 0; !rc && q < a->n; q++)
+        if (wsel_gslb_resolve(r->cfg, r->wideip, r->in, st, NULL, r->out, &err)) {
+            char ebuf[2048];
+            rc = cli_fail(r->cmd, err.code, "query %llu: %s", q + 1,
+                          wsel_error_format(&err, ebuf, sizeof ebuf));
+        }
+    wsel_gslb_state_free(st);
+    return rc;
+}
+
+/* The document is streamed: each query is written as it is decided and forgotten, so
+ * memory does not grow with N (man wsel). A query can fail (a random word missing, no
+ * memory): the whole run goes once without output first, so a failing run leaves stdout
+ * empty, one line on stderr. The decision is deterministic (doc/gslb.md §4), so the
+ * second run decides what the first did. */
 static int run_json(resolve_run *r, const resolve_args *a)
 {
-    char *text = NULL, *state = NULL;
-    size_t size = 0;
-    FILE *mem = wsel__memout_open(&text, &size);
-    if (!mem)
-        return cli_nomem(r->cmd);
+    int rc = dry_run(r, a);
+    if (rc)
+        return rc;
     wsel__jw j;
-    wsel__jw_init(&j, mem);
+    wsel__jw_init(&j, stdout);
     wsel__jw_obj_begin(&j);
     wsel__jw_karr_begin(&j, "queries");
-    int rc = run_queries(r, a, &j);
-    if (!rc && !(state = wsel_gslb_state_json(r->st)))
+    rc = run_queries(r, a, &j);
+    if (!rc && ferror(stdout))
+        return CLI_OK; /* main reports the write error (exit 3) */
+    char *state = rc ? NULL : wsel_gslb_state_json(r->st);
+    if (!rc && !state)
         rc = cli_nomem(r->cmd);
-    if (!rc) {
-        wsel__jw_arr_end(&j);
-        counts_json(&j, r);
-        wsel__jw_key(&j, "state");
-        wsel__jw_raw(&j, state);
-        wsel__jw_obj_end(&j);
+    if (rc) { /* out of memory only, after the dry run: exit 3, as documented */
+        wsel_free(state);
+        return rc;
     }
-    int werr = wsel__jw_finish(&j);
-    if (!wsel__memout_close(mem, &text, &size) || werr)
-        rc = rc ? rc : cli_nomem(r->cmd); /* a memory stream fails only for want of memory */
-    if (!rc)
-        fwrite(text, 1, size, stdout);
-    free(text);
+    wsel__jw_arr_end(&j);
+    counts_json(&j, r);
+    wsel__jw_key(&j, "state");
+    wsel__jw_raw(&j, state);
+    wsel__jw_obj_end(&j);
+    cli_json_end(&j);
     wsel_free(state);
-    return rc;
+    return CLI_OK;
 }
 
 int cli_gslb_resolve(int argc, char **argv)

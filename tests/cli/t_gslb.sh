@@ -224,6 +224,35 @@ RC=$(cat "$TMP/rc")
 [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
 ok $r "resolve -n 10000000 into a closed pipe: stops at once, exit 3 naming the reason"
 
+# ---- resolve --json streams its queries: memory does not grow with N (man wsel) ----
+if [ -x /usr/bin/time ]; then
+    for n in 200 20000; do
+        /usr/bin/time -f %M -o "$TMP/mem$n" "$WSEL" gslb resolve "$EX" www.example.com \
+            --inputs "$EXIN" -n $n --log all --json >"$TMP/out$n" 2>"$TMP/err"
+    done
+    jq -e '(.queries | length) == 20000 and .counts.outcomes.answer == 20000' "$TMP/out20000" >/dev/null
+    ok $? "resolve --json -n 20000: one JSON document holding the 20000 queries"
+    a=$(tail -n 1 "$TMP/mem200"); b=$(tail -n 1 "$TMP/mem20000")
+    [ "$b" -le $((a + 4096)) ]; r=$?
+    [ $r -eq 0 ] || echo "# peak RSS $a KB at -n 200, $b KB at -n 20000"
+    ok $r "resolve --json: peak memory at -n 20000 within 4 MB of -n 200 (kept whole: 19 MB at -n 20000)"
+else
+    ok 0 "# SKIP /usr/bin/time is needed to measure the peak memory"
+fi
+# a run whose third query fails (pool-lb-mode random, two words) prints nothing on stdout
+cat >"$TMP/rand.conf" <<'CONF'
+gtm server s { virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p1 { members { s:v1 } }
+gtm pool a p2 { members { s:v2 } }
+gtm wideip a w.example.com { pool-lb-mode random pools { p1 p2 } }
+CONF
+printf '{"members": {"s:v1": {"up": true}, "s:v2": {"up": true}}, "random": [1, 2]}' >"$TMP/rand.json"
+run gslb resolve "$TMP/rand.conf" w.example.com --inputs "$TMP/rand.json" -n 3 --json
+is_rc 2 "resolve --json: the third query has no random word left (exit 2)"
+[ ! -s "$TMP/out" ] && grep -q "query 3" "$TMP/err"; ok $? "resolve --json: a failing run leaves stdout empty, the error names query 3"
+run gslb resolve "$TMP/rand.conf" w.example.com --inputs "$TMP/rand.json" -n 2 --json
+jqok '(.queries | length) == 2 and .state.random_used == 2' "resolve --json: two queries, two words used"
+
 # ---- out of memory: exit 3 or the whole output, never a verdict or a silent success ----
 # each command under tests/cli/failmalloc.c (oom_sweep in tap.sh, as t_hardening.sh):
 # with the first N allocations granted and every later one refused, it exits as without
