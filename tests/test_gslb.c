@@ -1297,6 +1297,7 @@ static void decision_log(void **s)
     wsel_gslb_log all = {WSEL_GSLB_LOG_ALL, collect, &l3};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all, &r.o, NULL), 0);
     assert_non_null(strstr(l3.text, "member=s1:v3 result=skipped reason=no-metric:cpu_pct\n"));
+    assert_null(strstr(l3.text, "member=s1:v3 result=eligible")); /* skipped once, not eligible first */
     assert_non_null(strstr(l3.text, "member=s1:v1 addr=10.0.0.1 n_answers=1 reason=best cpu_pct=10 tie->rr\n"));
     run_free(&r);
     run_init(&r, SERVERS POOL1("load-balancing-mode ratio", "s1:v1 s1:v2 { ratio 0 }") WIDE1,
@@ -1305,6 +1306,7 @@ static void decision_log(void **s)
     wsel_gslb_log all4 = {WSEL_GSLB_LOG_ALL, collect, &l4};
     assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &all4, &r.o, NULL), 0);
     assert_non_null(strstr(l4.text, "method=ratio member=s1:v2 result=skipped reason=ratio-0\n"));
+    assert_null(strstr(l4.text, "member=s1:v2 result=eligible"));
     assert_non_null(strstr(l4.text, "reason=ratio w=1 cur=0\n"));
     run_free(&r);
     /* static persist: the logged pick is the answer's first address (§9 property 11), also
@@ -1675,6 +1677,7 @@ static void api_null_handles(void **s)
     assert_string_equal(wsel_gslb_event_pool(NULL, &ev), "?");
     assert_string_equal(wsel_gslb_event_pool(c, NULL), "?");
     assert_string_equal(wsel_gslb_event_method(NULL), "?");
+    assert_int_equal(wsel_gslb_event_record_line(NULL, &ev), 0);
     assert_string_equal(wsel_gslb_event_name((wsel_gslb_event_kind)99), "?");
     assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)99), "?");
     wsel_gslb_state_free(st);

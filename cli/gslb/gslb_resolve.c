@@ -262,7 +262,7 @@ static void kfmt(wsel__jw *j, const char *key, const char *fmt, ...)
 }
 
 /* The numbers behind a reason, each its own key (as the text line's key=value words). */
-static void reason_json(wsel__jw *j, const wsel_gslb_event *ev)
+static void reason_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_event *ev)
 {
     char a[64];
     switch (ev->reason) {
@@ -277,6 +277,11 @@ static void reason_json(wsel__jw *j, const wsel_gslb_event *ev)
     case WSEL_GSLB_WHY_RANDOM: kfmt(j, "word", "%llu", ev->number); break;
     case WSEL_GSLB_WHY_TOPOLOGY: kfmt(j, "score", "%.0f", ev->value); break;
     case WSEL_GSLB_WHY_DYNAMIC_RATIO: kfmt(j, "w", "%llu", ev->number); break;
+    case WSEL_GSLB_WHY_RECORD:
+        kfmt(j, "line", "%u", wsel_gslb_event_record_line(cfg, ev));
+        kfmt(j, "score", "%llu", ev->number);
+        wsel__jw_kstr(j, "match", ev->shadowed ? "shadowed" : "used");
+        break;
     case WSEL_GSLB_WHY_BEST:
         kfmt(j, ev->metric >= 0 ? wsel_gslb_metric_key((wsel_gslb_metric)ev->metric) : "qos",
              "%.6g", ev->value);
@@ -312,6 +317,8 @@ static int event_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_
         wsel__jw_kstr(j, "ldns", ev->ldns.family ? wsel_gslb_addr_str(&ev->ldns, a, sizeof a) : "-");
         wsel__jw_kstr(j, "method", method);
         wsel__jw_kstr(j, "pool", pool);
+        if (ev->result != WSEL_GSLB_R_NONE)
+            wsel__jw_kstr(j, "result", wsel_gslb_result_name(ev->result));
         break;
     case WSEL_GSLB_EV_POOL_TRAVERSAL:
         wsel__jw_kstr(j, "wideip", wideip);
@@ -346,7 +353,7 @@ static int event_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_
         break;
     }
     wsel__jw_kstr(j, ev->kind == WSEL_GSLB_EV_RESULT ? "detail" : "reason", reason);
-    reason_json(j, ev);
+    reason_json(j, cfg, ev);
     wsel__jw_obj_end(j);
     if (reason != buf)
         free(reason);

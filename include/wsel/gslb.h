@@ -403,7 +403,8 @@ typedef enum wsel_gslb_result {
     WSEL_GSLB_R_ELIGIBLE,   /* "eligible": the member is a candidate of the step */
     WSEL_GSLB_R_TERMINAL,   /* "terminal": the pool's chain ended the decision */
     WSEL_GSLB_R_NEXT_POOL,  /* "next-pool": the pool passed the query on */
-    WSEL_GSLB_R_FAILED_STEP /* "failed-step": the step's method found nothing */
+    WSEL_GSLB_R_FAILED_STEP, /* "failed-step": the step's method found nothing */
+    WSEL_GSLB_R_MATCHED     /* "matched": a topology record matched the candidate (RECORD) */
 } wsel_gslb_result;
 
 /* Why. The text each renders as (after "reason=") is in quotes; NUMBERS name the event
@@ -454,6 +455,11 @@ typedef enum wsel_gslb_reason {
     WSEL_GSLB_WHY_NO_LDNS,               /* "no-ldns" */
     WSEL_GSLB_WHY_NO_MEMBER_SCORES,      /* "no-member-scores-above-0" */
     WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT,    /* "no-positive-weight" */
+    /* topology: one record matching a candidate pool (pool-selection events) or member
+     * (pool-member-traversal), every one in evaluation order (A-35), before the pick */
+    WSEL_GSLB_WHY_RECORD,                /* "record" line=LINE score=NUMBER, then " used"
+                                            (the first: the candidate's score) or
+                                            " shadowed" (a later one, not used) */
     WSEL_GSLB_WHY_COUNT_
 } wsel_gslb_reason;
 
@@ -487,6 +493,8 @@ typedef struct wsel_gslb_event {
     wsel_gslb_outcome_kind outcome; /* pool traversal (OUTCOME) and result: the outcome */
     const wsel_gslb_outcome *answer; /* result: the outcome being returned (the resolve's
                                          `out`: valid while that is) */
+    long record;              /* RECORD: index into cfg->topo (its line: cfg->topo[i].pos) */
+    bool shadowed;            /* RECORD: an earlier record gave the candidate's score */
 } wsel_gslb_event;
 
 /* Log sink: called with each event whose flag is in `flags` (the result always), in the
@@ -521,6 +529,9 @@ WSEL_API size_t wsel_gslb_event_reason(const wsel_gslb_config *cfg, const wsel_g
  * selections, "-" when none); "?" for an index cfg does not have. NULL arguments: "?". */
 WSEL_API const char *wsel_gslb_event_pool(const wsel_gslb_config *cfg, const wsel_gslb_event *ev);
 WSEL_API const char *wsel_gslb_event_method(const wsel_gslb_event *ev);
+/* The config line of a RECORD event's topology record; 0 when the event names none. */
+WSEL_API unsigned wsel_gslb_event_record_line(const wsel_gslb_config *cfg,
+                                              const wsel_gslb_event *ev);
 /* "pool-selection", ... ("?" for an unknown kind); "skipped", ... ("" for NONE). */
 WSEL_API const char *wsel_gslb_event_name(wsel_gslb_event_kind kind);
 WSEL_API const char *wsel_gslb_result_name(wsel_gslb_result result);

@@ -99,10 +99,8 @@ long wsel__gslb_pick_metric(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb
         if (!pk->elig[i])
             continue;
         const wsel__gslb_vsin *vi = &q->in->vs[pl->members[i].vs];
-        if (!(vi->have & (1u << metric))) {
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_NO_METRIC, metric);
+        if (!(vi->have & (1u << metric))) /* logged with the candidates (gslb_chain.c) */
             continue;
-        }
         double v = vi->metric[metric];
         sc[n_sc++] = (wsel__gslb_scored){mi->higher_better ? v : -v, (long)i};
     }
@@ -129,6 +127,12 @@ static int qos_values(const wsel__gslb_query *q, size_t p, size_t i, double *val
     return -1;
 }
 
+int wsel__gslb_qos_missing(const wsel__gslb_query *q, size_t p, size_t i)
+{
+    double val[WSEL_GSLB_QOS_COUNT_];
+    return qos_values(q, p, i, val);
+}
+
 /* A-19: the sum over the factors of coefficient x normalised value (10 * v / max higher
  * better, 10 * min / v lower better), over the candidates having every factor. */
 long wsel__gslb_pick_qos(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why *why)
@@ -140,10 +144,7 @@ long wsel__gslb_pick_qos(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_wh
     for (size_t i = 0; i < pl->n_members; i++) {
         if (!pk->elig[i])
             continue;
-        int missing = qos_values(q, pk->pool, i, val[k]);
-        if (missing >= 0)
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_NO_METRIC, missing);
-        else
+        if (qos_values(q, pk->pool, i, val[k]) < 0) /* else logged with the candidates */
             idx[k++] = (long)i;
     }
     double lo[WSEL_GSLB_QOS_COUNT_], hi[WSEL_GSLB_QOS_COUNT_];

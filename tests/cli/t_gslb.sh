@@ -94,8 +94,11 @@ jqok '.queries[0] | .outcome == "answer" and .addresses == ["192.0.2.100"] and .
 jqok '.queries[1].step == "persist" and .queries[2].step == "persist" and (.queries[1] | has("method") | not)' "then persistence answers (no method)"
 jqok '.counts.outcomes.answer == 3 and .counts.picks["192.0.2.100"] == 3' "counts"
 jqok '.state.persistence == [{"wideip":"/Common/www.example.com","key":"203.0.113.0/24","pool":"/Common/p_dc1","member":"/Common/bigip-dc1:/Common/vs_web","expires":1700003600}]' "state: persistence record keyed by the /24"
-jqok '.queries[0].log | map(.event) == ["pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
-jqok '.queries[0].log[0] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
+jqok '.queries[0].log | map(.event) == ["pool-selection","pool-selection","pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
+jqok '.queries[0].log[2] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
+# the topology records matching each candidate pool (the EU LDNS is in r_eu: line 43 for
+# p_dc1, the catch-all line 44 for p_dc2), before the pick
+jqok '[.queries[0].log[0:2][] | [.pool, .result, .reason, .line, .score, .match]] == [["/Common/p_dc1","matched","record","43","100","used"],["/Common/p_dc2","matched","record","44","10","used"]]' "log JSON: each candidate pool's matching records (line, score, used)"
 
 # RR and ratio over whole cycles (doc/gslb.md §9 properties 2, 3)
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 6 --json
@@ -120,6 +123,52 @@ run gslb resolve "$RR" off.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
 run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
+
+# ---- topology you can debug: every matching record per candidate, in evaluation order ----
+# Longest match off: records by order. LDNS 192.0.2.7 is in R (its /24, not its upper
+# /25, A-40): v1 (10.0.0.1, DC1) matches line 7 (R, DC1, 20) then line 8 (any, 10.0.0.0/24,
+# 5); v2 (10.0.0.2) matches line 6 (30), 7 and 8. Each candidate's first record is its
+# score, the later ones are shadowed; v2 wins with 30. From 192.0.2.200 (excluded from R)
+# v1 has line 8 only.
+cat >"$TMP/topo.conf" <<'CONF'
+gtm server s { datacenter DC1 virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { s:v1 s:v2 } }
+gtm wideip a t.example.com { pools { p } }
+gtm region R { region-members { subnet 192.0.2.0/24 { } not subnet 192.0.2.128/25 { } } }
+gtm global-settings load-balancing { topology-longest-match no }
+gtm topology ldns: subnet 192.0.2.0/24 server: subnet 10.0.0.2/32 { order 1 score 30 }
+gtm topology ldns: region R server: datacenter DC1 { order 2 score 20 }
+gtm topology ldns: subnet 0.0.0.0/0 server: subnet 10.0.0.0/24 { order 3 score 5 }
+CONF
+printf '{"query": {"ldns": "192.0.2.7"}, "members": {"s:v1": {"up": true}, "s:v2": {"up": true}}}' >"$TMP/topo.json"
+run gslb resolve "$TMP/topo.conf" t.example.com --inputs "$TMP/topo.json" --log pool-member-traversal,pool-member-selection
+T='pool-member-traversal pool=/Common/p step=preferred method=topology member='
+cat >"$TMP/topo.expect" <<EXPECT
+  ${T}s:v1 result=eligible reason=available
+  ${T}s:v1 result=matched reason=record line=7 score=20 used
+  ${T}s:v1 result=matched reason=record line=8 score=5 shadowed
+  ${T}s:v2 result=eligible reason=available
+  ${T}s:v2 result=matched reason=record line=6 score=30 used
+  ${T}s:v2 result=matched reason=record line=7 score=20 shadowed
+  ${T}s:v2 result=matched reason=record line=8 score=5 shadowed
+  pool-member-selection pool=/Common/p step=preferred method=topology member=s:v2 addr=10.0.0.2 n_answers=1 reason=score=30
+EXPECT
+grep 'pool-member' "$TMP/out" | diff "$TMP/topo.expect" - >"$TMP/diff"; r=$?
+[ $r -eq 0 ] || sed 's/^/# /' "$TMP/diff"
+ok $r "resolve --log: each member's matching records in evaluation order, score, used or shadowed; the winner"
+run gslb resolve "$TMP/topo.conf" t.example.com --inputs "$TMP/topo.json" --ldns 192.0.2.200 --log all --json
+jqok '[.queries[0].log[] | select(.reason == "record") | [.member, .line, .score, .match]] == [["s:v1","8","5","used"],["s:v2","6","30","used"],["s:v2","8","5","shadowed"]]' "resolve --json: an LDNS excluded from R matches neither line 7 (A-40)"
+# a member lacking the method's metric is skipped once, never listed eligible first
+cat >"$TMP/rtt.conf" <<'CONF'
+gtm server s { product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode lowest-round-trip-time members { s:v1 s:v2 } }
+gtm wideip a r.example.com { pools { p } }
+CONF
+printf '{"query": {"ldns": "192.0.2.7"}, "members": {"s:v1": {"up": true}, "s:v2": {"up": true, "rtt_us": 40}}}' >"$TMP/rtt.json"
+run gslb resolve "$TMP/rtt.conf" r.example.com --inputs "$TMP/rtt.json" --log pool-member-traversal
+grep 'step=preferred .*member=s:v1' "$TMP/out" >"$TMP/v1"
+[ "$(cat "$TMP/v1")" = "  pool-member-traversal pool=/Common/p step=preferred method=lowest-round-trip-time member=s:v1 result=skipped reason=no-metric:rtt_us" ]
+ok $? "resolve --log: a member without rtt_us is skipped no-metric:rtt_us, one line, not eligible first"
 
 # decision log golden (text), written by hand
 run gslb resolve "$RR" ga.example.com --inputs "$RRIN" -n 2
