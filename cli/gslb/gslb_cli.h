@@ -32,6 +32,11 @@ int cli_gslb_arg(const char *a, int *done, int *json, const char *usage);
  * h hh l ll z) as printf writes them. %s takes no width or precision. */
 void cli_gslb_printf(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
 
+/* explain: the topology that applies to wide IP wi (records, regions expanded), as text
+ * (j NULL) or as the wide IP's "topology" member; nothing when it uses no topology. 0, or
+ * -1 when out of memory. */
+int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *j);
+
 int cli_gslb_check(int argc, char **argv);
 int cli_gslb_explain(int argc, char **argv);
 int cli_gslb_resolve(int argc, char **argv);

@@ -145,8 +145,8 @@ static void explain_pool(const wsel_gslb_config *cfg, size_t pi, const wsel_gslb
     }
 }
 
-static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gslb_finding *f,
-                           size_t nf)
+static int explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gslb_finding *f,
+                          size_t nf)
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400], codes[200];
@@ -204,6 +204,7 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
         if (!listed)
             explain_pool(cfg, (size_t)w->lrp, f, nf, "      ");
     }
+    return cli_gslb_explain_topology(cfg, wi, NULL);
 }
 
 /* ---- --json: the same content through the one writer ---- */
@@ -292,8 +293,8 @@ static void pool_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t pi,
     codes_for(j, f, nf, obj);
 }
 
-static void wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
-                        const wsel_gslb_finding *f, size_t nf)
+static int wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
+                       const wsel_gslb_finding *f, size_t nf)
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400];
@@ -326,8 +327,10 @@ static void wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
         wsel__jw_obj_end(j);
     }
     wsel__jw_arr_end(j);
+    int rc = cli_gslb_explain_topology(cfg, wi, j);
     codes_for(j, f, nf, obj);
     wsel__jw_obj_end(j);
+    return rc;
 }
 
 /* ---- the command ---- */
@@ -346,9 +349,9 @@ static void explain_global(const wsel_gslb_config *cfg, const wsel_gslb_finding 
                             cli_gslb_severity(f[i].severity), f[i].object, f[i].message);
 }
 
-/* The wide IPs named (idx[0..n)), or all when n is 0. */
-static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, int json,
-                        const wsel_gslb_finding *f, size_t nf)
+/* The wide IPs named (idx[0..n)), or all when n is 0. 0, or -1 when out of memory. */
+static int explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, int json,
+                       const wsel_gslb_finding *f, size_t nf)
 {
     wsel__jw j;
     if (json) {
@@ -356,13 +359,13 @@ static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, 
         wsel__jw_obj_begin(&j);
         wsel__jw_karr_begin(&j, "wideips");
     }
-    for (size_t k = 0; k < (n ? n : cfg->n_wideips); k++) {
+    int rc = 0;
+    for (size_t k = 0; k < (n ? n : cfg->n_wideips) && !rc; k++) {
         size_t w = n ? (size_t)idx[k] : k;
-        if (json)
-            wideip_json(&j, cfg, w, f, nf);
-        else
-            explain_wideip(cfg, w, f, nf);
+        rc = json ? wideip_json(&j, cfg, w, f, nf) : explain_wideip(cfg, w, f, nf);
     }
+    if (rc)
+        return rc;
     if (json) {
         wsel__jw_arr_end(&j);
         wsel__jw_obj_end(&j);
@@ -370,6 +373,7 @@ static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, 
     } else if (!n) {
         explain_global(cfg, f, nf);
     }
+    return 0;
 }
 
 int cli_gslb_explain(int argc, char **argv)
@@ -404,8 +408,8 @@ int cli_gslb_explain(int argc, char **argv)
         rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]);
     wsel_gslb_finding *f = NULL;
     size_t nf = 0;
-    if (!rc && !(rc = cli_gslb_lint(cmd, cfg, &f, &nf)))
-        explain_all(cfg, idx, n_names, json, f, nf);
+    if (!rc && !(rc = cli_gslb_lint(cmd, cfg, &f, &nf)) && explain_all(cfg, idx, n_names, json, f, nf))
+        rc = cli_nomem(cmd);
     wsel_free(f);
     wsel_gslb_config_free(cfg);
     return rc;

@@ -15,9 +15,7 @@ typedef struct item {
  * and is reported at the end). */
 typedef struct lint_findings {
     const wsel_gslb_config *cfg;
-    size_t *rorder;           /* regions inner first (A-39) */
-    uint8_t *rcan;            /* per region: could match, for the current candidate */
-    bool rcan_ok;             /* rcan worked out for the current candidate */
+    wsel__gslb_can can;       /* could a topology condition match (regions) */
     item *v;
     size_t n, cap;
     int oom;
@@ -115,12 +113,10 @@ static bool pool_uses(const wsel_gslb_pool *p, wsel_gslb_method m)
     return p->mode[0] == m || p->mode[1] == m || p->mode[2] == m;
 }
 
-static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w);
+static void regions_can(wsel__gslb_can *l, long pool, const wsel_gslb_wideip *w);
 
-/* Could a condition match some candidate? pool >= 0: members of that pool; pool < 0 with
- * wpools: the pools of a wide IP. Conservative (true) where inputs decide (geo). */
-static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
-                      const wsel_gslb_wideip *w)
+bool wsel__gslb_can_match(wsel__gslb_can *l, const wsel_gslb_cond *x, long pool,
+                          const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
     if (x->negate)
@@ -167,7 +163,7 @@ static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
  * looked at once, any nesting depth. A-40: one of its positive entries could match, or it
  * has none (that count at this level) and some `not` entry counts; a `not` entry is never
  * taken to exclude (inputs decide). */
-static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w)
+static void regions_can(wsel__gslb_can *l, long pool, const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
     l->rcan_ok = true; /* a region entry reads rcan: the regions it names come earlier */
@@ -181,19 +177,41 @@ static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w)
                 neg |= counts;
             else if (counts) {
                 pos = true;
-                can = can_match(l, x, pool, w);
+                can = wsel__gslb_can_match(l, x, pool, w);
             }
         }
         l->rcan[r] = can || (!pos && neg);
     }
 }
 
+int wsel__gslb_can_init(wsel__gslb_can *k, const wsel_gslb_config *cfg)
+{
+    *k = (wsel__gslb_can){.cfg = cfg};
+    if (!cfg->n_regions)
+        return 0;
+    k->rorder = malloc(cfg->n_regions * sizeof *k->rorder);
+    k->rcan = malloc(cfg->n_regions);
+    if (!k->rorder || !k->rcan || wsel__gslb_region_order(cfg, k->rorder, NULL) < 0) {
+        wsel__gslb_can_free(k);
+        return -1;
+    }
+    return 0;
+}
+
+void wsel__gslb_can_free(wsel__gslb_can *k)
+{
+    free(k->rorder);
+    free(k->rcan);
+    k->rorder = NULL;
+    k->rcan = NULL;
+}
+
 static bool topo_can_score(lint_findings *l, long pool, const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
-    l->rcan_ok = false;
+    l->can.rcan_ok = false;
     for (size_t t = 0; t < c->n_topo; t++)
-        if (can_match(l, &c->topo[t].server, pool, w))
+        if (wsel__gslb_can_match(&l->can, &c->topo[t].server, pool, w))
             return true;
     return false;
 }
@@ -498,25 +516,15 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
     if (!cfg || !out || !n)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "lint: bad arguments");
     lint_findings l = {.cfg = cfg};
-    if (cfg->n_regions) {
-        l.rorder = malloc(cfg->n_regions * sizeof *l.rorder);
-        l.rcan = malloc(cfg->n_regions);
-        if (!l.rorder || !l.rcan || wsel__gslb_region_order(cfg, l.rorder, NULL) < 0) {
-            free(l.rorder);
-            free(l.rcan);
-            l.rorder = NULL;
-            l.rcan = NULL;
-            l.oom = true;
-        }
-    }
+    if (wsel__gslb_can_init(&l.can, cfg) < 0)
+        l.oom = true;
     lint_servers(&l);
     for (size_t p = 0; p < cfg->n_pools; p++)
         lint_pool(&l, p);
     for (size_t w = 0; w < cfg->n_wideips; w++)
         lint_wideip(&l, w);
     lint_other(&l);
-    free(l.rorder);
-    free(l.rcan);
+    wsel__gslb_can_free(&l.can);
     if (l.oom) {
         free(l.v);
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");

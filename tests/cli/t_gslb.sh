@@ -124,6 +124,33 @@ jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and 
 run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
 
+# ---- explain: the topology that applies, regions expanded ----
+# Longest match off: records by order. Line 9 (server pool q) can score q, a pool of the
+# wide IP (pool-lb-mode topology); q itself picks by round robin. Line 10 names DC9,
+# where no member is; line 11 (DC1) scores p's members (p picks by topology) and does
+# not apply at wide-IP level (A-34). Regions: R (named by line 9), then Inner, named in
+# R; Unused is named only by line 10, which applies nowhere.
+cat >"$TMP/tx.conf" <<'CONF'
+gtm server s { datacenter DC1 virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { s:v1 s:v2 } }
+gtm pool a q { members { s:v2 } }
+gtm wideip a t.example.com { pool-lb-mode topology pools { p q } }
+gtm region R { region-members { subnet 192.0.2.0/24 { } not subnet 192.0.2.128/25 { } region Inner { } } }
+gtm region Inner { region-members { country DE { } } }
+gtm region Unused { region-members { country FR { } } }
+gtm global-settings load-balancing { topology-longest-match no }
+gtm topology ldns: region R server: pool q { order 1 score 30 }
+gtm topology ldns: region Unused server: datacenter DC9 { order 2 score 20 }
+gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC1 { order 3 score 5 }
+CONF
+run gslb explain "$TMP/tx.conf" --json
+jqok '.wideips[0].topology | .longest_match == false and ([.records[] | [.line, .ldns, .server, .score, .applies]] == [[9, "region /Common/R", "pool /Common/q", 30, ["wideip"]], [11, "subnet 0.0.0.0/0", "datacenter /Common/DC1", 5, ["/Common/p"]]])' "explain --json: the records that apply, where (DC9 scores no member; datacenter not at wide-IP level)"
+jqok '[.wideips[0].topology.regions[] | [.name, .entries, .mixes_not]] == [["/Common/R", ["subnet 192.0.2.0/24", "not subnet 192.0.2.128/25", "region /Common/Inner"], true], ["/Common/Inner", ["country DE"], false]]' "explain --json: regions named by those records, nested ones expanded (not Unused)"
+run gslb explain "$TMP/tx.conf"
+has "$TMP/out" '^    line 9: ldns: region /Common/R  server: pool /Common/q  order 1 score 30  \[wide IP\]$' "explain: a record and where it applies"
+has "$TMP/out" '^    region /Common/R \(line 5\): subnet 192\.0\.2\.0/24, not subnet 192\.0\.2\.128/25, region /Common/Inner !G032$' "explain: a region expanded, G032 in place"
+grep -q 'line 10:' "$TMP/out"; [ $? -ne 0 ]; ok $? "explain: a record that can score no candidate is not listed"
+
 # ---- topology you can debug: every matching record per candidate, in evaluation order ----
 # Longest match off: records by order. LDNS 192.0.2.7 is in R (its /24, not its upper
 # /25, A-40): v1 (10.0.0.1, DC1) matches line 7 (R, DC1, 20) then line 8 (any, 10.0.0.0/24,
