@@ -459,6 +459,7 @@ static void inputs_errors(void **s)
          " {\"wideip\": \"/Common/w\", \"key\": \"1.2.3.9/24\", \"pool\": \"p\", \"member\": \"s1:v1\", \"expires\": 9}]}",
          2, "key", WSEL_E_DUPKEY},
         {"{\"query\": {\"ldns\": \"1.2.3.4/24\"}}", 1, "ldns", WSEL_E_RANGE},
+        {"{\"_needs\": [1]}", 1, "_needs", WSEL_E_TYPE}, /* the template's note: an object */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wsel_gslb_inputs *in = NULL;

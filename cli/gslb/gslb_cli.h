@@ -40,5 +40,6 @@ int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *
 int cli_gslb_check(int argc, char **argv);
 int cli_gslb_explain(int argc, char **argv);
 int cli_gslb_resolve(int argc, char **argv);
+int cli_gslb_inputs(int argc, char **argv);
 
 #endif

@@ -139,6 +139,50 @@ static void collect(void *ctx, const wsel_gslb_event *ev)
     r->events[r->n_events++] = *ev;
 }
 
+/* Pool p's steps that read a metric its member lacks in the inputs: one note on stderr
+ * per (step, member, metric), at most `*left` of them; the rest counted in *more. */
+static void pool_missing(const resolve_run *r, long p, unsigned *left, unsigned *more)
+{
+    static const char *const steps[3] = {"preferred", "alternate", "fallback"};
+    const wsel_gslb_pool *pl = &r->cfg->pools[p];
+    for (int s = 0; s < 3; s++) {
+        unsigned mask = wsel_gslb_step_metrics(pl, s);
+        for (size_t m = 0; mask && m < pl->n_members; m++)
+            for (int k = 0; pl->members[m].vs >= 0 && k < WSEL_GSLB_METRIC_COUNT_; k++) {
+                if (!(mask & (1u << k)) ||
+                    wsel_gslb_inputs_metric(r->in, (size_t)pl->members[m].vs, (wsel_gslb_metric)k, NULL))
+                    continue;
+                if (!*left) {
+                    (*more)++;
+                    continue;
+                }
+                (*left)--;
+                cli_gslb_printf(stderr, "wsel: %s: note: pool %s %s %s: member %s has no %s in the "
+                                        "inputs (the step leaves it out)\n", r->cmd, pl->name, steps[s],
+                                wsel_gslb_method_get(pl->mode[s])->token, pl->members[m].key,
+                                wsel_gslb_metric_key((wsel_gslb_metric)k));
+            }
+    }
+}
+
+/* The metrics the wide IP's pools read that the inputs lack, said once before the run
+ * (doc/gslb.md §3): which member lacks which metric for which step. */
+static void missing_metrics(const resolve_run *r)
+{
+    const wsel_gslb_wideip *w = &r->cfg->wideips[r->wideip];
+    unsigned left = 32, more = 0;
+    for (size_t i = 0; i < w->n_pools; i++)
+        if (w->pools[i].pool >= 0)
+            pool_missing(r, w->pools[i].pool, &left, &more);
+    bool listed = false;
+    for (size_t i = 0; i < w->n_pools; i++)
+        listed |= w->pools[i].pool == w->lrp;
+    if (w->lrp >= 0 && !listed)
+        pool_missing(r, w->lrp, &left, &more);
+    if (more)
+        fprintf(stderr, "wsel: %s: note: %u more metrics missing\n", r->cmd, more);
+}
+
 /* Config, wide IP, inputs (with --ldns), state and the counters. */
 static int run_open(resolve_run *r, const resolve_args *a)
 {
@@ -156,6 +200,7 @@ static int run_open(resolve_run *r, const resolve_args *a)
     }
     if (wsel_gslb_state_new(r->cfg, r->in, &r->st, &err))
         return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
+    missing_metrics(r);
     const wsel_gslb_config *cfg = r->cfg;
     r->member_off = calloc(cfg->n_pools + 1, sizeof *r->member_off);
     for (size_t p = 0; r->member_off && p < cfg->n_pools; p++)

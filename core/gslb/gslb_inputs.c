@@ -589,8 +589,16 @@ static int t_random(inputs_reader *ir, const wsel__jpath *p, const json_t *v, vo
                       random_item);
 }
 
+/* "_needs": the note `wsel gslb inputs` writes (which method reads which metric); an
+ * object, not read further (doc/gslb.md §3). */
+static int t_note(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return wsel__json_obj(ir->doc, p, v);
+}
+
 static const field root_fields[] = {
-    {"now", t_now},  {"query", t_query},           {"members", t_members}, {"pools", t_pools},
+    {"_needs", t_note}, {"now", t_now},  {"query", t_query},           {"members", t_members}, {"pools", t_pools},
     {"geo", t_geo},  {"persistence", t_persistence}, {"state", t_state},     {"random", t_random}};
 
 int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out, wsel_error *err)

@@ -84,6 +84,9 @@ long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key);
  * region, a back edge ignored); -1 when out of memory. A-39. */
 int wsel__gslb_region_order(const wsel_gslb_config *cfg, size_t *order, size_t *cycle);
 
+/* The metric each QoS factor reads, in wsel_gslb_pool.qos order; -1 the topology score. */
+extern const int wsel__gslb_qos_metric[WSEL_GSLB_QOS_COUNT_];
+
 /* The tmsh word of a topology condition's type ("subnet", "region", ...; "?" if none). */
 const char *wsel__gslb_topo_type_name(wsel_gslb_topo_type t);
 

@@ -324,6 +324,15 @@ WSEL_API int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs 
                                   wsel_error *err);
 WSEL_API void wsel_gslb_inputs_free(wsel_gslb_inputs *in);
 
+/* The metrics step `step` (0 preferred, 1 alternate, 2 fallback) of pool p reads: bit m
+ * for wsel_gslb_metric m (QoS: every factor with a coefficient > 0, the topology score
+ * aside); 0 for a method that reads none, or bad arguments. */
+WSEL_API unsigned wsel_gslb_step_metrics(const wsel_gslb_pool *p, int step);
+/* Whether the inputs give metric m of virtual server vs (not null, not absent), and its
+ * value into *value (may be NULL). False when in is NULL or an index is out of range. */
+WSEL_API bool wsel_gslb_inputs_metric(const wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m,
+                                      double *value);
+
 /* Programmatic setters (the JSON reader uses them too). vs = index into cfg->vs. Each
  * does nothing when `in` is NULL or an index is out of range. */
 WSEL_API void wsel_gslb_inputs_set_up(wsel_gslb_inputs *in, size_t vs, bool up, bool limit_exceeded);

@@ -9,18 +9,10 @@
 
 #define NMAX WSEL__GSLB_NMAX
 
-/* QoS factors in wsel_gslb_pool.qos order: the metric each reads (-1: the topology
- * score) and whether higher is better. */
-static const struct {
-    int metric;
-    bool higher;
-} qos_factor[WSEL_GSLB_QOS_COUNT_] = {
-    {WSEL_GSLB_M_RTT, false},        {WSEL_GSLB_M_LINK_CAPACITY, true},
-    {WSEL_GSLB_M_COMPLETION, true} /* hit ratio */, {WSEL_GSLB_M_KBPS, false},
-    {WSEL_GSLB_M_PPS, false},        {WSEL_GSLB_M_HOPS, false},
-    {-1, true},                      {WSEL_GSLB_M_VS_CAPACITY, true},
-    {WSEL_GSLB_M_VS_SCORE, true},
-};
+/* QoS factors in wsel_gslb_pool.qos order: whether higher is better (the metric each
+ * reads: wsel__gslb_qos_metric, core/gslb/gslb_model.c). */
+static const bool qos_higher[WSEL_GSLB_QOS_COUNT_] = {false, true, true /* hit ratio */,
+                                                      false, false, false, true, true, true};
 
 /* each candidate's value -> a weight, then smooth WRR keyed (pool, step). */
 static long dynamic_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, const wsel__gslb_scored *sc,
@@ -114,7 +106,7 @@ static int qos_values(const wsel__gslb_query *q, size_t p, size_t i, double *val
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
     const wsel__gslb_vsin *vi = &q->in->vs[pl->members[i].vs];
     for (int f = 0; f < WSEL_GSLB_QOS_COUNT_; f++) {
-        int metric = qos_factor[f].metric;
+        int metric = wsel__gslb_qos_metric[f];
         if (!pl->qos[f])
             continue;
         if (metric < 0)
@@ -164,7 +156,7 @@ long wsel__gslb_pick_qos(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_wh
             if (!pl->qos[f])
                 continue;
             double v = val[j][f], norm;
-            if (qos_factor[f].higher)
+            if (qos_higher[f])
                 norm = hi[f] > 0 ? 10.0 * v / hi[f] : 0;
             else
                 norm = v == 0 ? 10.0 : 10.0 * lo[f] / v;

@@ -151,6 +151,41 @@ has "$TMP/out" '^    line 9: ldns: region /Common/R  server: pool /Common/q  ord
 has "$TMP/out" '^    region /Common/R \(line 5\): subnet 192\.0\.2\.0/24, not subnet 192\.0\.2\.128/25, region /Common/Inner !G032$' "explain: a region expanded, G032 in place"
 grep -q 'line 10:' "$TMP/out"; [ $? -ne 0 ]; ok $? "explain: a record that can score no candidate is not listed"
 
+# ---- inputs: a template resolve reads as it is ----
+# The example: p_dc2 prefers lowest-round-trip-time, so its two members get rtt_us null;
+# p_dc1 (topology) and the wide IP (topology, persistence) read the LDNS; vs_db is listed
+# as the depends-on target of web2.
+run gslb inputs "$EX"
+is_rc 0 "inputs: exit 0"
+cp "$TMP/out" "$TMP/tmpl.json"
+jqok '.members | keys == ["/Common/bigip-dc1:/Common/vs_db","/Common/bigip-dc1:/Common/vs_web","/Common/host-dc2:web2","/Common/host-dc2:web3"] and all(.[]; .up == true and .limit_exceeded == false)' "inputs: every virtual server listed up"
+jqok '[.members[] | has("rtt_us")] == [false,false,true,true] and .members["/Common/host-dc2:web2"].rtt_us == null' "inputs: rtt_us null on the members of the pool that reads it, on no other"
+jqok '._needs.rtt_us == ["pool /Common/p_dc2 preferred lowest-round-trip-time"] and ._needs.ldns == ["wideip /Common/www.example.com pool-lb-mode topology","wideip /Common/www.example.com persistence","pool /Common/p_dc1 preferred topology"] and ._needs.random == []' "inputs: _needs says which step reads which metric and what reads the LDNS"
+jqok '.query == {"name":"www.example.com","type":"A"} and (.pools | keys) == ["/Common/p_dc1","/Common/p_dc2"]' "inputs: query name, pools not held down"
+run gslb resolve "$EX" www.example.com --inputs "$TMP/tmpl.json"
+is_rc 0 "inputs: the template is read by resolve as it is"
+has "$TMP/err" '^wsel: gslb resolve: note: pool /Common/p_dc2 preferred lowest-round-trip-time: member /Common/host-dc2:web2 has no rtt_us in the inputs' "resolve: which member lacks which metric for which step"
+[ "$(grep -c 'note: ' "$TMP/err")" -eq 2 ]; ok $? "resolve: one note per member lacking the metric (web2, web3)"
+run gslb resolve "$EX" www.example.com --inputs "$EXIN"
+[ ! -s "$TMP/err" ]; ok $? "resolve: no note when every metric read is given"
+# QoS with its default coefficients reads rtt, link capacity, hit ratio (completion_rate),
+# kbps and packet rate (doc/gslb.md §2); naming a wide IP keeps to its pools
+cat >"$TMP/q.conf" <<'CONF'
+gtm server s { product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } } }
+gtm pool a q { load-balancing-mode quality-of-service fallback-mode cpu members { s:v1 } }
+gtm pool a r { members { s:v2 } }
+gtm wideip a q.example.com { pools { q } }
+gtm wideip a r.example.com { pools { r } }
+CONF
+run gslb inputs "$TMP/q.conf" q.example.com
+cp "$TMP/out" "$TMP/q.json"
+jqok '(.members | keys) == ["/Common/s:v1"] and (.members["/Common/s:v1"] | keys) == ["completion_rate","cpu_pct","kbps","limit_exceeded","link_capacity","pps","rtt_us","up"]' "inputs WIDEIP: its members only; QoS's five metrics and the fallback's cpu_pct"
+jqok '._needs.cpu_pct == ["pool /Common/q fallback cpu"] and ._needs.link_capacity == ["pool /Common/q preferred quality-of-service"]' "inputs: each metric's reader"
+run gslb resolve "$TMP/q.conf" q.example.com --inputs "$TMP/q.json"
+is_rc 0 "inputs: the QoS template is read by resolve"
+run gslb inputs "$TMP/q.conf" nope.example.com
+is_rc 2 "inputs: an unknown wide IP is an error (exit 2)"
+
 # ---- topology you can debug: every matching record per candidate, in evaluation order ----
 # Longest match off: records by order. LDNS 192.0.2.7 is in R (its /24, not its upper
 # /25, A-40): v1 (10.0.0.1, DC1) matches line 7 (R, DC1, 20) then line 8 (any, 10.0.0.0/24,
