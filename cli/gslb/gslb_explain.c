@@ -379,36 +379,16 @@ static int explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, i
 int cli_gslb_explain(int argc, char **argv)
 {
     const char *cmd = "gslb explain";
-    const char *path = NULL;
-    const char *names[64];
-    size_t n_names = 0;
-    int done = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int k = cli_gslb_arg(a, &done, &json, explain_usage);
-        if (k == CLI_GSLB_HELP)
-            return CLI_OK;
-        if (k == CLI_GSLB_TAKEN)
-            continue;
-        if (k == CLI_GSLB_OPTION)
-            return cli_die(cmd, "unknown option '%s'", a);
-        if (!path)
-            path = a;
-        else if (n_names < 64)
-            names[n_names++] = a;
-        else
-            return cli_die(cmd, "more than 64 wide IPs named");
-    }
-    if (!path)
-        return cli_die(cmd, "missing CONFIG (see wsel gslb explain --help)");
+    int json = 0;
     wsel_gslb_config *cfg;
-    int rc = cli_gslb_load(cmd, path, &cfg);
     long idx[64];
-    for (size_t k = 0; !rc && k < n_names; k++)
-        rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]);
+    size_t n_names;
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, explain_usage, &json, &cfg, idx, &n_names);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
     wsel_gslb_finding *f = NULL;
     size_t nf = 0;
-    if (!rc && !(rc = cli_gslb_lint(cmd, cfg, &f, &nf)) && explain_all(cfg, idx, n_names, json, f, nf))
+    if (!(rc = cli_gslb_lint(cmd, cfg, &f, &nf)) && explain_all(cfg, idx, n_names, json, f, nf))
         rc = cli_nomem(cmd);
     wsel_free(f);
     wsel_gslb_config_free(cfg);

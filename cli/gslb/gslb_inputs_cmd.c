@@ -187,33 +187,14 @@ static void template_json(wsel__jw *j, const scope *sc, const char *qname)
 
 int cli_gslb_inputs(int argc, char **argv)
 {
-    const char *cmd = "gslb inputs", *path = NULL, *names[64];
-    size_t n_names = 0;
-    int done = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        int k = cli_gslb_arg(argv[i], &done, &json, inputs_usage);
-        if (k == CLI_GSLB_HELP)
-            return CLI_OK;
-        if (k == CLI_GSLB_TAKEN)
-            continue;
-        if (k == CLI_GSLB_OPTION)
-            return cli_die(cmd, "unknown option '%s'", argv[i]);
-        if (!path)
-            path = argv[i];
-        else if (n_names < 64)
-            names[n_names++] = argv[i];
-        else
-            return cli_die(cmd, "more than 64 wide IPs named");
-    }
-    if (!path)
-        return cli_die(cmd, "missing CONFIG (see wsel gslb inputs --help)");
+    const char *cmd = "gslb inputs";
+    int json = 0; /* the template is JSON with or without --json */
     wsel_gslb_config *cfg;
-    int rc = cli_gslb_load(cmd, path, &cfg);
     long idx[64];
-    for (size_t k = 0; !rc && k < n_names; k++)
-        rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]);
+    size_t n_names;
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, inputs_usage, &json, &cfg, idx, &n_names);
     if (rc)
-        return rc;
+        return rc < 0 ? CLI_OK : rc;
     scope sc = {cfg, calloc(cfg->n_pools + 1, 1), calloc(cfg->n_vs + 1, 1), calloc(cfg->n_wideips + 1, 1)};
     if (!sc.pool || !sc.vs || !sc.wideip) {
         rc = cli_nomem(cmd);
