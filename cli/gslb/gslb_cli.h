@@ -37,11 +37,18 @@ void cli_gslb_printf(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
  * -1 when out of memory. */
 int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *j);
 
-/* CONFIG [WIDEIP...] [--json] (explain, inputs): the config loaded into *cfg, the wide IPs
- * named (at most 64) into idx[0..*n). 0; -1 after --help; or the exit status (message
- * printed, *cfg NULL). */
-int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage, int *json,
-                          wsel_gslb_config **cfg, long *idx, size_t *n);
+/* CONFIG [WIDEIP...] [--json] (explain, inputs): the config, the wide IPs named (at most
+ * 64) as indexes, --json. */
+typedef struct cli_gslb_target {
+    wsel_gslb_config *cfg;
+    long idx[64];
+    size_t n;
+    int json;
+} cli_gslb_target;
+/* Reads the arguments and loads the config into *t: 0; -1 after --help; or the exit
+ * status (message printed, t->cfg NULL). */
+int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage,
+                          cli_gslb_target *t);
 
 int cli_gslb_check(int argc, char **argv);
 int cli_gslb_explain(int argc, char **argv);

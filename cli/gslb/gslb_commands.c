@@ -242,13 +242,18 @@ int cli_gslb_check(int argc, char **argv)
     return count[WSEL_GSLB_ERROR] ? CLI_INVALID : CLI_OK;
 }
 
-int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage, int *json,
-                          wsel_gslb_config **cfg, long *idx, size_t *n)
+int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage,
+                          cli_gslb_target *t)
 {
     const char *path = NULL, *names[64];
     int done = 0;
+    wsel_gslb_config **cfg = &t->cfg;
+    size_t *n = &t->n;
+    long *idx = t->idx;
+    int *json = &t->json;
     *cfg = NULL;
     *n = 0;
+    *json = 0;
     for (int i = 1; i < argc; i++) {
         int k = cli_gslb_arg(argv[i], &done, json, usage);
         if (k == CLI_GSLB_HELP)

@@ -379,18 +379,15 @@ static int explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, i
 int cli_gslb_explain(int argc, char **argv)
 {
     const char *cmd = "gslb explain";
-    int json = 0;
-    wsel_gslb_config *cfg;
-    long idx[64];
-    size_t n_names;
-    int rc = cli_gslb_open_wideips(cmd, argc, argv, explain_usage, &json, &cfg, idx, &n_names);
+    cli_gslb_target t;
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, explain_usage, &t);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     wsel_gslb_finding *f = NULL;
     size_t nf = 0;
-    if (!(rc = cli_gslb_lint(cmd, cfg, &f, &nf)) && explain_all(cfg, idx, n_names, json, f, nf))
+    if (!(rc = cli_gslb_lint(cmd, t.cfg, &f, &nf)) && explain_all(t.cfg, t.idx, t.n, t.json, f, nf))
         rc = cli_nomem(cmd);
     wsel_free(f);
-    wsel_gslb_config_free(cfg);
+    wsel_gslb_config_free(t.cfg);
     return rc;
 }

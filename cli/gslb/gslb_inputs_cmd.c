@@ -188,21 +188,19 @@ static void template_json(wsel__jw *j, const scope *sc, const char *qname)
 int cli_gslb_inputs(int argc, char **argv)
 {
     const char *cmd = "gslb inputs";
-    int json = 0; /* the template is JSON with or without --json */
-    wsel_gslb_config *cfg;
-    long idx[64];
-    size_t n_names;
-    int rc = cli_gslb_open_wideips(cmd, argc, argv, inputs_usage, &json, &cfg, idx, &n_names);
+    cli_gslb_target t; /* the template is JSON with or without --json */
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, inputs_usage, &t);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
+    const wsel_gslb_config *cfg = t.cfg;
     scope sc = {cfg, calloc(cfg->n_pools + 1, 1), calloc(cfg->n_vs + 1, 1), calloc(cfg->n_wideips + 1, 1)};
     if (!sc.pool || !sc.vs || !sc.wideip) {
         rc = cli_nomem(cmd);
     } else {
-        scope_fill(&sc, idx, n_names);
+        scope_fill(&sc, t.idx, t.n);
         const char *qname = "";
-        if (n_names || cfg->n_wideips) { /* the first wide IP's name without its folder */
-            qname = cfg->wideips[n_names ? (size_t)idx[0] : 0].name;
+        if (t.n || cfg->n_wideips) { /* the first wide IP's name without its folder */
+            qname = cfg->wideips[t.n ? (size_t)t.idx[0] : 0].name;
             qname = strrchr(qname, '/') ? strrchr(qname, '/') + 1 : qname;
         }
         wsel__jw j;
@@ -213,6 +211,6 @@ int cli_gslb_inputs(int argc, char **argv)
     free(sc.pool);
     free(sc.vs);
     free(sc.wideip);
-    wsel_gslb_config_free(cfg);
+    wsel_gslb_config_free(t.cfg);
     return rc;
 }

@@ -369,7 +369,7 @@ jqok '(.queries | length) == 2 and .state.random_used == 2' "resolve --json: two
 # with the first N allocations granted and every later one refused, it exits as without
 # the fault with the same output, or exits 3 saying "out of memory".
 if oom_setup; then
-    for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" \
+    for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" "inputs $EX" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all --json" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all" \
                 "resolve $RR ratio.example.com --inputs $RRIN -n 4 --json"; do
