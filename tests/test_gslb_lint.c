@@ -1,4 +1,4 @@
-/* GSLB lint: every check G001-G031 (doc/gslb.md §8.2) with a config that triggers it and one that
+/* GSLB lint: every check G001-G032 (doc/gslb.md §8.2) with a config that triggers it and one that
  * does not, its severity from the lint table (man wsel), and the expected lint of doc/gslb.md §8.2. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +130,13 @@ static const lcase cases[] = {
      S1 P("load-balancing-mode global-availability alternate-mode none") P2 W("p p2")},
     {31, 'W', S1 P("load-balancing-mode static-persistence alternate-mode none") P2 W("p p2"),
      S1 P("load-balancing-mode static-persistence alternate-mode none") W("p")},  /* one pool */
+    /* G032: a region mixing is and is not; only is, only is not: no finding */
+    {32, 'I', S1 P("") W("p") "gtm region r { region-members { continent EU { } not country RU { } } }\n",
+     S1 P("") W("p") "gtm region r { region-members { not country RU { } not country BY { } } }\n"},
+    {32, 'I', S1 P("") W("p") "gtm region r { region-members { not subnet 10.0.0.0/8 { } region q { } } }\n"
+                              "gtm region q { region-members { country DE { } } }\n",
+     S1 P("") W("p") "gtm region r { region-members { subnet 10.0.0.0/8 { } region q { } } }\n"
+                     "gtm region q { region-members { country DE { } } }\n"},
 };
 
 static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
@@ -161,7 +168,7 @@ static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
 static void each_check(void **s)
 {
     (void)s;
-    unsigned seen[32] = {0};
+    unsigned seen[33] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char sev = '?';
         unsigned line = 0;
@@ -177,7 +184,7 @@ static void each_check(void **s)
         }
         seen[cases[i].code] = 1;
     }
-    for (unsigned c = 1; c <= 31; c++)
+    for (unsigned c = 1; c <= 32; c++)
         if (!seen[c]) {
             print_error("G%03u has no case\n", c);
             fail();
@@ -221,7 +228,7 @@ static void step_positions(void **s)
     }
 }
 
-/* doc/gslb.md §8.2: the example's lint is exactly G001, G006, G016 (no G004) */
+/* doc/gslb.md §8.2: the example's lint is exactly G001, G006, G016, G032 (no G004) */
 static void example_lint(void **s)
 {
     (void)s;
@@ -230,13 +237,15 @@ static void example_lint(void **s)
     wsel_gslb_finding *f;
     size_t n;
     assert_int_equal(wsel_gslb_lint(c, &f, &n, NULL), 0);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     assert_int_equal(f[0].code, 1);
     assert_string_equal(f[0].object, "gtm pool a /Common/p_dc2");
     assert_int_equal(f[1].code, 6);
     assert_string_equal(f[1].object, "gtm pool a /Common/p_dc2");
     assert_int_equal(f[2].code, 16);
     assert_string_equal(f[2].object, "gtm wideip a /Common/www.example.com");
+    assert_int_equal(f[3].code, 32);
+    assert_string_equal(f[3].object, "gtm region /Common/r_eu");
     free(f); /* wsel_free() is the documented release; free() works too (include/wsel/gslb.h) */
     wsel_gslb_config_free(c);
 }

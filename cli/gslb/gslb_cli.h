@@ -32,8 +32,27 @@ int cli_gslb_arg(const char *a, int *done, int *json, const char *usage);
  * h hh l ll z) as printf writes them. %s takes no width or precision. */
 void cli_gslb_printf(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
 
+/* explain: the topology that applies to wide IP wi (records, regions expanded), as text
+ * (j NULL) or as the wide IP's "topology" member; nothing when it uses no topology. 0, or
+ * -1 when out of memory. */
+int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *j);
+
+/* CONFIG [WIDEIP...] [--json] (explain, inputs): the config, the wide IPs named (at most
+ * 64) as indexes, --json. */
+typedef struct cli_gslb_target {
+    wsel_gslb_config *cfg;
+    long idx[64];
+    size_t n;
+    int json;
+} cli_gslb_target;
+/* Reads the arguments and loads the config into *t: 0; -1 after --help; or the exit
+ * status (message printed, t->cfg NULL). */
+int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage,
+                          cli_gslb_target *t);
+
 int cli_gslb_check(int argc, char **argv);
 int cli_gslb_explain(int argc, char **argv);
 int cli_gslb_resolve(int argc, char **argv);
+int cli_gslb_inputs(int argc, char **argv);
 
 #endif

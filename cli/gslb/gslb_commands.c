@@ -241,3 +241,42 @@ int cli_gslb_check(int argc, char **argv)
     wsel_gslb_config_free(cfg);
     return count[WSEL_GSLB_ERROR] ? CLI_INVALID : CLI_OK;
 }
+
+int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *usage,
+                          cli_gslb_target *t)
+{
+    const char *path = NULL, *names[64];
+    int done = 0;
+    wsel_gslb_config **cfg = &t->cfg;
+    size_t *n = &t->n;
+    long *idx = t->idx;
+    int *json = &t->json;
+    *cfg = NULL;
+    *n = 0;
+    *json = 0;
+    for (int i = 1; i < argc; i++) {
+        int k = cli_gslb_arg(argv[i], &done, json, usage);
+        if (k == CLI_GSLB_HELP)
+            return -1;
+        if (k == CLI_GSLB_TAKEN)
+            continue;
+        if (k == CLI_GSLB_OPTION)
+            return cli_die(cmd, "unknown option '%s'", argv[i]);
+        if (!path)
+            path = argv[i];
+        else if (*n < 64)
+            names[(*n)++] = argv[i];
+        else
+            return cli_die(cmd, "more than 64 wide IPs named");
+    }
+    if (!path)
+        return cli_die(cmd, "missing CONFIG (see wsel %s --help)", cmd);
+    int rc = cli_gslb_load(cmd, path, cfg);
+    for (size_t k = 0; !rc && k < *n; k++)
+        rc = cli_gslb_find_wideip(cmd, *cfg, names[k], path, &idx[k]);
+    if (rc) {
+        wsel_gslb_config_free(*cfg);
+        *cfg = NULL;
+    }
+    return rc;
+}

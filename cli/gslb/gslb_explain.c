@@ -145,8 +145,8 @@ static void explain_pool(const wsel_gslb_config *cfg, size_t pi, const wsel_gslb
     }
 }
 
-static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gslb_finding *f,
-                           size_t nf)
+static int explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gslb_finding *f,
+                          size_t nf)
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400], codes[200];
@@ -204,6 +204,7 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
         if (!listed)
             explain_pool(cfg, (size_t)w->lrp, f, nf, "      ");
     }
+    return cli_gslb_explain_topology(cfg, wi, NULL);
 }
 
 /* ---- --json: the same content through the one writer ---- */
@@ -292,8 +293,8 @@ static void pool_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t pi,
     codes_for(j, f, nf, obj);
 }
 
-static void wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
-                        const wsel_gslb_finding *f, size_t nf)
+static int wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
+                       const wsel_gslb_finding *f, size_t nf)
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400];
@@ -326,8 +327,10 @@ static void wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
         wsel__jw_obj_end(j);
     }
     wsel__jw_arr_end(j);
+    int rc = cli_gslb_explain_topology(cfg, wi, j);
     codes_for(j, f, nf, obj);
     wsel__jw_obj_end(j);
+    return rc;
 }
 
 /* ---- the command ---- */
@@ -346,9 +349,9 @@ static void explain_global(const wsel_gslb_config *cfg, const wsel_gslb_finding 
                             cli_gslb_severity(f[i].severity), f[i].object, f[i].message);
 }
 
-/* The wide IPs named (idx[0..n)), or all when n is 0. */
-static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, int json,
-                        const wsel_gslb_finding *f, size_t nf)
+/* The wide IPs named (idx[0..n)), or all when n is 0. 0, or -1 when out of memory. */
+static int explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, int json,
+                       const wsel_gslb_finding *f, size_t nf)
 {
     wsel__jw j;
     if (json) {
@@ -356,13 +359,13 @@ static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, 
         wsel__jw_obj_begin(&j);
         wsel__jw_karr_begin(&j, "wideips");
     }
-    for (size_t k = 0; k < (n ? n : cfg->n_wideips); k++) {
+    int rc = 0;
+    for (size_t k = 0; k < (n ? n : cfg->n_wideips) && !rc; k++) {
         size_t w = n ? (size_t)idx[k] : k;
-        if (json)
-            wideip_json(&j, cfg, w, f, nf);
-        else
-            explain_wideip(cfg, w, f, nf);
+        rc = json ? wideip_json(&j, cfg, w, f, nf) : explain_wideip(cfg, w, f, nf);
     }
+    if (rc)
+        return rc;
     if (json) {
         wsel__jw_arr_end(&j);
         wsel__jw_obj_end(&j);
@@ -370,43 +373,21 @@ static void explain_all(const wsel_gslb_config *cfg, const long *idx, size_t n, 
     } else if (!n) {
         explain_global(cfg, f, nf);
     }
+    return 0;
 }
 
 int cli_gslb_explain(int argc, char **argv)
 {
     const char *cmd = "gslb explain";
-    const char *path = NULL;
-    const char *names[64];
-    size_t n_names = 0;
-    int done = 0, json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int k = cli_gslb_arg(a, &done, &json, explain_usage);
-        if (k == CLI_GSLB_HELP)
-            return CLI_OK;
-        if (k == CLI_GSLB_TAKEN)
-            continue;
-        if (k == CLI_GSLB_OPTION)
-            return cli_die(cmd, "unknown option '%s'", a);
-        if (!path)
-            path = a;
-        else if (n_names < 64)
-            names[n_names++] = a;
-        else
-            return cli_die(cmd, "more than 64 wide IPs named");
-    }
-    if (!path)
-        return cli_die(cmd, "missing CONFIG (see wsel gslb explain --help)");
-    wsel_gslb_config *cfg;
-    int rc = cli_gslb_load(cmd, path, &cfg);
-    long idx[64];
-    for (size_t k = 0; !rc && k < n_names; k++)
-        rc = cli_gslb_find_wideip(cmd, cfg, names[k], path, &idx[k]);
+    cli_gslb_target t;
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, explain_usage, &t);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
     wsel_gslb_finding *f = NULL;
     size_t nf = 0;
-    if (!rc && !(rc = cli_gslb_lint(cmd, cfg, &f, &nf)))
-        explain_all(cfg, idx, n_names, json, f, nf);
+    if (!(rc = cli_gslb_lint(cmd, t.cfg, &f, &nf)) && explain_all(t.cfg, t.idx, t.n, t.json, f, nf))
+        rc = cli_nomem(cmd);
     wsel_free(f);
-    wsel_gslb_config_free(cfg);
+    wsel_gslb_config_free(t.cfg);
     return rc;
 }

@@ -139,6 +139,50 @@ static void collect(void *ctx, const wsel_gslb_event *ev)
     r->events[r->n_events++] = *ev;
 }
 
+/* Pool p's steps that read a metric its member lacks in the inputs: one note on stderr
+ * per (step, member, metric), at most `*left` of them; the rest counted in *more. */
+static void pool_missing(const resolve_run *r, long p, unsigned *left, unsigned *more)
+{
+    static const char *const steps[3] = {"preferred", "alternate", "fallback"};
+    const wsel_gslb_pool *pl = &r->cfg->pools[p];
+    for (int s = 0; s < 3; s++) {
+        unsigned mask = wsel_gslb_step_metrics(pl, s);
+        for (size_t m = 0; mask && m < pl->n_members; m++)
+            for (int k = 0; pl->members[m].vs >= 0 && k < WSEL_GSLB_METRIC_COUNT_; k++) {
+                if (!(mask & (1u << k)) ||
+                    wsel_gslb_inputs_metric(r->in, (size_t)pl->members[m].vs, (wsel_gslb_metric)k, NULL))
+                    continue;
+                if (!*left) {
+                    (*more)++;
+                    continue;
+                }
+                (*left)--;
+                cli_gslb_printf(stderr, "wsel: %s: note: pool %s %s %s: member %s has no %s in the "
+                                        "inputs (the step leaves it out)\n", r->cmd, pl->name, steps[s],
+                                wsel_gslb_method_get(pl->mode[s])->token, pl->members[m].key,
+                                wsel_gslb_metric_key((wsel_gslb_metric)k));
+            }
+    }
+}
+
+/* The metrics the wide IP's pools read that the inputs lack, said once before the run
+ * (doc/gslb.md §3): which member lacks which metric for which step. */
+static void missing_metrics(const resolve_run *r)
+{
+    const wsel_gslb_wideip *w = &r->cfg->wideips[r->wideip];
+    unsigned left = 32, more = 0;
+    for (size_t i = 0; i < w->n_pools; i++)
+        if (w->pools[i].pool >= 0)
+            pool_missing(r, w->pools[i].pool, &left, &more);
+    bool listed = false;
+    for (size_t i = 0; i < w->n_pools; i++)
+        listed |= w->pools[i].pool == w->lrp;
+    if (w->lrp >= 0 && !listed)
+        pool_missing(r, w->lrp, &left, &more);
+    if (more)
+        fprintf(stderr, "wsel: %s: note: %u more metrics missing\n", r->cmd, more);
+}
+
 /* Config, wide IP, inputs (with --ldns), state and the counters. */
 static int run_open(resolve_run *r, const resolve_args *a)
 {
@@ -156,6 +200,7 @@ static int run_open(resolve_run *r, const resolve_args *a)
     }
     if (wsel_gslb_state_new(r->cfg, r->in, &r->st, &err))
         return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
+    missing_metrics(r);
     const wsel_gslb_config *cfg = r->cfg;
     r->member_off = calloc(cfg->n_pools + 1, sizeof *r->member_off);
     for (size_t p = 0; r->member_off && p < cfg->n_pools; p++)
@@ -262,7 +307,7 @@ static void kfmt(wsel__jw *j, const char *key, const char *fmt, ...)
 }
 
 /* The numbers behind a reason, each its own key (as the text line's key=value words). */
-static void reason_json(wsel__jw *j, const wsel_gslb_event *ev)
+static void reason_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_event *ev)
 {
     char a[64];
     switch (ev->reason) {
@@ -277,6 +322,11 @@ static void reason_json(wsel__jw *j, const wsel_gslb_event *ev)
     case WSEL_GSLB_WHY_RANDOM: kfmt(j, "word", "%llu", ev->number); break;
     case WSEL_GSLB_WHY_TOPOLOGY: kfmt(j, "score", "%.0f", ev->value); break;
     case WSEL_GSLB_WHY_DYNAMIC_RATIO: kfmt(j, "w", "%llu", ev->number); break;
+    case WSEL_GSLB_WHY_RECORD:
+        kfmt(j, "line", "%u", wsel_gslb_event_record_line(cfg, ev));
+        kfmt(j, "score", "%llu", ev->number);
+        wsel__jw_kstr(j, "match", ev->shadowed ? "shadowed" : "used");
+        break;
     case WSEL_GSLB_WHY_BEST:
         kfmt(j, ev->metric >= 0 ? wsel_gslb_metric_key((wsel_gslb_metric)ev->metric) : "qos",
              "%.6g", ev->value);
@@ -312,6 +362,8 @@ static int event_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_
         wsel__jw_kstr(j, "ldns", ev->ldns.family ? wsel_gslb_addr_str(&ev->ldns, a, sizeof a) : "-");
         wsel__jw_kstr(j, "method", method);
         wsel__jw_kstr(j, "pool", pool);
+        if (ev->result != WSEL_GSLB_R_NONE)
+            wsel__jw_kstr(j, "result", wsel_gslb_result_name(ev->result));
         break;
     case WSEL_GSLB_EV_POOL_TRAVERSAL:
         wsel__jw_kstr(j, "wideip", wideip);
@@ -346,7 +398,7 @@ static int event_json(wsel__jw *j, const wsel_gslb_config *cfg, const wsel_gslb_
         break;
     }
     wsel__jw_kstr(j, ev->kind == WSEL_GSLB_EV_RESULT ? "detail" : "reason", reason);
-    reason_json(j, ev);
+    reason_json(j, cfg, ev);
     wsel__jw_obj_end(j);
     if (reason != buf)
         free(reason);
@@ -442,7 +494,7 @@ static int run_queries(resolve_run *r, const resolve_args *a, wsel__jw *j)
         count(r, r->out);
         if ((j ? query_json(j, r) : query_text(r, q)) < 0)
             return cli_nomem(r->cmd);
-        if (!j && ferror(stdout)) { /* no reader left (EPIPE), disk full...: stop here; */
+        if (ferror(stdout)) { /* no reader left (EPIPE), disk full...: stop here; */
             if (!cli_write_errno)   /* main reports it with its reason (exit 3) */
                 cli_write_errno = errno ? errno : EIO;
             return CLI_OK;
@@ -496,37 +548,57 @@ static void counts_json(wsel__jw *j, const resolve_run *r)
     wsel__jw_obj_end(j);
 }
 
-/* The document is written into memory and reaches stdout only when the run succeeded
- * (a query that fails leaves stdout empty, one line on stderr). */
+/* Every query of the run without output, on a state of its own: 0 when each succeeds,
+ * else the exit status (message printed). */
+static int dry_run(resolve_run *r, const resolve_args *a)
+{
+    wsel_gslb_state *st;
+    wsel_error err;
+    if (wsel_gslb_state_new(r->cfg, r->in, &st, &err))
+        return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
+    int rc = 0;
+    for (unsigned long long q = 0; !rc && q < a->n; q++)
+        if (wsel_gslb_resolve(r->cfg, r->wideip, r->in, st, NULL, r->out, &err)) {
+            char ebuf[2048];
+            rc = cli_fail(r->cmd, err.code, "query %llu: %s", q + 1,
+                          wsel_error_format(&err, ebuf, sizeof ebuf));
+        }
+    wsel_gslb_state_free(st);
+    return rc;
+}
+
+/* The document is streamed: each query is written as it is decided and forgotten, so
+ * memory does not grow with N (man wsel). A query can fail (a random word missing, no
+ * memory): the whole run goes once without output first, so a failing run leaves stdout
+ * empty, one line on stderr. The decision is deterministic (doc/gslb.md §4), so the
+ * second run decides what the first did. */
 static int run_json(resolve_run *r, const resolve_args *a)
 {
-    char *text = NULL, *state = NULL;
-    size_t size = 0;
-    FILE *mem = wsel__memout_open(&text, &size);
-    if (!mem)
-        return cli_nomem(r->cmd);
+    int rc = dry_run(r, a);
+    if (rc)
+        return rc;
     wsel__jw j;
-    wsel__jw_init(&j, mem);
+    wsel__jw_init(&j, stdout);
     wsel__jw_obj_begin(&j);
     wsel__jw_karr_begin(&j, "queries");
-    int rc = run_queries(r, a, &j);
-    if (!rc && !(state = wsel_gslb_state_json(r->st)))
+    rc = run_queries(r, a, &j);
+    if (!rc && ferror(stdout))
+        return CLI_OK; /* main reports the write error (exit 3) */
+    char *state = rc ? NULL : wsel_gslb_state_json(r->st);
+    if (!rc && !state)
         rc = cli_nomem(r->cmd);
-    if (!rc) {
-        wsel__jw_arr_end(&j);
-        counts_json(&j, r);
-        wsel__jw_key(&j, "state");
-        wsel__jw_raw(&j, state);
-        wsel__jw_obj_end(&j);
+    if (rc) { /* out of memory only, after the dry run: exit 3, as documented */
+        wsel_free(state);
+        return rc;
     }
-    int werr = wsel__jw_finish(&j);
-    if (!wsel__memout_close(mem, &text, &size) || werr)
-        rc = rc ? rc : cli_nomem(r->cmd); /* a memory stream fails only for want of memory */
-    if (!rc)
-        fwrite(text, 1, size, stdout);
-    free(text);
+    wsel__jw_arr_end(&j);
+    counts_json(&j, r);
+    wsel__jw_key(&j, "state");
+    wsel__jw_raw(&j, state);
+    wsel__jw_obj_end(&j);
+    cli_json_end(&j);
     wsel_free(state);
-    return rc;
+    return CLI_OK;
 }
 
 int cli_gslb_resolve(int argc, char **argv)

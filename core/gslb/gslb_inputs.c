@@ -19,7 +19,23 @@ typedef struct inputs_reader {
     const wsel__json *doc;
     const wsel_gslb_config *cfg;
     wsel_gslb_inputs *in;
+    /* the key that named each virtual server (members), pool (pools, state.pool) and wide
+     * IP (state.wideip) so far: one object named two ways (s:v and /Common/s:/Common/v)
+     * is an error, not last-wins */
+    const char **vs_key, **pool_key, **st_pool_key, **wideip_key;
 } inputs_reader;
+
+/* The object at p (named `name`) is the one `seen[i]` already named: an error naming the
+ * earlier key; else it records the name. */
+static int once(const inputs_reader *ir, const wsel__jpath *p, const char **seen, size_t i,
+                const char *name, const char *what)
+{
+    if (seen[i])
+        return wsel__json_fail_key(ir->doc, p, WSEL_E_DUPKEY,
+                                   "names the same %s as \"%s\" (one entry each)", what, seen[i]);
+    seen[i] = name;
+    return 0;
+}
 
 /* A fresh generation number, unique across all inputs objects of the process: a state
  * caches availability per (inputs, generation), and a freed inputs' address may be
@@ -188,6 +204,9 @@ static int member(inputs_reader *ir, const wsel__jpath *p, const char *name, con
     if (vs < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE,
                                    "names no configured virtual server (SERVER:VS)");
+    int rc = once(ir, p, ir->vs_key, (size_t)vs, name, "virtual server");
+    if (rc)
+        return rc;
     return read_fields(ir, p, v, member_fields, sizeof member_fields / sizeof member_fields[0],
                        &ir->in->vs[vs]);
 }
@@ -205,6 +224,7 @@ static const field pool_fields[] = {{"held_down", p_flag}, {"limit_exceeded", p_
 typedef struct pool_fieldset {
     const field *fields;
     size_t n;
+    const char **seen;   /* the key that named each pool so far */
 } pool_fieldset;
 
 /* pools.NAME, state.pool.NAME: NAME must name a configured pool; ctx: the fields. */
@@ -215,6 +235,9 @@ static int pool(inputs_reader *ir, const wsel__jpath *p, const char *name, const
     long pl = wsel__gslb_find_pool(ir->cfg, name);
     if (pl < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured pool");
+    int rc = once(ir, p, fs->seen, (size_t)pl, name, "pool");
+    if (rc)
+        return rc;
     size_t index = (size_t)pl;
     return read_fields(ir, p, v, fs->fields, fs->n, &index);
 }
@@ -304,8 +327,9 @@ static int persistence_record(inputs_reader *ir, const wsel__jpath *p, const jso
     if (wi < 0)
         return wsel__json_fail(ir->doc, &kw, WSEL_E_REFERENCE, "'%s' names no configured wide IP",
                                wname);
-    if (!wsel__gslb_parse_subnet(key, &pr->net, &pr->prefix))
-        return wsel__json_fail(ir->doc, &kk, WSEL_E_RANGE, "'%s' is not ADDRESS/LENGTH", key);
+    if (!strchr(key, '/') || !wsel__gslb_parse_subnet(key, &pr->net, &pr->prefix))
+        return wsel__json_fail(ir->doc, &kk, WSEL_E_RANGE,
+                               "'%s' is not ADDRESS/LENGTH (the length is required)", key);
     long pl = wsel__gslb_find_pool(ir->cfg, pname);
     if (pl < 0)
         return wsel__json_fail(ir->doc, &kp, WSEL_E_REFERENCE, "'%s' names no configured pool",
@@ -354,11 +378,62 @@ static int persistence_item(inputs_reader *ir, const wsel__jpath *p, const json_
     return persistence_record(ir, p, v, elem);
 }
 
+/* A record's (wide IP, key) and its place in the file. */
+typedef struct prec_at {
+    const wsel__gslb_prec *r;
+    size_t i;
+} prec_at;
+
+/* By wide IP, then key (family, length, network); 0 when both are equal. */
+static int cmp_key(const wsel__gslb_prec *x, const wsel__gslb_prec *y)
+{
+    if (x->wideip != y->wideip)
+        return x->wideip < y->wideip ? -1 : 1;
+    if (x->net.family != y->net.family)
+        return x->net.family < y->net.family ? -1 : 1;
+    if (x->prefix != y->prefix)
+        return x->prefix < y->prefix ? -1 : 1;
+    return memcmp(x->net.bytes, y->net.bytes, sizeof x->net.bytes);
+}
+
+static int cmp_prec(const void *a, const void *b)
+{
+    const prec_at *x = a, *y = b;
+    int c = cmp_key(x->r, y->r);
+    return c ? c : x->i < y->i ? -1 : 1;
+}
+
+/* Two records for one (wide IP, key) (keys compared as networks: 192.0.2.9/24 is
+ * 192.0.2.0/24): an error at the key of the first record that repeats an earlier one. */
+static int persistence_unique(inputs_reader *ir, const wsel__jpath *p)
+{
+    size_t n = ir->in->n_prec, dup = SIZE_MAX, orig = 0;
+    prec_at *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix)
+        return nomem(ir);
+    for (size_t i = 0; i < n; i++)
+        ix[i] = (prec_at){&ir->in->prec[i], i};
+    qsort(ix, n, sizeof *ix, cmp_prec);
+    for (size_t k = 1; k < n; k++)
+        if (!cmp_key(ix[k - 1].r, ix[k].r) && ix[k].i < dup) {
+            dup = ix[k].i;
+            orig = ix[k - 1].i;
+        }
+    free(ix);
+    if (dup == SIZE_MAX)
+        return 0;
+    wsel__jpath ip = wsel__jidx(p, dup), kp = wsel__jkey(&ip, "key");
+    return wsel__json_fail(ir->doc, &kp, WSEL_E_DUPKEY,
+                           "a second record for wide IP %s and this key (the first: $.persistence[%zu])",
+                           ir->cfg->wideips[ir->in->prec[dup].wideip].name, orig);
+}
+
 static int t_persistence(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
-    return read_array(ir, p, v, &ir->in->prec, sizeof *ir->in->prec, &ir->in->n_prec,
-                      persistence_item);
+    int rc = read_array(ir, p, v, &ir->in->prec, sizeof *ir->in->prec, &ir->in->n_prec,
+                        persistence_item);
+    return rc ? rc : persistence_unique(ir, p);
 }
 
 /* ---- state: method state {"rr": N, "ratio": {NAME: {"w": N, "cur": N}}} ---- */
@@ -433,6 +508,9 @@ static int st_wideip(inputs_reader *ir, const wsel__jpath *p, const char *name,
     long wi = wsel_gslb_find_wideip(ir->cfg, name);
     if (wi < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured wide IP");
+    int rc = once(ir, p, ir->wideip_key, (size_t)wi, name, "wide IP");
+    if (rc)
+        return rc;
     const wsel_gslb_wideip *w = &ir->cfg->wideips[wi];
     step_target t = {&ir->in->wideip_st[wi], w->n_pools, w, 0};
     return read_fields(ir, p, v, step_fields, 2, &t);
@@ -456,16 +534,16 @@ static int st_wideips(inputs_reader *ir, const wsel__jpath *p, const json_t *v, 
 
 /* An object keyed by pool names, each pool's object with these fields. */
 static int pools_with(inputs_reader *ir, const wsel__jpath *p, const json_t *v,
-                      const field *fields, size_t n)
+                      const field *fields, size_t n, const char **seen)
 {
-    pool_fieldset fs = {fields, n};
+    pool_fieldset fs = {fields, n, seen};
     return read_named(ir, p, v, pool, &fs);
 }
 
 static int st_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
-    return pools_with(ir, p, v, pool_step_fields, 3);
+    return pools_with(ir, p, v, pool_step_fields, 3, ir->st_pool_key);
 }
 
 static const field state_fields[] = {{"wideip", st_wideips}, {"pool", st_pools}};
@@ -491,7 +569,7 @@ static int t_members(inputs_reader *ir, const wsel__jpath *p, const json_t *v, v
 static int t_pools(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
-    return pools_with(ir, p, v, pool_fields, 2);
+    return pools_with(ir, p, v, pool_fields, 2, ir->pool_key);
 }
 
 static int t_state(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
@@ -511,8 +589,16 @@ static int t_random(inputs_reader *ir, const wsel__jpath *p, const json_t *v, vo
                       random_item);
 }
 
+/* "_needs": the note `wsel gslb inputs` writes (which method reads which metric); an
+ * object, not read further (doc/gslb.md §3). */
+static int t_note(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
+{
+    (void)ctx;
+    return wsel__json_obj(ir->doc, p, v);
+}
+
 static const field root_fields[] = {
-    {"now", t_now},  {"query", t_query},           {"members", t_members}, {"pools", t_pools},
+    {"_needs", t_note}, {"now", t_now},  {"query", t_query},           {"members", t_members}, {"pools", t_pools},
     {"geo", t_geo},  {"persistence", t_persistence}, {"state", t_state},     {"random", t_random}};
 
 int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out, wsel_error *err)
@@ -577,10 +663,21 @@ int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const char *name,
     wsel_gslb_inputs *in = NULL;
     rc = wsel_gslb_inputs_new(cfg, &in, err);
     if (!rc) {
-        inputs_reader ir = {&doc, cfg, in};
+        inputs_reader ir = {&doc, cfg, in, NULL, NULL, NULL, NULL};
+        ir.vs_key = calloc(cfg->n_vs + 1, sizeof *ir.vs_key);
+        ir.pool_key = calloc(cfg->n_pools + 1, sizeof *ir.pool_key);
+        ir.st_pool_key = calloc(cfg->n_pools + 1, sizeof *ir.st_pool_key);
+        ir.wideip_key = calloc(cfg->n_wideips + 1, sizeof *ir.wideip_key);
         wsel__jpath root = WSEL__JROOT;
-        rc = read_fields(&ir, &root, doc.root, root_fields,
-                         sizeof root_fields / sizeof root_fields[0], NULL);
+        if (!ir.vs_key || !ir.pool_key || !ir.st_pool_key || !ir.wideip_key)
+            rc = nomem(&ir);
+        else
+            rc = read_fields(&ir, &root, doc.root, root_fields,
+                             sizeof root_fields / sizeof root_fields[0], NULL);
+        free(ir.vs_key);
+        free(ir.pool_key);
+        free(ir.st_pool_key);
+        free(ir.wideip_key);
     }
     wsel__json_free(&doc);
     if (rc) {

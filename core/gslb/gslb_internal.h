@@ -84,6 +84,27 @@ long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key);
  * region, a back edge ignored); -1 when out of memory. A-39. */
 int wsel__gslb_region_order(const wsel_gslb_config *cfg, size_t *order, size_t *cycle);
 
+/* The metric each QoS factor reads, in wsel_gslb_pool.qos order; -1 the topology score. */
+extern const int wsel__gslb_qos_metric[WSEL_GSLB_QOS_COUNT_];
+
+/* The tmsh word of a topology condition's type ("subnet", "region", ...; "?" if none). */
+const char *wsel__gslb_topo_type_name(wsel_gslb_topo_type t);
+
+/* Could a topology condition match some candidate (gslb_lint.c; lint G018, explain)?
+ * pool >= 0: the members of that pool; w: the pools of that wide IP (A-34). Conservative
+ * (true) where the inputs decide (geo, a `not` entry). Regions once per candidate (A-39):
+ * set rcan_ok false before the first condition of each new candidate. */
+typedef struct wsel__gslb_can {
+    const wsel_gslb_config *cfg;
+    size_t *rorder;           /* regions inner first (A-39) */
+    uint8_t *rcan;            /* per region: could match, for the current candidate */
+    bool rcan_ok;             /* rcan worked out for the current candidate */
+} wsel__gslb_can;
+int wsel__gslb_can_init(wsel__gslb_can *k, const wsel_gslb_config *cfg); /* -1: no memory */
+void wsel__gslb_can_free(wsel__gslb_can *k);
+bool wsel__gslb_can_match(wsel__gslb_can *k, const wsel_gslb_cond *x, long pool,
+                          const wsel_gslb_wideip *w);
+
 /* IPv4/IPv6 text -> address; false if neither. Route domain "%N" suffix accepted. */
 bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a);
 /* "ADDR/LEN" -> network and prefix; false when malformed. */

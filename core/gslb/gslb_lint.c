@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G031 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G032 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +15,13 @@ typedef struct item {
  * and is reported at the end). */
 typedef struct lint_findings {
     const wsel_gslb_config *cfg;
-    size_t *rorder;           /* regions inner first (A-39) */
-    uint8_t *rcan;            /* per region: could match, for the current candidate */
-    bool rcan_ok;             /* rcan worked out for the current candidate */
+    wsel__gslb_can can;       /* could a topology condition match (regions) */
     item *v;
     size_t n, cap;
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[32] = {
+static const wsel_gslb_severity sev[33] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -31,7 +29,7 @@ static const wsel_gslb_severity sev[32] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,
 };
 
 WSEL_PRINTF(7, 8)
@@ -115,12 +113,10 @@ static bool pool_uses(const wsel_gslb_pool *p, wsel_gslb_method m)
     return p->mode[0] == m || p->mode[1] == m || p->mode[2] == m;
 }
 
-static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w);
+static void regions_can(wsel__gslb_can *l, long pool, const wsel_gslb_wideip *w);
 
-/* Could a condition match some candidate? pool >= 0: members of that pool; pool < 0 with
- * wpools: the pools of a wide IP. Conservative (true) where inputs decide (geo). */
-static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
-                      const wsel_gslb_wideip *w)
+bool wsel__gslb_can_match(wsel__gslb_can *l, const wsel_gslb_cond *x, long pool,
+                          const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
     if (x->negate)
@@ -164,28 +160,58 @@ static bool can_match(lint_findings *l, const wsel_gslb_cond *x, long pool,
 }
 
 /* Every region's "could match" for one candidate, inner regions first (A-39): each entry
- * looked at once, any nesting depth. */
-static void regions_can(lint_findings *l, long pool, const wsel_gslb_wideip *w)
+ * looked at once, any nesting depth. A-40: one of its positive entries could match, or it
+ * has none (that count at this level) and some `not` entry counts; a `not` entry is never
+ * taken to exclude (inputs decide). */
+static void regions_can(wsel__gslb_can *l, long pool, const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
-    memset(l->rcan, 0, c->n_regions);
     l->rcan_ok = true; /* a region entry reads rcan: the regions it names come earlier */
     for (size_t k = 0; k < c->n_regions; k++) {
         size_t r = l->rorder[k];
-        for (size_t e = 0; e < c->regions[r].n_entries; e++)
-            if (can_match(l, &c->regions[r].entries[e], pool, w)) {
-                l->rcan[r] = 1;
-                break;
+        bool pos = false, neg = false, can = false;
+        for (size_t e = 0; e < c->regions[r].n_entries && !can; e++) {
+            const wsel_gslb_cond *x = &c->regions[r].entries[e];
+            bool counts = !w || x->type == WSEL_GSLB_T_POOL || x->type == WSEL_GSLB_T_REGION;
+            if (x->negate)
+                neg |= counts;
+            else if (counts) {
+                pos = true;
+                can = wsel__gslb_can_match(l, x, pool, w);
             }
+        }
+        l->rcan[r] = can || (!pos && neg);
     }
+}
+
+int wsel__gslb_can_init(wsel__gslb_can *k, const wsel_gslb_config *cfg)
+{
+    *k = (wsel__gslb_can){.cfg = cfg};
+    if (!cfg->n_regions)
+        return 0;
+    k->rorder = malloc(cfg->n_regions * sizeof *k->rorder);
+    k->rcan = malloc(cfg->n_regions);
+    if (!k->rorder || !k->rcan || wsel__gslb_region_order(cfg, k->rorder, NULL) < 0) {
+        wsel__gslb_can_free(k);
+        return -1;
+    }
+    return 0;
+}
+
+void wsel__gslb_can_free(wsel__gslb_can *k)
+{
+    free(k->rorder);
+    free(k->rcan);
+    k->rorder = NULL;
+    k->rcan = NULL;
 }
 
 static bool topo_can_score(lint_findings *l, long pool, const wsel_gslb_wideip *w)
 {
     const wsel_gslb_config *c = l->cfg;
-    l->rcan_ok = false;
+    l->can.rcan_ok = false;
     for (size_t t = 0; t < c->n_topo; t++)
-        if (can_match(l, &c->topo[t].server, pool, w))
+        if (wsel__gslb_can_match(&l->can, &c->topo[t].server, pool, w))
             return true;
     return false;
 }
@@ -466,6 +492,18 @@ static void lint_other(lint_findings *l)
     for (size_t u = 0; u < c->n_unknown; u++)
         add(l, 30, 3, c->n_topo + u, c->unknown[u].object, c->unknown[u].pos,
             "ignored by this tool: %s", c->unknown[u].what);
+    for (size_t r = 0; r < c->n_regions; r++) {
+        const wsel_gslb_region *rg = &c->regions[r];
+        size_t neg = 0;
+        for (size_t e = 0; e < rg->n_entries; e++)
+            neg += rg->entries[e].negate;
+        wsel__gslb_fmt(obj, sizeof obj, "gtm region %s", rg->name);
+        if (neg && neg < rg->n_entries) /* */
+            add(l, 32, 3, c->n_topo + c->n_unknown + r, obj, rg->pos,
+                "mixes is and is not: matches what one of its %zu is entries matches, unless "
+                "one of its %zu is-not entries matches it too",
+                rg->n_entries - neg, neg);
+    }
 }
 
 int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,
@@ -478,25 +516,15 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
     if (!cfg || !out || !n)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL, "lint: bad arguments");
     lint_findings l = {.cfg = cfg};
-    if (cfg->n_regions) {
-        l.rorder = malloc(cfg->n_regions * sizeof *l.rorder);
-        l.rcan = malloc(cfg->n_regions);
-        if (!l.rorder || !l.rcan || wsel__gslb_region_order(cfg, l.rorder, NULL) < 0) {
-            free(l.rorder);
-            free(l.rcan);
-            l.rorder = NULL;
-            l.rcan = NULL;
-            l.oom = true;
-        }
-    }
+    if (wsel__gslb_can_init(&l.can, cfg) < 0)
+        l.oom = true;
     lint_servers(&l);
     for (size_t p = 0; p < cfg->n_pools; p++)
         lint_pool(&l, p);
     for (size_t w = 0; w < cfg->n_wideips; w++)
         lint_wideip(&l, w);
     lint_other(&l);
-    free(l.rorder);
-    free(l.rcan);
+    wsel__gslb_can_free(&l.can);
     if (l.oom) {
         free(l.v);
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "out of memory");

@@ -85,6 +85,39 @@ const char *wsel_gslb_metric_key(wsel_gslb_metric m)
     return (unsigned)m < WSEL_GSLB_METRIC_COUNT_ ? keys[m] : "?";
 }
 
+/* QoS factors in wsel_gslb_pool.qos order: the metric each reads (-1: the topology score;
+ * doc/gslb.md §2, A-18). */
+const int wsel__gslb_qos_metric[WSEL_GSLB_QOS_COUNT_] = {
+    WSEL_GSLB_M_RTT, WSEL_GSLB_M_LINK_CAPACITY, WSEL_GSLB_M_COMPLETION, WSEL_GSLB_M_KBPS,
+    WSEL_GSLB_M_PPS, WSEL_GSLB_M_HOPS, -1, WSEL_GSLB_M_VS_CAPACITY, WSEL_GSLB_M_VS_SCORE};
+
+unsigned wsel_gslb_step_metrics(const wsel_gslb_pool *p, int step)
+{
+    if (!p || step < 0 || step > 2)
+        return 0;
+    wsel_gslb_method m = p->mode[step];
+    if (m == WSEL_GSLB_QOS) {
+        unsigned mask = 0;
+        for (int f = 0; f < WSEL_GSLB_QOS_COUNT_; f++)
+            if (p->qos[f] && wsel__gslb_qos_metric[f] >= 0)
+                mask |= 1u << wsel__gslb_qos_metric[f];
+        return mask;
+    }
+    const wsel_gslb_method_info *mi = wsel_gslb_method_get(m);
+    return mi && mi->metric >= 0 ? 1u << mi->metric : 0;
+}
+
+bool wsel_gslb_inputs_metric(const wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m,
+                             double *value)
+{
+    if (!in || vs >= in->cfg->n_vs || (unsigned)m >= WSEL_GSLB_METRIC_COUNT_ ||
+        !(in->vs[vs].have & (1u << m)))
+        return false;
+    if (value)
+        *value = in->vs[vs].metric[m];
+    return true;
+}
+
 const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
 {
     if (name[0] == '/')

@@ -998,6 +998,11 @@ static int wideip_body(conf_parser *p, wsel_gslb_wideip *w)
 static const char *const topo_types[WSEL_GSLB_T_COUNT_] = {
     "subnet", "region", "continent", "country", "state", "isp", "geoip-isp", "pool", "datacenter"};
 
+const char *wsel__gslb_topo_type_name(wsel_gslb_topo_type t)
+{
+    return (unsigned)t < WSEL_GSLB_T_COUNT_ ? topo_types[t] : "?";
+}
+
 /* [not] TYPE VALUE from the token stream; server side allows pool and datacenter. */
 static int cond(conf_parser *p, bool server_side, wsel_gslb_cond *c)
 {

@@ -2,7 +2,7 @@
  *
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
- *   lint    the deterministic checks G001-G031
+ *   lint    the deterministic checks G001-G032
  *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
  *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
  *           method state and a decision log (events, wsel_gslb_event)
@@ -287,7 +287,7 @@ WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *nam
 typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
 
 typedef struct wsel_gslb_finding {
-    unsigned code;                 /* 1..31 for G001..G031 */
+    unsigned code;                 /* 1..32 for G001..G032 */
     wsel_gslb_severity severity;
     char object[300];              /* "gtm pool a /Common/p_dc2" */
     wsel_gslb_pos pos;
@@ -323,6 +323,15 @@ WSEL_API int wsel_gslb_inputs_load_buffer(const wsel_gslb_config *cfg, const cha
 WSEL_API int wsel_gslb_inputs_new(const wsel_gslb_config *cfg, wsel_gslb_inputs **out,
                                   wsel_error *err);
 WSEL_API void wsel_gslb_inputs_free(wsel_gslb_inputs *in);
+
+/* The metrics step `step` (0 preferred, 1 alternate, 2 fallback) of pool p reads: bit m
+ * for wsel_gslb_metric m (QoS: every factor with a coefficient > 0, the topology score
+ * aside); 0 for a method that reads none, or bad arguments. */
+WSEL_API unsigned wsel_gslb_step_metrics(const wsel_gslb_pool *p, int step);
+/* Whether the inputs give metric m of virtual server vs (not null, not absent), and its
+ * value into *value (may be NULL). False when in is NULL or an index is out of range. */
+WSEL_API bool wsel_gslb_inputs_metric(const wsel_gslb_inputs *in, size_t vs, wsel_gslb_metric m,
+                                      double *value);
 
 /* Programmatic setters (the JSON reader uses them too). vs = index into cfg->vs. Each
  * does nothing when `in` is NULL or an index is out of range. */
@@ -403,7 +412,8 @@ typedef enum wsel_gslb_result {
     WSEL_GSLB_R_ELIGIBLE,   /* "eligible": the member is a candidate of the step */
     WSEL_GSLB_R_TERMINAL,   /* "terminal": the pool's chain ended the decision */
     WSEL_GSLB_R_NEXT_POOL,  /* "next-pool": the pool passed the query on */
-    WSEL_GSLB_R_FAILED_STEP /* "failed-step": the step's method found nothing */
+    WSEL_GSLB_R_FAILED_STEP, /* "failed-step": the step's method found nothing */
+    WSEL_GSLB_R_MATCHED     /* "matched": a topology record matched the candidate (RECORD) */
 } wsel_gslb_result;
 
 /* Why. The text each renders as (after "reason=") is in quotes; NUMBERS name the event
@@ -454,6 +464,11 @@ typedef enum wsel_gslb_reason {
     WSEL_GSLB_WHY_NO_LDNS,               /* "no-ldns" */
     WSEL_GSLB_WHY_NO_MEMBER_SCORES,      /* "no-member-scores-above-0" */
     WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT,    /* "no-positive-weight" */
+    /* topology: one record matching a candidate pool (pool-selection events) or member
+     * (pool-member-traversal), every one in evaluation order (A-35), before the pick */
+    WSEL_GSLB_WHY_RECORD,                /* "record" line=LINE score=NUMBER, then " used"
+                                            (the first: the candidate's score) or
+                                            " shadowed" (a later one, not used) */
     WSEL_GSLB_WHY_COUNT_
 } wsel_gslb_reason;
 
@@ -487,6 +502,8 @@ typedef struct wsel_gslb_event {
     wsel_gslb_outcome_kind outcome; /* pool traversal (OUTCOME) and result: the outcome */
     const wsel_gslb_outcome *answer; /* result: the outcome being returned (the resolve's
                                          `out`: valid while that is) */
+    long record;              /* RECORD: index into cfg->topo (its line: cfg->topo[i].pos) */
+    bool shadowed;            /* RECORD: an earlier record gave the candidate's score */
 } wsel_gslb_event;
 
 /* Log sink: called with each event whose flag is in `flags` (the result always), in the
@@ -521,6 +538,9 @@ WSEL_API size_t wsel_gslb_event_reason(const wsel_gslb_config *cfg, const wsel_g
  * selections, "-" when none); "?" for an index cfg does not have. NULL arguments: "?". */
 WSEL_API const char *wsel_gslb_event_pool(const wsel_gslb_config *cfg, const wsel_gslb_event *ev);
 WSEL_API const char *wsel_gslb_event_method(const wsel_gslb_event *ev);
+/* The config line of a RECORD event's topology record; 0 when the event names none. */
+WSEL_API unsigned wsel_gslb_event_record_line(const wsel_gslb_config *cfg,
+                                              const wsel_gslb_event *ev);
 /* "pool-selection", ... ("?" for an unknown kind); "skipped", ... ("" for NONE). */
 WSEL_API const char *wsel_gslb_event_name(wsel_gslb_event_kind kind);
 WSEL_API const char *wsel_gslb_result_name(wsel_gslb_result result);

@@ -62,8 +62,31 @@ static void terminal_step(wsel__gslb_query *q, size_t p, int s, wsel_gslb_method
     emit_step(q, p, s, m, WSEL_GSLB_WHY_TERMINAL);
 }
 
+/* Why the step's method leaves out member i, a candidate of the step: its ratio is 0
+ * (ratio, A-8), it lacks a metric the method reads (*metric), its topology score is 0
+ * (A-14); WSEL_GSLB_WHY_NONE when the method weighs it. For the log only: the method
+ * itself leaves the member out the same way. */
+static wsel_gslb_reason method_skip(const wsel__gslb_query *q, size_t p, size_t i,
+                                    wsel_gslb_method m, int *metric)
+{
+    const wsel_gslb_member *mb = &q->cfg->pools[p].members[i];
+    const wsel_gslb_method_info *mi = &wsel__gslb_methods[m];
+    *metric = -1;
+    if (m == WSEL_GSLB_RATIO)
+        return mb->ratio ? WSEL_GSLB_WHY_NONE : WSEL_GSLB_WHY_RATIO_0;
+    if (m == WSEL_GSLB_TOPOLOGY)
+        return wsel__gslb_topo_member(q, p, mb) ? WSEL_GSLB_WHY_NONE : WSEL_GSLB_WHY_SCORE_0;
+    if (m == WSEL_GSLB_QOS)
+        *metric = wsel__gslb_qos_missing(q, p, i);
+    else if (mi->metric >= 0 && !(q->in->vs[mb->vs].have & (1u << mi->metric)))
+        *metric = mi->metric;
+    return *metric >= 0 ? WSEL_GSLB_WHY_NO_METRIC : WSEL_GSLB_WHY_NONE;
+}
+
 /* The step's candidates (doc/gslb.md §4.4; A-29) worked out member by member with each
- * one's reason for the member-traversal log, into elig[]. */
+ * one's reason for the member-traversal log, into elig[]: a candidate the method leaves
+ * out is logged skipped with the method's reason (never "eligible" first); a topology
+ * candidate's matching records follow its line. */
 static void traverse_candidates(wsel__gslb_query *q, size_t p, int s, wsel_gslb_method m,
                                 bool unverified, bool *elig)
 {
@@ -78,7 +101,14 @@ static void traverse_candidates(wsel__gslb_query *q, size_t p, int s, wsel_gslb_
         elig[i] = ev.reason == WSEL_GSLB_WHY_AVAILABLE ||
                   ev.reason == WSEL_GSLB_WHY_FALLBACK_UNVERIFIED;
         ev.result = elig[i] ? WSEL_GSLB_R_ELIGIBLE : WSEL_GSLB_R_SKIPPED;
+        wsel_gslb_reason skip = elig[i] ? method_skip(q, p, i, m, &ev.metric) : WSEL_GSLB_WHY_NONE;
+        if (skip != WSEL_GSLB_WHY_NONE) {
+            ev.result = WSEL_GSLB_R_SKIPPED;
+            ev.reason = skip;
+        }
         wsel__gslb_emit(q, &ev);
+        if (elig[i] && m == WSEL_GSLB_TOPOLOGY && skip == WSEL_GSLB_WHY_NONE)
+            wsel__gslb_topo_log(q, &ev);
     }
 }
 

@@ -16,6 +16,14 @@ typedef struct wide_decision {
     uint64_t tried;               /* bit i: the pool at list position i ran (MAX_POOLS is 64) */
 } wide_decision;
 
+/* now + ttl, at most 2^63-1: the largest integer the inputs can hold, so that the state
+ * written is always read back (doc/gslb.md §3); a record at that bound never expires
+ * before `now` reaches it. */
+static uint64_t expiry(uint64_t now, unsigned ttl)
+{
+    return now >= (uint64_t)INT64_MAX - ttl ? (uint64_t)INT64_MAX : now + ttl;
+}
+
 /* ---- the log's pool events ---- */
 
 static void emit_pool_selection(const wsel__gslb_query *q, int method, long pool,
@@ -86,7 +94,7 @@ static int prec_store(wsel__gslb_query *q, const wide_decision *d)
     r->prefix = d->pprefix;
     r->pool = (size_t)q->out->pool;
     r->member = (size_t)q->out->members[0];
-    r->expires = q->in->now + d->w->ttl_persistence;
+    r->expires = expiry(q->in->now, d->w->ttl_persistence);
     return 0;
 }
 
@@ -116,7 +124,7 @@ static bool step_persist(wsel__gslb_query *q, wide_decision *d)
         !wsel__gslb_pool_available(q, r->pool, NULL) || r->member >= pl->n_members ||
         !wsel__gslb_member_available(q, &pl->members[r->member]))
         return false;
-    r->expires = q->in->now + d->w->ttl_persistence; /* idle-based */
+    r->expires = expiry(q->in->now, d->w->ttl_persistence); /* idle-based */
     wsel_gslb_outcome *o = q->out;
     o->kind = WSEL_GSLB_O_ANSWER;
     o->pool = (long)r->pool;

@@ -9,18 +9,10 @@
 
 #define NMAX WSEL__GSLB_NMAX
 
-/* QoS factors in wsel_gslb_pool.qos order: the metric each reads (-1: the topology
- * score) and whether higher is better. */
-static const struct {
-    int metric;
-    bool higher;
-} qos_factor[WSEL_GSLB_QOS_COUNT_] = {
-    {WSEL_GSLB_M_RTT, false},        {WSEL_GSLB_M_LINK_CAPACITY, true},
-    {WSEL_GSLB_M_COMPLETION, true} /* hit ratio */, {WSEL_GSLB_M_KBPS, false},
-    {WSEL_GSLB_M_PPS, false},        {WSEL_GSLB_M_HOPS, false},
-    {-1, true},                      {WSEL_GSLB_M_VS_CAPACITY, true},
-    {WSEL_GSLB_M_VS_SCORE, true},
-};
+/* QoS factors in wsel_gslb_pool.qos order: whether higher is better (the metric each
+ * reads: wsel__gslb_qos_metric, core/gslb/gslb_model.c). */
+static const bool qos_higher[WSEL_GSLB_QOS_COUNT_] = {false, true, true /* hit ratio */,
+                                                      false, false, false, true, true, true};
 
 /* each candidate's value -> a weight, then smooth WRR keyed (pool, step). */
 static long dynamic_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, const wsel__gslb_scored *sc,
@@ -99,10 +91,8 @@ long wsel__gslb_pick_metric(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb
         if (!pk->elig[i])
             continue;
         const wsel__gslb_vsin *vi = &q->in->vs[pl->members[i].vs];
-        if (!(vi->have & (1u << metric))) {
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_NO_METRIC, metric);
+        if (!(vi->have & (1u << metric))) /* logged with the candidates (gslb_chain.c) */
             continue;
-        }
         double v = vi->metric[metric];
         sc[n_sc++] = (wsel__gslb_scored){mi->higher_better ? v : -v, (long)i};
     }
@@ -116,7 +106,7 @@ static int qos_values(const wsel__gslb_query *q, size_t p, size_t i, double *val
     const wsel_gslb_pool *pl = &q->cfg->pools[p];
     const wsel__gslb_vsin *vi = &q->in->vs[pl->members[i].vs];
     for (int f = 0; f < WSEL_GSLB_QOS_COUNT_; f++) {
-        int metric = qos_factor[f].metric;
+        int metric = wsel__gslb_qos_metric[f];
         if (!pl->qos[f])
             continue;
         if (metric < 0)
@@ -127,6 +117,12 @@ static int qos_values(const wsel__gslb_query *q, size_t p, size_t i, double *val
             return metric;
     }
     return -1;
+}
+
+int wsel__gslb_qos_missing(const wsel__gslb_query *q, size_t p, size_t i)
+{
+    double val[WSEL_GSLB_QOS_COUNT_];
+    return qos_values(q, p, i, val);
 }
 
 /* A-19: the sum over the factors of coefficient x normalised value (10 * v / max higher
@@ -140,10 +136,7 @@ long wsel__gslb_pick_qos(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_wh
     for (size_t i = 0; i < pl->n_members; i++) {
         if (!pk->elig[i])
             continue;
-        int missing = qos_values(q, pk->pool, i, val[k]);
-        if (missing >= 0)
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_NO_METRIC, missing);
-        else
+        if (qos_values(q, pk->pool, i, val[k]) < 0) /* else logged with the candidates */
             idx[k++] = (long)i;
     }
     double lo[WSEL_GSLB_QOS_COUNT_], hi[WSEL_GSLB_QOS_COUNT_];
@@ -163,7 +156,7 @@ long wsel__gslb_pick_qos(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_wh
             if (!pl->qos[f])
                 continue;
             double v = val[j][f], norm;
-            if (qos_factor[f].higher)
+            if (qos_higher[f])
                 norm = hi[f] > 0 ? 10.0 * v / hi[f] : 0;
             else
                 norm = v == 0 ? 10.0 : 10.0 * lo[f] / v;

@@ -178,10 +178,6 @@ static inline wsel__gslb_stepst *wsel__gslb_pick_state(const wsel__gslb_query *q
     return &q->st->pool_st[pk->pool * 3 + (size_t)pk->step];
 }
 
-/* Logs member i as skipped by the pick's method for `reason` (`metric`: the one it
- * lacks, NO_METRIC; else -1), when the sink wants member traversal. */
-void wsel__gslb_emit_skip(const wsel__gslb_query *q, const wsel__gslb_pick *pk, size_t i,
-                          wsel_gslb_reason reason, int metric);
 
 /* A member-selecting method: the picked member index, or -1 (the step fails). */
 typedef long (*wsel__gslb_member_fn)(wsel__gslb_query *q, wsel__gslb_pick *pk,
@@ -313,6 +309,14 @@ long wsel__gslb_best_pick(long *cursor, wsel__gslb_scored *sc, size_t n_sc, size
  * 0 when none does. */
 unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, long pool);
 unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, const wsel_gslb_member *m);
+/* The log (doc/gslb.md §7): every record matching the candidate, in evaluation order, as
+ * RECORD events; `ev` is the candidate's event (kind, pool, step, member...) to fill. */
+void wsel__gslb_topo_log(const wsel__gslb_query *q, wsel_gslb_event *ev);
+
+/* ---- the log's candidates (doc/gslb.md §7) ---- */
+
+/* The first metric the QoS step of pool p needs that member i lacks, or -1. */
+int wsel__gslb_qos_missing(const wsel__gslb_query *q, size_t p, size_t i);
 
 /* ---- a pool's chain (gslb_chain.c, doc/gslb.md §4.3) ---- */
 

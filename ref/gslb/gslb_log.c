@@ -14,7 +14,7 @@ wsel_gslb_event wsel__gslb_event(const wsel__gslb_query *q, wsel_gslb_event_kind
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
     ev.wideip = (long)q->wideip;
-    ev.pool = ev.pos = ev.member = ev.depends = -1;
+    ev.pool = ev.pos = ev.member = ev.depends = ev.record = -1;
     ev.method = ev.metric = -1;
     ev.step = WSEL_GSLB_STEP_NONE;
     return ev;
@@ -24,22 +24,6 @@ void wsel__gslb_emit(const wsel__gslb_query *q, const wsel_gslb_event *ev)
 {
     if (wsel__gslb_logging(q, 1u << ev->kind))
         q->log->fn(q->log->ctx, ev);
-}
-
-void wsel__gslb_emit_skip(const wsel__gslb_query *q, const wsel__gslb_pick *pk, size_t i,
-                          wsel_gslb_reason reason, int metric)
-{
-    if (!wsel__gslb_logging(q, WSEL_GSLB_LOG_MEMBER_TRAVERSAL))
-        return;
-    wsel_gslb_event ev = wsel__gslb_event(q, WSEL_GSLB_EV_MEMBER_TRAVERSAL);
-    ev.pool = (long)pk->pool;
-    ev.step = (wsel_gslb_step)pk->step;
-    ev.method = (int)pk->method;
-    ev.member = (long)i;
-    ev.result = WSEL_GSLB_R_SKIPPED;
-    ev.reason = reason;
-    ev.metric = metric;
-    wsel__gslb_emit(q, &ev);
 }
 
 /* ---- names ---- */
@@ -55,7 +39,7 @@ const char *wsel_gslb_event_name(wsel_gslb_event_kind kind)
 const char *wsel_gslb_result_name(wsel_gslb_result result)
 {
     static const char *const names[] = {"", "skipped", "selected", "eligible", "terminal",
-                                        "next-pool", "failed-step"};
+                                        "next-pool", "failed-step", "matched"};
     return (unsigned)result < sizeof names / sizeof names[0] ? names[result] : "?";
 }
 
@@ -101,6 +85,7 @@ static const char *const reason_words[WSEL_GSLB_WHY_COUNT_] = {
     [WSEL_GSLB_WHY_NO_LDNS] = "no-ldns",
     [WSEL_GSLB_WHY_NO_MEMBER_SCORES] = "no-member-scores-above-0",
     [WSEL_GSLB_WHY_NO_POSITIVE_WEIGHT] = "no-positive-weight",
+    [WSEL_GSLB_WHY_RECORD] = "record",
 };
 
 /* ---- rendering: a line written like snprintf ---- */
@@ -192,7 +177,7 @@ static void reason_text(line *l, const wsel_gslb_config *cfg, const wsel_gslb_ev
 }
 
 /* The reason's own key=value words, then the tie and fallback marks. */
-static void reason_details(line *l, const wsel_gslb_event *ev)
+static void reason_details(line *l, const wsel_gslb_config *cfg, const wsel_gslb_event *ev)
 {
     bool member = ev->kind == WSEL_GSLB_EV_MEMBER_SELECTION;
     switch (ev->reason) {
@@ -209,6 +194,10 @@ static void reason_details(line *l, const wsel_gslb_event *ev)
     case WSEL_GSLB_WHY_RANDOM: putf(l, " word=%llu", ev->number); break;
     case WSEL_GSLB_WHY_TOPOLOGY: putf(l, " score=%.0f", ev->value); break;
     case WSEL_GSLB_WHY_DYNAMIC_RATIO: putf(l, " w=%llu", ev->number); break;
+    case WSEL_GSLB_WHY_RECORD:
+        putf(l, " line=%u score=%llu %s", wsel_gslb_event_record_line(cfg, ev), ev->number,
+             ev->shadowed ? "shadowed" : "used");
+        break;
     case WSEL_GSLB_WHY_BEST:
         putf(l, " %s=%.6g",
              ev->metric >= 0 ? wsel_gslb_metric_key((wsel_gslb_metric)ev->metric) : "qos",
@@ -251,6 +240,8 @@ static void event_line(line *l, const wsel_gslb_config *cfg, const wsel_gslb_eve
         putf(l, " wideip=%s ldns=%s method=%s pool=%s", wname,
              ev->ldns.family ? wsel_gslb_addr_str(&ev->ldns, a, sizeof a) : "-",
              wsel_gslb_event_method(ev), wsel_gslb_event_pool(cfg, ev));
+        if (ev->result != WSEL_GSLB_R_NONE) /* a topology record matching the pool */
+            putf(l, " result=%s", wsel_gslb_result_name(ev->result));
         break;
     case WSEL_GSLB_EV_POOL_TRAVERSAL:
         putf(l, " wideip=%s pool=%s", wname, wsel_gslb_event_pool(cfg, ev));
@@ -280,7 +271,14 @@ static void event_line(line *l, const wsel_gslb_config *cfg, const wsel_gslb_eve
     }
     putf(l, " reason=");
     reason_text(l, cfg, ev);
-    reason_details(l, ev);
+    reason_details(l, cfg, ev);
+}
+
+unsigned wsel_gslb_event_record_line(const wsel_gslb_config *cfg, const wsel_gslb_event *ev)
+{
+    if (!cfg || !ev || ev->record < 0 || (size_t)ev->record >= cfg->n_topo)
+        return 0;
+    return cfg->topo[ev->record].pos.line;
 }
 
 /* The reason (the result: its detail). */

@@ -135,9 +135,7 @@ static long pick_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why 
     bool in_set[NMAX];
     for (size_t i = 0; i < n; i++) {
         w[i] = pk->elig[i] ? pl->members[i].ratio : 0; /* ratio 0 never chosen */
-        in_set[i] = w[i] > 0;
-        if (pk->elig[i] && !in_set[i])
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_RATIO_0, -1);
+        in_set[i] = w[i] > 0; /* ratio 0: logged with the candidates (gslb_chain.c) */
     }
     long pick = wsel__gslb_pick_weighted(q, pk, w, in_set, why,
                                          WSEL_GSLB_WHY_NO_ELIGIBLE_WITH_RATIO);

@@ -1,4 +1,4 @@
-/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-12, A-14, A-34, A-35, A-39):
+/* GSLB engine: topology (doc/gslb.md §2, a minimal scorer; A-14, A-34, A-35, A-39, A-40):
  * the first record in evaluation order whose LDNS side matches the query's source and
  * whose server side matches the candidate gives its score. */
 #include <stdint.h>
@@ -33,29 +33,36 @@ static bool cond_applies(const wsel_gslb_cond *c, const topo_subject *sj)
     return true;
 }
 
-static bool cond_match(const wsel__gslb_query *q, const wsel_gslb_cond *c,
-                       const topo_subject *sj);
+static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c,
+                     const topo_subject *sj);
 
-/* A-12: a region matches when any of its entries does. A-39: every region's match for one
- * subject is worked out once, inner regions first (st->region_order), each entry looked at
- * once: linear in the region graph, whatever the nesting depth. */
+/* A-40 (supersedes A-12): a region matches a subject when none of its `not` entries
+ * matches and, if it has positive entries, one of them does; at wide-IP level only its
+ * pool and region entries count (A-34), and a region left with none matches nothing.
+ * A-39: every region's match for one subject is worked out once, inner regions first
+ * (st->region_order), each entry looked at once: linear in the region graph at any depth. */
 static void regions_for(const wsel__gslb_query *q, const topo_subject *sj)
 {
     const wsel_gslb_config *cfg = q->cfg;
     wsel_gslb_state *st = q->st;
-    memset(sj->rin, 0, cfg->n_regions);
     *sj->rin_ok = true; /* a region entry reads rin: the regions it names come earlier */
     for (size_t k = 0; k < cfg->n_regions; k++) {
         size_t r = st->region_order[k];
         const wsel_gslb_region *rg = &cfg->regions[r];
-        for (size_t e = 0; e < rg->n_entries; e++) {
+        bool any = false, pos = false, hit = false, out = false;
+        for (size_t e = 0; e < rg->n_entries && !out; e++) {
             const wsel_gslb_cond *c = &rg->entries[e];
             st->region_evals++;
-            if (cond_applies(c, sj) && cond_match(q, c, sj)) {
-                sj->rin[r] = 1;
-                break;
-            }
+            if (!cond_applies(c, sj))
+                continue;
+            any = true;
+            if (c->negate)
+                out = cond_raw(q, c, sj);
+            else if (!hit)
+                hit = cond_raw(q, c, sj);
+            pos |= !c->negate;
         }
+        sj->rin[r] = any && !out && (hit || !pos);
     }
 }
 
@@ -103,7 +110,12 @@ static const wsel_gslb_addr *topo_source(const wsel__gslb_query *q)
     return q->in->ldns.family ? &q->in->ldns : NULL;
 }
 
-static unsigned topo_score(const wsel__gslb_query *q, const topo_subject *cand)
+/* The candidate's score: the first record (evaluation order, A-35) whose LDNS side matches
+ * the query's source and whose server side matches the candidate; 0 when none does. With
+ * `ev` (the log) every matching record is emitted as a RECORD event, the later ones
+ * shadowed. */
+static unsigned topo_score(const wsel__gslb_query *q, const topo_subject *cand,
+                           wsel_gslb_event *ev)
 {
     topo_subject src = {.addr = topo_source(q), .pool = -1, .rin = q->st->region_in,
                         .rin_ok = &q->st->region_src_ok};
@@ -115,16 +127,22 @@ static unsigned topo_score(const wsel__gslb_query *q, const topo_subject *cand)
         const wsel_gslb_topo *r = &q->cfg->topo[t];
         if (!cond_applies(&r->server, server))
             continue;
-        if (cond_match(q, &r->ldns, &src) && cond_match(q, &r->server, server))
+        if (!cond_match(q, &r->ldns, &src) || !cond_match(q, &r->server, server))
+            continue;
+        if (!ev)
             return r->score;
+        ev->record = (long)t;
+        ev->number = r->score;
+        wsel__gslb_emit(q, ev);
+        ev->shadowed = true;
     }
-    return 0;
+    return ev && ev->shadowed ? (unsigned)q->cfg->topo[ev->record].score : 0;
 }
 
 unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, long pool)
 {
     topo_subject sj = {.addr = NULL, .pool = pool, .datacenter = NULL, .pool_level = true};
-    return topo_score(q, &sj);
+    return topo_score(q, &sj, NULL);
 }
 
 unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, const wsel_gslb_member *m)
@@ -132,7 +150,21 @@ unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, const wsel_
     const wsel_gslb_vs *vs = &q->cfg->vs[m->vs];
     topo_subject sj = {.addr = &vs->addr, .pool = (long)p,
                        .datacenter = q->cfg->servers[vs->server].datacenter, .pool_level = false};
-    return topo_score(q, &sj);
+    return topo_score(q, &sj, NULL);
+}
+
+void wsel__gslb_topo_log(const wsel__gslb_query *q, wsel_gslb_event *ev)
+{
+    topo_subject sj = {.pool = ev->pool, .pool_level = ev->member < 0};
+    if (!sj.pool_level) {
+        const wsel_gslb_vs *vs = &q->cfg->vs[q->cfg->pools[ev->pool].members[ev->member].vs];
+        sj.addr = &vs->addr;
+        sj.datacenter = q->cfg->servers[vs->server].datacenter;
+    }
+    ev->result = WSEL_GSLB_R_MATCHED;
+    ev->reason = WSEL_GSLB_WHY_RECORD;
+    ev->shadowed = false;
+    topo_score(q, &sj, ev);
 }
 
 /* Members: the best score > 0, ties by round robin; none > 0 fails. */
@@ -145,10 +177,8 @@ long wsel__gslb_pick_topology(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gs
         if (!pk->elig[i])
             continue;
         unsigned score = wsel__gslb_topo_member(q, pk->pool, &pl->members[i]);
-        if (score > 0)
+        if (score > 0) /* score 0: logged with the candidates (gslb_chain.c) */
             sc[n_sc++] = (wsel__gslb_scored){(double)score, (long)i};
-        else
-            wsel__gslb_emit_skip(q, pk, i, WSEL_GSLB_WHY_SCORE_0, -1);
     }
     bool tie = false;
     long pick = wsel__gslb_best_pick(&wsel__gslb_pick_state(q, pk)->rr, sc, n_sc,
@@ -171,7 +201,15 @@ int wsel__gslb_wideip_topology(wsel__gslb_query *q, wsel__gslb_pool_queue *pq, l
     const wsel_gslb_wideip *w = &q->cfg->wideips[q->wideip];
     wsel__gslb_scored sc[WSEL_GSLB_MAX_POOLS];
     size_t n_sc = 0;
+    bool logging = wsel__gslb_logging(q, WSEL_GSLB_LOG_POOL_SELECTION);
     for (size_t k = 0; k < pq->n_avail; k++) {
+        if (logging) {
+            wsel_gslb_event ev = wsel__gslb_event(q, WSEL_GSLB_EV_POOL_SELECTION);
+            ev.ldns = q->in->ldns;
+            ev.method = WSEL_GSLB_TOPOLOGY;
+            ev.pool = w->pools[pq->avail[k]].pool;
+            wsel__gslb_topo_log(q, &ev);
+        }
         unsigned score = wsel__gslb_topo_pool(q, w->pools[pq->avail[k]].pool);
         if (score > 0)
             sc[n_sc++] = (wsel__gslb_scored){(double)score, (long)pq->avail[k]};

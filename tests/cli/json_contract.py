@@ -443,8 +443,8 @@ if d:
 conf = os.path.join(EX, "gslb", "bigip_gtm.conf")
 d = run("gslb_check", "gslb", "check", conf, "--json", rc=1)
 if d:
-    eq(sorted(f["code"] for f in d["findings"]), ["G001", "G006", "G016"],
-       "gslb check: the example's findings (README: G001, G006, G016)")
+    eq(sorted(f["code"] for f in d["findings"]), ["G001", "G006", "G016", "G032"],
+       "gslb check: the example's findings (README: G001, G006, G016, G032)")
     f = by(d["findings"], "code", "G001")
     eq([f["severity"], f["object"], os.path.basename(f["file"])],
        ["error", "gtm pool a /Common/p_dc2", "bigip_gtm.conf"], "gslb check: G001 severity, object, file")

@@ -15,13 +15,14 @@ is_rc 1 "example: G001 is an error finding => exit 1"
 has "$TMP/out" 'bigip_gtm\.conf:24:1: error: G001 gtm pool a /Common/p_dc2: fallback-ip method selected but fallback-ip is unset' "G001 on p_dc2 at its line"
 has "$TMP/out" 'warning: G006 gtm pool a /Common/p_dc2: preferred lowest-round-trip-time has no metrics source' "G006 on p_dc2"
 has "$TMP/out" 'info: G016 gtm wideip a /Common/www\.example\.com' "G016 on the wide IP"
-has "$TMP/out" '^invalid: 1 errors, 1 warnings, 1 info$' "summary: exactly the three findings of doc/gslb.md §8.2"
+has "$TMP/out" 'info: G032 gtm region /Common/r_eu: mixes is and is not' "G032 on the example's region (A-40)"
+has "$TMP/out" '^invalid: 1 errors, 1 warnings, 2 info$' "summary: exactly the four findings of doc/gslb.md §8.2"
 
 run gslb check "$EX" --json
 is_rc 1 "example --json: exit 1"
-jqok '[.findings[].code] == ["G001","G006","G016"]' "json: codes G001, G006, G016 (doc/gslb.md §8.2; no G004)"
-jqok '[.findings[].severity] == ["error","warning","info"]' "json: severities"
-jqok '[.findings[].line] == [24, 24, 38]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38)"
+jqok '[.findings[].code] == ["G001","G006","G016","G032"]' "json: codes G001, G006, G016, G032 (doc/gslb.md §8.2; no G004)"
+jqok '[.findings[].severity] == ["error","warning","info","info"]' "json: severities"
+jqok '[.findings[].line] == [24, 24, 38, 42]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38, region r_eu at 42)"
 jqok '.findings[0] | keys == ["code","file","line","message","object","severity"]' "json: finding keys exactly as the contract"
 jqok '.findings[2].object == "gtm wideip a /Common/www.example.com"' "json: object names kind and path"
 jqok '(keys == ["findings"])' "json: one top-level key"
@@ -93,8 +94,11 @@ jqok '.queries[0] | .outcome == "answer" and .addresses == ["192.0.2.100"] and .
 jqok '.queries[1].step == "persist" and .queries[2].step == "persist" and (.queries[1] | has("method") | not)' "then persistence answers (no method)"
 jqok '.counts.outcomes.answer == 3 and .counts.picks["192.0.2.100"] == 3' "counts"
 jqok '.state.persistence == [{"wideip":"/Common/www.example.com","key":"203.0.113.0/24","pool":"/Common/p_dc1","member":"/Common/bigip-dc1:/Common/vs_web","expires":1700003600}]' "state: persistence record keyed by the /24"
-jqok '.queries[0].log | map(.event) == ["pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
-jqok '.queries[0].log[0] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
+jqok '.queries[0].log | map(.event) == ["pool-selection","pool-selection","pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
+jqok '.queries[0].log[2] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
+# the topology records matching each candidate pool (the EU LDNS is in r_eu: line 43 for
+# p_dc1, the catch-all line 44 for p_dc2), before the pick
+jqok '[.queries[0].log[0:2][] | [.pool, .result, .reason, .line, .score, .match]] == [["/Common/p_dc1","matched","record","43","100","used"],["/Common/p_dc2","matched","record","44","10","used"]]' "log JSON: each candidate pool's matching records (line, score, used)"
 
 # RR and ratio over whole cycles (doc/gslb.md §9 properties 2, 3)
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 6 --json
@@ -119,6 +123,114 @@ run gslb resolve "$RR" off.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
 run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
+
+# ---- explain: the topology that applies, regions expanded ----
+# Longest match off: records by order. Line 9 (server pool q) can score q, a pool of the
+# wide IP (pool-lb-mode topology); q itself picks by round robin. Line 10 names DC9,
+# where no member is; line 11 (DC1) scores p's members (p picks by topology) and does
+# not apply at wide-IP level (A-34). Regions: R (named by line 9), then Inner, named in
+# R; Unused is named only by line 10, which applies nowhere.
+cat >"$TMP/tx.conf" <<'CONF'
+gtm server s { datacenter DC1 virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { s:v1 s:v2 } }
+gtm pool a q { members { s:v2 } }
+gtm wideip a t.example.com { pool-lb-mode topology pools { p q } }
+gtm region R { region-members { subnet 192.0.2.0/24 { } not subnet 192.0.2.128/25 { } region Inner { } } }
+gtm region Inner { region-members { country DE { } } }
+gtm region Unused { region-members { country FR { } } }
+gtm global-settings load-balancing { topology-longest-match no }
+gtm topology ldns: region R server: pool q { order 1 score 30 }
+gtm topology ldns: region Unused server: datacenter DC9 { order 2 score 20 }
+gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC1 { order 3 score 5 }
+CONF
+run gslb explain "$TMP/tx.conf" --json
+jqok '.wideips[0].topology | .longest_match == false and ([.records[] | [.line, .ldns, .server, .score, .applies]] == [[9, "region /Common/R", "pool /Common/q", 30, ["wideip"]], [11, "subnet 0.0.0.0/0", "datacenter /Common/DC1", 5, ["/Common/p"]]])' "explain --json: the records that apply, where (DC9 scores no member; datacenter not at wide-IP level)"
+jqok '[.wideips[0].topology.regions[] | [.name, .entries, .mixes_not]] == [["/Common/R", ["subnet 192.0.2.0/24", "not subnet 192.0.2.128/25", "region /Common/Inner"], true], ["/Common/Inner", ["country DE"], false]]' "explain --json: regions named by those records, nested ones expanded (not Unused)"
+run gslb explain "$TMP/tx.conf"
+has "$TMP/out" '^    line 9: ldns: region /Common/R  server: pool /Common/q  order 1 score 30  \[wide IP\]$' "explain: a record and where it applies"
+has "$TMP/out" '^    region /Common/R \(line 5\): subnet 192\.0\.2\.0/24, not subnet 192\.0\.2\.128/25, region /Common/Inner !G032$' "explain: a region expanded, G032 in place"
+grep -q 'line 10:' "$TMP/out"; [ $? -ne 0 ]; ok $? "explain: a record that can score no candidate is not listed"
+
+# ---- inputs: a template resolve reads as it is ----
+# The example: p_dc2 prefers lowest-round-trip-time, so its two members get rtt_us null;
+# p_dc1 (topology) and the wide IP (topology, persistence) read the LDNS; vs_db is listed
+# as the depends-on target of web2.
+run gslb inputs "$EX"
+is_rc 0 "inputs: exit 0"
+cp "$TMP/out" "$TMP/tmpl.json"
+jqok '.members | keys == ["/Common/bigip-dc1:/Common/vs_db","/Common/bigip-dc1:/Common/vs_web","/Common/host-dc2:web2","/Common/host-dc2:web3"] and all(.[]; .up == true and .limit_exceeded == false)' "inputs: every virtual server listed up"
+jqok '[.members[] | has("rtt_us")] == [false,false,true,true] and .members["/Common/host-dc2:web2"].rtt_us == null' "inputs: rtt_us null on the members of the pool that reads it, on no other"
+jqok '._needs.rtt_us == ["pool /Common/p_dc2 preferred lowest-round-trip-time"] and ._needs.ldns == ["wideip /Common/www.example.com pool-lb-mode topology","wideip /Common/www.example.com persistence","pool /Common/p_dc1 preferred topology"] and ._needs.random == []' "inputs: _needs says which step reads which metric and what reads the LDNS"
+jqok '.query == {"name":"www.example.com","type":"A"} and (.pools | keys) == ["/Common/p_dc1","/Common/p_dc2"]' "inputs: query name, pools not held down"
+run gslb resolve "$EX" www.example.com --inputs "$TMP/tmpl.json"
+is_rc 0 "inputs: the template is read by resolve as it is"
+has "$TMP/err" '^wsel: gslb resolve: note: pool /Common/p_dc2 preferred lowest-round-trip-time: member /Common/host-dc2:web2 has no rtt_us in the inputs' "resolve: which member lacks which metric for which step"
+[ "$(grep -c 'note: ' "$TMP/err")" -eq 2 ]; ok $? "resolve: one note per member lacking the metric (web2, web3)"
+run gslb resolve "$EX" www.example.com --inputs "$EXIN"
+[ ! -s "$TMP/err" ]; ok $? "resolve: no note when every metric read is given"
+# QoS with its default coefficients reads rtt, link capacity, hit ratio (completion_rate),
+# kbps and packet rate (doc/gslb.md §2); naming a wide IP keeps to its pools
+cat >"$TMP/q.conf" <<'CONF'
+gtm server s { product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } } }
+gtm pool a q { load-balancing-mode quality-of-service fallback-mode cpu members { s:v1 } }
+gtm pool a r { members { s:v2 } }
+gtm wideip a q.example.com { pools { q } }
+gtm wideip a r.example.com { pools { r } }
+CONF
+run gslb inputs "$TMP/q.conf" q.example.com
+cp "$TMP/out" "$TMP/q.json"
+jqok '(.members | keys) == ["/Common/s:v1"] and (.members["/Common/s:v1"] | keys) == ["completion_rate","cpu_pct","kbps","limit_exceeded","link_capacity","pps","rtt_us","up"]' "inputs WIDEIP: its members only; QoS's five metrics and the fallback's cpu_pct"
+jqok '._needs.cpu_pct == ["pool /Common/q fallback cpu"] and ._needs.link_capacity == ["pool /Common/q preferred quality-of-service"]' "inputs: each metric's reader"
+run gslb resolve "$TMP/q.conf" q.example.com --inputs "$TMP/q.json"
+is_rc 0 "inputs: the QoS template is read by resolve"
+run gslb inputs "$TMP/q.conf" nope.example.com
+is_rc 2 "inputs: an unknown wide IP is an error (exit 2)"
+
+# ---- topology you can debug: every matching record per candidate, in evaluation order ----
+# Longest match off: records by order. LDNS 192.0.2.7 is in R (its /24, not its upper
+# /25, A-40): v1 (10.0.0.1, DC1) matches line 7 (R, DC1, 20) then line 8 (any, 10.0.0.0/24,
+# 5); v2 (10.0.0.2) matches line 6 (30), 7 and 8. Each candidate's first record is its
+# score, the later ones are shadowed; v2 wins with 30. From 192.0.2.200 (excluded from R)
+# v1 has line 8 only.
+cat >"$TMP/topo.conf" <<'CONF'
+gtm server s { datacenter DC1 virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { s:v1 s:v2 } }
+gtm wideip a t.example.com { pools { p } }
+gtm region R { region-members { subnet 192.0.2.0/24 { } not subnet 192.0.2.128/25 { } } }
+gtm global-settings load-balancing { topology-longest-match no }
+gtm topology ldns: subnet 192.0.2.0/24 server: subnet 10.0.0.2/32 { order 1 score 30 }
+gtm topology ldns: region R server: datacenter DC1 { order 2 score 20 }
+gtm topology ldns: subnet 0.0.0.0/0 server: subnet 10.0.0.0/24 { order 3 score 5 }
+CONF
+printf '{"query": {"ldns": "192.0.2.7"}, "members": {"s:v1": {"up": true}, "s:v2": {"up": true}}}' >"$TMP/topo.json"
+run gslb resolve "$TMP/topo.conf" t.example.com --inputs "$TMP/topo.json" --log pool-member-traversal,pool-member-selection
+T='pool-member-traversal pool=/Common/p step=preferred method=topology member='
+cat >"$TMP/topo.expect" <<EXPECT
+  ${T}s:v1 result=eligible reason=available
+  ${T}s:v1 result=matched reason=record line=7 score=20 used
+  ${T}s:v1 result=matched reason=record line=8 score=5 shadowed
+  ${T}s:v2 result=eligible reason=available
+  ${T}s:v2 result=matched reason=record line=6 score=30 used
+  ${T}s:v2 result=matched reason=record line=7 score=20 shadowed
+  ${T}s:v2 result=matched reason=record line=8 score=5 shadowed
+  pool-member-selection pool=/Common/p step=preferred method=topology member=s:v2 addr=10.0.0.2 n_answers=1 reason=score=30
+EXPECT
+grep 'pool-member' "$TMP/out" | diff "$TMP/topo.expect" - >"$TMP/diff"; r=$?
+[ $r -eq 0 ] || sed 's/^/# /' "$TMP/diff"
+ok $r "resolve --log: each member's matching records in evaluation order, score, used or shadowed; the winner"
+run gslb resolve "$TMP/topo.conf" t.example.com --inputs "$TMP/topo.json" --ldns 192.0.2.200 --log all --json
+jqok '[.queries[0].log[] | select(.reason == "record") | [.member, .line, .score, .match]] == [["s:v1","8","5","used"],["s:v2","6","30","used"],["s:v2","8","5","shadowed"]]' "resolve --json: an LDNS excluded from R matches neither line 7 (A-40)"
+# a member lacking the method's metric is skipped once, never listed eligible first
+cat >"$TMP/rtt.conf" <<'CONF'
+gtm server s { product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode lowest-round-trip-time members { s:v1 s:v2 } }
+gtm wideip a r.example.com { pools { p } }
+CONF
+printf '{"query": {"ldns": "192.0.2.7"}, "members": {"s:v1": {"up": true}, "s:v2": {"up": true, "rtt_us": 40}}}' >"$TMP/rtt.json"
+run gslb resolve "$TMP/rtt.conf" r.example.com --inputs "$TMP/rtt.json" --log pool-member-traversal
+grep 'step=preferred .*member=s:v1' "$TMP/out" >"$TMP/v1"
+[ "$(cat "$TMP/v1")" = "  pool-member-traversal pool=/Common/p step=preferred method=lowest-round-trip-time member=s:v1 result=skipped reason=no-metric:rtt_us" ]
+ok $? "resolve --log: a member without rtt_us is skipped no-metric:rtt_us, one line, not eligible first"
 
 # decision log golden (text), written by hand
 run gslb resolve "$RR" ga.example.com --inputs "$RRIN" -n 2
@@ -223,12 +335,41 @@ RC=$(cat "$TMP/rc")
 [ $r -eq 0 ] || echo "# exit $RC: $(head -c 300 "$TMP/err")"
 ok $r "resolve -n 10000000 into a closed pipe: stops at once, exit 3 naming the reason"
 
+# ---- resolve --json streams its queries: memory does not grow with N (man wsel) ----
+if [ -x /usr/bin/time ]; then
+    for n in 200 20000; do
+        /usr/bin/time -f %M -o "$TMP/mem$n" "$WSEL" gslb resolve "$EX" www.example.com \
+            --inputs "$EXIN" -n $n --log all --json >"$TMP/out$n" 2>"$TMP/err"
+    done
+    jq -e '(.queries | length) == 20000 and .counts.outcomes.answer == 20000' "$TMP/out20000" >/dev/null
+    ok $? "resolve --json -n 20000: one JSON document holding the 20000 queries"
+    a=$(tail -n 1 "$TMP/mem200"); b=$(tail -n 1 "$TMP/mem20000")
+    [ "$b" -le $((a + 4096)) ]; r=$?
+    [ $r -eq 0 ] || echo "# peak RSS $a KB at -n 200, $b KB at -n 20000"
+    ok $r "resolve --json: peak memory at -n 20000 within 4 MB of -n 200 (kept whole: 19 MB at -n 20000)"
+else
+    ok 0 "# SKIP /usr/bin/time is needed to measure the peak memory"
+fi
+# a run whose third query fails (pool-lb-mode random, two words) prints nothing on stdout
+cat >"$TMP/rand.conf" <<'CONF'
+gtm server s { virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p1 { members { s:v1 } }
+gtm pool a p2 { members { s:v2 } }
+gtm wideip a w.example.com { pool-lb-mode random pools { p1 p2 } }
+CONF
+printf '{"members": {"s:v1": {"up": true}, "s:v2": {"up": true}}, "random": [1, 2]}' >"$TMP/rand.json"
+run gslb resolve "$TMP/rand.conf" w.example.com --inputs "$TMP/rand.json" -n 3 --json
+is_rc 2 "resolve --json: the third query has no random word left (exit 2)"
+[ ! -s "$TMP/out" ] && grep -q "query 3" "$TMP/err"; ok $? "resolve --json: a failing run leaves stdout empty, the error names query 3"
+run gslb resolve "$TMP/rand.conf" w.example.com --inputs "$TMP/rand.json" -n 2 --json
+jqok '(.queries | length) == 2 and .state.random_used == 2' "resolve --json: two queries, two words used"
+
 # ---- out of memory: exit 3 or the whole output, never a verdict or a silent success ----
 # each command under tests/cli/failmalloc.c (oom_sweep in tap.sh, as t_hardening.sh):
 # with the first N allocations granted and every later one refused, it exits as without
 # the fault with the same output, or exits 3 saying "out of memory".
 if oom_setup; then
-    for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" \
+    for args in "check $EX --json" "check $EX" "explain $EX --json" "explain $EX" "inputs $EX" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all --json" \
                 "resolve $EX www.example.com --inputs $EXIN -n 3 --log all" \
                 "resolve $RR ratio.example.com --inputs $RRIN -n 4 --json"; do

@@ -1,0 +1,216 @@
+/* bin/wsel gslb inputs: an inputs template for a config (doc/gslb.md §3): every virtual
+ * server of the wide IPs named (all when none) listed up, each metric a configured method
+ * reads as an explicit null, and a "_needs" note (the inputs reader accepts and ignores
+ * it) of which method reads which metric, what reads the LDNS and the random words. The
+ * template is read by `wsel gslb resolve` as it is. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gslb_cli.h"
+
+static const char inputs_usage[] =
+    "usage: wsel gslb inputs CONFIG [WIDEIP...]\n"
+    "Prints an inputs template (JSON) for the wide IPs named (all when none): every virtual\n"
+    "server of their pools (and their depends-on targets) up, not over limit, each metric\n"
+    "a configured method reads as null, each pool neither held down nor over limit, and\n"
+    "\"_needs\": which pool step reads each metric, what reads the LDNS and the random\n"
+    "words. resolve reads it as it is; fill in the nulls and query.ldns.\n";
+
+/* What the template covers. */
+typedef struct scope {
+    const wsel_gslb_config *cfg;
+    uint8_t *pool, *vs, *wideip;
+} scope;
+
+static void take_pool(scope *sc, long p)
+{
+    if (p < 0 || sc->pool[p])
+        return;
+    sc->pool[p] = 1;
+    const wsel_gslb_pool *pl = &sc->cfg->pools[p];
+    for (size_t m = 0; m < pl->n_members; m++)
+        if (pl->members[m].vs >= 0)
+            sc->vs[pl->members[m].vs] = 1;
+}
+
+/* The wide IPs idx[0..n) (all when n is 0), their pools and last-resort pools, the
+ * virtual servers of their members and every depends-on target of those, transitively. */
+static void scope_fill(scope *sc, const long *idx, size_t n)
+{
+    const wsel_gslb_config *cfg = sc->cfg;
+    for (size_t k = 0; k < (n ? n : cfg->n_wideips); k++)
+        sc->wideip[n ? (size_t)idx[k] : k] = 1;
+    for (size_t w = 0; w < cfg->n_wideips; w++) {
+        if (!sc->wideip[w])
+            continue;
+        for (size_t i = 0; i < cfg->wideips[w].n_pools; i++)
+            take_pool(sc, cfg->wideips[w].pools[i].pool);
+        take_pool(sc, cfg->wideips[w].lrp);
+    }
+    if (!n) { /* the whole config: every pool and virtual server */
+        memset(sc->pool, 1, cfg->n_pools);
+        memset(sc->vs, 1, cfg->n_vs);
+    }
+    for (bool grew = true; grew;) { /* depends-on targets, until nothing is added */
+        grew = false;
+        for (size_t v = 0; v < cfg->n_vs; v++)
+            for (size_t d = 0; sc->vs[v] && d < cfg->vs[v].n_depends; d++) {
+                long t = cfg->vs[v].depends[d];
+                if (t >= 0 && !sc->vs[t]) {
+                    sc->vs[t] = 1;
+                    grew = true;
+                }
+            }
+    }
+}
+
+/* The metrics some step in scope reads of virtual server v. */
+static unsigned vs_metrics(const scope *sc, size_t v)
+{
+    const wsel_gslb_config *cfg = sc->cfg;
+    unsigned mask = 0;
+    for (size_t p = 0; p < cfg->n_pools; p++) {
+        if (!sc->pool[p])
+            continue;
+        unsigned steps = 0;
+        for (int s = 0; s < 3; s++)
+            steps |= wsel_gslb_step_metrics(&cfg->pools[p], s);
+        for (size_t m = 0; steps && m < cfg->pools[p].n_members; m++)
+            if (cfg->pools[p].members[m].vs == (long)v)
+                mask |= steps;
+    }
+    return mask;
+}
+
+static const char *const step_names[3] = {"preferred", "alternate", "fallback"};
+
+/* "_needs": {"METRIC": ["POOL STEP METHOD", ...], "ldns": [...], "random": [...]} */
+static void needs_json(wsel__jw *j, const scope *sc)
+{
+    const wsel_gslb_config *cfg = sc->cfg;
+    char what[600];
+    wsel__jw_kobj_begin(j, "_needs");
+    for (int m = 0; m < WSEL_GSLB_METRIC_COUNT_; m++) {
+        bool open = false;
+        for (size_t p = 0; p < cfg->n_pools; p++)
+            for (int s = 0; sc->pool[p] && s < 3; s++)
+                if (wsel_gslb_step_metrics(&cfg->pools[p], s) & (1u << m)) {
+                    if (!open)
+                        wsel__jw_karr_begin(j, wsel_gslb_metric_key((wsel_gslb_metric)m));
+                    open = true;
+                    snprintf(what, sizeof what, "pool %s %s %s", cfg->pools[p].name, step_names[s],
+                             wsel_gslb_method_get(cfg->pools[p].mode[s])->token);
+                    wsel__jw_str(j, what);
+                }
+        if (open)
+            wsel__jw_arr_end(j);
+    }
+    wsel__jw_karr_begin(j, "ldns");
+    for (size_t w = 0; w < cfg->n_wideips; w++) {
+        const wsel_gslb_wideip *wi = &cfg->wideips[w];
+        if (sc->wideip[w] && wi->lb_mode == WSEL_GSLB_TOPOLOGY) {
+            snprintf(what, sizeof what, "wideip %s pool-lb-mode topology", wi->name);
+            wsel__jw_str(j, what);
+        }
+        if (sc->wideip[w] && wi->persistence) {
+            snprintf(what, sizeof what, "wideip %s persistence", wi->name);
+            wsel__jw_str(j, what);
+        }
+    }
+    for (size_t p = 0; p < cfg->n_pools; p++)
+        for (int s = 0; sc->pool[p] && s < 3; s++) {
+            wsel_gslb_method m = cfg->pools[p].mode[s];
+            if (m == WSEL_GSLB_TOPOLOGY || m == WSEL_GSLB_STATIC_PERSISTENCE ||
+                (m == WSEL_GSLB_QOS && cfg->pools[p].qos[WSEL_GSLB_QOS_TOPOLOGY])) {
+                snprintf(what, sizeof what, "pool %s %s %s", cfg->pools[p].name, step_names[s],
+                         wsel_gslb_method_get(m)->token);
+                wsel__jw_str(j, what);
+            }
+        }
+    wsel__jw_arr_end(j);
+    wsel__jw_karr_begin(j, "random");
+    for (size_t w = 0; w < cfg->n_wideips; w++)
+        if (sc->wideip[w] && cfg->wideips[w].lb_mode == WSEL_GSLB_RANDOM &&
+            cfg->wideips[w].n_pools > 1) {
+            snprintf(what, sizeof what, "wideip %s pool-lb-mode random: one word a query", cfg->wideips[w].name);
+            wsel__jw_str(j, what);
+        }
+    wsel__jw_arr_end(j);
+    wsel__jw_obj_end(j);
+}
+
+static void template_json(wsel__jw *j, const scope *sc, const char *qname)
+{
+    const wsel_gslb_config *cfg = sc->cfg;
+    wsel__jw_obj_begin(j);
+    needs_json(j, sc);
+    wsel__jw_ku64(j, "now", 0);
+    wsel__jw_kobj_begin(j, "query");
+    wsel__jw_kstr(j, "name", qname);
+    wsel__jw_kstr(j, "type", "A");
+    wsel__jw_obj_end(j);
+    wsel__jw_kobj_begin(j, "members");
+    for (size_t v = 0; v < cfg->n_vs; v++) {
+        if (!sc->vs[v])
+            continue;
+        char key[600];
+        snprintf(key, sizeof key, "%s:%s", cfg->servers[cfg->vs[v].server].name, cfg->vs[v].name);
+        wsel__jw_kobj_begin(j, key);
+        wsel__jw_kbool(j, "up", 1);
+        wsel__jw_kbool(j, "limit_exceeded", 0);
+        unsigned mask = vs_metrics(sc, v);
+        for (int m = 0; m < WSEL_GSLB_METRIC_COUNT_; m++)
+            if (mask & (1u << m)) {
+                wsel__jw_key(j, wsel_gslb_metric_key((wsel_gslb_metric)m));
+                wsel__jw_null(j);
+            }
+        wsel__jw_obj_end(j);
+    }
+    wsel__jw_obj_end(j);
+    wsel__jw_kobj_begin(j, "pools");
+    for (size_t p = 0; p < cfg->n_pools; p++)
+        if (sc->pool[p]) {
+            wsel__jw_kobj_begin(j, cfg->pools[p].name);
+            wsel__jw_kbool(j, "held_down", 0);
+            wsel__jw_kbool(j, "limit_exceeded", 0);
+            wsel__jw_obj_end(j);
+        }
+    wsel__jw_obj_end(j);
+    wsel__jw_kobj_begin(j, "geo");
+    wsel__jw_obj_end(j);
+    wsel__jw_karr_begin(j, "persistence");
+    wsel__jw_arr_end(j);
+    wsel__jw_karr_begin(j, "random");
+    wsel__jw_arr_end(j);
+    wsel__jw_obj_end(j);
+}
+
+int cli_gslb_inputs(int argc, char **argv)
+{
+    const char *cmd = "gslb inputs";
+    cli_gslb_target t; /* the template is JSON with or without --json */
+    int rc = cli_gslb_open_wideips(cmd, argc, argv, inputs_usage, &t);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    const wsel_gslb_config *cfg = t.cfg;
+    scope sc = {cfg, calloc(cfg->n_pools + 1, 1), calloc(cfg->n_vs + 1, 1), calloc(cfg->n_wideips + 1, 1)};
+    if (!sc.pool || !sc.vs || !sc.wideip) {
+        rc = cli_nomem(cmd);
+    } else {
+        scope_fill(&sc, t.idx, t.n);
+        const char *qname = "";
+        if (t.n || cfg->n_wideips) { /* the first wide IP's name without its folder */
+            qname = cfg->wideips[t.n ? (size_t)t.idx[0] : 0].name;
+            qname = strrchr(qname, '/') ? strrchr(qname, '/') + 1 : qname;
+        }
+        wsel__jw j;
+        wsel__jw_init(&j, stdout);
+        template_json(&j, &sc, qname);
+        cli_json_end(&j);
+    }
+    free(sc.pool);
+    free(sc.vs);
+    free(sc.wideip);
+    wsel_gslb_config_free(t.cfg);
+    return rc;
+}
