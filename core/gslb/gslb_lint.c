@@ -1,7 +1,8 @@
-/* GSLB lint: the deterministic checks G001-G031 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G033 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gslb_internal.h"
 
@@ -23,7 +24,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[32] = {
+static const wsel_gslb_severity sev[34] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -31,7 +32,7 @@ static const wsel_gslb_severity sev[32] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING,
+    WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING,
 };
 
 WSEL_PRINTF(7, 8)
@@ -392,6 +393,101 @@ static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
     }
 }
 
+/* G032: a query name claimed twice -- the last path part of a wide IP's name or an alias
+ * that an earlier wide IP (file order) has as its name or alias. Queries for it reach
+ * the earlier one only: wsel_gslb_find_wideip's order, names before aliases. */
+static void lint_claims(lint_findings *l, size_t wi, const char *obj)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_wideip *w = &c->wideips[wi];
+    for (size_t a = 0; a <= w->n_aliases; a++) {
+        const char *name = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
+        long x = wsel__gslb_names_find(c, WSEL__GSLB_NS_LEAF, name),
+             y = wsel__gslb_names_find(c, WSEL__GSLB_NS_ALIAS, name);
+        long owner = x < 0 || (y >= 0 && y < x) ? y : x;
+        if (owner >= 0 && (size_t)owner != wi)
+            add(l, 32, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
+                "%s '%s' is also claimed by gtm wideip a %s: its queries reach that one",
+                a ? "alias" : "name", name, c->wideips[owner].name);
+    }
+}
+
+/* a and b alike, ignoring ASCII case (DNS names). */
+static bool fold_eq(char a, char b)
+{
+    int x = (unsigned char)a, y = (unsigned char)b;
+    x += x >= 'A' && x <= 'Z' ? 'a' - 'A' : 0;
+    y += y >= 'A' && y <= 'Z' ? 'a' - 'A' : 0;
+    return x == y;
+}
+
+/* Do glob patterns p and q (A-40) match a common name? Forward reachability over pairs of
+ * positions (i in p, j in q): a star stays or ends, either side; two other symbols
+ * advance together when they agree. Out of memory: false, and the lint run fails. */
+static bool globs_meet(lint_findings *l, const char *p, const char *q)
+{
+    size_t n = strlen(p), m = strlen(q), w = m + 1;
+    uint8_t *r = calloc((n + 1) * w, 1);
+    if (!r) {
+        l->oom = 1;
+        return false;
+    }
+    r[0] = 1;
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (!r[i * w + j])
+                continue;
+            char a = i < n ? p[i] : 0, b = j < m ? q[j] : 0;
+            if (a == '*') {
+                r[(i + 1) * w + j] = 1;
+                if (j < m)
+                    r[i * w + j + 1] = 1;
+            }
+            if (b == '*') {
+                r[i * w + j + 1] = 1;
+                if (i < n)
+                    r[(i + 1) * w + j] = 1;
+            }
+            if (a && b && a != '*' && b != '*' &&
+                (a == '?' || b == '?' || fold_eq(a, b)))
+                r[(i + 1) * w + j + 1] = 1;
+        }
+    bool meet = r[n * w + m];
+    free(r);
+    return meet;
+}
+
+/* G033: two wildcard names or aliases of different wide IPs that match a common name: such
+ * a name reaches the more specific one (A-40), the other is shadowed there. */
+static void lint_wildcards(lint_findings *l)
+{
+    const wsel_gslb_config *c = l->cfg;
+    char obj[400];
+    for (size_t wi = 0; wi < c->n_wideips; wi++) {
+        const wsel_gslb_wideip *w = &c->wideips[wi];
+        for (size_t a = 0; a <= w->n_aliases; a++) {
+            const char *pat = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
+            size_t rank = wsel__gslb_names_rank(c, pat, wi);
+            if (rank == (size_t)-1)
+                continue;
+            for (size_t wj = 0; wj < c->n_wideips; wj++) {
+                const wsel_gslb_wideip *v = &c->wideips[wj];
+                for (size_t b = 0; wj != wi && b <= v->n_aliases; b++) {
+                    const char *other = b ? v->aliases[b - 1] : strrchr(v->name, '/') + 1;
+                    if (wsel__gslb_names_rank(c, other, wj) >= rank || !strcasecmp(pat, other) ||
+                        !globs_meet(l, pat, other)) /* the same pattern twice: G032 */
+                        continue;
+                    wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
+                    add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
+                        "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
+                        "match (that one comes first in A-40's order: more literal characters, "
+                        "fewer '*', file order)", pat, other, v->name);
+                }
+            }
+        }
+    }
+}
+
 static void lint_wideip(lint_findings *l, size_t wi)
 {
     const wsel_gslb_config *c = l->cfg;
@@ -440,6 +536,7 @@ static void lint_wideip(lint_findings *l, size_t wi)
         add(l, 26, 2, wi, obj, at, "random is version-dependent: verify on your release");
     if (w->has_rules)
         add(l, 27, 2, wi, obj, at, "iRules are not evaluated by this tool");
+    lint_claims(l, wi, obj);
 }
 
 static void lint_other(lint_findings *l)
@@ -494,6 +591,7 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
         lint_pool(&l, p);
     for (size_t w = 0; w < cfg->n_wideips; w++)
         lint_wideip(&l, w);
+    lint_wildcards(&l);
     lint_other(&l);
     free(l.rorder);
     free(l.rcan);
