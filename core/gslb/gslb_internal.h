@@ -96,9 +96,10 @@ void wsel__gslb_names_free(wsel_gslb_config *cfg);
 int wsel__gslb_names_queries(wsel_gslb_config *cfg);
 /* The wide IP of the most specific pattern matching qname; -1 if none. */
 long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
-/* The rank of pattern `pat` (the config's string) of wide IP `wideip` in A-40's order, 0
- * the most specific; (size_t)-1 when it is not a pattern. */
-size_t wsel__gslb_names_rank(const wsel_gslb_config *cfg, const char *pat, size_t wideip);
+/* How many patterns there are; pattern i of A-40's order (0 the most specific) into *pat
+ * (the config's string) and *wideip when i is below that. */
+size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const char **pat,
+                               size_t *wideip);
 /* Does name hold a wildcard ('*' or '?')? Does pattern pat match s? */
 bool wsel__gslb_is_pattern(const char *name);
 bool wsel__gslb_glob(const char *pat, const char *s);

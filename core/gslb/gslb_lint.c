@@ -457,33 +457,49 @@ static bool globs_meet(lint_findings *l, const char *p, const char *q)
     return meet;
 }
 
+/* Can a name start with the literal prefix of p and with that of q (the characters before
+ * their first wildcard), and end with both literal suffixes? A cheap test before
+ * globs_meet: wildcards with different fixed domains never meet. */
+static bool ends_agree(const char *p, const char *q)
+{
+    size_t pp = strcspn(p, "*?"), qp = strcspn(q, "*?"), n = pp < qp ? pp : qp;
+    if (strncasecmp(p, q, n))
+        return false;
+    size_t pl = strlen(p), ql = strlen(q), ps = 0, qs = 0;
+    while (ps < pl && p[pl - 1 - ps] != '*' && p[pl - 1 - ps] != '?')
+        ps++;
+    while (qs < ql && q[ql - 1 - qs] != '*' && q[ql - 1 - qs] != '?')
+        qs++;
+    n = ps < qs ? ps : qs;
+    return !strncasecmp(p + pl - n, q + ql - n, n);
+}
+
 /* G033: two wildcard names or aliases of different wide IPs that match a common name: such
- * a name reaches the more specific one (A-40), the other is shadowed there. */
+ * a name reaches the one first in A-40's order, the other is shadowed there. Each pair of
+ * patterns once, in that order (the index's list). */
 static void lint_wildcards(lint_findings *l)
 {
     const wsel_gslb_config *c = l->cfg;
     char obj[400];
-    for (size_t wi = 0; wi < c->n_wideips; wi++) {
-        const wsel_gslb_wideip *w = &c->wideips[wi];
-        for (size_t a = 0; a <= w->n_aliases; a++) {
-            const char *pat = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
-            size_t rank = wsel__gslb_names_rank(c, pat, wi);
-            if (rank == (size_t)-1)
+    const char *pat, *other;
+    size_t wi, wj, n = wsel__gslb_names_pattern(c, 0, &pat, &wi);
+    for (size_t i = 1; i < n; i++) {
+        wsel__gslb_names_pattern(c, i, &pat, &wi);
+        for (size_t j = 0; j < i; j++) {
+            wsel__gslb_names_pattern(c, j, &other, &wj);
+            if (wj == wi || !strcasecmp(pat, other) || !ends_agree(pat, other) ||
+                !globs_meet(l, pat, other)) /* the same pattern twice: G032 */
                 continue;
-            for (size_t wj = 0; wj < c->n_wideips; wj++) {
-                const wsel_gslb_wideip *v = &c->wideips[wj];
-                for (size_t b = 0; wj != wi && b <= v->n_aliases; b++) {
-                    const char *other = b ? v->aliases[b - 1] : strrchr(v->name, '/') + 1;
-                    if (wsel__gslb_names_rank(c, other, wj) >= rank || !strcasecmp(pat, other) ||
-                        !globs_meet(l, pat, other)) /* the same pattern twice: G032 */
-                        continue;
-                    wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
-                    add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
-                        "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
-                        "match (that one comes first in A-40's order: more literal characters, "
-                        "fewer '*', file order)", pat, other, v->name);
-                }
-            }
+            const wsel_gslb_wideip *w = &c->wideips[wi];
+            wsel_gslb_pos at = w->pos;
+            for (size_t a = 0; a < w->n_aliases; a++)
+                if (w->aliases[a] == pat)
+                    at = w->alias_pos[a];
+            wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
+            add(l, 33, 2, wi, obj, at,
+                "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
+                "match (that one comes first in A-40's order: more literal characters, "
+                "fewer '*', file order)", pat, other, c->wideips[wj].name);
         }
     }
 }

@@ -226,11 +226,14 @@ long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname)
     return -1;
 }
 
-size_t wsel__gslb_names_rank(const wsel_gslb_config *cfg, const char *pat, size_t wideip)
+size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const char **pat,
+                               size_t *wideip)
 {
     const struct wsel_gslb_name_index *ix = cfg->index;
-    for (size_t i = 0; ix && i < ix->n_pats; i++)
-        if (ix->pats[i].pat == pat && ix->pats[i].wideip == wideip)
-            return i;
-    return (size_t)-1;
+    size_t n = ix ? ix->n_pats : 0;
+    if (i < n) {
+        *pat = ix->pats[i].pat;
+        *wideip = ix->pats[i].wideip;
+    }
+    return n;
 }
