@@ -149,7 +149,7 @@ static void test_cr_only_lines(void **state)
     }
 }
 
-/* ---- query names: a wide IP's name, its aliases, wildcards (A-40) ---- */
+/* ---- query names: a wide IP's name, its aliases, wildcards (A-41) ---- */
 
 static const char names_conf[] =
     "gtm wideip a /Common/www.example.com {\n"                         /* 0 */
@@ -163,7 +163,7 @@ static const char names_conf[] =
     "gtm wideip a /Common/x*.example.net { }\n"                        /* 7 */
     "gtm wideip a /Common/*x.example.net { }\n";                       /* 8 */
 
-/* Each query and the wide IP A-40 gives it: the name, then an alias, then the pattern with
+/* Each query and the wide IP A-41 gives it: the name, then an alias, then the pattern with
  * the most literal characters, then the fewest '*', then the first in file order. */
 static void test_query_names(void **state)
 {
@@ -218,7 +218,7 @@ static void test_glob(void **state)
     assert_true(wsel__gslb_glob("W*.Ex", "www.ex"));
 }
 
-/* An alias twice in one wide IP is an error at the second; in two wide IPs, lint G032. */
+/* An alias twice in one wide IP is an error at the second; in two wide IPs, lint G033. */
 static void test_alias_errors(void **state)
 {
     (void)state;

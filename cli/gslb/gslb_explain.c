@@ -158,7 +158,7 @@ static void explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gs
     cli_gslb_printf(stdout, " ttl %u%s cidr /%u%s, /%u%s", w->ttl_persistence, DEF(w->written, WSEL_GSLB_W_TTLP),
            w->cidr4, DEF(w->written, WSEL_GSLB_W_CIDR4), w->cidr6, DEF(w->written, WSEL_GSLB_W_CIDR6));
     cli_gslb_printf(stdout, "%s%s\n", w->enabled ? "" : "  DISABLED => return-to-dns (wideip-disabled)", codes);
-    for (size_t a = 0; a < w->n_aliases; a++) /* more names it answers */
+    for (size_t a = 0; a < w->n_aliases; a++) /* more names it answers */
         cli_gslb_printf(stdout, a ? " %s" : "  aliases %s", w->aliases[a]);
     if (w->n_aliases)
         cli_gslb_printf(stdout, "\n");

@@ -92,15 +92,15 @@ void wsel__gslb_names_done(wsel_gslb_config *cfg);
 void wsel__gslb_names_free(wsel_gslb_config *cfg);
 /* After the parse: every wide IP's aliases into WSEL__GSLB_NS_ALIAS, and its wildcard
  * names and aliases (holding '*' or '?') into the list of patterns, most specific first
- * (A-40). 0 or WSEL_E_NOMEM. */
+ * (A-41). 0 or WSEL_E_NOMEM. */
 int wsel__gslb_names_queries(wsel_gslb_config *cfg);
-/* The wide IP of the most specific pattern matching qname; -1 if none. */
+/* The wide IP of the most specific pattern matching qname; -1 if none. */
 long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
-/* How many patterns there are; pattern i of A-40's order (0 the most specific) into *pat
+/* How many patterns there are; pattern i of A-41's order (0 the most specific) into *pat
  * (the config's string) and *wideip when i is below that. */
 size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const char **pat,
                                size_t *wideip);
-/* Does name hold a wildcard ('*' or '?')? Does pattern pat match s? */
+/* Does name hold a wildcard ('*' or '?')? Does pattern pat match s? */
 bool wsel__gslb_is_pattern(const char *name);
 bool wsel__gslb_glob(const char *pat, const char *s);
 

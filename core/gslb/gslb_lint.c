@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G033 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G034 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[34] = {
+static const wsel_gslb_severity sev[35] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -32,7 +32,7 @@ static const wsel_gslb_severity sev[34] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING,
 };
 
 WSEL_PRINTF(7, 8)
@@ -393,7 +393,7 @@ static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
     }
 }
 
-/* G032: a query name claimed twice -- the last path part of a wide IP's name or an alias
+/* G033: a query name claimed twice -- the last path part of a wide IP's name or an alias
  * that an earlier wide IP (file order) has as its name or alias. Queries for it reach
  * the earlier one only: wsel_gslb_find_wideip's order, names before aliases. */
 static void lint_claims(lint_findings *l, size_t wi, const char *obj)
@@ -406,7 +406,7 @@ static void lint_claims(lint_findings *l, size_t wi, const char *obj)
              y = wsel__gslb_names_find(c, WSEL__GSLB_NS_ALIAS, name);
         long owner = x < 0 || (y >= 0 && y < x) ? y : x;
         if (owner >= 0 && (size_t)owner != wi)
-            add(l, 32, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
+            add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
                 "%s '%s' is also claimed by gtm wideip a %s: its queries reach that one",
                 a ? "alias" : "name", name, c->wideips[owner].name);
     }
@@ -421,7 +421,7 @@ static bool fold_eq(char a, char b)
     return x == y;
 }
 
-/* Do glob patterns p and q (A-40) match a common name? Forward reachability over pairs of
+/* Do glob patterns p and q (A-41) match a common name? Forward reachability over pairs of
  * positions (i in p, j in q): a star stays or ends, either side; two other symbols
  * advance together when they agree. Out of memory: false, and the lint run fails. */
 static bool globs_meet(lint_findings *l, const char *p, const char *q)
@@ -474,8 +474,8 @@ static bool ends_agree(const char *p, const char *q)
     return !strncasecmp(p + pl - n, q + ql - n, n);
 }
 
-/* G033: two wildcard names or aliases of different wide IPs that match a common name: such
- * a name reaches the one first in A-40's order, the other is shadowed there. Each pair of
+/* G034: two wildcard names or aliases of different wide IPs that match a common name: such
+ * a name reaches the one first in A-41's order, the other is shadowed there. Each pair of
  * patterns once, in that order (the index's list). */
 static void lint_wildcards(lint_findings *l)
 {
@@ -488,7 +488,7 @@ static void lint_wildcards(lint_findings *l)
         for (size_t j = 0; j < i; j++) {
             wsel__gslb_names_pattern(c, j, &other, &wj);
             if (wj == wi || !strcasecmp(pat, other) || !ends_agree(pat, other) ||
-                !globs_meet(l, pat, other)) /* the same pattern twice: G032 */
+                !globs_meet(l, pat, other)) /* the same pattern twice: G033 */
                 continue;
             const wsel_gslb_wideip *w = &c->wideips[wi];
             wsel_gslb_pos at = w->pos;
@@ -496,9 +496,9 @@ static void lint_wildcards(lint_findings *l)
                 if (w->aliases[a] == pat)
                     at = w->alias_pos[a];
             wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
-            add(l, 33, 2, wi, obj, at,
+            add(l, 34, 2, wi, obj, at,
                 "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
-                "match (that one comes first in A-40's order: more literal characters, "
+                "match (that one comes first in A-41's order: more literal characters, "
                 "fewer '*', file order)", pat, other, c->wideips[wj].name);
         }
     }

@@ -212,7 +212,7 @@ long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name)
     if (a[0] == '/')
         return -1;
     /* a bare query name: a wide IP in any partition by its last path part (the first such
-     * wide IP in file order), an alias, the most specific wildcard (A-40) */
+     * wide IP in file order), an alias, the most specific wildcard (A-41) */
     if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_LEAF, a)) >= 0 ||
         (w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_ALIAS, a)) >= 0)
         return w;

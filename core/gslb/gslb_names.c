@@ -20,7 +20,7 @@ typedef struct name_map {
     size_t cap, n;            /* cap a power of two (or 0), n <= cap / 2 */
 } name_map;
 
-/* A wide IP's name (last path part) or alias holding '*' or '?'. */
+/* A wide IP's name (last path part) or alias holding '*' or '?'. */
 typedef struct name_pattern {
     const char *pat;
     size_t wideip, literal, stars, seq; /* seq: the claim's place in file order */
@@ -28,7 +28,7 @@ typedef struct name_pattern {
 
 struct wsel_gslb_name_index {
     name_map map[WSEL__GSLB_NS_COUNT_];
-    name_pattern *pats;       /* most specific first */
+    name_pattern *pats;       /* most specific first */
     size_t n_pats;
     size_t compares;          /* key comparisons while counting (the reader's) */
     bool counting;
@@ -137,7 +137,7 @@ void wsel__gslb_names_free(wsel_gslb_config *cfg)
     cfg->index = NULL;
 }
 
-/* ---- query names: aliases and wildcards (doc/gslb.md §1, A-40) ---- */
+/* ---- query names: aliases and wildcards (doc/gslb.md §1, A-41) ---- */
 
 static int fold(int c)
 {
@@ -173,7 +173,7 @@ bool wsel__gslb_glob(const char *pat, const char *s)
     return !*pat;
 }
 
-/* more literal characters first, then fewer stars, then file order. */
+/* more literal characters first, then fewer stars, then file order. */
 static int cmp_pattern(const void *a, const void *b)
 {
     const name_pattern *x = a, *y = b;

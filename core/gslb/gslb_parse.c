@@ -921,8 +921,8 @@ static int log_entry(conf_parser *p, tok *name, void *ctx)
                 name->text, NULL);
 }
 
-/* One entry of a wide IP's `aliases`: a query name (wildcards allowed, A-40); the same
- * alias twice in one wide IP is an error, in two wide IPs lint G032. */
+/* One entry of a wide IP's `aliases`: a query name (wildcards allowed, A-41); the same
+ * alias twice in one wide IP is an error, in two wide IPs lint G033. */
 static int alias_entry(conf_parser *p, tok *name, void *ctx)
 {
     wsel_gslb_wideip *w = ctx;

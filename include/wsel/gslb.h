@@ -2,7 +2,7 @@
  *
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
- *   lint    the deterministic checks G001-G033
+ *   lint    the deterministic checks G001-G034
  *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
  *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
  *           method state and a decision log (events, wsel_gslb_event)
@@ -217,7 +217,7 @@ typedef struct wsel_gslb_wideip {
     unsigned written;             /* WSEL_GSLB_W_* */
     wsel_gslb_pos pos;
     size_t n_aliases;
-    char **aliases;               /* `aliases` as written, text order: more query names */
+    char **aliases;               /* `aliases` as written, text order: more query names */
     wsel_gslb_pos *alias_pos;
 } wsel_gslb_wideip;
 
@@ -286,7 +286,7 @@ WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
 /* Index of the wide IP named `name`: its full path, or a name a client queries
  * (case-insensitive, the trailing dot ignored, /Common/ assumed): a wide IP's name, then
  * one of its aliases, then the most specific wildcard name or alias matching it
- * (doc/gslb.md §1, A-40); -1 if none. */
+ * (doc/gslb.md §1, A-41); -1 if none. */
 WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name);
 
 /* ---- lint ------------------------------------------------------------------------ */
@@ -294,7 +294,7 @@ WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *nam
 typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
 
 typedef struct wsel_gslb_finding {
-    unsigned code;                 /* 1..33 for G001..G033 */
+    unsigned code;                 /* 1..34 for G001..G034 */
     wsel_gslb_severity severity;
     char object[300];              /* "gtm pool a /Common/p_dc2" */
     wsel_gslb_pos pos;

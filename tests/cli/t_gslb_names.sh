@@ -1,7 +1,7 @@
 #!/bin/sh
-# bin/wsel gslb and query names (doc/gslb.md §1, A-40): explain and resolve take a wide
+# bin/wsel gslb and query names (doc/gslb.md §1, A-41): explain and resolve take a wide
 # IP's aliases and the names its wildcards match; explain lists the aliases; check reports
-# G032 and G033 at the claim. Expected values worked out from A-40 and the configs.
+# G033 and G034 at the claim. Expected values worked out from A-41 and the configs.
 . "$(dirname "$0")/tap.sh"
 EX="$EXAMPLES/gslb/bigip_gtm.conf"
 EXIN="$EXAMPLES/gslb/inputs.json"
@@ -52,10 +52,10 @@ jqok '.queries[0].wideip == "/Common/any.example.com"' "x.example.com: only *.ex
 run gslb resolve "$TMP/w.conf" any.example.com --inputs "$TMP/w.json" --json
 jqok '.queries[0].wideip == "/Common/any.example.com"' "any.example.com: a name before an alias"
 run gslb check "$TMP/w.conf" --json
-is_rc 1 "check: G032 is an error"
-jqok '[.findings[] | select(.code == "G032")] | length == 1 and .[0].line == 13 and (.[0].object | test("eu.example.com"))' \
-    "G032 at the later claim (line 13)"
-jqok '[.findings[] | select(.code == "G033")] | length == 1 and .[0].line == 6 and (.[0].message | test("\\*\\.eu\\.example\\.com"))' \
-    "G033 at the shadowed wildcard (line 6), naming the one shadowing it"
+is_rc 1 "check: G033 is an error"
+jqok '[.findings[] | select(.code == "G033")] | length == 1 and .[0].line == 13 and (.[0].object | test("eu.example.com"))' \
+    "G033 at the later claim (line 13)"
+jqok '[.findings[] | select(.code == "G034")] | length == 1 and .[0].line == 6 and (.[0].message | test("\\*\\.eu\\.example\\.com"))' \
+    "G034 at the shadowed wildcard (line 6), naming the one shadowing it"
 
 done_testing
