@@ -76,9 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wsel_gslb_config *c = NULL;
     wsel_error err;
     int rc = wsel_gslb_config_load_buffer("fuzz.conf", (const char *)data, size, &c, &err);
-    size_t lines = 1;
+    size_t lines = 1; /* a line ends at LF, CR LF or a lone CR (doc/gslb.md §1) */
     for (size_t i = 0; i < size; i++)
-        lines += data[i] == '\n';
+        lines += data[i] == '\n' || (data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n'));
     if (rc) {
         FUZZ_ASSERT(c == NULL);
         FUZZ_ASSERT_MSG(rc == WSEL_E_SYNTAX || rc == WSEL_E_PARAM || rc == WSEL_E_DUPKEY ||
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = 0;
     FUZZ_ASSERT(wsel_gslb_lint(c, &f, &n, NULL) == 0);
     for (size_t i = 0; i < n; i++) {
-        FUZZ_ASSERT(f[i].code >= 1 && f[i].code <= 32);
+        FUZZ_ASSERT(f[i].code >= 1 && f[i].code <= 34);
         FUZZ_ASSERT(f[i].message[0] && f[i].object[0]);
     }
     wsel_gslb_config *c2 = NULL;

@@ -16,3 +16,4 @@ demo: all ## build and run every system on its bundled example: weighted check, 
 	$(WSEL_BIN) gslb check examples/gslb/bigip_gtm.conf || test $$? -eq 1 # G001 is an error finding (exit 1), by design of the example
 	$(WSEL_BIN) gslb explain examples/gslb/bigip_gtm.conf
 	$(WSEL_BIN) gslb resolve examples/gslb/bigip_gtm.conf www.example.com --inputs examples/gslb/inputs.json -n 4 --log all
+	$(WSEL_BIN) gslb resolve examples/gslb/bigip_gtm.conf img.www.example.com --inputs examples/gslb/inputs.json # a wildcard alias of www.example.com

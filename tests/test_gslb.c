@@ -25,23 +25,12 @@
 
 static wsel_gslb_config *load(const char *text)
 {
-    wsel_gslb_config *c = NULL;
-    wsel_error err;
-    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, &err);
-    if (rc) {
-        char buf[2048];
-        print_error("config: %s\n", wsel_error_format(&err, buf, sizeof buf));
-    }
-    assert_int_equal(rc, 0);
-    return c;
+    return wsel_test_gslb_load(text);
 }
 
 static int load_err(const char *text, wsel_error *err)
 {
-    wsel_gslb_config *c = NULL;
-    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, err);
-    assert_null(c);
-    return rc;
+    return wsel_test_gslb_load_err(text, err);
 }
 
 static wsel_gslb_inputs *inputs(const wsel_gslb_config *c, const char *json)

@@ -1,4 +1,4 @@
-/* GSLB lint: every check G001-G032 (doc/gslb.md §8.2) with a config that triggers it and one that
+/* GSLB lint: every check G001-G034 (doc/gslb.md §8.2) with a config that triggers it and one that
  * does not, its severity from the lint table (man wsel), and the expected lint of doc/gslb.md §8.2. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,6 +137,29 @@ static const lcase cases[] = {
                               "gtm region q { region-members { country DE { } } }\n",
      S1 P("") W("p") "gtm region r { region-members { subnet 10.0.0.0/8 { } region q { } } }\n"
                      "gtm region q { region-members { country DE { } } }\n"},
+    /* G033 (A-41): a query name claimed by two wide IPs -- an alias, or a name in two
+     * partitions; aliases differing from every other claim are clean */
+    {33, 'E', S1 P("") "gtm wideip a a.example { aliases { b.example } pools { p } }\n"
+                  "gtm wideip a c.example { aliases { B.Example } pools { p } }\n",
+     S1 P("") "gtm wideip a a.example { aliases { b.example } pools { p } }\n"
+        "gtm wideip a c.example { aliases { d.example } pools { p } }\n"},
+    {33, 'E', S1 P("") "gtm wideip a a.example { pools { p } }\n"
+                  "gtm wideip a c.example { aliases { a.example } pools { p } }\n",
+     S1 P("") "gtm wideip a a.example { aliases { a.example } pools { p } }\n"},
+    {33, 'E', S1 P("") "gtm wideip a /Common/a.example { pools { p } }\n"
+                  "gtm wideip a /P/a.example { pools { p } }\n",
+     S1 P("") "gtm wideip a /Common/a.example { pools { p } }\n"
+        "gtm wideip a /P/b.example { pools { p } }\n"},
+    /* G034: wildcards of two wide IPs matching a common name; disjoint ones are clean */
+    {34, 'W', S1 P("") "gtm wideip a *.example { pools { p } }\n"
+                  "gtm wideip a a.b { aliases { w?.example } pools { p } }\n",
+     S1 P("") "gtm wideip a *.example { pools { p } }\n"
+        "gtm wideip a a.b { aliases { w?.example.net } pools { p } }\n"},
+    {34, 'W', S1 P("") "gtm wideip a x*.example { pools { p } }\n"
+                  "gtm wideip a *y.example { pools { p } }\n",
+     /* overlapping wildcards of one wide IP, and one no name of the other can match */
+     S1 P("") "gtm wideip a x*.example { aliases { *y.example } pools { p } }\n"
+        "gtm wideip a *.example.net { pools { p } }\n"},
 };
 
 static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
@@ -168,7 +191,7 @@ static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
 static void each_check(void **s)
 {
     (void)s;
-    unsigned seen[33] = {0};
+    unsigned seen[35] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char sev = '?';
         unsigned line = 0;
@@ -184,7 +207,7 @@ static void each_check(void **s)
         }
         seen[cases[i].code] = 1;
     }
-    for (unsigned c = 1; c <= 32; c++)
+    for (unsigned c = 1; c <= 34; c++)
         if (!seen[c]) {
             print_error("G%03u has no case\n", c);
             fail();

@@ -153,7 +153,7 @@ void cli_gslb_printf(FILE *f, const char *fmt, ...)
 static const char check_usage[] =
     "usage: wsel gslb check CONFIG [--json]\n"
     "Reads a bigip_gtm.conf subset (gtm server, gtm pool a, gtm wideip a, gtm region,\n"
-    "gtm topology, gtm global-settings load-balancing) and runs the checks G001-G031.\n"
+    "gtm topology, gtm global-settings load-balancing) and runs the checks G001-G034.\n"
     "Exit status: 0 valid (warnings and info allowed), 1 parse error or an error finding,\n"
     "2 usage, 3 out of memory or the output cannot be written.\n";
 

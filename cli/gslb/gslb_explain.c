@@ -158,6 +158,10 @@ static int explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gsl
     cli_gslb_printf(stdout, " ttl %u%s cidr /%u%s, /%u%s", w->ttl_persistence, DEF(w->written, WSEL_GSLB_W_TTLP),
            w->cidr4, DEF(w->written, WSEL_GSLB_W_CIDR4), w->cidr6, DEF(w->written, WSEL_GSLB_W_CIDR6));
     cli_gslb_printf(stdout, "%s%s\n", w->enabled ? "" : "  DISABLED => return-to-dns (wideip-disabled)", codes);
+    for (size_t a = 0; a < w->n_aliases; a++) /* more names it answers */
+        cli_gslb_printf(stdout, a ? " %s" : "  aliases %s", w->aliases[a]);
+    if (w->n_aliases)
+        cli_gslb_printf(stdout, "\n");
     cli_gslb_printf(stdout, "  wide-IP layer: picks one available pool: %s%s\n", wide_meaning(w->lb_mode),
            w->n_pools == 1 ? " (irrelevant: one pool)" : "");
     cli_gslb_printf(stdout, "  pool layer: preferred; the alternate only when it fails; the fallback only when the "
@@ -301,6 +305,10 @@ static int wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
     snprintf(obj, sizeof obj, "gtm wideip a %s", w->name);
     wsel__jw_obj_begin(j);
     wsel__jw_kstr(j, "name", w->name);
+    wsel__jw_karr_begin(j, "aliases");
+    for (size_t a = 0; a < w->n_aliases; a++)
+        wsel__jw_str(j, w->aliases[a]);
+    wsel__jw_arr_end(j);
     val_s(j, "pool_lb_mode", wsel_gslb_method_get(w->lb_mode)->token, ISDEF(w->written, WSEL_GSLB_W_LBMODE));
     val_u(j, "persistence", w->persistence, ISDEF(w->written, WSEL_GSLB_W_PERSIST));
     val_u(j, "ttl_persistence", w->ttl_persistence, ISDEF(w->written, WSEL_GSLB_W_TTLP));

@@ -72,9 +72,42 @@ extern const wsel_gslb_method_info wsel__gslb_methods[WSEL_GSLB_METHOD_COUNT_];
 
 /* "/Common/" + name when the name has no leading '/', into buf. */
 const char *wsel__gslb_norm(const char *name, char *buf, size_t len);
+/* The name index (core/gslb/gslb_names.c): one hash table per name space. Servers,
+ * pools and regions compare exactly; wide-IP names (full path), their last path parts and
+ * their aliases ignore ASCII case (DNS names). */
+enum {
+    WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_REGION,
+    WSEL__GSLB_NS_WIDEIP, WSEL__GSLB_NS_LEAF, WSEL__GSLB_NS_ALIAS, WSEL__GSLB_NS_COUNT_
+};
+/* Adds key (a string the config owns, kept by pointer) -> val; an existing key keeps its
+ * first value. 0 or WSEL_E_NOMEM. */
+int wsel__gslb_names_add(wsel_gslb_config *cfg, int ns, const char *key, size_t val);
+/* The value of key in name space ns; -1 if none. */
+long wsel__gslb_names_find(const wsel_gslb_config *cfg, int ns, const char *key);
+/* Key comparisons the index made while the config was being read (a test's measure of
+ * the reader's cost); the reader stops counting when it is done (wsel__gslb_names_done),
+ * so a published config is never written by a lookup. */
+size_t wsel__gslb_names_compares(const wsel_gslb_config *cfg);
+void wsel__gslb_names_done(wsel_gslb_config *cfg);
+void wsel__gslb_names_free(wsel_gslb_config *cfg);
+/* After the parse: every wide IP's aliases into WSEL__GSLB_NS_ALIAS, and its wildcard
+ * names and aliases (holding '*' or '?') into the list of patterns, most specific first
+ * (A-41). 0 or WSEL_E_NOMEM. */
+int wsel__gslb_names_queries(wsel_gslb_config *cfg);
+/* The wide IP of the most specific pattern matching qname; -1 if none. */
+long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
+/* How many patterns there are; pattern i of A-41's order (0 the most specific) into *pat
+ * (the config's string) and *wideip when i is below that. */
+size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const char **pat,
+                               size_t *wideip);
+/* Does name hold a wildcard ('*' or '?')? Does pattern pat match s? */
+bool wsel__gslb_is_pattern(const char *name);
+bool wsel__gslb_glob(const char *pat, const char *s);
+
 /* Finds a pool / server by name; -1 if none. */
 long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name);
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name);
+long wsel__gslb_find_region(const wsel_gslb_config *cfg, const char *name);
 /* Resolves "SERVER:VS" (split at the first ':'; VS literally, then /Common/VS); -1. */
 long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key);
 /* The regions in an order where every region comes after the regions its region-members

@@ -1,5 +1,6 @@
 /* GSLB config reader, lexical part (doc/gslb.md §1): braces, quoted strings, bare words,
  * '#' comments; every token with its line and column. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +37,17 @@ typedef struct lex_cursor {
     wsel_error *err;
 } lex_cursor;
 
+/* A line ends at LF, at CR LF (counted once, at the LF) and at a CR alone (old Mac
+ * files: without it every token of a CR-only file would be on line 1). */
+static bool line_end(const lex_cursor *c)
+{
+    return c->src[c->i] == '\n' ||
+           (c->src[c->i] == '\r' && (c->i + 1 >= c->len || c->src[c->i + 1] != '\n'));
+}
+
 static void advance(lex_cursor *c)
 {
-    if (c->src[c->i] == '\n') {
+    if (line_end(c)) {
         c->line++;
         c->col = 1;
     } else {
@@ -52,7 +61,7 @@ static int comment(lex_cursor *c, char **version)
 {
     static const char tag[] = "#TMSH-VERSION:";
     size_t s = c->i;
-    while (c->i < c->len && c->src[c->i] != '\n')
+    while (c->i < c->len && !line_end(c))
         advance(c);
     if (!version || *version || c->i - s <= sizeof tag - 1 ||
         memcmp(c->src + s, tag, sizeof tag - 1) != 0)

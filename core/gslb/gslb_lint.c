@@ -1,7 +1,8 @@
-/* GSLB lint: the deterministic checks G001-G032 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G034 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gslb_internal.h"
 
@@ -21,7 +22,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[33] = {
+static const wsel_gslb_severity sev[35] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -29,7 +30,7 @@ static const wsel_gslb_severity sev[33] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING,
 };
 
 WSEL_PRINTF(7, 8)
@@ -418,6 +419,117 @@ static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
     }
 }
 
+/* G033: a query name claimed twice -- the last path part of a wide IP's name or an alias
+ * that an earlier wide IP (file order) has as its name or alias. Queries for it reach
+ * the earlier one only: wsel_gslb_find_wideip's order, names before aliases. */
+static void lint_claims(lint_findings *l, size_t wi, const char *obj)
+{
+    const wsel_gslb_config *c = l->cfg;
+    const wsel_gslb_wideip *w = &c->wideips[wi];
+    for (size_t a = 0; a <= w->n_aliases; a++) {
+        const char *name = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
+        long x = wsel__gslb_names_find(c, WSEL__GSLB_NS_LEAF, name),
+             y = wsel__gslb_names_find(c, WSEL__GSLB_NS_ALIAS, name);
+        long owner = x < 0 || (y >= 0 && y < x) ? y : x;
+        if (owner >= 0 && (size_t)owner != wi)
+            add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
+                "%s '%s' is also claimed by gtm wideip a %s: its queries reach that one",
+                a ? "alias" : "name", name, c->wideips[owner].name);
+    }
+}
+
+/* a and b alike, ignoring ASCII case (DNS names). */
+static bool fold_eq(char a, char b)
+{
+    int x = (unsigned char)a, y = (unsigned char)b;
+    x += x >= 'A' && x <= 'Z' ? 'a' - 'A' : 0;
+    y += y >= 'A' && y <= 'Z' ? 'a' - 'A' : 0;
+    return x == y;
+}
+
+/* Do glob patterns p and q (A-41) match a common name? Forward reachability over pairs of
+ * positions (i in p, j in q): a star stays or ends, either side; two other symbols
+ * advance together when they agree. Out of memory: false, and the lint run fails. */
+static bool globs_meet(lint_findings *l, const char *p, const char *q)
+{
+    size_t n = strlen(p), m = strlen(q), w = m + 1;
+    uint8_t *r = calloc((n + 1) * w, 1);
+    if (!r) {
+        l->oom = 1;
+        return false;
+    }
+    r[0] = 1;
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (!r[i * w + j])
+                continue;
+            char a = i < n ? p[i] : 0, b = j < m ? q[j] : 0;
+            if (a == '*') {
+                r[(i + 1) * w + j] = 1;
+                if (j < m)
+                    r[i * w + j + 1] = 1;
+            }
+            if (b == '*') {
+                r[i * w + j + 1] = 1;
+                if (i < n)
+                    r[(i + 1) * w + j] = 1;
+            }
+            if (a && b && a != '*' && b != '*' &&
+                (a == '?' || b == '?' || fold_eq(a, b)))
+                r[(i + 1) * w + j + 1] = 1;
+        }
+    bool meet = r[n * w + m];
+    free(r);
+    return meet;
+}
+
+/* Can a name start with the literal prefix of p and with that of q (the characters before
+ * their first wildcard), and end with both literal suffixes? A cheap test before
+ * globs_meet: wildcards with different fixed domains never meet. */
+static bool ends_agree(const char *p, const char *q)
+{
+    size_t pp = strcspn(p, "*?"), qp = strcspn(q, "*?"), n = pp < qp ? pp : qp;
+    if (strncasecmp(p, q, n))
+        return false;
+    size_t pl = strlen(p), ql = strlen(q), ps = 0, qs = 0;
+    while (ps < pl && p[pl - 1 - ps] != '*' && p[pl - 1 - ps] != '?')
+        ps++;
+    while (qs < ql && q[ql - 1 - qs] != '*' && q[ql - 1 - qs] != '?')
+        qs++;
+    n = ps < qs ? ps : qs;
+    return !strncasecmp(p + pl - n, q + ql - n, n);
+}
+
+/* G034: two wildcard names or aliases of different wide IPs that match a common name: such
+ * a name reaches the one first in A-41's order, the other is shadowed there. Each pair of
+ * patterns once, in that order (the index's list). */
+static void lint_wildcards(lint_findings *l)
+{
+    const wsel_gslb_config *c = l->cfg;
+    char obj[400];
+    const char *pat, *other;
+    size_t wi, wj, n = wsel__gslb_names_pattern(c, 0, &pat, &wi);
+    for (size_t i = 1; i < n; i++) {
+        wsel__gslb_names_pattern(c, i, &pat, &wi);
+        for (size_t j = 0; j < i; j++) {
+            wsel__gslb_names_pattern(c, j, &other, &wj);
+            if (wj == wi || !strcasecmp(pat, other) || !ends_agree(pat, other) ||
+                !globs_meet(l, pat, other)) /* the same pattern twice: G033 */
+                continue;
+            const wsel_gslb_wideip *w = &c->wideips[wi];
+            wsel_gslb_pos at = w->pos;
+            for (size_t a = 0; a < w->n_aliases; a++)
+                if (w->aliases[a] == pat)
+                    at = w->alias_pos[a];
+            wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
+            add(l, 34, 2, wi, obj, at,
+                "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
+                "match (that one comes first in A-41's order: more literal characters, "
+                "fewer '*', file order)", pat, other, c->wideips[wj].name);
+        }
+    }
+}
+
 static void lint_wideip(lint_findings *l, size_t wi)
 {
     const wsel_gslb_config *c = l->cfg;
@@ -466,6 +578,7 @@ static void lint_wideip(lint_findings *l, size_t wi)
         add(l, 26, 2, wi, obj, at, "random is version-dependent: verify on your release");
     if (w->has_rules)
         add(l, 27, 2, wi, obj, at, "iRules are not evaluated by this tool");
+    lint_claims(l, wi, obj);
 }
 
 static void lint_other(lint_findings *l)
@@ -523,6 +636,7 @@ int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t 
         lint_pool(&l, p);
     for (size_t w = 0; w < cfg->n_wideips; w++)
         lint_wideip(&l, w);
+    lint_wildcards(&l);
     lint_other(&l);
     wsel__gslb_can_free(&l.can);
     if (l.oom) {

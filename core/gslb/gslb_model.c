@@ -127,36 +127,26 @@ const char *wsel__gslb_norm(const char *name, char *buf, size_t len)
     return buf;
 }
 
-static const char *pool_name(const wsel_gslb_config *cfg, size_t i)
-{
-    return cfg->pools[i].name;
-}
-
-static const char *server_name(const wsel_gslb_config *cfg, size_t i)
-{
-    return cfg->servers[i].name;
-}
-
-/* The first of n objects whose name_of is `name` after /Common/ completion; -1. */
-static long find_named(const wsel_gslb_config *cfg, const char *name, size_t n,
-                       const char *(*name_of)(const wsel_gslb_config *, size_t))
+/* A pool, server or region by name after /Common/ completion, hashed; -1. */
+static long find_named(const wsel_gslb_config *cfg, int ns, const char *name)
 {
     char a[600];
-    wsel__gslb_norm(name, a, sizeof a);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(name_of(cfg, i), a) == 0)
-            return (long)i;
-    return -1;
+    return wsel__gslb_names_find(cfg, ns, wsel__gslb_norm(name, a, sizeof a));
 }
 
 long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
 {
-    return find_named(cfg, name, cfg->n_pools, pool_name);
+    return find_named(cfg, WSEL__GSLB_NS_POOL, name);
 }
 
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name)
 {
-    return find_named(cfg, name, cfg->n_servers, server_name);
+    return find_named(cfg, WSEL__GSLB_NS_SERVER, name);
+}
+
+long wsel__gslb_find_region(const wsel_gslb_config *cfg, const char *name)
+{
+    return find_named(cfg, WSEL__GSLB_NS_REGION, name);
 }
 
 int wsel__gslb_region_order(const wsel_gslb_config *cfg, size_t *order, size_t *cycle)
@@ -243,26 +233,23 @@ long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name)
     if (!cfg || !name)
         return -1;
     char a[600], b[600];
-    wsel__gslb_norm(name, b, sizeof b);
-    for (size_t i = 0; i < cfg->n_wideips; i++) /* exactly as configured */
-        if (strcasecmp(cfg->wideips[i].name, b) == 0)
-            return (long)i;
+    long w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(name, b, sizeof b));
+    if (w >= 0) /* exactly as configured */
+        return w;
     wsel__gslb_fmt(a, sizeof a, "%s", name);
     size_t n = strlen(a);
     if (n > 1 && a[n - 1] == '.')
         a[n - 1] = '\0';
-    wsel__gslb_norm(a, b, sizeof b);
-    for (size_t i = 0; i < cfg->n_wideips; i++)
-        if (strcasecmp(cfg->wideips[i].name, b) == 0)
-            return (long)i;
-    /* a bare query name matches a wide IP in any partition by its last path part */
-    if (a[0] != '/')
-        for (size_t i = 0; i < cfg->n_wideips; i++) {
-            const char *slash = strrchr(cfg->wideips[i].name, '/');
-            if (slash && strcasecmp(slash + 1, a) == 0)
-                return (long)i;
-        }
-    return -1;
+    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(a, b, sizeof b))) >= 0)
+        return w;
+    if (a[0] == '/')
+        return -1;
+    /* a bare query name: a wide IP in any partition by its last path part (the first such
+     * wide IP in file order), an alias, the most specific wildcard (A-41) */
+    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_LEAF, a)) >= 0 ||
+        (w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_ALIAS, a)) >= 0)
+        return w;
+    return wsel__gslb_names_match(cfg, a);
 }
 
 bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a)
@@ -508,6 +495,10 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
         for (size_t p = 0; p < w->n_pools; p++)
             free(w->pools[p].name);
         free(w->pools);
+        for (size_t a = 0; a < w->n_aliases; a++)
+            free(w->aliases[a]);
+        free(w->aliases);
+        free(w->alias_pos);
     }
     for (size_t i = 0; i < cfg->n_regions; i++) {
         free(cfg->regions[i].name);
@@ -530,6 +521,7 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
     free(cfg->regions);
     free(cfg->topo);
     free(cfg->unknown);
+    wsel__gslb_names_free(cfg);
     free(cfg->file);
     free(cfg->version);
     free(cfg);

@@ -30,7 +30,8 @@ typedef struct conf_parser {
     const char *seen[128];         /* keys seen in the current (sub)object */
     size_t n_seen;
     size_t cap_servers, cap_vs, cap_pools, cap_wideips, cap_regions, cap_topo, cap_unknown;
-    size_t cap_depends, cap_members, cap_wpools, cap_entries;
+    size_t cap_depends, cap_members, cap_wpools, cap_entries, cap_aliases;
+    size_t *skip_kinds, n_skip_kinds, cap_skip_kinds; /* cfg->unknown entries counting skipped statements */
 } conf_parser;
 
 static int fail(conf_parser *p, const tok *t, int code, const char *fmt, const char *a, const char *b)
@@ -67,15 +68,18 @@ static int expect_lbrace(conf_parser *p)
     return 0;
 }
 
-/* After '{' has been consumed: skips to the matching '}'. */
+/* After '{' has been consumed: skips to the matching '}'. Its braces count on top of the
+ * p->depth levels around it: 16 levels in all, wherever the block stands (§1). */
 static int skip_block(conf_parser *p, const tok *open)
 {
     unsigned d = 1;
+    if (p->depth + d > WSEL_GSLB_MAX_DEPTH)
+        return fail(p, open, WSEL_E_LIMIT, "braces nested deeper than 16", NULL, NULL);
     for (;;) {
         tok *t = next(p);
         if (t->type == WSEL__TOK_EOF)
             return fail(p, open, WSEL_E_SYNTAX, "unterminated '{' (no matching '}')", NULL, NULL);
-        if (t->type == WSEL__TOK_LBRACE && ++d > WSEL_GSLB_MAX_DEPTH + 1)
+        if (t->type == WSEL__TOK_LBRACE && p->depth + ++d > WSEL_GSLB_MAX_DEPTH)
             return fail(p, t, WSEL_E_LIMIT, "braces nested deeper than 16", NULL, NULL);
         if (t->type == WSEL__TOK_RBRACE && --d == 0)
             return 0;
@@ -207,9 +211,19 @@ static int seen(conf_parser *p, const tok *key, const char *name)
     return 0;
 }
 
+/* The value of `key`: the token after it, on its line (tmsh writes a key and its value on
+ * one line in both forms, §1). A token on a later line is the next attribute, so the
+ * error stands at the key that lacks its value, not at that token. */
 static int value(conf_parser *p, const tok *key, tok **v)
 {
-    *v = next(p);
+    *v = peek(p);
+    if ((*v)->line != key->line) {
+        char found[300];
+        wsel__gslb_fmt(found, sizeof found, "'%s' on line %u", (*v)->text, (*v)->line);
+        return fail(p, key, WSEL_E_SYNTAX, "'%s' needs a value on its line, found %s", key->text,
+                    found);
+    }
+    next(p);
     if (!is_val(*v))
         return fail(p, *v, WSEL_E_SYNTAX, "'%s' needs a value, found '%s'", key->text, (*v)->text);
     return 0;
@@ -302,9 +316,17 @@ static int addr_port(conf_parser *p, tok *v, wsel_gslb_addr *a, unsigned *port)
 {
     char buf[128];
     wsel__gslb_fmt(buf, sizeof buf, "%s", v->text);
-    /* IPv4:port, or IPv6.port (v6 separates the port with '.') */
-    char *sep = NULL;
-    if (strchr(buf, ':') && strchr(buf, ':') == strrchr(buf, ':') && strchr(buf, '.'))
+    /* IPv4:port, or IPv6.port (v6 separates the port with '.', as tmsh writes it), or
+     * [IPv6].port and [IPv6]:port (the address in brackets) */
+    char *sep = NULL, *addr = buf;
+    if (buf[0] == '[') {
+        char *close = strchr(buf, ']');
+        if (!close || (close[1] != '.' && close[1] != ':'))
+            goto bad;
+        *close = '\0';
+        addr = buf + 1;
+        sep = close + 1;
+    } else if (strchr(buf, ':') && strchr(buf, ':') == strrchr(buf, ':') && strchr(buf, '.'))
         sep = strrchr(buf, ':');
     else
         sep = strrchr(buf, '.');
@@ -331,7 +353,7 @@ static int addr_port(conf_parser *p, tok *v, wsel_gslb_addr *a, unsigned *port)
         if (pv > 65535)
             goto bad;
     }
-    if (!wsel__gslb_parse_addr(buf, a))
+    if (!wsel__gslb_parse_addr(addr, a) || (addr != buf && a->family != 6))
         goto bad;
     *port = (unsigned)pv;
     return 0;
@@ -899,6 +921,32 @@ static int log_entry(conf_parser *p, tok *name, void *ctx)
                 name->text, NULL);
 }
 
+/* One entry of a wide IP's `aliases`: a query name (wildcards allowed, A-41); the same
+ * alias twice in one wide IP is an error, in two wide IPs lint G033. */
+static int alias_entry(conf_parser *p, tok *name, void *ctx)
+{
+    wsel_gslb_wideip *w = ctx;
+    int rc = opt_block(p);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < w->n_aliases; i++)
+        if (!strcasecmp(w->aliases[i], name->text))
+            return fail(p, name, WSEL_E_DUPKEY, "alias '%s' listed twice", name->text, NULL);
+    if (w->n_aliases >= WSEL_GSLB_MAX_ALIASES)
+        return fail(p, name, WSEL_E_LIMIT, "more than 256 aliases%s", NULL, NULL);
+    if (!w->aliases)
+        p->cap_aliases = 0;
+    size_t cap = p->cap_aliases;
+    if (!wsel__grow(&w->aliases, &p->cap_aliases, w->n_aliases + 1, sizeof *w->aliases) ||
+        !wsel__grow(&w->alias_pos, &cap, w->n_aliases + 1, sizeof *w->alias_pos))
+        return nomem(p);
+    w->alias_pos[w->n_aliases] = (wsel_gslb_pos){name->line, name->col};
+    if (!(w->aliases[w->n_aliases] = wsel__gslb_strdup(name->text)))
+        return nomem(p);
+    w->n_aliases++;
+    return 0;
+}
+
 static int rules_entry(conf_parser *p, tok *name, void *ctx)
 {
     (void)name;
@@ -976,7 +1024,10 @@ static int wideip_attr(conf_parser *p, tok *key, void *ctx)
     } else if (!strcmp(k, "rules")) {
         if ((rc = seen(p, key, k)) || (rc = list_block(p, rules_entry, &w->has_rules)))
             return rc;
-    } else if (!strcmp(k, "aliases") || !strcmp(k, "minimal-response") ||
+    } else if (!strcmp(k, "aliases")) {
+        if ((rc = seen(p, key, k)) || (rc = list_block(p, alias_entry, w)))
+            return rc;
+    } else if (!strcmp(k, "minimal-response") ||
                !strcmp(k, "metadata") || !strcmp(k, "description") ||
                !strcmp(k, "pools-cname") || !strcmp(k, "app-service")) {
         if (!strcmp(k, "pools-cname") && (rc = add_unknown(p, p->obj, "pools-cname (CNAME pools are out of scope)", key)))
@@ -1142,24 +1193,30 @@ enum { OBJ_SERVER, OBJ_POOL, OBJ_REGION, OBJ_WIDEIP };
 static const char *const object_kinds[] = {"gtm server", "gtm pool a", "gtm region",
                                            "gtm wideip a"};
 
+/* The name space of each kind in the name index (core/gslb/gslb_names.c). */
+static const int object_ns[] = {WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_REGION,
+                                WSEL__GSLB_NS_WIDEIP};
+
 /* The NAME token of a new object of `kind`: its full name (A-2) into norm, the current
  * object "KIND NAME" for messages; an error when another object of the kind has that
- * name (wide IPs: ignoring case, as DNS names). */
+ * name (wide IPs: ignoring case, as DNS names). One hashed lookup. */
 static int object_name(conf_parser *p, const tok *name, int kind, char *norm, size_t len)
 {
-    const wsel_gslb_config *c = p->cfg;
     wsel__gslb_norm(name->text, norm, len);
     wsel__gslb_fmt(p->obj, sizeof p->obj, "%s %s", object_kinds[kind], norm);
-    size_t n = kind == OBJ_SERVER ? c->n_servers
-               : kind == OBJ_POOL ? c->n_pools
-               : kind == OBJ_REGION ? c->n_regions : c->n_wideips;
-    for (size_t i = 0; i < n; i++) {
-        const char *other = kind == OBJ_SERVER ? c->servers[i].name
-                            : kind == OBJ_POOL ? c->pools[i].name
-                            : kind == OBJ_REGION ? c->regions[i].name : c->wideips[i].name;
-        if (kind == OBJ_WIDEIP ? !strcasecmp(other, norm) : !strcmp(other, norm))
-            return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", object_kinds[kind], norm);
-    }
+    if (wsel__gslb_names_find(p->cfg, object_ns[kind], norm) >= 0)
+        return fail(p, name, WSEL_E_DUPKEY, "duplicate %s '%s'", object_kinds[kind], norm);
+    return 0;
+}
+
+/* Enters object i of `kind`, named `name` (the config's copy), in the name index; a wide
+ * IP under its last path part too (a bare query name, wsel_gslb_find_wideip). */
+static int index_object(conf_parser *p, int kind, const char *name, size_t i)
+{
+    if (wsel__gslb_names_add(p->cfg, object_ns[kind], name, i) ||
+        (kind == OBJ_WIDEIP &&
+         wsel__gslb_names_add(p->cfg, WSEL__GSLB_NS_LEAF, strrchr(name, '/') + 1, i)))
+        return nomem(p);
     return 0;
 }
 
@@ -1178,9 +1235,9 @@ static int skipped(conf_parser *p, tok **head, size_t nh)
         wsel__gslb_fmt(kind, sizeof kind, "\"\"");
     wsel_gslb_config *c = p->cfg;
     c->skipped_statements++;
-    for (size_t i = 0; i < c->n_unknown; i++) {
-        wsel_gslb_unknown *u = &c->unknown[i];
-        if (!strcmp(u->object, kind) && starts(u->what, "statements skipped: ")) {
+    for (size_t k = 0; k < p->n_skip_kinds; k++) { /* the kinds seen so far: few */
+        wsel_gslb_unknown *u = &c->unknown[p->skip_kinds[k]];
+        if (!strcmp(u->object, kind)) {
             unsigned long n = strtoul(u->what + 20, NULL, 10) + 1;
             char buf[64];
             wsel__gslb_fmt(buf, sizeof buf, "statements skipped: %lu", n);
@@ -1192,6 +1249,10 @@ static int skipped(conf_parser *p, tok **head, size_t nh)
             return 0;
         }
     }
+    if (!wsel__grow(&p->skip_kinds, &p->cap_skip_kinds, p->n_skip_kinds + 1,
+                    sizeof *p->skip_kinds))
+        return nomem(p);
+    p->skip_kinds[p->n_skip_kinds++] = c->n_unknown;
     return add_unknown(p, kind, "statements skipped: 1", head[0]);
 }
 
@@ -1231,8 +1292,10 @@ static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *na
     wsel_gslb_pos pos = {first->line, first->col};
     if (kind == OBJ_SERVER &&
         wsel__grow(&c->servers, &p->cap_servers, c->n_servers + 1, sizeof *c->servers)) {
-        c->servers[c->n_servers] = (wsel_gslb_server){.name = copy, .enabled = true, .pos = pos};
-        return server_body(p, c->n_servers++);
+        size_t si = c->n_servers++; /* counted first: the config owns the name */
+        c->servers[si] = (wsel_gslb_server){.name = copy, .enabled = true, .pos = pos};
+        rc = index_object(p, kind, copy, si);
+        return rc ? rc : server_body(p, si);
     }
     if (kind == OBJ_POOL && wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools)) {
         wsel_gslb_pool *pl = &c->pools[c->n_pools++];
@@ -1241,7 +1304,8 @@ static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *na
         pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
         pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
         memcpy(pl->qos, qos_defaults, sizeof pl->qos);
-        return pool_body(p, pl);
+        rc = index_object(p, kind, copy, c->n_pools - 1);
+        return rc ? rc : pool_body(p, pl);
     }
     if (kind == OBJ_WIDEIP &&
         wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips)) {
@@ -1249,13 +1313,15 @@ static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *na
         *w = (wsel_gslb_wideip){.name = copy, .lb_mode = WSEL_GSLB_ROUND_ROBIN,
                                 .ttl_persistence = 3600, .cidr4 = 32, .cidr6 = 128,
                                 .enabled = true, .lrp = -1, .pos = pos};
-        return wideip_body(p, w);
+        rc = index_object(p, kind, copy, c->n_wideips - 1);
+        return rc ? rc : wideip_body(p, w);
     }
     if (kind == OBJ_REGION &&
         wsel__grow(&c->regions, &p->cap_regions, c->n_regions + 1, sizeof *c->regions)) {
         wsel_gslb_region *r = &c->regions[c->n_regions++];
         *r = (wsel_gslb_region){.name = copy, .pos = pos};
-        return region_body(p, r);
+        rc = index_object(p, kind, copy, c->n_regions - 1);
+        return rc ? rc : region_body(p, r);
     }
     free(copy);
     return nomem(p);
@@ -1400,19 +1466,11 @@ static int cmp_topo_longest(const void *a, const void *b)
     return cmp_topo_order(x, y);
 }
 
-static long find_region(const wsel_gslb_config *c, const char *name)
-{
-    for (size_t i = 0; i < c->n_regions; i++)
-        if (!strcmp(c->regions[i].name, name))
-            return (long)i;
-    return -1;
-}
-
 static int resolve_cond(conf_parser *p, wsel_gslb_cond *x, wsel_gslb_pos pos, const char *obj)
 {
     wsel_gslb_config *c = p->cfg;
     if (x->type == WSEL_GSLB_T_REGION) {
-        x->ref = find_region(c, x->value);
+        x->ref = wsel__gslb_find_region(c, x->value);
         if (x->ref < 0)
             return wsel__fail(p->err, WSEL_E_PARAM, p->file, pos.line, pos.col, obj, NULL, x->value,
                               "%s: unknown region '%s'", obj, x->value);
@@ -1485,7 +1543,7 @@ static int finish(conf_parser *p)
     if (c->n_topo)
         qsort(c->topo, c->n_topo, sizeof *c->topo,
               c->longest_match ? cmp_topo_longest : cmp_topo_plain);
-    return 0;
+    return wsel__gslb_names_queries(c) ? nomem(p) : 0;
 }
 
 int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
@@ -1517,6 +1575,8 @@ int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
     }
     if (!rc)
         rc = finish(&p);
+    wsel__gslb_names_done(c);
+    free(p.skip_kinds);
     wsel__gslb_lex_free(&lx);
     if (rc) {
         wsel_gslb_config_free(c);

@@ -2,7 +2,7 @@
  *
  *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
  *           gtm topology, gtm global-settings load-balancing), read into a read-only model
- *   lint    the deterministic checks G001-G032
+ *   lint    the deterministic checks G001-G034
  *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
  *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
  *           method state and a decision log (events, wsel_gslb_event)
@@ -23,6 +23,7 @@ extern "C" {
 #define WSEL_GSLB_MAX_MEMBERS  256u        /* members per pool */
 #define WSEL_GSLB_MAX_POOLS    64u         /* pools per wide IP */
 #define WSEL_GSLB_MAX_DEPENDS  64u         /* depends-on entries per virtual server */
+#define WSEL_GSLB_MAX_ALIASES  256u        /* aliases per wide IP */
 #define WSEL_GSLB_MAX_VS       4096u       /* virtual servers in all */
 #define WSEL_GSLB_MAX_TOKENS   (1u << 21)  /* tokens in one config */
 
@@ -215,6 +216,9 @@ typedef struct wsel_gslb_wideip {
     unsigned log_flags;           /* WSEL_GSLB_LOG_* configured (without RESULT); none by default */
     unsigned written;             /* WSEL_GSLB_W_* */
     wsel_gslb_pos pos;
+    size_t n_aliases;
+    char **aliases;               /* `aliases` as written, text order: more query names */
+    wsel_gslb_pos *alias_pos;
 } wsel_gslb_wideip;
 
 /* Topology record sides and region entries: [not] TYPE VALUE. */
@@ -269,6 +273,7 @@ typedef struct wsel_gslb_config {
     unsigned sp_cidr4, sp_cidr6;
     unsigned global_written;       /* 1: longest-match, 2: cidr4, 4: cidr6 */
     size_t skipped_statements;     /* unknown top-level statements (counted only) */
+    struct wsel_gslb_name_index *index; /* the reader's hash index of names (opaque) */
 } wsel_gslb_config;
 
 /* Reads a config from a file or a buffer (`name` labels errors). On failure fills err
@@ -278,8 +283,10 @@ WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out
 WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                           wsel_gslb_config **out, wsel_error *err);
 WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
-/* Index of the wide IP named `name` (full path, or a query name: case-insensitive, the
- * trailing dot ignored, /Common/ assumed); -1 if none. */
+/* Index of the wide IP named `name`: its full path, or a name a client queries
+ * (case-insensitive, the trailing dot ignored, /Common/ assumed): a wide IP's name, then
+ * one of its aliases, then the most specific wildcard name or alias matching it
+ * (doc/gslb.md §1, A-41); -1 if none. */
 WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name);
 
 /* ---- lint ------------------------------------------------------------------------ */
@@ -287,7 +294,7 @@ WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *nam
 typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
 
 typedef struct wsel_gslb_finding {
-    unsigned code;                 /* 1..32 for G001..G032 */
+    unsigned code;                 /* 1..34 for G001..G034 */
     wsel_gslb_severity severity;
     char object[300];              /* "gtm pool a /Common/p_dc2" */
     wsel_gslb_pos pos;

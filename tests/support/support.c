@@ -51,6 +51,27 @@ wsel_config *wsel_test_load(const char *text)
     return wsel_test_load_as(text, WSEL_INPUT_STANZA);
 }
 
+wsel_gslb_config *wsel_test_gslb_load(const char *text)
+{
+    wsel_gslb_config *c = NULL;
+    wsel_error err;
+    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, &err);
+    if (rc) {
+        char buf[2048];
+        print_error("config: %s\n", wsel_error_format(&err, buf, sizeof buf));
+    }
+    assert_int_equal(rc, 0);
+    return c;
+}
+
+int wsel_test_gslb_load_err(const char *text, wsel_error *err)
+{
+    wsel_gslb_config *c = NULL;
+    int rc = wsel_gslb_config_load_buffer("t.conf", text, strlen(text), &c, err);
+    assert_null(c);
+    return rc;
+}
+
 int wsel_test_open(const char *text, wsel_config **cfg, wsel_state **st)
 {
     *st = NULL;

@@ -2,7 +2,8 @@
  * helpers (tests/kit/, no test framework) wrapped so that an error fails the current
  * cmocka test.
  *
- *   loaders         config text -> wsel_config, failing the current test on error
+ *   loaders         config text -> wsel_config (and wsel_gslb_config), failing the
+ *                   current test on error
  *   random state    the kit's weighted random state, failing the current test on error
  *
  * Everything else tests share -- random sources, boundary words, generators, answer
@@ -35,6 +36,14 @@ void wsel_test_close(wsel_config *cfg, wsel_state *st);
 int wsel_test_teardown(void **state);
 /* examples/synopsis.conf, the page's synopsis as a whole config (wsel_kit_srcpath). */
 wsel_config *wsel_test_load_synopsis(void);
+
+/* ---- GSLB configs (named "t.conf") ---- */
+
+/* Loads bigip_gtm.conf text; on failure the current test fails with the error. */
+wsel_gslb_config *wsel_test_gslb_load(const char *text);
+/* Loads text that must not load: returns the status, err filled (fails the current test
+ * when a config comes back). */
+int wsel_test_gslb_load_err(const char *text, wsel_error *err);
 
 /* wsel_kit_weighted_random_state(); fails the current test on error. */
 void wsel_test_random_state(wsel_state *st, const wsel_config *cfg, uint64_t seed,
