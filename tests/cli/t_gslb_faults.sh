@@ -465,5 +465,51 @@ ltm virtual /Common/x { destination 10.9.9.9:80 }" "an ltm statement"
 quiet G030 "$S1
 $(P 'description "x y" monitor /Common/http')
 $W" "read-and-ignored attributes"
+# G007: pool-lb-mode written with a single pool
+fires G007 info "$S1
+$(P '')
+gtm wideip a w { pool-lb-mode global-availability pools { p } }" "written, one pool"
+quiet G007 "$S1
+$(P '')
+$W" "one pool, pool-lb-mode left to its default"
+quiet G007 "$S1
+$(P '')
+gtm pool a p2 { members { s1:v2 } }
+gtm wideip a w { pool-lb-mode global-availability pools { p p2 } }" "written, two pools"
+# G019: quality-of-service at any step with every coefficient 0
+Q0='qos-rtt 0 qos-lcs 0 qos-hit-ratio 0 qos-kbps 0 qos-packet-rate 0'
+fires G019 warning "$S1
+$(P "fallback-mode quality-of-service $Q0")
+$W" "QoS as the fallback, all 0"
+quiet G019 "$S1
+$(P "fallback-mode quality-of-service $Q0 qos-hops 1")
+$W" "one coefficient (qos-hops) above 0"
+quiet G019 "$S1
+$(P "$Q0")
+$W" "coefficients 0, QoS not used"
+# G024: persistence enabled with ttl-persistence 0
+quiet G024 "$S1
+$(P '')
+gtm wideip a w { persistence disabled ttl-persistence 0 pools { p } }" "persistence disabled"
+# G029: datacenter records, topology at wide-IP level only; a pool's QoS with a topology
+# coefficient counts as topology at member level
+DC2W="$S1
+gtm pool a p2 { members { s1:v2 } }
+gtm wideip a w { pool-lb-mode topology pools { p p2 } }
+gtm topology ldns: subnet 0.0.0.0/0 server: datacenter /Common/DC1 { }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p { }"
+fires G029 info "$(P '')
+$DC2W" "no pool uses topology"
+quiet G029 "$(P 'alternate-mode quality-of-service qos-topology 1')
+$DC2W" "a pool's QoS weighs topology"
+quiet G029 "$(P '')
+$S1
+gtm pool a p2 { members { s1:v2 } }
+gtm wideip a w { pool-lb-mode topology pools { p p2 } }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p { }" "no datacenter record"
+# G023: max-answers-returned above the member count, only when written
+quiet G023 "$S1
+$(P 'max-answers-returned 2')
+$W" "equal to the member count"
 echo "1..$T_N"
 [ "$T_FAIL" -eq 0 ]
