@@ -523,6 +523,17 @@ def kill(proc):
     proc.wait()
 
 
+def own_first(progs, system):
+    """The quick set with the mutant's system's own programs first (test_ring*, t_ring*,
+    t_mutants_ring.sh for ring; likewise gslb), each group fastest first: a kill usually
+    comes from them, so it comes sooner. The set is the same; a survivor still runs it all.
+    Weighted and shared mutants keep the plain order (most programs test them)."""
+    if system not in ("ring", "gslb"):
+        return progs
+    own = [p for p in progs if re.search(r"(^|_)%s(_|\.sh$|$)" % system, os.path.basename(p))]
+    return own + [p for p in progs if p not in own]
+
+
 def quick_tests(scratch):
     units = sorted(BUILD + "/tests/" + f[:-2] for f in os.listdir(os.path.join(scratch, "tests"))
                    if f.startswith("test_") and f.endswith(".c"))
@@ -662,7 +673,7 @@ def cmd_run(a):
                     status, by = "not-built", None
                 else:
                     os.remove(blog)
-                    status, by = run_tests(progs, scratch, limits, a.jobs, envs)
+                    status, by = run_tests(own_first(progs, m["system"]), scratch, limits, a.jobs, envs)
                     status = {"pass": "survived", "fail": "killed", "timeout": "timeout"}[status]
             finally:
                 with open(os.path.join(scratch, m["file"]), "w", encoding="utf-8") as fh:
