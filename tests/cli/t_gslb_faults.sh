@@ -197,6 +197,20 @@ has "$TMP/out" '^counts: answer 2 drop 2 fallback-ip 1$' "mixed, text: the count
 has "$TMP/out" '^  10\.0\.0\.1 2$' "mixed, text: the answer's pick count"
 has "$TMP/out" '^  192\.0\.2\.99 1$' "mixed, text: the fallback-ip's pick count"
 
+# the last-resort pool never runs twice (A-24): p_fail (available; its chain fails: topology
+# without records, none, none) is attached at list position 1 and is the last-resort pool;
+# p_down is unavailable. Step 4 runs p_fail (selected, then next-pool), step 5 skips it as
+# already tried, step 6 gives return-to-dns (no-more-pools). A second run would log a
+# pool-selection for the last resort and p_fail's traversal again.
+# (generated mutant ref/gslb/gslb_decide.c@a70f583fb1:const:1:2:1: the "tried" bit of the
+# wrong list position)
+conf "$OC
+gtm pool a p_fail { load-balancing-mode topology alternate-mode none fallback-mode none members { s1:v1 } }
+gtm wideip a w_lr { last-resort-pool a p_fail pools { p_down p_fail } }"
+res w_lr --log pool-selection,pool-traversal
+jqok '.queries[0].reason == "no-more-pools" and ([.queries[0].log[] | select(.event == "pool-selection")] | length) == 1 and [.queries[0].log[] | select(.event == "pool-traversal" and .pool == "/Common/p_fail") | .result] == ["selected","next-pool","skipped"] and .queries[0].log[-2].reason == "already-tried"' \
+    "last-resort pool already tried in step 4: skipped, not run twice"
+
 # ---- 6. member names: SERVER:VS split at the first ':' (A-2) ----
 # VS names holding ':' and a path (/Common/vs:1) or looking like an IPv6 address. The VS
 # part is matched literally against the server's virtual-servers names, then as
