@@ -5,7 +5,7 @@ GSLB_TESTS := $(BUILD)/tests/test_gslb $(BUILD)/tests/test_gslb_lint $(BUILD)/te
 
 .PHONY: check-gslb
 check-gslb: deps-check lib $(WSEL_BIN) $(GSLB_TESTS) ## run the GSLB unit, lint, CLI tests and corpus replays only
-	@sh scripts/run-tests.sh $(GSLB_TESTS) tests/cli/t_gslb.sh tests/cli/t_gslb_names.sh tests/cli/t_gslb_oneline.sh
+	@sh scripts/run-tests.sh $(GSLB_TESTS) tests/cli/t_gslb.sh tests/cli/t_gslb_names.sh tests/cli/t_gslb_oneline.sh tests/cli/t_gslb_faults.sh
 
 # Timing and allocation count of the GSLB resolve (bench/gslb/bench_gslb.c); not part of
 # `make bench` (its own allocator wrapper needs its own program).

@@ -7,4 +7,4 @@ RING_TESTS += $(BUILD)/tests/test_ring_scale
 
 .PHONY: check-ring
 check-ring: deps-check lib $(RING_TESTS) $(WSEL_BIN) ## run the ring balancer's unit tests and its CLI tests only
-	@sh scripts/run-tests.sh $(RING_TESTS) tests/cli/t_ring.sh tests/cli/t_mutants_ring.sh
+	@sh scripts/run-tests.sh $(RING_TESTS) tests/cli/t_ring.sh tests/cli/t_mutants_ring.sh tests/cli/t_ring_lifecycle.sh

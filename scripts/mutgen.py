@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """Mutation generator: standard operators over the library and CLI sources.
 
-    mutgen.py list [--folders core,ref,...]        every candidate mutant: id, then the edit
-    mutgen.py count                                candidates per folder and operator
+    mutgen.py list [--folders core,ref,...] [--systems ...]  every candidate mutant: id, then the edit
+    mutgen.py count                                candidates per folder and per system, by operator
     mutgen.py show ID                              the diff of one mutant
     mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
-    mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--keep]
-                  [--ids FILE] [--out DIR] [--no-lsan]  FILE: run these ids instead of a sample
-    mutgen.py retally SUMMARY...                   per-folder table of earlier runs (a later
-                                                   summary's result for an id wins) against
+    mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--systems ...]
+                  [--keep] [--ids FILE] [--out DIR] [--no-lsan]  FILE: run these ids instead of a sample
+    mutgen.py retally SUMMARY...                   per-folder and per-system tables of earlier runs
+                                                   (a later summary's result for an id wins) against
                                                    the current stats/mutants-equivalent.txt
 
-Sampling is by a keyed hash of the ids (stable when unrelated code changes). `run` copies the tree to a scratch folder (the real tree is never modified), builds it once
-(-O1), then for each of N mutants drawn with the seed: applies it, rebuilds incrementally
+Candidates: every .c file, and every .h file (the bodies of its inline functions), at the
+top of the folders and in each system's folder (doc/architecture.md section 1). A file
+belongs to the system whose folder holds it (core/ring/ -> ring; the systems are those of
+core/systems.def), a file at the top of a folder to "shared".
+
+Sampling is stratified: N mutants per system (weighted, ring, gslb, shared), the first N of
+each system's candidates in a keyed hash order of their ids (stable when unrelated code
+changes; a smaller N is a prefix of a larger one, per system), run interleaved (the first of
+each system, then the second of each...), so a run cut short by --budget still draws from
+every system. `run` copies the tree to a scratch folder (the real tree is never modified), builds it once
+(-O1), then for each mutant drawn: applies it, rebuilds incrementally
 (make rebuilds what depends on the one file), runs the quick test set (unit tests and CLI
 tests, two at a time, fastest first, stopping at the first failure), restores the file.
 Unit tests run with LeakSanitizer preloaded (liblsan0), so a leak fails them, except those
@@ -53,6 +62,15 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDERS = ["core", "ref", "fast", "odds", "cli"]
+
+
+def read_systems():
+    """The systems of core/systems.def, in its order."""
+    with open(os.path.join(ROOT, "core", "systems.def"), encoding="utf-8") as fh:
+        return re.findall(r"^\s*WSEL_SYSTEM\((\w+)\)", fh.read(), re.M)
+
+
+SYSTEMS = read_systems() + ["shared"]
 EQUIV = os.path.join("stats", "mutants-equivalent.txt")
 BUILD = "build-mg"
 
@@ -330,17 +348,25 @@ def source_files(folders):
             rel = os.path.relpath(sub, ROOT)
             if rel.count("/") > 1:  # programs below a system's folder (fast/weighted/perf)
                 continue
-            files += [rel + "/" + n for n in sorted(names) if n.endswith(".c")]
+            files += [rel + "/" + n for n in sorted(names) if n.endswith((".c", ".h"))]
     return files
+
+
+def system_of(path):
+    """The system whose folder holds path (core/ring/ring_model.c: ring), else shared."""
+    parts = path.split("/")
+    return parts[1] if len(parts) == 3 and parts[1] in SYSTEMS else "shared"
 
 
 def norm(s):
     return " ".join(s.split())
 
 
-def enumerate_all(folders, root=ROOT):
+def enumerate_all(folders, root=ROOT, systems=None):
     muts = []
     for path in source_files(folders):
+        if systems is not None and system_of(path) not in systems:
+            continue
         with open(os.path.join(root, path), encoding="utf-8") as fh:
             src = fh.read()
         lines = src.split("\n")
@@ -358,6 +384,7 @@ def enumerate_all(folders, root=ROOT):
             s["id"] = "%s:%d" % (base, per[base])
             s["text"] = lines[s["line"] - 1].strip()
             s["folder"] = path.split("/")[0]
+            s["system"] = system_of(path)
             muts.append(s)
     return muts
 
@@ -381,10 +408,12 @@ def diff_of(m, root=ROOT):
 
 
 def draw(muts, n, seed):
-    """N mutants ordered by a keyed hash of their ids: the sample depends on the seed and
-    the ids only, so an edit elsewhere in the tree leaves the rest of a sample alone."""
+    """N mutants per system, each system's ordered by a keyed hash of their ids: the sample
+    depends on the seed and the ids only, so an edit elsewhere in the tree leaves the rest of
+    a sample alone. Interleaved by rank: the first of every system, then the second..."""
     key = lambda m: hashlib.sha1(("%d\0%s" % (seed, m["id"])).encode()).hexdigest()
-    return sorted(muts, key=key)[:n]
+    per = [sorted([m for m in muts if m["system"] == s], key=key)[:n] for s in SYSTEMS]
+    return [p[r] for r in range(n) for p in per if r < len(p)]
 
 
 def load_equivalents(root=ROOT):
@@ -494,6 +523,17 @@ def kill(proc):
     proc.wait()
 
 
+def own_first(progs, system):
+    """The quick set with the mutant's system's own programs first (test_ring*, t_ring*,
+    t_mutants_ring.sh for ring; likewise gslb), each group fastest first: a kill usually
+    comes from them, so it comes sooner. The set is the same; a survivor still runs it all.
+    Weighted and shared mutants keep the plain order (most programs test them)."""
+    if system not in ("ring", "gslb"):
+        return progs
+    own = [p for p in progs if re.search(r"(^|_)%s(_|\.sh$|$)" % system, os.path.basename(p))]
+    return own + [p for p in progs if p not in own]
+
+
 def quick_tests(scratch):
     units = sorted(BUILD + "/tests/" + f[:-2] for f in os.listdir(os.path.join(scratch, "tests"))
                    if f.startswith("test_") and f.endswith(".c"))
@@ -513,17 +553,25 @@ def tally(states):
     return c
 
 
-def table(rows, folders):
-    """rows: (folder, state). Lines of the per-folder table."""
-    out = ["%-6s %7s %7s %8s %9s %10s %9s %9s" % ("folder", "sampled", "killed", "timeout", "survived",
+def table(rows, folders, what="folder"):
+    """rows: (folder or system, state). Lines of the per-folder (or per-system) table."""
+    out = ["%-8s %7s %7s %8s %9s %10s %9s %9s" % (what, "sampled", "killed", "timeout", "survived",
                                                "equivalent", "not-built", "kill rate")]
     for f in folders + ["all"]:
         c = tally([st for fo, st in rows if f == "all" or fo == f])
         det = c["killed"] + c["timeout"]
         den = det + c["survived"]
         rate = "%.0f %%" % (100.0 * det / den) if den else "-"
-        out.append("%-6s %7d %7d %8d %9d %10d %9d %9s" % (f, sum(c.values()), c["killed"], c["timeout"],
+        out.append("%-8s %7d %7d %8d %9d %10d %9d %9s" % (f, sum(c.values()), c["killed"], c["timeout"],
                                                        c["survived"], c["equivalent"], c["not-built"], rate))
+    return out
+
+
+def tables(rows, folders):
+    """rows: (mutant id, state). The per-folder table, then the per-system one."""
+    out = table([(mid.split("/")[0], st) for mid, st in rows], folders)
+    out.append("")
+    out += table([(system_of(mid.split("@")[0]), st) for mid, st in rows], SYSTEMS, "system")
     out.append("kill rate = (killed + timeout) / (killed + timeout + survived); equivalent and not-built excluded")
     return out
 
@@ -546,10 +594,10 @@ def cmd_retally(a):
     for mid, st in res.items():
         if st in ("survived", "equivalent"):
             st = "equivalent" if mid in eq else "survived"
-        rows.append((mid.split("/")[0], st))
+        rows.append((mid, st))
         if st == "survived":
             print("survivor: " + mid)
-    for line in table(rows, FOLDERS):
+    for line in tables(rows, FOLDERS):
         print(line)
     return 0
 
@@ -560,12 +608,13 @@ def cmd_run(a):
     os.makedirs(os.path.join(out, "survivors"))
     os.makedirs(os.path.join(out, "logs"))
     folders = a.folders.split(",")
+    systems = a.systems.split(",")
     scratch = tempfile.mkdtemp(prefix="wsel-mutgen.")
     try:
         subprocess.run("tar cf - --exclude=./.git --exclude='./build' --exclude='./build-*' "
                        "--exclude=./bin --exclude=./report . | (cd '%s' && tar xf -)" % scratch,
                        shell=True, cwd=ROOT, check=True)
-        muts = enumerate_all(folders, scratch)
+        muts = enumerate_all(folders, scratch, systems)
         if a.ids:
             with open(a.ids, encoding="utf-8") as fh:
                 want = [x.rstrip("\n").split("\t")[0] for x in fh if x.strip() and not x.startswith("#")]
@@ -582,8 +631,9 @@ def cmd_run(a):
                 BUILD + "/bin/wsel"] + units
         log = lambda s: (print(s, flush=True), summary.append(s))
         summary = []
-        log("mutgen: %d candidate mutants in %s; sample of %d, seed %d; scratch %s"
-            % (len(muts), ",".join(folders), len(sample), a.seed, scratch))
+        log("mutgen: %d candidate mutants in %s (systems %s); sample of %d (%s), seed %d; scratch %s"
+            % (len(muts), ",".join(folders), ",".join(systems), len(sample),
+               "listed" if a.ids else "%d per system" % a.n, a.seed, scratch))
         if sh(make, scratch, os.path.join(out, "logs", "baseline-build.log")) != 0:
             sys.exit("mutgen: the unchanged tree does not build (report/%s/logs/baseline-build.log)" % a.out)
         # baseline: time every program alone; this orders them and sets their timeouts
@@ -623,7 +673,7 @@ def cmd_run(a):
                     status, by = "not-built", None
                 else:
                     os.remove(blog)
-                    status, by = run_tests(progs, scratch, limits, a.jobs, envs)
+                    status, by = run_tests(own_first(progs, m["system"]), scratch, limits, a.jobs, envs)
                     status = {"pass": "survived", "fail": "killed", "timeout": "timeout"}[status]
             finally:
                 with open(os.path.join(scratch, m["file"]), "w", encoding="utf-8") as fh:
@@ -640,7 +690,7 @@ def cmd_run(a):
             log("%-10s %-22s %4.0fs  %s  (%s)" % (status.upper(), os.path.basename(by) if by else "-",
                                                   time.time() - t0, m["id"], m["text"][:70]))
         log("")
-        for line in table([(m["folder"], st) for m, st, _ in rows], folders):
+        for line in tables([(m["id"], st) for m, st, _ in rows], folders):
             log(line)
         total = tally([st for _, st, _ in rows])
         det = total["killed"] + total["timeout"]
@@ -670,18 +720,21 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("list")
     p.add_argument("--folders", default=",".join(FOLDERS))
+    p.add_argument("--systems", default=",".join(SYSTEMS))
     p = sub.add_parser("count")
     p.add_argument("--folders", default=",".join(FOLDERS))
     p = sub.add_parser("show")
     p.add_argument("id")
     p = sub.add_parser("sample")
-    p.add_argument("-n", type=int, default=40)
+    p.add_argument("-n", type=int, default=10, help="mutants per system")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--folders", default=",".join(FOLDERS))
+    p.add_argument("--systems", default=",".join(SYSTEMS), help="the systems to draw from (default: all)")
     p = sub.add_parser("run")
-    p.add_argument("-n", type=int, default=40)
+    p.add_argument("-n", type=int, default=10, help="mutants per system")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--folders", default=",".join(FOLDERS))
+    p.add_argument("--systems", default=",".join(SYSTEMS), help="the systems to draw from (default: all)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--budget", type=int, default=0, help="start no mutant after SEC seconds of mutants (0: no limit)")
     p.add_argument("--min-rate", type=float, default=0, help="exit 1 if the overall kill rate is below PCT")
@@ -699,22 +752,27 @@ def main():
     p.add_argument("summaries", nargs="+")
     a = ap.parse_args()
     if a.cmd == "list":
-        for m in enumerate_all(a.folders.split(",")):
+        for m in enumerate_all(a.folders.split(","), systems=a.systems.split(",")):
             print("%s\t%s" % (m["id"], m["text"]))
     elif a.cmd == "count":
         muts = enumerate_all(a.folders.split(","))
         ops = sorted({m["op"] for m in muts})
-        print("%-6s %s %7s" % ("folder", " ".join("%6s" % o for o in ops), "total"))
+        print("%-8s %s %7s" % ("folder", " ".join("%6s" % o for o in ops), "total"))
         for f in a.folders.split(","):
             ms = [m for m in muts if m["folder"] == f]
-            print("%-6s %s %7d" % (f, " ".join("%6d" % sum(1 for m in ms if m["op"] == o) for o in ops), len(ms)))
-        print("all    %s %7d" % (" ".join("%6d" % sum(1 for m in muts if m["op"] == o) for o in ops), len(muts)))
+            print("%-8s %s %7d" % (f, " ".join("%6d" % sum(1 for m in ms if m["op"] == o) for o in ops), len(ms)))
+        print("%-8s %s %7d" % ("all", " ".join("%6d" % sum(1 for m in muts if m["op"] == o) for o in ops), len(muts)))
+        print()
+        print("%-8s %s %7s" % ("system", " ".join("%6s" % o for o in ops), "total"))
+        for y in SYSTEMS:
+            ms = [m for m in muts if m["system"] == y]
+            print("%-8s %s %7d" % (y, " ".join("%6d" % sum(1 for m in ms if m["op"] == o) for o in ops), len(ms)))
         ids = [m["id"] for m in muts]
         if len(set(ids)) != len(ids):
             sys.exit("mutgen: duplicate mutant ids")
     elif a.cmd == "sample":
         eq = load_equivalents()
-        for m in draw(enumerate_all(a.folders.split(",")), a.n, a.seed):
+        for m in draw(enumerate_all(a.folders.split(","), systems=a.systems.split(",")), a.n, a.seed):
             print("%s\t%s%s" % (m["id"], m["text"], "\t[equivalent]" if m["id"] in eq else ""))
     elif a.cmd == "show":
         for m in enumerate_all(FOLDERS):
