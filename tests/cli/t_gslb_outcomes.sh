@@ -1,0 +1,43 @@
+#!/bin/sh
+# bin/wsel gslb resolve in text, one case per outcome line of man/wsel.1 (gslb resolve):
+# an answer by an unverified fallback, return-to-dns by a pool's fallback and for want of
+# pools, an rcode, a disabled wide IP; the log's tie and unverified marks. The configs
+# are tests/cli/data/json/marks.conf (why each answer is what it is: json_contract.py)
+# and tests/data/gslb/rr.conf.
+. "$(dirname "$0")/tap.sh"
+M="$DATA/json/marks.conf"
+MI="$DATA/json/marks.inputs.json"
+RR="$DATA/../../data/gslb/rr.conf"
+RRIN="$DATA/../../data/gslb/rr.inputs.json"
+f() { # f FIXED-TEXT NAME: one line of stdout holds FIXED-TEXT
+    grep -qF -- "$1" "$TMP/out"; r=$?
+    [ $r -eq 0 ] || echo "# no line holds: $1"
+    ok $r "$2"
+}
+
+run gslb resolve "$M" unv.example.com --inputs "$MI" -n 2 --log pool-member-selection
+is_rc 0 "unverified fallback: exit 0"
+f 'query 1: answer 10.0.0.3 pool /Common/p_unv step fallback method round-robin ttl 30' "query line: the down member answered by the fallback"
+f 'query 2: answer 10.0.0.4 pool /Common/p_unv step fallback method round-robin ttl 30' "query line: the next member"
+f 'member=s1:v3 addr=10.0.0.3 n_answers=1 reason=rr-next fallback-unverified' "log: the unverified mark"
+f 'counts: answer 2' "counts per outcome"
+
+run gslb resolve "$M" tie.example.com --inputs "$MI" --log pool-member-selection
+f 'member=s1:v1 addr=10.0.0.1 n_answers=1 reason=best rtt_us=100 tie->rr' "log: a tie broken by round robin"
+run gslb resolve "$M" best.example.com --inputs "$MI" --log pool-member-selection
+grep -q 'tie->rr' "$TMP/out"; [ $? -ne 0 ]; ok $? "log: no tie mark for a unique best"
+
+run gslb resolve "$M" rtd.example.com --inputs "$MI" --log none
+f 'query 1: return-to-dns pool /Common/p_rtd step fallback method return-to-dns reason return-to-dns' "query line: return-to-dns by the pool's fallback"
+f 'result outcome=return-to-dns wideip=/Common/rtd.example.com pool=/Common/p_rtd step=fallback detail=return-to-dns' "result line: its pool, step and reason"
+run gslb resolve "$M" nmp.example.com --inputs "$MI" --log none
+f 'query 1: return-to-dns reason no-more-pools' "query line: no pool answered, none named"
+f 'result outcome=return-to-dns wideip=/Common/nmp.example.com detail=no-more-pools' "result line: no pool, no step"
+
+run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --log none
+f 'query 1: rcode rcode nxdomain soa_ttl 60' "query line: the failure rcode and its SOA TTL"
+f 'result outcome=rcode wideip=/Common/rcode.example.com detail=nxdomain soa_ttl=60' "result line: rcode detail"
+run gslb resolve "$RR" off.example.com --inputs "$RRIN" --log none
+f 'query 1: return-to-dns reason wideip-disabled' "query line: a disabled wide IP"
+
+done_testing
