@@ -40,4 +40,28 @@ f 'result outcome=rcode wideip=/Common/rcode.example.com detail=nxdomain soa_ttl
 run gslb resolve "$RR" off.example.com --inputs "$RRIN" --log none
 f 'query 1: return-to-dns reason wideip-disabled' "query line: a disabled wide IP"
 
+# --log FLAGS (man/wsel.1): a comma list; "none" and empty items add nothing, the result
+# line is always there; --ldns replaces the inputs' LDNS (shown by pool-selection).
+run gslb resolve "$M" tie.example.com --inputs "$MI" --log pool-traversal,none,
+[ "$RC" -eq 0 ] && [ "$(grep -c '^  pool-traversal ' "$TMP/out")" -eq 2 ] && [ "$(grep -cE '^  (pool-|result )' "$TMP/out")" -eq 3 ]
+ok $? "--log pool-traversal,none,: two pool-traversal lines and the result"
+run gslb resolve "$M" tie.example.com --inputs "$MI" --log ""
+[ "$RC" -eq 0 ] && [ "$(grep -cE '^  (pool-|result )' "$TMP/out")" -eq 1 ]; ok $? "--log '': the result line only"
+run gslb resolve "$M" tie.example.com --inputs "$MI" --ldns 192.0.2.9 --log pool-selection
+f 'pool-selection wideip=/Common/tie.example.com ldns=192.0.2.9 method=round-robin' "--ldns shown in pool-selection"
+usage() { # usage FIXED-TEXT NAME ARGS...
+    want=$1 name=$2; shift 2
+    run gslb resolve "$@"
+    [ "$RC" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+        grep -qF -- "$want" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC, want '$want', got: $(head -c 300 "$TMP/err")"
+    ok $r "$name"
+}
+usage "-n needs an integer in 1..10000000, not '0'" "-n 0" "$M" tie.example.com --inputs "$MI" -n 0
+usage "-n needs an integer in 1..10000000, not '10000001'" "-n past ten million" "$M" tie.example.com --inputs "$MI" -n 10000001
+usage "unexpected argument 'extra'" "a third operand" "$M" tie.example.com extra --inputs "$MI"
+usage "missing CONFIG or WIDEIP" "no wide IP" "$M" --inputs "$MI"
+usage "--ldns: 'banana' is not an IPv4/IPv6 address" "--ldns that is no address" "$M" tie.example.com --inputs "$MI" --ldns banana
+usage "missing --inputs FILE" "no inputs" "$M" tie.example.com
+
 done_testing
