@@ -42,9 +42,9 @@ f 'query 1: return-to-dns reason wideip-disabled' "query line: a disabled wide I
 
 # --log FLAGS (man/wsel.1): a comma list; "none" and empty items add nothing, the result
 # line is always there; --ldns replaces the inputs' LDNS (shown by pool-selection).
-run gslb resolve "$M" tie.example.com --inputs "$MI" --log pool-traversal,none,
+run gslb resolve "$M" tie.example.com --inputs "$MI" --log pool-traversal,,none
 [ "$RC" -eq 0 ] && [ "$(grep -c '^  pool-traversal ' "$TMP/out")" -eq 2 ] && [ "$(grep -cE '^  (pool-|result )' "$TMP/out")" -eq 3 ]
-ok $? "--log pool-traversal,none,: two pool-traversal lines and the result"
+ok $? "--log pool-traversal,,none: two pool-traversal lines and the result"
 run gslb resolve "$M" tie.example.com --inputs "$MI" --log ""
 [ "$RC" -eq 0 ] && [ "$(grep -cE '^  (pool-|result )' "$TMP/out")" -eq 1 ]; ok $? "--log '': the result line only"
 run gslb resolve "$M" tie.example.com --inputs "$MI" --ldns 192.0.2.9 --log pool-selection
