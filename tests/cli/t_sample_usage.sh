@@ -7,10 +7,7 @@ C="$DATA/json/pool.conf"
 usage_err() { # usage_err FIXED-TEXT NAME ARGS...
     want=$1 name=$2; shift 2
     run sample "$@"
-    [ "$RC" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
-        grep -qF -- "$want" "$TMP/err"; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC, want '$want', got: $(head -c 300 "$TMP/err")"
-    ok $r "$name"
+    fails_with 2 "$want" "$name"
 }
 usage_err 'sample: option -n needs a value' "-n at the end" "$C" p1 -n
 usage_err 'sample: option --seed needs a value' "--seed at the end" "$C" p1 -n 5 --seed

@@ -7,10 +7,7 @@ C="$DATA/json/two.conf"
 usage_err() { # usage_err FIXED-TEXT NAME ARGS...
     want=$1 name=$2; shift 2
     run "$@"
-    [ "$RC" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
-        grep -qF -- "$want" "$TMP/err"; r=$?
-    [ $r -eq 0 ] || echo "# exit $RC, want '$want', got: $(head -c 300 "$TMP/err")"
-    ok $r "$name"
+    fails_with 2 "$want" "$name"
 }
 usage_err 'explain: option --state needs a value' "--state at the end" explain "$C" --state
 usage_err "explain: --state expects SERVICE=FILE, got 'mon'" "--state without =FILE" explain "$C" --state mon
