@@ -33,6 +33,8 @@ static int fail(const reader *r, int code, const char *fmt, ...)
                       at ? at->col : 0, NULL, NULL, NULL, "%s", msg);
 }
 
+/* A socket is named for completeness: open() of a UNIX socket's path fails (ENXIO)
+ * before fstat, so no path reaches that branch today. */
 static const char *kind_of(mode_t m)
 {
     return S_ISDIR(m)                  ? "a directory"

@@ -3,7 +3,8 @@
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
 #   make fuzz-ci    [FUZZ_CI_SECONDS=60]                            each target briefly, fails on any finding
-#   make coverage                                                   gcov/lcov report in report/coverage/
+#   make coverage                                                   gcov/lcov report in report/coverage/,
+#                                                                   per folder and per system
 #
 # `make check` replays every file of corpus/<target>/ (and its regress/ reproducers)
 # through $(BUILD)/fuzz/replay_<target>, a plain build of the same target code.
@@ -95,7 +96,7 @@ fuzz-afl: fuzz-afl-build fuzz-build ## run each fuzz target with AFL++ for FUZZ_
 
 COV_BUILD := build-cov
 
-coverage: ## gcov build in build-cov: unit tests, stats quick suite, corpus replay; lcov HTML in report/coverage/ and a per-folder summary
+coverage: ## gcov build in build-cov running make check (unit, CLI, stats, corpus replay); lcov HTML in report/coverage/, lines and branches per folder (cli/ too) and per system
 	@sh scripts/deps.sh coverage
 	@mkdir -p $(COV_BUILD)
 	@find $(COV_BUILD) -name '*.gcda' -delete

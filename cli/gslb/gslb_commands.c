@@ -86,7 +86,9 @@ int cli_gslb_arg(const char *a, int *done, int *json, const char *usage)
 /* ---- text output ---- */
 
 /* One conversion other than %s and %%: spec[] holds it (flags, width, precision, length,
- * conversion); its argument is taken from ap by its length modifier. */
+ * conversion); its argument is taken from ap by its length modifier. The GSLB commands'
+ * formats use only %u (%03u) and %zu besides %s: the double, int, long and long long
+ * branches are reached by no input, kept so that any printf format works here. */
 static void put_conversion(FILE *f, const char *spec, va_list *ap)
 {
     size_t n = strlen(spec);

@@ -8,7 +8,11 @@ at least one case: the values are worked out by hand from the configs in
 tests/cli/data/json/ (weighted) or from relations the man page states (ring, gslb).
 A key that on most inputs follows a neighbouring key (explicit_families and two sets,
 correction and the sub-tests listed, ...) is also asserted on an input where the two
-differ (facts.conf, facts.admin, two_up.admin).
+differ (facts.conf, facts.admin, two_up.admin, marks.conf, and the ring scenarios of the
+last section). Two keys have no such input: sample's impossible is true only when an
+engine draws an answer the odds exclude (a broken engine: tests/test_sample_stats.c
+holds the fit to p 0 then), and unlisted_draws is above 0 only past 2^20 distinct
+answers drawn (over a million draws and some 100 MB of JSON).
 Prints TAP. Usage: json_contract.py WSEL TMPDIR
 """
 import json
@@ -509,6 +513,99 @@ if d:
        "gslb resolve: round robin picks v1, v2, v3 first")
     eq(d["counts"]["picks"], {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1},
        "gslb resolve: with two addresses per answer, picks count the first address only")
+
+# ---- keys that on the inputs above follow a neighbour ------------------------------
+# gslb check: severity is the code's (doc/gslb.md section 8); on the example every run
+# with an error exits 1. marks.conf's only finding is G008, a warning: exit 0, and the
+# finding's line is where its pool is written.
+marks = data("marks.conf")
+d = run("gslb_check", "gslb", "check", marks, "--json", rc=0)
+if d:
+    with open(marks) as f:
+        line = 1 + [l.rstrip() for l in f].index("gtm pool a /Common/p_unv {")
+    eq([(x["code"], x["severity"], x["object"], x["line"]) for x in d["findings"]],
+       [("G008", "warning", "gtm pool a /Common/p_unv", line)],
+       "gslb check: a warning alone: severity warning, exit 0")
+
+
+def resolve(wideip, n=2):
+    return run("gslb_resolve", "gslb", "resolve", marks, wideip, "--inputs",
+               data("marks.inputs.json"), "-n", str(n), "--log", "all", "--json")
+
+
+def selections(q):
+    return [e for e in q["log"] if e["event"] == "pool-member-selection" and "member" in e]
+
+
+# lowest rtt (doc/gslb.md 4.2): v1 (100) beats v5 (200): best without a tie; v1 and v2
+# tie at 100: the first tied after the step's cursor, which advances (A-20): v1, v2.
+d = resolve("best.example.com")
+if d:
+    sel = [selections(q)[-1] for q in d["queries"]]
+    eq([(e["member"], e["reason"], e["rtt_us"], "tie" in e) for e in sel],
+       [("s1:v1", "best", "100", False)] * 2, "gslb resolve log: a unique best has no tie mark")
+d = resolve("tie.example.com")
+if d:
+    sel = [selections(q)[-1] for q in d["queries"]]
+    eq([(e["member"], e["reason"], e.get("tie")) for e in sel],
+       [("s1:v1", "best", "rr"), ("s1:v2", "best", "rr")], "gslb resolve log: a tie broken by rr, marked")
+# The preferred step fails (v3 down, v4 without rtt), alternate none: the fallback's round
+# robin over the configured members (verify disabled, 4.4) answers the down v3 first,
+# then v4; both picks are marked unverified, the up v4 too.
+d = resolve("unv.example.com")
+if d:
+    q = d["queries"]
+    eq([(x["outcome"], x["addresses"], x["step"], x["method"]) for x in q],
+       [("answer", ["10.0.0.3"], "fallback", "round-robin"), ("answer", ["10.0.0.4"], "fallback", "round-robin")],
+       "gslb resolve: unverified fallback answers the down member, then the next")
+    eq([(selections(x)[-1]["member"], selections(x)[-1].get("fallback")) for x in q],
+       [("s1:v3", "unverified"), ("s1:v4", "unverified")], "gslb resolve log: fallback unverified on both picks")
+# return-to-dns from a pool's fallback: reason return-to-dns, with the pool and step;
+# from running out of pools: reason no-more-pools, no pool (man/wsel.1, gslb resolve).
+d = resolve("rtd.example.com", 1)
+if d:
+    q = d["queries"][0]
+    eq([q["outcome"], q.get("reason"), q.get("pool"), q.get("step"), q.get("method")],
+       ["return-to-dns", "return-to-dns", "/Common/p_rtd", "fallback", "return-to-dns"],
+       "gslb resolve: return-to-dns by the pool's fallback")
+d = resolve("nmp.example.com", 1)
+if d:
+    q = d["queries"][0]
+    eq([q["outcome"], q.get("reason"), "pool" in q, "step" in q, q["log"][-1].get("detail")],
+       ["return-to-dns", "no-more-pools", False, False, "no-more-pools"],
+       "gslb resolve: return-to-dns when no pool answers, no pool named")
+
+# ring diff: the kind is the op's (add twice, then remove, though every one moves slots);
+# a scenario whose ops are status changes only lists no change.
+d = run("ring_diff", "ring", "diff", os.path.join(EX, "ring", "k2.json"), "--json")
+if d:
+    eq([(c["op"], c["kind"]) for c in d["changes"]], [("$.ops[0]", "add"), ("$.ops[1]", "add"), ("$.ops[3]", "remove")],
+       "ring diff: each change's op path and kind")
+d = run("ring_diff", "ring", "diff", os.path.join(ROOT, "tests", "data", "ring", "health.json"), "--json")
+if d:
+    eq(d["changes"], [], "ring diff: status and hoststatus ops are no changes")
+
+# ring run: a pick error while the ring is healthy is NO_PEERS, not UNHEALTHY (doc/ring.md
+# 9, 10): every address that owns a slot is made unavailable, and the one that owns none
+# keeps the ring healthy (threshold 0: available weight above 0 %).
+np_hosts = [{"name": "10.0.0.%d" % i, "weight": w} for i, w in ((1, 100), (2, 100), (3, 1))]
+np_path = os.path.join(TMP, "np.json")
+with open(np_path, "w") as f:
+    json.dump({"wheelSize": 2, "hosts": np_hosts, "ops": []}, f)
+d = run("ring_show", "ring", "show", np_path, "--json")
+if d:
+    owners = [a["address"].split(":")[0] for a in d["addresses"] if a["slots"]]
+    eq(len(owners), 2, "ring: two slots held by two of three addresses")
+    ops = [{"op": "status", "ip": a, "port": 80, "available": False} for a in owners]
+    ops += [{"op": "snapshot"}, {"op": "peers", "hashes": [0, 1]}, {"op": "rr", "count": 1}]
+    with open(np_path, "w") as f:
+        json.dump({"wheelSize": 2, "hosts": np_hosts, "ops": ops}, f)
+    d = run("ring_run", "ring", "run", np_path, "--json")
+    if d:
+        r = d["results"]
+        eq([r[2]["healthy"], r[3]["peers"], r[4]["picks"]],
+           [True, [{"error": "NO_PEERS"}] * 2, [{"error": "NO_PEERS"}]],
+           "ring run: healthy, every slot's owner unavailable: NO_PEERS")
 
 print("1..%d" % n_test)
 sys.exit(1 if n_fail else 0)

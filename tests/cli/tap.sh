@@ -120,6 +120,21 @@ oom_sweep() {
     ok $? "$name out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
 }
 
+holds() { # holds FIXED-TEXT NAME: a line of stdout ($TMP/out) holds FIXED-TEXT
+    grep -qF -- "$1" "$TMP/out"; r=$?
+    [ $r -eq 0 ] || echo "# no line of stdout holds: $1"
+    ok $r "$2"
+}
+
+# fails_with RC FIXED-TEXT NAME: the last run exited RC with one line on stderr holding
+# FIXED-TEXT and nothing on stdout.
+fails_with() {
+    [ "$RC" -eq "$1" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+        grep -qF -- "$2" "$TMP/err"; r=$?
+    [ $r -eq 0 ] || echo "# exit $RC, want $1 and '$2', got: $(head -c 300 "$TMP/err")"
+    ok $r "$3"
+}
+
 done_testing() {
     echo "1..$T_N"
     [ "$T_FAIL" -eq 0 ]

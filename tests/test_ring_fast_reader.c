@@ -1,0 +1,214 @@
+/* The fast engine's reader calls (wsel_ring_fast_pick, wsel_ring_fast_retry: the quick
+ * path and the general one) against the reference's (wsel_ring_pick, wsel_ring_retry)
+ * on twin rings: the same hosts, weights and availability, one ring picked by the
+ * reference, the other through a fast engine. Wheel sizes around the availability
+ * bitmap's 64-slot words (1, 63, 64, 65, 128, 129, 1000), availability from all up
+ * through every slot owner down to unhealthy, every pick mode, retries, both values of
+ * cache_only, and the calls the pick refuses. The reference is the judge: its rules are
+ * doc/ring.md sections 9 and 10, written independently of the bitmap walk. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ring_mock.h"
+
+typedef struct twins {
+    mock m;
+    wsel_ring *ref, *fr;
+    wsel_ring_fast *f;
+    uint32_t n;
+} twins;
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rnd(void) /* xorshift64*: any fixed sequence does */
+{
+    rnd_state ^= rnd_state >> 12;
+    rnd_state ^= rnd_state << 25;
+    rnd_state ^= rnd_state >> 27;
+    return rnd_state * 0x2545f4914f6cdd1du;
+}
+
+/* k hosts 10.0.0.1.. with weights w; host i down when down[i]; health threshold thr. */
+static void twins_new(twins *t, uint32_t n, unsigned k, const uint32_t *w, const bool *down,
+                      double thr)
+{
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    wsel_ring_opts o = mock_opts(&t->m, n);
+    o.health_threshold = thr;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &t->ref, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_new(&o, &t->fr, &err), WSEL_OK);
+    for (unsigned i = 0; i < k; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.0.%u.%u", i / 200, 1 + i % 200);
+        assert_int_equal(wsel_ring_add_host(t->ref, name, 80, w[i], &err), WSEL_OK);
+        assert_int_equal(wsel_ring_add_host(t->fr, name, 80, w[i], &err), WSEL_OK);
+        if (down[i]) {
+            assert_int_equal(wsel_ring_set_host_status(t->ref, name, 80, false, &err), WSEL_OK);
+            assert_int_equal(wsel_ring_set_host_status(t->fr, name, 80, false, &err), WSEL_OK);
+        }
+    }
+    assert_int_equal(wsel_ring_fast_new(t->fr, &t->f, &err), WSEL_OK);
+}
+
+static void twins_free(twins *t)
+{
+    wsel_ring_fast_free(t->f);
+    wsel_ring_free(t->ref);
+    wsel_ring_free(t->fr);
+}
+
+static void same_peer(const wsel_ring_peer *a, const wsel_ring_peer *b, const char *what,
+                      uint32_t n)
+{
+    if (a->outcome != b->outcome)
+        fail_msg("N %u, %s: outcome %d (fast) vs %d (reference)", n, what, (int)b->outcome,
+                 (int)a->outcome);
+    if (a->outcome != WSEL_RING_PEER)
+        return;
+    if (strcmp(a->ip, b->ip) != 0 || a->port != b->port || a->slot != b->slot)
+        fail_msg("N %u, %s: %s:%u slot %u (fast) vs %s:%u slot %u (reference)", n, what, b->ip,
+                 b->port, b->slot, a->ip, a->port, a->slot);
+}
+
+/* One pick and two retries on each side from the same handle. */
+static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const char *what)
+{
+    wsel_ring_handle hr = h, hf = h;
+    wsel_ring_peer pr, pf;
+    wsel_error er, ef;
+    assert_int_equal(wsel_ring_pick(t->ref, &hr, cache_only, &pr, &er), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
+    same_peer(&pr, &pf, what, t->n);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(wsel_ring_retry(t->ref, &hr, cache_only, &pr, &er), WSEL_OK);
+        assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
+        assert_int_equal(hf.retries, hr.retries);
+        same_peer(&pr, &pf, what, t->n);
+    }
+}
+
+static void compare_all(twins *t, bool cache_only)
+{
+    for (int i = 0; i < 40; i++) {
+        wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = i < 8 ? (uint64_t)i : rnd()};
+        compare_keyed(t, h, cache_only, "hash");
+        h.mode = WSEL_RING_FLOAT;
+        h.u = i == 0 ? 0.0 : (double)(rnd() >> 11) / 9007199254740992.0;
+        compare_keyed(t, h, cache_only, "float");
+    }
+    wsel_ring_handle hr = {.mode = WSEL_RING_RR}, hf = hr;
+    wsel_ring_peer pr, pf;
+    for (uint32_t i = 0; i < 2 * t->n + 3 && i < 400; i++) {
+        assert_int_equal(wsel_ring_pick(t->ref, &hr, cache_only, &pr, NULL), WSEL_OK);
+        assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
+        same_peer(&pr, &pf, "round-robin", t->n);
+        if (i % 5 == 4) {
+            assert_int_equal(wsel_ring_retry(t->ref, &hr, cache_only, &pr, NULL), WSEL_OK);
+            assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
+            same_peer(&pr, &pf, "round-robin retry", t->n);
+        }
+    }
+}
+
+/* Availability patterns: all up, every second host down, all but the last down, and
+ * every host down (unhealthy at threshold 0: no available weight). */
+static void test_reader_matches_reference(void **u)
+{
+    (void)u;
+    static const uint32_t sizes[] = {1, 2, 63, 64, 65, 128, 129, 1000};
+    uint32_t w[12];
+    bool down[12];
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        for (int pattern = 0; pattern < 4; pattern++) {
+            unsigned k = 1 + (unsigned)(rnd() % 12);
+            for (unsigned i = 0; i < k; i++) {
+                w[i] = 1 + (uint32_t)(rnd() % 50);
+                down[i] = pattern == 3 || (pattern == 1 && i % 2 == 1) ||
+                          (pattern == 2 && i + 1 < k);
+            }
+            twins t;
+            twins_new(&t, sizes[s], k, w, down, 0);
+            compare_all(&t, pattern % 2 == 0);
+            twins_free(&t);
+        }
+    }
+}
+
+/* A healthy ring whose every slot owner is down (the one host up owns no slot: 5.2.3's
+ * apportionment gives a weight-1 host none of 2 slots beside two weight-100 hosts):
+ * NO_PEERS on both sides, the round-robin pointer moving as the reference's. */
+static void test_reader_no_peers(void **u)
+{
+    (void)u;
+    const uint32_t w[3] = {100, 100, 1};
+    bool down[3] = {false, false, false};
+    twins t;
+    twins_new(&t, 2, 3, w, down, 0);
+    wsel_error err;
+    char name[64];
+    for (uint32_t s = 1; s <= 2; s++) {
+        wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = s - 1};
+        wsel_ring_peer p;
+        assert_int_equal(wsel_ring_pick(t.ref, &h, true, &p, &err), WSEL_OK);
+        snprintf(name, sizeof name, "%s", p.ip);
+        assert_int_equal(wsel_ring_set_host_status(t.ref, name, 80, false, &err), WSEL_OK);
+        assert_int_equal(wsel_ring_set_host_status(t.fr, name, 80, false, &err), WSEL_OK);
+    }
+    assert_int_equal(wsel_ring_fast_sync(t.f, &err), WSEL_OK);
+    wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = 7};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_fast_pick(t.f, &h, true, &p, &err), WSEL_OK);
+    assert_int_equal(p.outcome, WSEL_RING_NO_PEERS);
+    compare_all(&t, true);
+    compare_all(&t, false);
+    twins_free(&t);
+}
+
+/* Calls the reader refuses, as the reference does: a float key outside [0,1) (NaN too)
+ * and an unknown mode are WSEL_E_ARG naming the fault; the handle's retries count a
+ * retry either way, as wsel_ring_retry counts it. */
+static void test_reader_refuses(void **u)
+{
+    (void)u;
+    const uint32_t w[2] = {1, 2};
+    const bool down[2] = {false, false};
+    twins t;
+    twins_new(&t, 10, 2, w, down, 0);
+    const double bad[] = {-0.5, 1.0, 2.0, 0.0 / 0.0};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        wsel_ring_handle h = {.mode = WSEL_RING_FLOAT, .u = bad[i]};
+        wsel_ring_peer p;
+        wsel_error err;
+        wsel_error_clear(&err);
+        assert_int_equal(wsel_ring_fast_pick(t.f, &h, true, &p, &err), WSEL_E_ARG);
+        assert_non_null(strstr(err.message, "float key must be in [0,1)"));
+        assert_int_equal(wsel_ring_fast_retry(t.f, &h, false, &p, &err), WSEL_E_ARG);
+        assert_int_equal(h.retries, 1);
+    }
+    wsel_ring_handle h = {.mode = (wsel_ring_mode)42};
+    wsel_ring_peer p;
+    wsel_error err;
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_fast_pick(t.f, &h, true, &p, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "unknown pick mode 42"));
+    twins_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reader_matches_reference),
+        cmocka_unit_test(test_reader_no_peers),
+        cmocka_unit_test(test_reader_refuses),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests_name("ring fast reader", tests, NULL, NULL);
+}
