@@ -41,6 +41,22 @@ static inline __m256i wsel__prng_join(__m256i prev, __m256i cur, unsigned k)
     }
 }
 
+/* wsel__prng_refill_portable() with the lanes in registers: the next block into the
+ * emptied buffer, pos 0. */
+static inline void wsel__prng_refill_avx2(wsel_prng *p)
+{
+    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
+    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
+    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
+    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
+    _mm256_storeu_si256((__m256i *)p->buf, wsel__xoshiro4_step(&s0, &s1, &s2, &s3));
+    _mm256_storeu_si256((__m256i *)p->s[0], s0);
+    _mm256_storeu_si256((__m256i *)p->s[1], s1);
+    _mm256_storeu_si256((__m256i *)p->s[2], s2);
+    _mm256_storeu_si256((__m256i *)p->s[3], s3);
+    p->pos = 0;
+}
+
 /* The AVX2 take: the words written to w as whole vectors aligned to w[0], so that vector
  * loads of them forward from the stores (a 32-byte load of four separately stored words
  * waits for all four to reach the cache); the k words still in the buffer are joined to

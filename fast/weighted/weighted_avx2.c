@@ -86,44 +86,107 @@ static inline __m256i mulhi32(__m256i w, __m256i g)
     return _mm256_srli_epi64(_mm256_add_epi64(hi, lo), 32);
 }
 
-/* Grouped-multi with <= 8 groups of <= 8 addresses: every group's CHOOSE at once (u per
- * group in one lane, compared against tpre row by row), then the included groups' picks
- * compacted into place with the bit-position table. */
-static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsigned gm,
-                                    uint16_t *items)
+/* u_g = floor(w[g] * G_g / 2^64) of 8 groups' words and sums, as 8 biased dwords in
+ * group order: the CHOOSE value of each group of a grouped-multi set at once. */
+static inline __m256i group_u8(const uint64_t *w, const uint32_t *gsum)
 {
-    __m256i g4a = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)s->gsum));
-    __m256i g4b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(s->gsum + 4)));
+    __m256i g4a = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)gsum));
+    __m256i g4b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(gsum + 4)));
     __m256i ua = mulhi32(_mm256_loadu_si256((const __m256i *)w), g4a);
     __m256i ub = mulhi32(_mm256_loadu_si256((const __m256i *)(w + 4)), g4b);
     /* low dwords of ua's and ub's lanes -> 8 dwords in group order */
     const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     __m256i u = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(ua, even),
                                           _mm256_permutevar8x32_epi32(ub, even), 0x20);
-    u = _mm256_xor_si256(u, _mm256_set1_epi32((int)WSEL__BIAS32));
-    __m256i idx = _mm256_set1_epi32((int)s->gmax);
-    for (uint32_t j = 0; j < s->gmax; j++)
-        idx = _mm256_add_epi32(idx, _mm256_cmpgt_epi32(
-                  _mm256_load_si256((const __m256i *)s->tpre[j]), u));
-    idx = _mm256_add_epi32(idx, _mm256_loadu_si256((const __m256i *)s->gfirst));
-    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[gm & 0xff]));
+    return _mm256_xor_si256(u, _mm256_set1_epi32((int)WSEL__BIAS32));
+}
+
+/* Stores, from items[c] on, the lanes of idx (flat item indices, one per group) whose bit
+ * is set in m, in order; returns the new count. Writes 8 items whatever m holds: the
+ * caller keeps c + 8 <= 64. */
+static inline uint32_t compact8(uint16_t *items, uint32_t c, __m256i idx, unsigned m)
+{
+    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[m]));
     idx = _mm256_permutevar8x32_epi32(idx, perm);
     __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(idx), _mm256_extracti128_si256(idx, 1));
-    _mm_storeu_si128((__m128i *)items, packed);
-    return (uint32_t)__builtin_popcount(gm);
+    _mm_storeu_si128((__m128i *)(items + c), packed);
+    return c + (uint32_t)__builtin_popcount(m);
+}
+
+/* Grouped-multi with <= 8 groups of <= 8 addresses: every group's CHOOSE at once (u per
+ * group in one lane, compared against tpre row by row: all 8 rows, those past the
+ * largest group padded with sums never <= u), then the included groups' picks compacted
+ * into place with the bit-position table. */
+static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsigned gm,
+                                    uint16_t *items)
+{
+    __m256i u = group_u8(w, s->gsum);
+    __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(8),
+                                   _mm256_loadu_si256((const __m256i *)s->gfirst));
+    for (uint32_t j = 0; j < 8; j++)
+        idx = _mm256_add_epi32(idx, _mm256_cmpgt_epi32(
+                  _mm256_load_si256((const __m256i *)s->tpre[j]), u));
+    return compact8(items, 0, idx, gm & 0xff);
+}
+
+/* One halving of the 8 groups' binary searches (k: flat index reached, last: each group's
+ * last index, whose sum exceeds u, so a probe past it is clamped there): one gather. */
+static inline __m256i search_step8(const uint32_t *ipre, __m256i k, __m256i last, __m256i u,
+                                   int step)
+{
+    __m256i j = _mm256_min_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(step - 1)), last);
+    __m256i v = _mm256_i32gather_epi32((const int *)ipre, j, 4);
+    return _mm256_add_epi32(k, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, u),
+                                                    _mm256_set1_epi32(step)));
+}
+
+/* Grouped-multi, any other set of 3 or more groups: 8 groups at a time, each group's
+ * CHOOSE a branch-free binary search over its prefix sums (steps gstep .. 1, one gather
+ * for all 8 per step), blocks with no included group skipped. Lanes past the last group
+ * (gcount 0) search group 0's first sum and are never stored. */
+static inline uint32_t gmulti_blocks(const wsel__snap *s, const uint64_t *w, uint64_t gm,
+                                     uint16_t *items)
+{
+    const int step = (int)s->gstep;
+    uint32_t c = 0;
+    for (uint32_t b = 0; gm; b += 8, gm >>= 8) {
+        unsigned m = (unsigned)(gm & 0xff);
+        if (!m)
+            continue;
+        __m256i u = group_u8(w + b, s->gsum + b);
+        __m256i k = _mm256_loadu_si256((const __m256i *)(s->gfirst + b));
+        __m256i last = _mm256_max_epi32(
+            _mm256_add_epi32(k, _mm256_loadu_si256((const __m256i *)(s->gcount + b))),
+            _mm256_set1_epi32(1));
+        last = _mm256_sub_epi32(last, _mm256_set1_epi32(1));
+        if (step >= 32)
+            k = search_step8(s->ipre, k, last, u, 32);
+        if (step >= 16)
+            k = search_step8(s->ipre, k, last, u, 16);
+        if (step >= 8)
+            k = search_step8(s->ipre, k, last, u, 8);
+        if (step >= 4)
+            k = search_step8(s->ipre, k, last, u, 4);
+        if (step >= 2)
+            k = search_step8(s->ipre, k, last, u, 2);
+        if (step >= 1)
+            k = search_step8(s->ipre, k, last, u, 1);
+        c = compact8(items, c, k, m);
+    }
+    return c;
 }
 
 /* Grouped-multi's second layer: one pass over all groups when they are small (3..8
- * groups: there it is faster than a compare per group, 3x3 18 against 20 ns, 4x4 14
- * against 20, 8x8 18 against 28; for 1 or 2 groups its longer dependency chain costs
- * more, 2x2 18 against 14), one compare per group up to 8 addresses, two-level
- * otherwise. */
+ * groups of <= 8: one compare per address position for all groups), 8 groups at a time
+ * by binary search from 3 groups on otherwise; for 1 or 2 groups, one group at a time
+ * (the 8-lane paths' longer dependency chains cost more there: 2x2 18 against 14 ns). */
 static inline uint32_t pick(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                             uint16_t *items)
 {
     if (s->small)
         return gmulti_small(s, w, (unsigned)gm, items);
-    /* one compare per group, no inner loop: the groups' chains overlap */
+    if (s->n >= 3)
+        return gmulti_blocks(s, w, gm, items);
     if (s->gmax <= 8)
         return wsel__pick_each(s, w, gm, items, choose_in_group_le8);
     return wsel__pick_each(s, w, gm, items, choose_in_group);
@@ -180,28 +243,27 @@ static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *
     return c;
 }
 
-int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
-                     wsel_answer *ans)
+/* Every query but the short path's (weighted_query.h). Ungrouped-multi sets of 8 or more
+ * items (both of a dual-family resource) take the fused path in turn: filling n0 words
+ * and then n1 is filling n0 + n1. */
+static WSEL__NOINLINE int answer(const wsel__rsnap *rs, wsel_rng *rng, wsel_answer *ans)
 {
-    const wsel__rsnap *rs = wsel__rsnap_of(r, res);
-    if (!rs)
-        return WSEL_E_ARG;
-    /* Ungrouped-multi sets of 8 or more items (both of a dual-family resource) take the
-     * fused path in turn: filling n0 words and then n1 is filling n0 + n1. */
     const wsel__snap *s0 = &rs->set[0];
     wsel_prng *p = wsel__prng_of(rng);
     if (p && fusable(s0) && (rs->n_sets == 1 || fusable(&rs->set[1]))) {
-        if (rs->n_sets == 1) {
-            wsel__answer_head(rs, 1, ans);
-            ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
-            return WSEL_OK;
-        }
-        wsel__answer_head(rs, 2, ans);
+        wsel__answer_head(rs, ans);
         ans->set[0].count = (uint8_t)multi_fused(p, s0, ans->set[0].items);
-        ans->set[1].count = (uint8_t)multi_fused(p, &rs->set[1], ans->set[1].items);
+        if (rs->n_sets == 2)
+            ans->set[1].count = (uint8_t)multi_fused(p, &rs->set[1], ans->set[1].items);
         return WSEL_OK;
     }
     return wsel__answer_with(rs, rng, ans, kernel, wsel__prng_take_avx2);
+}
+
+int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
+                     wsel_answer *ans)
+{
+    return wsel__query_with(r, res, rng, ans, choose_top, wsel__prng_refill_avx2, answer);
 }
 
 #else
