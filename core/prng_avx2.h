@@ -57,21 +57,11 @@ static inline void wsel__prng_refill_avx2(wsel_prng *p)
     p->pos = 0;
 }
 
-/* The AVX2 take: the words written to w as whole vectors aligned to w[0], so that vector
- * loads of them forward from the stores (a 32-byte load of four separately stored words
- * waits for all four to reach the cache); the k words still in the buffer are joined to
- * the head of each new block across registers. Up to 3 words past n, then
- * WSEL__TAKE_PAD zero words, on the same 32-byte grid. Consumes words and leaves the
- * state exactly as wsel_prng_fill() does. */
-static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
+/* The AVX2 take's loop for k (0..3, a constant where it is inlined) words still in the
+ * buffer, at least one word more than k wanted. */
+static inline __attribute__((always_inline)) void
+wsel__prng_take_avx2_k(wsel_prng *p, uint64_t *w, size_t n, unsigned k)
 {
-    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
-    if (n <= k) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = p->buf[p->pos++];
-        memset(w + n, 0, WSEL__TAKE_PAD * sizeof w[0]);
-        return;
-    }
     __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
     __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
     __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
@@ -98,6 +88,29 @@ static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
     _mm256_storeu_si256((__m256i *)p->s[1], s1);
     _mm256_storeu_si256((__m256i *)p->s[2], s2);
     _mm256_storeu_si256((__m256i *)p->s[3], s3);
+}
+
+/* The AVX2 take: the words written to w as whole vectors aligned to w[0], so that vector
+ * loads of them forward from the stores (a 32-byte load of four separately stored words
+ * waits for all four to reach the cache); the k words still in the buffer are joined to
+ * the head of each new block across registers, by a loop made for that k. Up to 3 words
+ * past n, then WSEL__TAKE_PAD zero words, on the same 32-byte grid. Consumes words and
+ * leaves the state exactly as wsel_prng_fill() does. */
+static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
+{
+    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
+    if (n <= k) {
+        for (size_t i = 0; i < n; i++)
+            w[i] = p->buf[p->pos++];
+        memset(w + n, 0, WSEL__TAKE_PAD * sizeof w[0]);
+        return;
+    }
+    switch (k) {
+    case 0: wsel__prng_take_avx2_k(p, w, n, 0); return;
+    case 1: wsel__prng_take_avx2_k(p, w, n, 1); return;
+    case 2: wsel__prng_take_avx2_k(p, w, n, 2); return;
+    default: wsel__prng_take_avx2_k(p, w, n, 3); return;
+    }
 }
 
 /* Taking words block by block, for code that uses each block of four in registers as the

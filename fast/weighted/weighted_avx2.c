@@ -123,55 +123,69 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     __m256i u = group_u8(w, s->gsum);
     __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(8),
                                    _mm256_loadu_si256((const __m256i *)s->gfirst));
-    for (uint32_t j = 0; j < 8; j++)
-        idx = _mm256_add_epi32(idx, _mm256_cmpgt_epi32(
-                  _mm256_load_si256((const __m256i *)s->tpre[j]), u));
-    return compact8(items, 0, idx, gm & 0xff);
+    const __m256i *row = (const __m256i *)s->tpre;
+    __m256i a = _mm256_add_epi32(_mm256_cmpgt_epi32(_mm256_load_si256(row + 0), u),
+                                 _mm256_cmpgt_epi32(_mm256_load_si256(row + 1), u));
+    __m256i b = _mm256_add_epi32(_mm256_cmpgt_epi32(_mm256_load_si256(row + 2), u),
+                                 _mm256_cmpgt_epi32(_mm256_load_si256(row + 3), u));
+    a = _mm256_add_epi32(a, _mm256_add_epi32(_mm256_cmpgt_epi32(_mm256_load_si256(row + 4), u),
+                                             _mm256_cmpgt_epi32(_mm256_load_si256(row + 5), u)));
+    b = _mm256_add_epi32(b, _mm256_add_epi32(_mm256_cmpgt_epi32(_mm256_load_si256(row + 6), u),
+                                             _mm256_cmpgt_epi32(_mm256_load_si256(row + 7), u)));
+    return compact8(items, 0, _mm256_add_epi32(idx, _mm256_add_epi32(a, b)), gm & 0xff);
 }
 
-/* One halving of the 8 groups' binary searches (k: flat index reached, last: each group's
- * last index, whose sum exceeds u, so a probe past it is clamped there): one gather. */
-static inline __m256i search_step8(const uint32_t *ipre, __m256i k, __m256i last, __m256i u,
-                                   int step)
+/* One halving of the 8 groups' binary searches: q is the flat index of the last sum
+ * known <= u (the group's first index - 1 at the start), step the halving's width in
+ * every lane; a probe past a group's last index (whose sum exceeds u) is clamped there.
+ * One gather for the 8 groups. */
+static inline __m256i search_step8(const uint32_t *ipre, __m256i q, __m256i last, __m256i u,
+                                   __m256i step)
 {
-    __m256i j = _mm256_min_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(step - 1)), last);
+    __m256i j = _mm256_min_epi32(_mm256_add_epi32(q, step), last);
     __m256i v = _mm256_i32gather_epi32((const int *)ipre, j, 4);
-    return _mm256_add_epi32(k, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, u),
-                                                    _mm256_set1_epi32(step)));
+    return _mm256_add_epi32(q, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, u), step));
 }
 
 /* Grouped-multi, any other set of 3 or more groups: 8 groups at a time, each group's
  * CHOOSE a branch-free binary search over its prefix sums (steps gstep .. 1, one gather
  * for all 8 per step), blocks with no included group skipped. Lanes past the last group
- * (gcount 0) search group 0's first sum and are never stored. */
+ * (gcount 0) search index 0 and are never stored. */
 static inline uint32_t gmulti_blocks(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                                      uint16_t *items)
 {
-    const int step = (int)s->gstep;
+    const __m256i one = _mm256_set1_epi32(1), top = _mm256_set1_epi32((int)s->gstep);
+    const unsigned h = s->gstep ? (unsigned)__builtin_ctz(s->gstep) + 1 : 0; /* <= 6 */
     uint32_t c = 0;
     for (uint32_t b = 0; gm; b += 8, gm >>= 8) {
         unsigned m = (unsigned)(gm & 0xff);
         if (!m)
             continue;
         __m256i u = group_u8(w + b, s->gsum + b);
-        __m256i k = _mm256_loadu_si256((const __m256i *)(s->gfirst + b));
-        __m256i last = _mm256_max_epi32(
-            _mm256_add_epi32(k, _mm256_loadu_si256((const __m256i *)(s->gcount + b))),
-            _mm256_set1_epi32(1));
-        last = _mm256_sub_epi32(last, _mm256_set1_epi32(1));
-        if (step >= 32)
-            k = search_step8(s->ipre, k, last, u, 32);
-        if (step >= 16)
-            k = search_step8(s->ipre, k, last, u, 16);
-        if (step >= 8)
-            k = search_step8(s->ipre, k, last, u, 8);
-        if (step >= 4)
-            k = search_step8(s->ipre, k, last, u, 4);
-        if (step >= 2)
-            k = search_step8(s->ipre, k, last, u, 2);
-        if (step >= 1)
-            k = search_step8(s->ipre, k, last, u, 1);
-        c = compact8(items, c, k, m);
+        __m256i first = _mm256_loadu_si256((const __m256i *)(s->gfirst + b));
+        __m256i last = _mm256_sub_epi32(
+            _mm256_max_epi32(_mm256_add_epi32(
+                                 first, _mm256_loadu_si256((const __m256i *)(s->gcount + b))),
+                             one),
+            one);
+        __m256i q = _mm256_sub_epi32(first, one), step = top;
+        /* halvings counted down from h (gstep = 2^(h-1)), each then halving step */
+        switch (h) {
+        case 6: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        /* fall through */
+        case 5: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        /* fall through */
+        case 4: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        /* fall through */
+        case 3: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        /* fall through */
+        case 2: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        /* fall through */
+        case 1: q = search_step8(s->ipre, q, last, u, step);
+        /* fall through */
+        default: break;
+        }
+        c = compact8(items, c, _mm256_add_epi32(q, one), m);
     }
     return c;
 }
