@@ -57,14 +57,19 @@ static inline uint64_t include_mask(const uint64_t *thr, const uint64_t *w, uint
     return ~gt & wsel__low_bits(n);
 }
 
-/* Appends base + the positions of the set bits of byte b at items[c..]; returns the new
- * count. Stores 8 indices whatever b holds: the caller keeps c + 8 <= 64. */
-static inline uint32_t emit8(uint16_t *items, uint32_t c, unsigned b, uint32_t base)
+/* Appends base + the positions of the set bits of byte b at items[c..] (base in every
+ * 16-bit lane); returns the new count. Stores 8 indices whatever b holds: the caller
+ * keeps c + 8 <= 64. */
+static inline uint32_t emit8v(uint16_t *items, uint32_t c, unsigned b, __m128i base)
 {
     __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)wsel__bit_pos[b]));
-    pos = _mm_add_epi16(pos, _mm_set1_epi16((short)base));
-    _mm_storeu_si128((__m128i *)(items + c), pos);
+    _mm_storeu_si128((__m128i *)(items + c), _mm_add_epi16(pos, base));
     return c + (uint32_t)__builtin_popcount(b);
+}
+
+static inline uint32_t emit8(uint16_t *items, uint32_t c, unsigned b, uint32_t base)
+{
+    return emit8v(items, c, b, _mm_set1_epi16((short)base));
 }
 
 /* Appends base + position of every set bit, in order, 8 positions per step. Before byte
@@ -218,41 +223,55 @@ static inline bool fusable(const wsel__snap *s)
     return s->mode == WSEL_MODE_UNGROUPED_MULTI && s->n >= 8;
 }
 
+/* Bit i set when word i of one block of four is above its threshold (not included). */
+static inline unsigned gt4(__m256i o, const uint64_t *thr)
+{
+    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    __m256i gt = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
+                                    _mm256_loadu_si256((const __m256i *)thr));
+    return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(gt));
+}
+
 /* Ungrouped-multi drawing from the default generator: each block of four words is
  * compared with its thresholds as it is generated, instead of being stored and read
  * back, and every 8 words' include bits are expanded into indices as soon as they are
  * known, so that work overlaps the generator's serial chain instead of following it.
  * The words consumed and the generator's state afterwards are exactly those of
- * wsel_prng_fill(): first what its buffer still holds, then whole blocks, and a last
- * partial block whose unused words stay in the buffer. Returns the answer's count. */
+ * wsel_prng_fill(): first the h (< 4) words its buffer still holds, then whole blocks,
+ * and a last partial block whose unused words stay in the buffer. acc holds the include
+ * bits of words done.. (word `done` at bit 0); while whole pairs of blocks remain, it
+ * holds exactly h bits between pairs. Returns the answer's count. */
 static WSEL__ALWAYS_INLINE uint32_t multi_fused(wsel_prng *p, const wsel__snap *s,
                                                 uint16_t *items)
 {
     const uint32_t n = s->n;
     const uint64_t nz = s->nz; /* no bit at or past n: masks the last block's extra words */
-    /* acc: include bits of words done .. i-1, word `done` at bit 0; first those of the
-     * words the buffer still holds (fewer than 4, and n >= 8) */
     wsel__prng4 g;
     const uint64_t *head;
-    uint32_t i = wsel__prng4_begin(&g, p, &head), done = 0, c = 0;
-    uint64_t acc = wsel__include_words(s->thr, head, i);
-    const __m256i bias = _mm256_set1_epi64x((long long)WSEL__BIAS64);
+    const uint32_t h = wsel__prng4_begin(&g, p, &head); /* n >= 8 > h */
+    uint64_t acc = wsel__include_words(s->thr, head, h), nzd = nz; /* nzd = nz >> done */
+    uint32_t i = h, done = 0, c = 0;
+    __m128i base = _mm_setzero_si128(); /* done, in every lane */
+    for (; i + 8 <= n; i += 8, done += 8) {
+        __m256i o0 = wsel__prng4_next(&g);
+        __m256i o1 = wsel__prng4_next(&g);
+        unsigned gt = gt4(o0, s->thr + i) | gt4(o1, s->thr + i + 4) << 4;
+        acc |= (uint64_t)(~gt & 0xffu) << h;
+        c = emit8v(items, c, (unsigned)(acc & nzd & 0xff), base);
+        acc >>= 8;
+        nzd >>= 8;
+        base = _mm_add_epi16(base, _mm_set1_epi16(8));
+    }
+    /* fewer than 8 words left: at most two blocks, the last one maybe partly kept */
     for (; i < n; i += 4) {
         __m256i o = wsel__prng4_next(&g);
         if (n - i < 4)
             wsel__prng4_keep(&g, o, n - i);
-        __m256i gt = _mm256_cmpgt_epi64(_mm256_xor_si256(o, bias),
-                                        _mm256_loadu_si256((const __m256i *)(s->thr + i)));
-        unsigned le = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(gt)) & 0xf;
-        acc |= (uint64_t)le << (i - done); /* i - done < 8 here */
-        if (i + 4 - done >= 8) { /* done + 8 <= i + 4 <= n + 3, so done <= 56 */
-            c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
-            acc >>= 8;
-            done += 8;
-        }
+        acc |= (uint64_t)(~gt4(o, s->thr + i) & 0xfu) << (i - done); /* i - done < 8 */
     }
     wsel__prng4_end(&g);
-    if (done < n) /* fewer than 8 words left */
+    /* acc: the bits of words done .. n-1, fewer than 11; done <= 56 before each */
+    for (; done < n; done += 8, acc >>= 8)
         c = emit8(items, c, (unsigned)(acc & (nz >> done) & 0xff), done);
     return c;
 }
