@@ -30,11 +30,16 @@
 #include <string.h>
 #include <time.h>
 
-/* K_DUAL_MULTI: addrs_v4 and addrs_v6 stanzas, both ungrouped multi, `per` items each. */
-enum { K_UNG_SINGLE, K_UNG_MULTI, K_GRP_SINGLE, K_GRP_MULTI, K_CNAME, K_DUAL_MULTI, K_COUNT };
+/* K_DUAL_MULTI: addrs_v4 and addrs_v6 stanzas, both ungrouped multi, `per` items each.
+ * K_EMPTY: a query with no set to answer -- the resource of a one-item config with its
+ * sets taken away (n_sets 0), which every engine refuses (WSEL_E_ARG) after the part of
+ * the fixed cost every query pays: the call, the argument checks, the variant's entry
+ * and (fast) the snapshot lookup. Its floor draws no word. */
+enum { K_UNG_SINGLE, K_UNG_MULTI, K_GRP_SINGLE, K_GRP_MULTI, K_CNAME, K_DUAL_MULTI, K_EMPTY,
+       K_COUNT };
 static const char *const kind_names[K_COUNT] = {
     "ungrouped-single", "ungrouped-multi", "grouped-single", "grouped-multi", "cname",
-    "dual-multi"};
+    "dual-multi", "empty"};
 
 enum { S_UP, S_DOWN25, S_RESET, S_COUNT };
 static const char *const state_names[S_COUNT] = {"up", "down25", "reset"};
@@ -137,6 +142,7 @@ typedef struct fixture {
     wsel_config *cfg;
     wsel_state *st;
     const wsel_resource *res;
+    wsel_resource none;            /* K_EMPTY: res without its sets, what it queries */
     size_t words;
     wsel_resolver *rv[WSEL_KIT_MAX_VARIANTS];
     bool rv_tried[WSEL_KIT_MAX_VARIANTS];
@@ -187,7 +193,8 @@ static bool fixture_build(fixture *fx)
     /* down25 stays far above a 1% threshold; reset puts any DOWN weight below 100%. */
     const char *thresh = fx->state == S_DOWN25 ? "0.01" : fx->state == S_RESET ? "1.0" : "0.5";
     sb_printf(&b, "service_types = %s\nup_thresh = %s\nr => {\n", SERVICE, thresh);
-    emit_resource_body(&b, fx->kind, fx->groups, fx->per, 7);
+    emit_resource_body(&b, fx->kind == K_EMPTY ? K_UNG_SINGLE : fx->kind, fx->groups,
+                       fx->kind == K_EMPTY ? 1 : fx->per, 7);
     sb_printf(&b, "}\n");
     if (b.oom) {
         free(b.s);
@@ -216,6 +223,11 @@ static bool fixture_build(fixture *fx)
     fx->words = wsel_resource_words(fx->res);
     if (fx->words == 0 || fx->words > WSEL_WORDS_MAX)
         return fixture_fail(fx, "word count out of range", NULL);
+    if (fx->kind == K_EMPTY) {
+        fx->none = *fx->res;
+        fx->none.n_sets = 0;
+        fx->words = 0;
+    }
     return true;
 }
 
@@ -291,6 +303,13 @@ static int run_queries(const sel_case *c, wsel_resolver *rv, wsel_prng *p, size_
     wsel_rng rng = wsel_prng_rng(p);
     wsel_answer ans;
     int rc = 0;
+    if (fx->kind == K_EMPTY) {
+        for (size_t i = 0; i < n; i++) {
+            rc |= wsel_resolve(rv, &fx->none, &rng, &ans) != WSEL_E_ARG;
+            wsel_bench_do_not_optimize(&ans);
+        }
+        return rc;
+    }
     for (size_t i = 0; i < n; i++) {
         rc |= wsel_resolve(rv, fx->res, &rng, &ans);
         wsel_bench_do_not_optimize(&ans);
@@ -319,6 +338,13 @@ static bool sel_prepare(sel_case *c, wsel_resolver **rv, const char **why)
     wsel_prng_seed(&p, SEED);
     wsel_rng rng = wsel_prng_rng(&p);
     wsel_answer ans;
+    if (c->fx->kind == K_EMPTY) {
+        if (wsel_resolve(*rv, &c->fx->none, &rng, &ans) != WSEL_E_ARG) {
+            *why = "a query with no set was not refused";
+            return false;
+        }
+        return true;
+    }
     if (wsel_resolve(*rv, c->fx->res, &rng, &ans) != WSEL_OK) {
         *why = "wsel_resolve failed";
         return false;
@@ -858,7 +884,10 @@ size_t wsel_bench_cases_register(void)
     size_t n = 0;
     for (int k = 0; k < K_COUNT; k++) {
         bool grouped = k == K_GRP_SINGLE || k == K_GRP_MULTI;
-        if (grouped) {
+        if (k == K_EMPTY) {
+            fixture *fx = fixture_new(k, 0, 0, S_UP);
+            n += fx ? register_select(fx) : 0;
+        } else if (grouped) {
             for (size_t i = 0; i < sizeof grid_sizes / sizeof grid_sizes[0]; i++)
                 n += register_fixture_set(k, grid_sizes[i], grid_sizes[i]);
         } else {

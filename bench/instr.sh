@@ -9,7 +9,7 @@ bin=$1
 out=${2:-}
 n1=${INSTR_N1:-1000}
 n2=${INSTR_N2:-6000}
-cases=${INSTR_CASES:-"
+cases=${INSTR_CASES:-"empty/0/up
 ungrouped-single/4/up ungrouped-single/64/up ungrouped-multi/4/up ungrouped-multi/64/up
 grouped-single/8x8/up grouped-single/64x64/up grouped-multi/8x8/up grouped-multi/64x64/up
 cname/4/up cname/64/up ungrouped-multi/64/down25 ungrouped-multi/64/reset grouped-multi/8x8/down25"}

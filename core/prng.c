@@ -69,10 +69,8 @@ uint64_t wsel_prng_next(wsel_prng *p)
 {
     if (!p)
         return 0;
-    if (p->pos >= 4) {
-        wsel__prng_block_scalar(p->s, p->buf);
-        p->pos = 0;
-    }
+    if (p->pos >= 4)
+        wsel__prng_refill_portable(p);
     return p->buf[p->pos++];
 }
 
@@ -90,8 +88,7 @@ static inline void prng_fill(wsel_prng *p, uint64_t *out, size_t n)
         n -= blocks * 4;
     }
     if (n) {
-        wsel__prng_block_scalar(p->s, p->buf);
-        p->pos = 0;
+        wsel__prng_refill_portable(p);
         while (n--)
             *out++ = p->buf[p->pos++];
     }

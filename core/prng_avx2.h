@@ -41,21 +41,27 @@ static inline __m256i wsel__prng_join(__m256i prev, __m256i cur, unsigned k)
     }
 }
 
-/* The AVX2 take: the words written to w as whole vectors aligned to w[0], so that vector
- * loads of them forward from the stores (a 32-byte load of four separately stored words
- * waits for all four to reach the cache); the k words still in the buffer are joined to
- * the head of each new block across registers. Up to 3 words past n, then
- * WSEL__TAKE_PAD zero words, on the same 32-byte grid. Consumes words and leaves the
- * state exactly as wsel_prng_fill() does. */
-static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
+/* wsel__prng_refill_portable() with the lanes in registers: the next block into the
+ * emptied buffer, pos 0. */
+static inline void wsel__prng_refill_avx2(wsel_prng *p)
 {
-    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
-    if (n <= k) {
-        for (size_t i = 0; i < n; i++)
-            w[i] = p->buf[p->pos++];
-        memset(w + n, 0, WSEL__TAKE_PAD * sizeof w[0]);
-        return;
-    }
+    __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
+    __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
+    __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
+    __m256i s3 = _mm256_loadu_si256((const __m256i *)p->s[3]);
+    _mm256_storeu_si256((__m256i *)p->buf, wsel__xoshiro4_step(&s0, &s1, &s2, &s3));
+    _mm256_storeu_si256((__m256i *)p->s[0], s0);
+    _mm256_storeu_si256((__m256i *)p->s[1], s1);
+    _mm256_storeu_si256((__m256i *)p->s[2], s2);
+    _mm256_storeu_si256((__m256i *)p->s[3], s3);
+    p->pos = 0;
+}
+
+/* The AVX2 take's loop for k (0..3, a constant where it is inlined) words still in the
+ * buffer, at least one word more than k wanted. */
+static inline __attribute__((always_inline)) void
+wsel__prng_take_avx2_k(wsel_prng *p, uint64_t *w, size_t n, unsigned k)
+{
     __m256i s0 = _mm256_loadu_si256((const __m256i *)p->s[0]);
     __m256i s1 = _mm256_loadu_si256((const __m256i *)p->s[1]);
     __m256i s2 = _mm256_loadu_si256((const __m256i *)p->s[2]);
@@ -82,6 +88,29 @@ static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
     _mm256_storeu_si256((__m256i *)p->s[1], s1);
     _mm256_storeu_si256((__m256i *)p->s[2], s2);
     _mm256_storeu_si256((__m256i *)p->s[3], s3);
+}
+
+/* The AVX2 take: the words written to w as whole vectors aligned to w[0], so that vector
+ * loads of them forward from the stores (a 32-byte load of four separately stored words
+ * waits for all four to reach the cache); the k words still in the buffer are joined to
+ * the head of each new block across registers, by a loop made for that k. Up to 3 words
+ * past n, then WSEL__TAKE_PAD zero words, on the same 32-byte grid. Consumes words and
+ * leaves the state exactly as wsel_prng_fill() does. */
+static inline void wsel__prng_take_avx2(wsel_prng *p, uint64_t *w, size_t n)
+{
+    unsigned k = p->pos < 4 ? 4u - p->pos : 0u;
+    if (n <= k) {
+        for (size_t i = 0; i < n; i++)
+            w[i] = p->buf[p->pos++];
+        memset(w + n, 0, WSEL__TAKE_PAD * sizeof w[0]);
+        return;
+    }
+    switch (k) {
+    case 0: wsel__prng_take_avx2_k(p, w, n, 0); return;
+    case 1: wsel__prng_take_avx2_k(p, w, n, 1); return;
+    case 2: wsel__prng_take_avx2_k(p, w, n, 2); return;
+    default: wsel__prng_take_avx2_k(p, w, n, 3); return;
+    }
 }
 
 /* Taking words block by block, for code that uses each block of four in registers as the

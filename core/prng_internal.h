@@ -51,13 +51,12 @@ static inline void wsel__rng_take(wsel_rng *rng, uint64_t *w, size_t n)
     memset(w + n, 0, WSEL__TAKE_PAD * sizeof w[0]);
 }
 
-/* One word, if the generator's buffer holds one (the commonest query: no word array). */
-static inline bool wsel__prng_take1(wsel_prng *p, uint64_t *w)
+/* Refills the emptied buffer with the stream's next block (pos 0): the scalar
+ * definition's step. */
+static inline void wsel__prng_refill_portable(wsel_prng *p)
 {
-    if (p->pos >= 4)
-        return false;
-    *w = p->buf[p->pos++];
-    return true;
+    wsel__prng_block_scalar(p->s, p->buf);
+    p->pos = 0;
 }
 
 /* The portable take: short takes come straight out of the buffer (refilled by one
@@ -73,8 +72,7 @@ static inline void wsel__prng_take_portable(wsel_prng *p, uint64_t *w, size_t n)
     for (; i < n && p->pos < 4; i++)
         w[i] = p->buf[p->pos++];
     if (i < n) {
-        wsel__prng_block_scalar(p->s, p->buf);
-        p->pos = 0;
+        wsel__prng_refill_portable(p);
         for (; i < n; i++)
             w[i] = p->buf[p->pos++];
     }

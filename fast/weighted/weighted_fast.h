@@ -9,6 +9,7 @@
 
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "../../core/weighted/weighted_resolver.h"
 
@@ -33,6 +34,9 @@ typedef struct wsel__snap {
     uint64_t nz;                /* top INCLUDE layer: members whose weight is not 0 */
     uint64_t version;           /* wsel_state_set_version() it was built from */
     uint32_t gmax;              /* grouped sets: largest group's size */
+    uint32_t gstep;             /* grouped sets: largest power of two <= gmax - 1 (0 when
+                                   gmax is 1): a CHOOSE within any group is a binary search
+                                   of steps gstep, gstep / 2, .. 1 */
 
     /* Top layer (<= 64 members: items of ungrouped sets, groups of grouped sets). */
     alignas(32) uint32_t pre[WSEL_MAX_ITEMS + WSEL__PAD32]; /* CHOOSE: biased prefix sums,
@@ -68,6 +72,12 @@ struct wsel__rsnap {
     const wsel_resource *res;
     uint32_t n_sets;
     uint32_t words;             /* wsel_resource_words(res) */
+    bool choose1;               /* one set, one word, one CHOOSE (cname, ungrouped-single):
+                                   the short query path of weighted_query.h */
+    /* The answer's head as a query writes it: n_sets, overall TTL and failed flag, the
+     * first set's TTL and failed flag, and count 1 (the one CHOOSE's; other kernels
+     * overwrite it). Copied whole, so a query fills these fields with two stores. */
+    alignas(16) unsigned char head[offsetof(wsel_answer, set[0].items)];
     wsel__snap set[];           /* n_sets entries */
 };
 

@@ -119,6 +119,7 @@ static void fill_groups(wsel__snap *s, const wsel_set *set, const uint64_t *d, u
         gd[g] = gs;
     }
     s->gmax = max_count;
+    s->gstep = max_count > 1 ? 1u << (31 - __builtin_clz(max_count - 1)) : 0;
 }
 
 /* Grouped-single: CHOOSE a group, then INCLUDE each of its addresses against the

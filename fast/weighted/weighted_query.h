@@ -152,68 +152,77 @@ static WSEL__ALWAYS_INLINE const wsel__rsnap *wsel__rsnap_of(const wsel_resolver
 }
 
 /* The answer's per-set and overall TTL and failed flag, straight from the snapshots
- * (precomputed at sync time); what is left to a query is each set's items. n_sets is
- * rs->n_sets, passed as a constant where the caller knows it. */
-static WSEL__ALWAYS_INLINE void wsel__answer_head(const wsel__rsnap *rs, uint32_t n_sets,
-                                                  wsel_answer *ans)
+ * (precomputed at sync time): the head rs holds ready, plus the second set's own; what
+ * is left to a query is each set's items. */
+static WSEL__ALWAYS_INLINE void wsel__answer_head(const wsel__rsnap *rs, wsel_answer *ans)
 {
-    const wsel__snap *s0 = &rs->set[0];
-    ans->n_sets = n_sets;
-    ans->ttl = ans->set[0].ttl = s0->ttl;
-    ans->failed = ans->set[0].failed = s0->failed;
-    if (n_sets == 2) {
-        const wsel__snap *s1 = &rs->set[1];
-        ans->set[1].ttl = s1->ttl;
-        ans->set[1].failed = s1->failed;
-        if (s1->ttl < ans->ttl)
-            ans->ttl = s1->ttl;
-        ans->failed |= s1->failed;
+    memcpy(ans, rs->head, sizeof rs->head);
+    if (rs->n_sets == 2) {
+        ans->set[1].ttl = rs->set[1].ttl;
+        ans->set[1].failed = rs->set[1].failed;
     }
 }
 
+/* Every query but the short path's: the words into an array, then each set's kernel. */
 static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel__rsnap *rs, wsel_rng *rng,
                                                  wsel_answer *ans,
                                                  wsel__set_kernel kern,
                                                  wsel__prng_take_fn take)
 {
     const wsel__snap *s0 = &rs->set[0];
-    /* One CHOOSE from the default generator's buffer (single and CNAME sets): no word
-     * array, no padding -- the commonest query. */
-    wsel_prng *p;
-    /* sized for every kernel path, though only a CHOOSE (w1[0]) runs here */
-    uint64_t w1[4 + WSEL__PAD64];
-    if (rs->words == 1 && s0->mode != WSEL_MODE_UNGROUPED_MULTI &&
-        (p = wsel__prng_of(rng)) != NULL && wsel__prng_take1(p, &w1[0])) {
-        wsel__answer_head(rs, 1, ans); /* one word: one set */
-        kern(s0, w1, &ans->set[0]);
-        return WSEL_OK;
-    }
     uint64_t w[WSEL_WORDS_MAX + WSEL_RNG_SLACK];
     wsel__draw(rng, w, rs->words, take);
-    wsel__answer_head(rs, rs->n_sets, ans);
+    wsel__answer_head(rs, ans);
     kern(s0, w, &ans->set[0]);
     if (rs->n_sets == 2)
         kern(&rs->set[1], w + s0->words, &ans->set[1]);
     return WSEL_OK;
 }
 
+/* A variant's refill of the default generator's empty buffer (one block of four words,
+ * pos 0), and its query path past the short one. */
+typedef void (*wsel__prng_refill_fn)(wsel_prng *p);
+typedef int (*wsel__answer_fn)(const wsel__rsnap *rs, wsel_rng *rng, wsel_answer *ans);
+
+/* A variant's entry point. The commonest query, one CHOOSE with one word of the default
+ * generator (single and CNAME sets: rs->choose1), is answered here with no word array and
+ * no stack frame: the word straight from the generator's buffer, the head copied, one
+ * CHOOSE. Everything else goes to `rest`, which the variant keeps out of line so that
+ * its frame (the word array, saved registers) is not paid by the short path. */
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
-                                                wsel_answer *ans, wsel__set_kernel kern,
-                                                wsel__prng_take_fn take)
+                                                wsel_answer *ans, wsel__choose_fn choose_top,
+                                                wsel__prng_refill_fn refill,
+                                                wsel__answer_fn rest)
 {
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
     if (!rs)
         return WSEL_E_ARG;
-    return wsel__answer_with(rs, rng, ans, kern, take);
+    wsel_prng *p;
+    if (rs->choose1 && (p = wsel__prng_of(rng)) != NULL) {
+        if (p->pos >= 4)
+            refill(p);
+        uint64_t w = p->buf[p->pos++];
+        const wsel__snap *s = &rs->set[0];
+        memcpy(ans, rs->head, sizeof rs->head);
+        ans->set[0].items[0] = (uint16_t)choose_top(s, wsel__mulhi(w, s->total));
+        return WSEL_OK;
+    }
+    return rest(rs, rng, ans);
 }
+
+#if defined(__GNUC__)
+#define WSEL__NOINLINE __attribute__((noinline))
+#else
+#define WSEL__NOINLINE
+#endif
 
 /* The entry point of a variant whose grouped-multi sets CHOOSE one group at a time:
  * defines `int query(r, res, rng, ans)` answering with the primitives given (see
- * wsel__kernel_with; in_group as for wsel__pick_each) and the generator's take. C has no
+ * wsel__kernel_with; in_group as for wsel__pick_each), the generator's take and refill. C has no
  * templates, and each kernel file must instantiate the query path with its own
  * instruction-set flags: this is that instantiation, written once. */
-#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, in_group, take)       \
+#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, in_group, take, refill) \
     static inline uint32_t query##_pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, \
                                         uint16_t *items)                                     \
     {                                                                                        \
@@ -224,10 +233,15 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
     {                                                                                        \
         wsel__kernel_with(s, w, out, choose_top, include_mask, emit, query##_pick);          \
     }                                                                                        \
+    static WSEL__NOINLINE int query##_rest(const wsel__rsnap *rs, wsel_rng *rng,             \
+                                           wsel_answer *ans)                                 \
+    {                                                                                        \
+        return wsel__answer_with(rs, rng, ans, query##_kernel, take);                        \
+    }                                                                                        \
     int query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,               \
               wsel_answer *ans)                                                              \
     {                                                                                        \
-        return wsel__query_with(r, res, rng, ans, query##_kernel, take);                     \
+        return wsel__query_with(r, res, rng, ans, choose_top, refill, query##_rest);         \
     }
 
 #endif

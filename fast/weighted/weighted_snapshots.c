@@ -28,6 +28,27 @@ static void rsnap_free(wsel__rsnap *rs)
     free(rs);
 }
 
+/* The answer head every query on rs copies (weighted_fast.h), and whether the short
+ * path answers it. */
+static void head_fill(wsel__rsnap *rs)
+{
+    wsel_answer a;
+    memset(&a, 0, sizeof a);
+    a.n_sets = rs->n_sets;
+    a.ttl = a.set[0].ttl = rs->set[0].ttl;
+    a.failed = a.set[0].failed = rs->set[0].failed;
+    a.set[0].count = 1;
+    if (rs->n_sets == 2) {
+        if (rs->set[1].ttl < a.ttl)
+            a.ttl = rs->set[1].ttl;
+        a.failed |= rs->set[1].failed;
+    }
+    memcpy(rs->head, &a, sizeof rs->head);
+    uint32_t mode = rs->set[0].mode;
+    rs->choose1 = rs->n_sets == 1 &&
+                  (mode == WSEL_MODE_CNAME || mode == WSEL_MODE_UNGROUPED_SINGLE);
+}
+
 static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
 {
     if (res->n_sets < 1 || res->n_sets > 2)
@@ -47,6 +68,7 @@ static wsel__rsnap *rsnap_build(const wsel_resource *res, const wsel_state *st)
         rs->n_sets++;
         rs->words += rs->set[i].words;
     }
+    head_fill(rs);
     return rs;
 }
 

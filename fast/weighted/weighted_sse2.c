@@ -74,7 +74,7 @@ static inline uint32_t emit(uint16_t *items, uint64_t mask, uint32_t base)
 }
 
 WSEL__GROUPWISE_VARIANT(wsel__query_sse2, choose_top, include_mask, emit, choose_in_group,
-                        wsel__prng_take_portable)
+                        wsel__prng_take_portable, wsel__prng_refill_portable)
 
 #else
 typedef int wsel__kernel_sse2_unused;
