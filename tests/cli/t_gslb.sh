@@ -22,7 +22,7 @@ run gslb check "$EX" --json
 is_rc 1 "example --json: exit 1"
 jqok '[.findings[].code] == ["G001","G006","G016","G032"]' "json: codes G001, G006, G016, G032 (doc/gslb.md §8.2; no G004)"
 jqok '[.findings[].severity] == ["error","warning","info","info"]' "json: severities"
-jqok '[.findings[].line] == [24, 24, 38, 42]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38, region r_eu at 42)"
+jqok '[.findings[].line] == [24, 24, 38, 46]' "json: lines (pool p_dc2 at 24, last-resort-pool at 38, region r_eu at 46)"
 jqok '.findings[0] | keys == ["code","file","line","message","object","severity"]' "json: finding keys exactly as the contract"
 jqok '.findings[2].object == "gtm wideip a /Common/www.example.com"' "json: object names kind and path"
 jqok '(keys == ["findings"])' "json: one top-level key"
@@ -96,9 +96,9 @@ jqok '.counts.outcomes.answer == 3 and .counts.picks["192.0.2.100"] == 3' "count
 jqok '.state.persistence == [{"wideip":"/Common/www.example.com","key":"203.0.113.0/24","pool":"/Common/p_dc1","member":"/Common/bigip-dc1:/Common/vs_web","expires":1700003600}]' "state: persistence record keyed by the /24"
 jqok '.queries[0].log | map(.event) == ["pool-selection","pool-selection","pool-selection","pool-member-selection","result"]' "log: the wide IP's configured verbosity plus result"
 jqok '.queries[0].log[2] | .reason == "topology" and .score == "100" and .pool == "/Common/p_dc1"' "log JSON: key=value pairs (reason=topology score=100)"
-# the topology records matching each candidate pool (the EU LDNS is in r_eu: line 43 for
-# p_dc1, the catch-all line 44 for p_dc2), before the pick
-jqok '[.queries[0].log[0:2][] | [.pool, .result, .reason, .line, .score, .match]] == [["/Common/p_dc1","matched","record","43","100","used"],["/Common/p_dc2","matched","record","44","10","used"]]' "log JSON: each candidate pool's matching records (line, score, used)"
+# the topology records matching each candidate pool (the EU LDNS is in r_eu: line 47 for
+# p_dc1, the catch-all line 48 for p_dc2), before the pick
+jqok '[.queries[0].log[0:2][] | [.pool, .result, .reason, .line, .score, .match]] == [["/Common/p_dc1","matched","record","47","100","used"],["/Common/p_dc2","matched","record","48","10","used"]]' "log JSON: each candidate pool's matching records (line, score, used)"
 
 # RR and ratio over whole cycles (doc/gslb.md §9 properties 2, 3)
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" -n 6 --json
