@@ -15,15 +15,15 @@ lf=build-fuzz-lf
 status=0
 mkdir -p "$build/artifacts"
 
-# Per-target options: the dictionary, and an input size that fits the target.
+# Per-target options: the target's dictionary (fuzz/dict/TARGET.dict) and its input size
+# limit (max_len of fuzz/options/TARGET.options, the file OSS-Fuzz reads as well).
+max_len_of() { sed -n 's/^max_len *= *//p' "fuzz/options/$1.options" 2>/dev/null | tail -n 1; }
 opts_for() {
-    case "$1" in
-    config)       echo "-dict=corpus/config.dict -max_len=8192" ;;
-    weighted_*)   echo "-max_len=16384" ;;
-    systems_*)    echo "-max_len=4096" ;;
-    statefile)    echo "-max_len=2048" ;;
-    *)            echo "" ;;
-    esac
+    o=""
+    [ -f "fuzz/dict/$1.dict" ] && o="-dict=fuzz/dict/$1.dict"
+    m=$(max_len_of "$1")
+    [ -n "$m" ] && o="$o -max_len=$m"
+    echo "$o"
 }
 
 stat_of() { sed -n "s/^stat::$2: *//p" "$1" | tail -n 1; }
@@ -64,8 +64,10 @@ one() {
         ;;
     afl)
         out=$build/out-$t
-        dict=""
-        [ "$t" = config ] && dict="-x corpus/config.dict"
+        afl_opts=""
+        [ -f "fuzz/dict/$t.dict" ] && afl_opts="-x fuzz/dict/$t.dict"
+        m=$(max_len_of "$t")
+        [ -n "$m" ] && afl_opts="$afl_opts -G $m"
         # -i needs plain files: collect seeds and reproducers in one flat folder.
         seeds=$build/seeds-$t
         rm -rf "$seeds" && mkdir -p "$seeds"
@@ -75,7 +77,7 @@ one() {
         # shellcheck disable=SC2086
         AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
         AFL_NO_AFFINITY=1 AFL_SKIP_CRASHES=1 \
-            afl-fuzz -V "$secs" -t 5000 -i "$seeds" -o "$out" $dict -- "$bin" >"$log" 2>&1
+            afl-fuzz -V "$secs" -t 5000 -i "$seeds" -o "$out" $afl_opts -- "$bin" >"$log" 2>&1
         rc=$?
         execs=$(sed -n 's/^execs_done *: *//p' "$out/default/fuzzer_stats" 2>/dev/null)
         rate=$(sed -n 's/^execs_per_sec *: *//p' "$out/default/fuzzer_stats" 2>/dev/null)

@@ -36,7 +36,6 @@ static void case_free(fcase *c)
 {
     for (uint32_t s = 0; s < c->n_sets; s++)
         free(c->sets[s].items);
-    free(c->keys);
 }
 
 static params read_params(fuzz_producer *fp)
@@ -157,20 +156,37 @@ static void write_item(sbuf *b, const char *label, const char *text, uint32_t we
         sb_printf(b, "%s%s[ %s %u ]\n", label, as, text, weight);
 }
 
+/* The case's item budget (weighted.h, MAX_CASE_ITEMS). A count is read from the input
+ * the same way whether or not the budget cuts it. take: n >= 1 items (or groups of at
+ * least one), at least 1 once the budget is spent; take_more: n >= 0 items more. */
+static uint32_t take_more(fcase *c, uint32_t n)
+{
+    if (n > c->items_left)
+        n = c->items_left;
+    c->items_left -= n;
+    return n;
+}
+
+static uint32_t take(fcase *c, uint32_t n)
+{
+    n = take_more(c, n);
+    return n ? n : 1;
+}
+
 /* One set's items (after its parameters): ungrouped items, or groups of addresses. */
 static void gen_items(fcase *c, fuzz_producer *fp, sbuf *b, exp_set *es, unsigned style)
 {
     uint32_t prev = 0;
     char text[96], label[32];
-    es->n_groups = es->grouped ? (uint32_t)fuzz_range(fp, 1, 64) : 0;
+    es->n_groups = es->grouped ? take(c, (uint32_t)fuzz_range(fp, 1, 64)) : 0;
     uint32_t n_items = 0;
     if (es->grouped) {
         for (uint32_t g = 0; g < es->n_groups; g++) {
-            es->gsize[g] = (uint32_t)fuzz_range(fp, 1, 64);
+            es->gsize[g] = 1 + take_more(c, (uint32_t)fuzz_range(fp, 0, 63));
             n_items += es->gsize[g];
         }
     } else {
-        n_items = (uint32_t)fuzz_range(fp, 1, 64);
+        n_items = take(c, (uint32_t)fuzz_range(fp, 1, 64));
     }
     es->n_items = n_items;
     es->items = calloc(n_items, sizeof *es->items);
@@ -197,9 +213,11 @@ static void gen_items(fcase *c, fuzz_producer *fp, sbuf *b, exp_set *es, unsigne
 
 static void gen_case(fcase *c, fuzz_producer *fp, sbuf *b)
 {
+    /* One static table (make_key clears each entry it takes): no per-input allocation. */
+    static key_ent keys[MAX_KEYS];
     memset(c, 0, sizeof *c);
-    c->keys = calloc(MAX_KEYS, sizeof *c->keys);
-    FUZZ_ASSERT(c->keys != NULL);
+    c->keys = keys;
+    c->items_left = MAX_CASE_ITEMS;
     unsigned style = (unsigned)fuzz_bits(fp, 1);
     const char *as = (style & 1) ? " = " : " => ";
     sb_printf(b, "options => { listen => [ 127.0.0.1 ] }\nservice_types => {\n");
@@ -518,7 +536,7 @@ static void run_phase(wfz *w, fuzz_producer *fp, const wfz_target *t)
     wsel_prng_seed(&wg.prng, seed);
     wsel_prng_seed(&w->direct, seed ^ 0x9e3779b97f4a7c15u);
     wg.boundary = (int)fuzz_range(fp, 0, 3) * 33;
-    uint32_t nq = (uint32_t)fuzz_range(fp, 1, 64);
+    uint32_t nq = (uint32_t)fuzz_range(fp, 1, MAX_QUERIES);
     for (uint32_t q = 0; t->query && q < nq; q++) {
         static wfz_query qu;
         memset(&qu, 0, sizeof qu);

@@ -7,8 +7,14 @@
  * addrs_v6); per set grouped or not, multi or not, 1..64 items or groups of 1..64
  * addresses, weights (edge values likely), up_thresh, service_types set at top /
  * resource / stanza level, duplicated addresses, non-canonical spellings; then a
- * monitoring state over three service types, a seed and up to 64 queries, then a state
- * change and up to 64 more queries.
+ * monitoring state over three service types, a seed and up to MAX_QUERIES queries, then
+ * a state change and up to MAX_QUERIES more queries.
+ *
+ * Each input's work is bounded (fuzz/README.md, "Bounded work"): the sets of a case hold
+ * at most MAX_CASE_ITEMS items in all (once that budget is spent each further set or
+ * group gets one), however few bytes ask for them (a group size is one byte); 64 groups
+ * of 64, 4096 items, are the statistical suite's generated cases (stats/README.md). A
+ * phase runs at most MAX_QUERIES queries.
  *
  * The case is written as a whole gdnsd config in memory and loaded (a valid generated
  * config must load); the state is applied through the public state API. For every
@@ -28,7 +34,10 @@
 #include "kit/kit.h"
 
 #define MAX_SETS 6
-#define MAX_KEYS 8192
+#define MAX_CASE_ITEMS 64          /* items of all sets together (+1 per set past it) */
+#define MAX_SET_ITEMS MAX_CASE_ITEMS
+#define MAX_QUERIES 8              /* queries per phase */
+#define MAX_KEYS (MAX_CASE_ITEMS + MAX_SETS)
 #define NSVC 3
 #define MAX_RESOLVERS WSEL_KIT_MAX_VARIANTS
 
@@ -75,11 +84,12 @@ typedef struct fcase {
     exp_set sets[MAX_SETS];
     uint32_t n_keys;
     key_ent *keys;
+    uint32_t items_left;   /* of MAX_CASE_ITEMS */
 } fcase;
 
 typedef struct set_truth {
-    uint64_t dyn[4096];
-    bool up[4096];
+    uint64_t dyn[MAX_SET_ITEMS];
+    bool up[MAX_SET_ITEMS];
     uint64_t dyn_sum;
     bool failed;
     uint32_t ttl;

@@ -2,7 +2,8 @@
 #
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
-#   make fuzz-ci    [FUZZ_CI_SECONDS=60]                            each target briefly, fails on any finding
+#   make fuzz-ci    [FUZZ_CI_SECONDS=30]                            each target briefly, fails on any finding
+#   make oss-fuzz-check                                             fuzz/oss-fuzz/build.sh as OSS-Fuzz runs it
 #   make coverage                                                   gcov/lcov report in report/coverage/,
 #                                                                   per folder and per system
 #
@@ -15,9 +16,9 @@ FUZZ_WEIGHTED := weighted_model weighted_oracle weighted_invariants weighted_odd
 FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config gslb_engine ring_ops \
                 ring_scenario
 FUZZ_SECONDS ?= 180
-# Per-target time of `make fuzz-ci`: every target 60 s, FUZZ_JOBS (2) at a time, so the
-# twelve targets take about 6 minutes on two cores.
-FUZZ_CI_SECONDS ?= 60
+# Per-target time of `make fuzz-ci`: every target FUZZ_CI_SECONDS, FUZZ_JOBS (2) at a
+# time, so the twelve targets take about 6 x FUZZ_CI_SECONDS on two cores.
+FUZZ_CI_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
 FUZZ_AFL     := build-fuzz-afl
@@ -34,7 +35,12 @@ FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 CHECK_PROGS += $(FUZZ_REPLAY_BIN)
 check-build: $(FUZZ_REPLAY_BIN)
 
-.PHONY: fuzz fuzz-afl fuzz-ci fuzz-build fuzz-afl-build fuzz-deps fuzz-replay coverage
+.PHONY: fuzz fuzz-afl fuzz-ci fuzz-build fuzz-afl-build fuzz-deps fuzz-replay coverage \
+        fuzz-list oss-fuzz-check
+
+# The target names, for fuzz/oss-fuzz/build.sh.
+fuzz-list:
+	@echo $(FUZZ_TARGETS)
 
 # ---- replay programs (ordinary build, part of `make check`) ----
 
@@ -71,7 +77,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (default 180) and merge new coverage into corpus/
 	@sh fuzz/run.sh libfuzzer $(FUZZ_LF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (60) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
+fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (30) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
 	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
@@ -91,6 +97,11 @@ fuzz-afl-build: $(FUZZ_TARGETS:%=$(FUZZ_AFL)/fuzz_%)
 
 fuzz-afl: fuzz-afl-build fuzz-build ## run each fuzz target with AFL++ for FUZZ_SECONDS (afl-fuzz -V) and merge its queue into corpus/
 	@sh fuzz/run.sh afl $(FUZZ_AFL) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- OSS-Fuzz / ClusterFuzzLite (fuzz/oss-fuzz/, .clusterfuzzlite/) ----
+
+oss-fuzz-check: fuzz-deps ## run fuzz/oss-fuzz/build.sh as OSS-Fuzz/ClusterFuzzLite do (libFuzzer+ASan, +UBSan, AFL++) into build-oss-fuzz/, each target on its seed corpus
+	@sh fuzz/oss-fuzz/check.sh
 
 # ---- coverage (gcc + gcov + lcov) ----
 

@@ -9,13 +9,13 @@ for job in "$@"; do
     build)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev zlib1g-dev" ;;
     check)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev zlib1g-dev jq python3-jsonschema" ;;
     bench)    pkgs="$pkgs g++ libbenchmark-dev python3 gnuplot-nox valgrind" ;;
-    fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++" ;;
+    fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++ zip unzip" ;;
     coverage) pkgs="$pkgs lcov" ;;
     stats)    pkgs="$pkgs gnuplot-nox python3" ;;
     conformance) pkgs="$pkgs gdnsd python3" ;;
     report)   pkgs="$pkgs python3 gnuplot-nox" ;;     # make bench-report
     browser)  pkgs="$pkgs chromium" ;;                # make bench-report-check
-    ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ lcov g++ libbenchmark-dev python3 gnuplot-nox liblsan0" ;;
+    ci)       pkgs="$pkgs clang llvm libclang-rt-14-dev valgrind afl++ zip unzip lcov g++ libbenchmark-dev python3 gnuplot-nox liblsan0" ;;
     *) echo "deps.sh: unknown job '$job'" >&2; exit 2 ;;
     esac
 done

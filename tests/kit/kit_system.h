@@ -54,6 +54,14 @@ void *wsel_kit_case_failed(uint64_t seed, const wsel_error *err, char *why, size
 void *wsel_kit_case_done(void *c, int rc, void (*case_free)(void *), uint64_t seed,
                          const wsel_error *err, char *why, size_t len);
 
+/* Small cases, for callers that build one case per input (fuzz/fuzz_systems_identity.c):
+ * from then on the weighted system's generator caps its sets at 16 items and its groups
+ * at 16 addresses (the other systems' cases are small already). Off by default: the
+ * full-size shapes (64 groups of 64) stay with the loops of stats/ and tests/. One
+ * setting for the process. */
+void wsel_kit_cases_small(bool on);
+bool wsel_kit_cases_are_small(void);
+
 /* Every system, in core/systems.def order; *n gets the count. */
 const wsel_kit_system *const *wsel_kit_systems(size_t *n);
 /* The system named `name`, or NULL. */

@@ -10,6 +10,18 @@ static const wsel_kit_system *const systems[] = {
 #undef WSEL_SYSTEM
 };
 
+static bool small_cases;
+
+void wsel_kit_cases_small(bool on)
+{
+    small_cases = on;
+}
+
+bool wsel_kit_cases_are_small(void)
+{
+    return small_cases;
+}
+
 const wsel_kit_system *const *wsel_kit_systems(size_t *n)
 {
     *n = sizeof systems / sizeof systems[0];

@@ -501,7 +501,9 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
     wcase *c = calloc(1, sizeof *c);
     wsel_error err;
     wsel_error_clear(&err);
-    if (!c || !(c->text = wsel_kit_weighted_gen_config(seed, NULL))) {
+    wsel_kit_weighted_opts small = { .max_items = 16, .max_group = 16, .mode = -1 };
+    const wsel_kit_weighted_opts *o = wsel_kit_cases_are_small() ? &small : NULL;
+    if (!c || !(c->text = wsel_kit_weighted_gen_config(seed, o))) {
         snprintf(why, len, "out of memory");
         w_case_free(c);
         return NULL;
