@@ -2,7 +2,7 @@
 #
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
-#   make fuzz-ci    [FUZZ_CI_SECONDS=30]                            each target briefly, fails on any finding
+#   make fuzz-ci    [FUZZ_CI_SECONDS=20]                            each target briefly, fails on any finding
 #   make oss-fuzz-check                                             fuzz/oss-fuzz/build.sh as OSS-Fuzz runs it
 #   make coverage                                                   gcov/lcov report in report/coverage/,
 #                                                                   per folder and per system
@@ -18,7 +18,7 @@ FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config g
 FUZZ_SECONDS ?= 180
 # Per-target time of `make fuzz-ci`: every target FUZZ_CI_SECONDS, FUZZ_JOBS (2) at a
 # time, so the twelve targets take about 6 x FUZZ_CI_SECONDS on two cores.
-FUZZ_CI_SECONDS ?= 30
+FUZZ_CI_SECONDS ?= 20
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
 FUZZ_AFL     := build-fuzz-afl
