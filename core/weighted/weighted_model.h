@@ -34,6 +34,10 @@ typedef struct wsel__warning {
     struct wsel__warning *next;
 } wsel__warning;
 
+/* What gdnsd's numeric getaddrinfo reads from NUL-terminated `s` for `family`
+ * (AF_INET, AF_INET6): true with the socket address in *out. */
+struct sockaddr_storage;
+bool wsel__numeric_host(const char *s, int family, struct sockaddr_storage *out);
 /* 4 or 6 when s[0..len) is an IPv4 / IPv6 address (binary form in addr), else 0. */
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16]);
 /* Domain names read from zone-file text, as gdnsd reads a CNAME (weighted_model_check.c):

@@ -61,6 +61,23 @@ const char *wsel_config_key_hint(const char *key)
     return NULL;
 }
 
+bool wsel__numeric_host(const char *s, int family, struct sockaddr_storage *out)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = family;
+    hints.ai_flags = AI_NUMERICHOST;
+    bool ok = getaddrinfo(s, NULL, &hints, &res) == 0 && res &&
+              res->ai_addrlen <= sizeof *out;
+    if (ok) {
+        memset(out, 0, sizeof *out);
+        memcpy(out, res->ai_addr, res->ai_addrlen);
+    }
+    if (res)
+        freeaddrinfo(res);
+    return ok;
+}
+
 /* 4 or 6 when `s` is an IPv4 / IPv6 address (binary form in addr), else 0. */
 int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
 {
@@ -73,36 +90,18 @@ int wsel__ip_family(const char *s, size_t len, uint8_t addr[16])
     /* gdnsd reads addresses with a numeric getaddrinfo, which also takes inet_aton's
      * spellings (127.1, 3221225985, 0x7f.0.0.1, 0300.0.2.1): take what gdnsd takes
      * (doc/weighted.md §3.5, D1); the loader warns about the spelling. */
-    if (strspn(s, "0123456789.xXabcdefABCDEF") == len && len) {
-        struct addrinfo hints, *res = NULL;
-        memset(&hints, 0, sizeof hints);
-        hints.ai_family = AF_INET;
-        hints.ai_flags = AI_NUMERICHOST;
-        if (getaddrinfo(s, NULL, &hints, &res) == 0 && res) {
-            const struct sockaddr_in *sin = (const struct sockaddr_in *)(void *)res->ai_addr;
-            memcpy(addr, &sin->sin_addr, 4);
-            freeaddrinfo(res);
-            return 4;
-        }
-        if (res)
-            freeaddrinfo(res);
+    struct sockaddr_storage ss;
+    if (strspn(s, "0123456789.xXabcdefABCDEF") == len && len &&
+        wsel__numeric_host(s, AF_INET, &ss)) {
+        memcpy(addr, &((const struct sockaddr_in *)(void *)&ss)->sin_addr, 4);
+        return 4;
     }
     /* ... and IPv6 text with a scope id (fe80::1%lo, fe80::1%1), by the same getaddrinfo:
      * an interface name only for link-local addresses and only when this host has the
      * interface, a number for any IPv6 address (D1). */
-    if (memchr(s, '%', len) && s[len] == '\0') {
-        struct addrinfo hints, *res = NULL;
-        memset(&hints, 0, sizeof hints);
-        hints.ai_family = AF_INET6;
-        hints.ai_flags = AI_NUMERICHOST;
-        if (getaddrinfo(s, NULL, &hints, &res) == 0 && res) {
-            const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)(void *)res->ai_addr;
-            memcpy(addr, &sin6->sin6_addr, 16);
-            freeaddrinfo(res);
-            return 6;
-        }
-        if (res)
-            freeaddrinfo(res);
+    if (memchr(s, '%', len) && s[len] == '\0' && wsel__numeric_host(s, AF_INET6, &ss)) {
+        memcpy(addr, &((const struct sockaddr_in6 *)(void *)&ss)->sin6_addr, 16);
+        return 6;
     }
     memset(addr, 0, 16);
     return 0;

@@ -1,12 +1,14 @@
 /* Names of modes and parameter levels, and canonical state keys. */
 #include <ctype.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../addr.h"
 #include "weighted_internal.h"
+#include "weighted_model.h"
 
 const char *wsel_mode_name(wsel_mode m)
 {
@@ -35,19 +37,11 @@ const char *wsel_level_name(wsel_level l)
  * numeric getaddrinfo reads: `fe80::1%1` is `fe80::1%lo` where interface 1 is lo). */
 static bool scoped_text(const char *text, char *buf, size_t len)
 {
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_INET6;
-    hints.ai_flags = AI_NUMERICHOST;
-    if (getaddrinfo(text, NULL, &hints, &res) != 0 || !res) {
-        if (res)
-            freeaddrinfo(res);
-        return false;
-    }
-    int rc = getnameinfo(res->ai_addr, res->ai_addrlen, buf, (socklen_t)len, NULL, 0,
-                         NI_NUMERICHOST);
-    freeaddrinfo(res);
-    return rc == 0;
+    struct sockaddr_storage ss;
+    return wsel__numeric_host(text, AF_INET6, &ss) &&
+           getnameinfo((const struct sockaddr *)(const void *)&ss,
+                        sizeof(struct sockaddr_in6), buf, (socklen_t)len, NULL, 0,
+                        NI_NUMERICHOST) == 0;
 }
 
 bool wsel__canon_key(const char *text, char *out, size_t len)
