@@ -702,6 +702,30 @@ static void test_identity_group_shapes(void **unused)
             compare_text(text, WSEL_MODE_GROUPED_MULTI, rounds, 3, &rs, 40, &stats);
         }
     }
+    /* More than 8 groups, all narrow: the 8-groups-at-a-time search with its fewest
+     * steps (widest group 1: no step; 2: one; 3: two), which no shape above reaches. */
+    static const unsigned many[] = { 9, 16, 33, 64 };
+    for (unsigned i = 0; i < sizeof many / sizeof many[0]; i++) {
+        unsigned G = many[i];
+        for (unsigned widest = 1; widest <= 3; widest++) {
+            size_t len = (size_t)snprintf(text, sizeof text,
+                                          "service_types => [ mon ]\nr => { multi => true\n");
+            for (unsigned g = 0; g < G; g++) {
+                unsigned per = g % 3 == 0 ? widest : 1 + (g % widest);
+                len += (size_t)snprintf(text + len, sizeof text - len, " g%u => {", g);
+                for (unsigned a = 0; a < per; a++)
+                    len += (size_t)snprintf(text + len, sizeof text - len,
+                                            " a%u => [ 10.%u.%u.%u, %u ]", a, 60 + widest, g,
+                                            a + 1, (unsigned)wsel_kit_range(&rs, 1, 1000));
+                len += (size_t)snprintf(text + len, sizeof text - len, " }\n");
+            }
+            snprintf(text + len, sizeof text - len, "}\n");
+            state_round rounds[3];
+            for (unsigned k = 0; k < 3; k++)
+                rounds[k] = (state_round){ 9000 + G * 10 + widest + k, k * 0.3, false };
+            compare_text(text, WSEL_MODE_GROUPED_MULTI, rounds, 3, &rs, 40, &stats);
+        }
+    }
     assert_true(stats.multi_items > 100);
 }
 
