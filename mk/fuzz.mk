@@ -2,7 +2,7 @@
 #
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
-#   make fuzz-ci    [FUZZ_CI_SECONDS=20]                            each target briefly, fails on any finding
+#   make fuzz-ci    [FUZZ_CI_SECONDS=10]                            each target briefly, fails on any finding
 #   make oss-fuzz-check                                             fuzz/oss-fuzz/build.sh as OSS-Fuzz runs it
 #   make coverage                                                   gcov/lcov report in report/coverage/,
 #                                                                   per folder and per system
@@ -18,7 +18,7 @@ FUZZ_TARGETS ?= config statefile $(FUZZ_WEIGHTED) systems_identity gslb_config g
 FUZZ_SECONDS ?= 180
 # Per-target time of `make fuzz-ci`: every target FUZZ_CI_SECONDS, FUZZ_JOBS (2) at a
 # time, so the twelve targets take about 6 x FUZZ_CI_SECONDS on two cores.
-FUZZ_CI_SECONDS ?= 20
+FUZZ_CI_SECONDS ?= 10
 FUZZ_CC      ?= clang
 FUZZ_LF      := build-fuzz-lf
 FUZZ_AFL     := build-fuzz-afl
@@ -77,7 +77,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_LF)/fuzz_%)
 fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (default 180) and merge new coverage into corpus/
 	@sh fuzz/run.sh libfuzzer $(FUZZ_LF) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (30) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
+fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (10) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
 	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
