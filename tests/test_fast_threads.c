@@ -27,20 +27,7 @@
 #define SYNCS 300
 #define TTL_BASE 1000u
 
-static const char *const config_text =
-    "service_types => [ mon ]\n"
-    "single => { a => [ 10.0.0.1, 10 ], b => [ 10.0.0.2, 20 ], c => [ 10.0.0.3, 30 ],"
-    "            d => [ 10.0.0.4, 40 ], e => [ 10.0.0.5, 1048575 ] }\n"
-    "umulti => { multi => true, a => [ 10.0.1.1, 5 ], b => [ 10.0.1.2, 5 ], c => [ 10.0.1.3, 7 ],"
-    "           d => [ 10.0.1.4, 1 ], e => [ 10.0.1.5, 9 ], f => [ 10.0.1.6, 9 ] }\n"
-    "gsingle => { g1 => { a => [ 10.0.2.1, 3 ], b => [ 10.0.2.2, 4 ] },"
-    "             g2 => { a => [ 10.0.2.3, 5 ], b => [ 10.0.2.4, 5 ], c => [ 10.0.2.5, 1 ] } }\n"
-    "gmulti => { multi => true, g1 => { a => [ 10.0.3.1, 3 ], b => [ 10.0.3.2, 4 ] },"
-    "            g2 => { a => [ 10.0.3.3, 5 ] }, g3 => { a => [ 10.0.3.4, 2 ], b => [ 10.0.3.5, 2 ] } }\n"
-    "both => { up_thresh => 0.7,"
-    "          addrs_v4 => { a => [ 10.0.4.1, 1 ], b => [ 10.0.4.2, 2 ], c => [ 10.0.4.3, 3 ] },"
-    "          addrs_v6 => { multi => true, a => [ 2001:db8::1, 1 ], b => [ 2001:db8::2, 2 ] } }\n"
-    "cn => { x => [ x.example.net., 3 ], y => [ y.example.net., 1 ], z => [ z.example.net., 6 ] }\n";
+static const char *const config_text = WSEL_TEST_ALL_SET_KINDS;
 
 typedef struct shared {
     const wsel_config *cfg;
