@@ -96,6 +96,10 @@ void wsel__gslb_names_free(wsel_gslb_config *cfg);
 int wsel__gslb_names_queries(wsel_gslb_config *cfg);
 /* The wide IP of the most specific pattern matching qname; -1 if none. */
 long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
+/* The wide IP a query name reaches without wildcards, in wsel_gslb_find_wideip's order
+ * (path as written, with /Common/, last path part, alias), or -1: who owns a claimed name
+ * (lint G033). wsel_gslb_find_wideip is this, then the wildcards. */
+long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name);
 /* How many patterns there are; pattern i of A-41's order (0 the most specific) into *pat
  * (the config's string) and *wideip when i is below that. */
 size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const char **pat,

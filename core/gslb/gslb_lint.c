@@ -421,16 +421,14 @@ static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
 
 /* G033: a query name claimed twice -- the last path part of a wide IP's name or an alias
  * that an earlier wide IP (file order) has as its name or alias. Queries for it reach
- * the earlier one only: wsel_gslb_find_wideip's order, names before aliases. */
+ * one wide IP only, the one wsel_gslb_find_wideip picks (names before aliases). */
 static void lint_claims(lint_findings *l, size_t wi, const char *obj)
 {
     const wsel_gslb_config *c = l->cfg;
     const wsel_gslb_wideip *w = &c->wideips[wi];
     for (size_t a = 0; a <= w->n_aliases; a++) {
         const char *name = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
-        long x = wsel__gslb_names_find(c, WSEL__GSLB_NS_LEAF, name),
-             y = wsel__gslb_names_find(c, WSEL__GSLB_NS_ALIAS, name);
-        long owner = x < 0 || (y >= 0 && y < x) ? y : x;
+        long owner = wsel__gslb_find_claim(c, name);
         if (owner >= 0 && (size_t)owner != wi)
             add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
                 "%s '%s' is also claimed by gtm wideip a %s: its queries reach that one",

@@ -228,28 +228,43 @@ long wsel__gslb_find_vs(const wsel_gslb_config *cfg, const char *key)
     return -1;
 }
 
+/* name into a[600] without one final dot (a DNS name written fully qualified). */
+static const char *without_final_dot(const char *name, char a[600])
+{
+    wsel__gslb_fmt(a, 600, "%s", name);
+    size_t n = strlen(a);
+    if (n > 1 && a[n - 1] == '.')
+        a[n - 1] = '\0';
+    return a;
+}
+
 long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name)
 {
     if (!cfg || !name)
         return -1;
+    long w = wsel__gslb_find_claim(cfg, name);
+    if (w >= 0 || name[0] == '/')
+        return w;
+    char a[600];
+    return wsel__gslb_names_match(cfg, without_final_dot(name, a)); /* wildcards */
+}
+
+long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name)
+{
     char a[600], b[600];
     long w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(name, b, sizeof b));
     if (w >= 0) /* exactly as configured */
         return w;
-    wsel__gslb_fmt(a, sizeof a, "%s", name);
-    size_t n = strlen(a);
-    if (n > 1 && a[n - 1] == '.')
-        a[n - 1] = '\0';
+    without_final_dot(name, a);
     if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(a, b, sizeof b))) >= 0)
         return w;
     if (a[0] == '/')
         return -1;
     /* a bare query name: a wide IP in any partition by its last path part (the first such
-     * wide IP in file order), an alias, the most specific wildcard (A-41) */
-    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_LEAF, a)) >= 0 ||
-        (w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_ALIAS, a)) >= 0)
+     * wide IP in file order), then an alias */
+    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_LEAF, a)) >= 0)
         return w;
-    return wsel__gslb_names_match(cfg, a);
+    return wsel__gslb_names_find(cfg, WSEL__GSLB_NS_ALIAS, a);
 }
 
 bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a)
