@@ -11,7 +11,8 @@
 static const char inputs_usage[] =
     "usage: wsel gslb inputs CONFIG [WIDEIP...]\n"
     "Prints an inputs template (JSON) for the wide IPs named (all when none): every virtual\n"
-    "server of their pools (and their depends-on targets) up, not over limit, each metric\n"
+    "server of their pools and last-resort pools (and their depends-on targets; with no\n"
+    "WIDEIP, every pool and virtual server) up, not over limit, each metric\n"
     "a configured method reads as null, each pool neither held down nor over limit, and\n"
     "\"_needs\": which pool step reads each metric, what reads the LDNS and the random\n"
     "words. resolve reads it as it is; fill in the nulls and query.ldns.\n";
