@@ -332,12 +332,13 @@ int main(void)
                                            "10.0.4.1", "x.example.net.", "10.0.5.2"};
         for (size_t k = 0; k < sizeof down / sizeof down[0]; k++)
             built &= wsel_state_set(st, "mon", down[k], false, 300, NULL, &err) == WSEL_OK;
-        static const char *const variants[] = {"fast", "fast-scalar", "fast-sse2", "fast-avx2"};
-        for (size_t k = 0; built && k < sizeof variants / sizeof variants[0]; k++) {
-            int rc = wsel_resolver_new_variant(cfg, st, variants[k], &rv[n_rv], &err);
-            if (rc == WSEL_E_UNSUPPORTED)
+        /* every fast variant this build and CPU run, "fast" (the library's pick) too */
+        const char *variants[WSEL_KIT_MAX_VARIANTS];
+        size_t nv = wsel_kit_variants(variants, WSEL_KIT_MAX_VARIANTS, true);
+        for (size_t k = 0; built && k < nv; k++) {
+            if (strcmp(variants[k], "ref") == 0 || n_rv + 2 > MAX_RESOLVERS)
                 continue;
-            built &= rc == WSEL_OK;
+            built &= wsel_kit_resolver_new(cfg, st, variants[k], &rv[n_rv], &err) == WSEL_OK;
             names[n_rv] = variants[k];
             only[n_rv++] = NULL;
         }
