@@ -363,8 +363,25 @@ static int read_weight(builder *b, const wsel__node *w, const char *label, uint3
     return WSEL_OK;
 }
 
+/* The first space, control or non-ASCII byte of a CNAME's labels (wire form) draws a
+ * warning (D6). */
+static int warn_cname_bytes(builder *b, const wsel__node *a, const char *label,
+                            const uint8_t *wire)
+{
+    for (size_t i = 0, nth = 1; wire[i]; i += (size_t)wire[i] + 1, nth++)
+        for (size_t k = 1; k <= wire[i]; k++) {
+            unsigned c = wire[i + k];
+            if (c <= ' ' || c >= 0x7f)
+                return bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u in label %zu "
+                             "(a space, control or non-ASCII byte): legal in DNS and accepted "
+                             "by gdnsd, but rarely meant", c, nth) ? WSEL_OK : nomem(b);
+        }
+    return WSEL_OK;
+}
+
+/* For a CNAME, also its presentation text (what gdnsd answers) into cname[]. */
 static int check_value(builder *b, const setctx *sc, const wsel__node *a, const char *label,
-                       uint8_t addr[16])
+                       uint8_t addr[16], char cname[WSEL__DNAME_TEXT])
 {
     int fam = wsel__ip_family(a->str, a->len, addr);
     if (sc->kind == WSEL_KIND_CNAME) {
@@ -386,19 +403,10 @@ static int check_value(builder *b, const setctx *sc, const wsel__node *a, const 
                          "CNAME '%.100s' %s; expected a fully qualified domain name ending in "
                          "'.', labels of 1..63 octets, at most 255 octets in wire form",
                          raw, why);
-        for (size_t i = 0, nth = 1; wire[i]; i += (size_t)wire[i] + 1, nth++) {
-            for (size_t k = 1; k <= wire[i]; k++) {
-                unsigned c = wire[i + k];
-                if (c <= ' ' || c >= 0x7f) {
-                    if (!bwarn(b, &a->pos, label, "CNAME holds the byte \\%03u in label %zu "
-                               "(a space, control or non-ASCII byte): legal in DNS and "
-                               "accepted by gdnsd, but rarely meant", c, nth))
-                        return nomem(b);
-                    return WSEL_OK;
-                }
-            }
-        }
-        return WSEL_OK;
+        int rc = warn_cname_bytes(b, a, label, wire);
+        if (!rc)
+            wsel__dname_text(wire, cname);
+        return rc;
     }
     int want = sc->kind == WSEL_KIND_V4 ? 4 : sc->kind == WSEL_KIND_V6 ? 6 : 0;
     if (fam && fam == want)
@@ -449,7 +457,8 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
                          "element %d is %s; expected %s", i + 1,
                          wsel__ntype_name(v->elems[i]->type), shape);
     const wsel__node *a = v->elems[0];
-    int rc = check_value(b, sc, a, label, it->addr);
+    char canon[WSEL__DNAME_TEXT];
+    int rc = check_value(b, sc, a, label, it->addr, canon);
     if (!rc)
         rc = read_weight(b, v->elems[1], label, &it->weight);
     if (rc)
@@ -457,7 +466,6 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
     char key[320];
     /* value: what gdnsd answers; keysrc: what gdnsd's monitoring names the item by */
     const char *value = a->str, *keysrc = a->str;
-    char canon[WSEL__DNAME_TEXT];
     uint8_t probe[16];
     if (sc->kind == WSEL_KIND_V4 && wsel__addr_parse(a->str, a->len, false, probe) != 4) {
         /* an inet_aton spelling gdnsd takes (D1): answer what gdnsd answers, say so */
@@ -475,12 +483,7 @@ static int read_item(builder *b, const setctx *sc, const wsel__entry *e, wsel_it
                    "answer", a->str, canon))
             return nomem(b);
     } else if (sc->kind == WSEL_KIND_CNAME) {
-        const char *why;
-        uint8_t wire[WSEL__DNAME_WIRE];
-        const char *raw = wsel__node_raw(a);
-        wsel__dname_wire(raw, strlen(raw), wire, &why); /* checked in check_value */
-        wsel__dname_text(wire, canon);
-        value = canon;
+        value = canon; /* check_value's presentation text */
     }
     if (!wsel__canon_key(keysrc, key, sizeof key))
         return bfail(b, WSEL_E_CNAME, &a->pos, label, "value too long");

@@ -140,9 +140,7 @@ size_t wsel__dname_wire(const char *s, size_t len, uint8_t wire[WSEL__DNAME_WIRE
             open = false;
             continue;
         }
-        if (w >= 255)
-            return *why = "is longer than 255 octets in wire form", 0;
-        if (!open) {
+        if (!open) { /* its length byte; the byte check below bounds w */
             lab = w++;
             open = true;
         }
