@@ -48,11 +48,11 @@ static size_t count_and_drop(replay *p, size_t end)
     uint32_t *fr = r->free, nf = p->nfree;
     /* ring_model.c's first_counted: the first address whose weight from it on (up to
      * end), times 999, is at most T -- by bisection over the prefix sums */
-    uint64_t T = (uint64_t)p->wmax * r->n * 1000, *ws = p->wsum;
+    uint64_t *ws = p->wsum;
     size_t lo = 0, from = end;
     while (lo < from) {
         size_t mid = lo + (from - lo) / 2;
-        if ((ws[end] - ws[mid]) * 999 <= T)
+        if (wsel__ring_uncounted(ws[end] - ws[mid], p->wmax, r->n))
             from = mid;
         else
             lo = mid + 1;
@@ -63,7 +63,7 @@ static size_t count_and_drop(replay *p, size_t end)
     double W = (double)S;
     uint32_t L = r->n;
     for (size_t i = from; i < end; i++) {
-        uint32_t c = W == 0 ? 0 : (uint32_t)((double)L * ((double)p->w[i] / W) + 0.0001);
+        uint32_t c = wsel__ring_share(L, p->w[i], W);
         p->target[i] = c;
         L -= c;
         W -= p->w[i];

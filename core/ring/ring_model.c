@@ -106,9 +106,9 @@ static void renumber(wsel_ring *r, size_t from, size_t pos)
  * while that weight stays small; *rest gets the weight from the returned one on. */
 static size_t first_counted(const wsel_ring *r, double *rest)
 {
-    uint64_t S = 0, T = (uint64_t)r->wmax * r->n * 1000; /* weight at or below T/999: counted */
+    uint64_t S = 0;
     size_t i = r->naddr;
-    while (i > 0 && (S + r->addr[i - 1]->weight) * 999 <= T)
+    while (i > 0 && wsel__ring_uncounted(S + r->addr[i - 1]->weight, r->wmax, r->n))
         S += r->addr[--i]->weight;
     *rest = (double)S;
     return i;
@@ -131,8 +131,7 @@ static size_t sequential_targets(wsel_ring *r)
     uint32_t L = r->n;
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
-        /* the value is positive, so truncation is the floor (and no libm call) */
-        uint32_t c = W == 0 ? 0 : (uint32_t)((double)L * ((double)a->weight / W) + 0.0001);
+        uint32_t c = wsel__ring_share(L, a->weight, W);
         a->target = c;
         L -= c;
         W -= a->weight;

@@ -85,6 +85,22 @@ struct wsel_ring {
 #define WSEL__RING_FOR_EACH_ADDR(r, a)                                                    \
     for (size_t i_ = 0; i_ < (r)->naddr && ((a) = (r)->addr[i_], 1); i_++)
 
+/* doc/ring.md section 5's arithmetic, shared by the one-by-one redistribution
+ * (ring_model.c) and the batch build (ring_build.c), which must give the same wheel.
+ * Uncounted: the weight from an address on (`suffix`) is small enough, suffix * 999 <=
+ * wmax * N * 1000, that it and every address before it get no slot. Share: a counted
+ * address gets the floor of its part of the `left` slots, `rest` being the weight from
+ * it on (positive, so truncation is the floor; no libm call). */
+static inline bool wsel__ring_uncounted(uint64_t suffix, uint32_t wmax, uint32_t n)
+{
+    return suffix * 999 <= (uint64_t)wmax * n * 1000;
+}
+
+static inline uint32_t wsel__ring_share(uint32_t left, uint32_t weight, double rest)
+{
+    return rest == 0 ? 0 : (uint32_t)((double)left * ((double)weight / rest) + 0.0001);
+}
+
 /* A cheap digest of a host name (FNV-1a), so finding a host compares few names. */
 static inline uint32_t wsel__ring_name_key(const char *name)
 {
