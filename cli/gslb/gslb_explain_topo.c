@@ -117,14 +117,6 @@ static void applies_text(topo_view *v, size_t t, char *buf, size_t len)
         snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v->cfg->pools[v->w->lrp].name);
 }
 
-static size_t mixed_negations(const wsel_gslb_region *rg)
-{
-    size_t neg = 0;
-    for (size_t e = 0; e < rg->n_entries; e++)
-        neg += rg->entries[e].negate;
-    return neg && neg < rg->n_entries ? neg : 0;
-}
-
 static void region_text(const topo_view *v, size_t r)
 {
     const wsel_gslb_region *rg = &v->cfg->regions[r];
@@ -136,8 +128,9 @@ static void region_text(const topo_view *v, size_t r)
     }
     if (!rg->n_entries)
         cli_gslb_printf(stdout, " (no entries: matches nothing)");
-    cli_gslb_printf(stdout, "%s\n", mixed_negations(rg) ? " !G032" : "");
-    if (mixed_negations(rg))
+    bool mixed = wsel__gslb_region_mixed(rg) > 0;
+    cli_gslb_printf(stdout, "%s\n", mixed ? " !G032" : "");
+    if (mixed)
         cli_gslb_printf(stdout, "      matches what one of its is entries matches, unless one of "
                                 "its is-not entries matches it too (A-40)\n");
 }
@@ -211,7 +204,7 @@ static void topology_json(topo_view *v, wsel__jw *j)
             wsel__jw_str(j, c);
         }
         wsel__jw_arr_end(j);
-        wsel__jw_kbool(j, "mixes_not", mixed_negations(rg) > 0);
+        wsel__jw_kbool(j, "mixes_not", wsel__gslb_region_mixed(rg) > 0);
         wsel__jw_obj_end(j);
     }
     wsel__jw_arr_end(j);

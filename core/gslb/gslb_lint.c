@@ -605,16 +605,22 @@ static void lint_other(lint_findings *l)
             "ignored by this tool: %s", c->unknown[u].what);
     for (size_t r = 0; r < c->n_regions; r++) {
         const wsel_gslb_region *rg = &c->regions[r];
-        size_t neg = 0;
-        for (size_t e = 0; e < rg->n_entries; e++)
-            neg += rg->entries[e].negate;
+        size_t neg = wsel__gslb_region_mixed(rg);
         wsel__gslb_fmt(obj, sizeof obj, "gtm region %s", rg->name);
-        if (neg && neg < rg->n_entries) /* */
+        if (neg) /* */
             add(l, 32, 3, c->n_topo + c->n_unknown + r, obj, rg->pos,
                 "mixes is and is not: matches what one of its %zu is entries matches, unless "
                 "one of its %zu is-not entries matches it too",
                 rg->n_entries - neg, neg);
     }
+}
+
+size_t wsel__gslb_region_mixed(const wsel_gslb_region *rg)
+{
+    size_t neg = 0;
+    for (size_t e = 0; e < rg->n_entries; e++)
+        neg += rg->entries[e].negate;
+    return neg < rg->n_entries ? neg : 0;
 }
 
 int wsel_gslb_lint(const wsel_gslb_config *cfg, wsel_gslb_finding **out, size_t *n,
