@@ -100,6 +100,11 @@ long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
  * (path as written, with /Common/, last path part, alias), or -1: who owns a claimed name
  * (lint G033). wsel_gslb_find_wideip is this, then the wildcards. */
 long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name);
+/* c in lower case when an ASCII capital (DNS names compare ignoring ASCII case). */
+static inline int wsel__gslb_fold(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
 /* How many of region rg's entries are `not` entries when it mixes them with positive ones
  * (lint G032, A-40), else 0. */
 size_t wsel__gslb_region_mixed(const wsel_gslb_region *rg);

@@ -436,15 +436,6 @@ static void lint_claims(lint_findings *l, size_t wi, const char *obj)
     }
 }
 
-/* a and b alike, ignoring ASCII case (DNS names). */
-static bool fold_eq(char a, char b)
-{
-    int x = (unsigned char)a, y = (unsigned char)b;
-    x += x >= 'A' && x <= 'Z' ? 'a' - 'A' : 0;
-    y += y >= 'A' && y <= 'Z' ? 'a' - 'A' : 0;
-    return x == y;
-}
-
 /* Do glob patterns p and q (A-41) match a common name? Forward reachability over pairs of
  * positions (i in p, j in q): a star stays or ends, either side; two other symbols
  * advance together when they agree. Out of memory: false, and the lint run fails. */
@@ -473,7 +464,8 @@ static bool globs_meet(lint_findings *l, const char *p, const char *q)
                     r[(i + 1) * w + j] = 1;
             }
             if (a && b && a != '*' && b != '*' &&
-                (a == '?' || b == '?' || fold_eq(a, b)))
+                (a == '?' || b == '?' ||
+                 wsel__gslb_fold((unsigned char)a) == wsel__gslb_fold((unsigned char)b)))
                 r[(i + 1) * w + j + 1] = 1;
         }
     bool meet = r[n * w + m];

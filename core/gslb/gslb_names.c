@@ -44,10 +44,8 @@ static uint64_t hash(const char *s, bool fold)
 {
     uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
     for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (fold && c >= 'A' && c <= 'Z')
-            c = (unsigned char)(c - 'A' + 'a');
-        h = (h ^ c) * 0x100000001b3ull;
+        int c = (unsigned char)*s;
+        h = (h ^ (uint64_t)(fold ? wsel__gslb_fold(c) : c)) * 0x100000001b3ull;
     }
     return h;
 }
@@ -139,11 +137,6 @@ void wsel__gslb_names_free(wsel_gslb_config *cfg)
 
 /* ---- query names: aliases and wildcards (doc/gslb.md §1, A-41) ---- */
 
-static int fold(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
 bool wsel__gslb_is_pattern(const char *name)
 {
     return strpbrk(name, "*?") != NULL;
@@ -158,7 +151,8 @@ bool wsel__gslb_glob(const char *pat, const char *s)
         if (*pat == '*') {
             star = pat++;
             resume = s;
-        } else if (*pat && (*pat == '?' || fold((unsigned char)*pat) == fold((unsigned char)*s))) {
+        } else if (*pat && (*pat == '?' || wsel__gslb_fold((unsigned char)*pat) ==
+                                                wsel__gslb_fold((unsigned char)*s))) {
             pat++;
             s++;
         } else if (star) {
