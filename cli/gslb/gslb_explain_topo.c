@@ -16,6 +16,8 @@ typedef struct topo_view {
     uint8_t *applies;      /* per record: bit 0 the wide IP, bit 1 some pool of it */
     size_t *regions, n_regions; /* the regions named, in the order they are listed */
     uint8_t *listed;       /* per region: already in regions[] */
+    long pools[WSEL_GSLB_MAX_POOLS + 1]; /* the wide IP's resolved pools, then its */
+    size_t n_pools;                      /* last-resort pool when not one of them */
 } topo_view;
 
 static bool uses_topology(const wsel_gslb_pool *p)
@@ -54,11 +56,9 @@ static void view_build(topo_view *v)
             v->can.rcan_ok = false;
             v->applies[t] |= wsel__gslb_can_match(&v->can, &cfg->topo[t].server, -1, v->w);
         }
-        for (size_t i = 0; i < v->w->n_pools; i++)
-            if (applies_to_pool(v, t, v->w->pools[i].pool))
+        for (size_t i = 0; i < v->n_pools; i++)
+            if (applies_to_pool(v, t, v->pools[i]))
                 v->applies[t] |= 2;
-        if (v->w->lrp >= 0 && applies_to_pool(v, t, v->w->lrp))
-            v->applies[t] |= 2;
         if (v->applies[t]) {
             list_region(v, &cfg->topo[t].ldns);
             list_region(v, &cfg->topo[t].server);
@@ -90,6 +90,14 @@ static int view_open(topo_view *v, const wsel_gslb_config *cfg, size_t wi)
         view_free(v);
         return -1;
     }
+    bool lrp_listed = false;
+    for (size_t i = 0; i < v->w->n_pools && v->n_pools < WSEL_GSLB_MAX_POOLS; i++)
+        if (v->w->pools[i].pool >= 0) {
+            v->pools[v->n_pools++] = v->w->pools[i].pool;
+            lrp_listed |= v->w->pools[i].pool == v->w->lrp;
+        }
+    if (v->w->lrp >= 0 && !lrp_listed)
+        v->pools[v->n_pools++] = v->w->lrp;
     view_build(v);
     return 0;
 }
@@ -109,12 +117,10 @@ static void applies_text(topo_view *v, size_t t, char *buf, size_t len)
     buf[0] = '\0';
     if (v->applies[t] & 1)
         at += (size_t)snprintf(buf, len, "wide IP");
-    for (size_t i = 0; i < v->w->n_pools && at < len; i++)
-        if (applies_to_pool(v, t, v->w->pools[i].pool))
+    for (size_t i = 0; i < v->n_pools && at < len; i++)
+        if (applies_to_pool(v, t, v->pools[i]))
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
-                                   v->cfg->pools[v->w->pools[i].pool].name);
-    if (v->w->lrp >= 0 && at < len && applies_to_pool(v, t, v->w->lrp))
-        snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v->cfg->pools[v->w->lrp].name);
+                                   v->cfg->pools[v->pools[i]].name);
 }
 
 static void region_text(const topo_view *v, size_t r)
@@ -182,11 +188,9 @@ static void topology_json(topo_view *v, wsel__jw *j)
         wsel__jw_karr_begin(j, "applies");
         if (v->applies[t] & 1)
             wsel__jw_str(j, "wideip");
-        for (size_t i = 0; i < v->w->n_pools; i++)
-            if (applies_to_pool(v, t, v->w->pools[i].pool))
-                wsel__jw_str(j, cfg->pools[v->w->pools[i].pool].name);
-        if (v->w->lrp >= 0 && applies_to_pool(v, t, v->w->lrp))
-            wsel__jw_str(j, cfg->pools[v->w->lrp].name);
+        for (size_t i = 0; i < v->n_pools; i++)
+            if (applies_to_pool(v, t, v->pools[i]))
+                wsel__jw_str(j, cfg->pools[v->pools[i]].name);
         wsel__jw_arr_end(j);
         wsel__jw_obj_end(j);
     }
@@ -217,9 +221,8 @@ int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *
     if (view_open(&v, cfg, wi) < 0)
         return -1;
     bool used = v.w->lb_mode == WSEL_GSLB_TOPOLOGY;
-    for (size_t i = 0; i < v.w->n_pools; i++)
-        used |= v.w->pools[i].pool >= 0 && uses_topology(&cfg->pools[v.w->pools[i].pool]);
-    used |= v.w->lrp >= 0 && uses_topology(&cfg->pools[v.w->lrp]);
+    for (size_t i = 0; i < v.n_pools; i++)
+        used |= uses_topology(&cfg->pools[v.pools[i]]);
     if (used && j)
         topology_json(&v, j);
     else if (used)
