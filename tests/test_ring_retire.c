@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 #include "../fast/ring/ring_view.h"
 
 #define SLOTS 65536
@@ -107,14 +108,6 @@ static void test_runner_bounded(void **u)
     free(text);
 }
 
-/* IP-literal hosts only: the resolver is never asked */
-static int no_resolve(void *ctx, const char *name, wsel_ring_record *out)
-{
-    (void)ctx;
-    (void)name;
-    (void)out;
-    return WSEL_E_ARG;
-}
 
 /* The library call on its own: without a reclaim every publishing sync keeps one more
  * view (the lifetime rule: a retired view may be in a reader's hands until the caller's
@@ -126,7 +119,7 @@ static void test_sync_reclaim(void **u)
     wsel_error err;
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = no_resolve;
+    o.dns.resolve = wsel_kit_ring_literals_only; /* IP literals only */
     o.wheel_size = SLOTS;
     wsel_ring *r = NULL;
     wsel_ring_fast *f = NULL;

@@ -16,22 +16,9 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 #include "../core/ring/ring_model.h"
 
-static uint32_t lcg(uint64_t *st, uint32_t lo, uint32_t hi)
-{
-    *st = *st * 6364136223846793005u + 1442695040888963407u;
-    return lo + (uint32_t)((*st >> 33) % (hi - lo + 1));
-}
-
-static int nothing(void *ctx, const char *name, wsel_ring_record *out)
-{
-    (void)ctx;
-    (void)name;
-    memset(out, 0, sizeof *out);
-    out->failed = true;
-    return 0;
-}
 
 /* ---- lookups by name ------------------------------------------------------------------ */
 
@@ -132,7 +119,7 @@ static void test_counted_bounded(void **state)
     (void)state;
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = nothing;
+    o.dns.resolve = wsel_kit_ring_literals_only;
     o.wheel_size = SMALL_WHEEL;
     wsel_ring *r = NULL;
     wsel_error err;
@@ -141,7 +128,8 @@ static void test_counted_bounded(void **state)
     for (uint32_t i = 0; i < BIG_HOSTS; i++) {
         char name[32];
         literal(i, name, sizeof name);
-        assert_int_equal(wsel_ring_add_host(r, name, 80, lcg(&st, 1, 100), &err), WSEL_OK);
+        uint32_t w = (uint32_t)wsel_kit_range(&st, 1, 100);
+        assert_int_equal(wsel_ring_add_host(r, name, 80, w, &err), WSEL_OK);
     }
     uint64_t counted = wsel__ring_cost(WSEL__RING_COUNTED) - before;
     print_message("counted: %llu addresses over %d adds\n", (unsigned long long)counted,
@@ -237,13 +225,13 @@ static void run_model_case(uint32_t n, uint32_t hosts, uint32_t lo, uint32_t hi,
     assert_int_equal(wsel_ring_default_order(n, m.free, &err), WSEL_OK);
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = nothing;
+    o.dns.resolve = wsel_kit_ring_literals_only;
     o.wheel_size = n;
     wsel_ring *r = NULL;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
     for (uint32_t i = 0; i < hosts; i++) {
         char name[32];
-        uint32_t w = lcg(&seed, lo, hi);
+        uint32_t w = (uint32_t)wsel_kit_range(&seed, lo, hi);
         literal(i, name, sizeof name);
         assert_int_equal(wsel_ring_add_host(r, name, 80, w, &err), WSEL_OK);
         model_add(&m, w);
