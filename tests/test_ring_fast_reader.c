@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "kit/kit.h"
 #include "ring_mock.h"
 
 typedef struct twins {
@@ -26,13 +27,6 @@ typedef struct twins {
 
 static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
 
-static uint64_t rnd(void) /* xorshift64*: any fixed sequence does */
-{
-    rnd_state ^= rnd_state >> 12;
-    rnd_state ^= rnd_state << 25;
-    rnd_state ^= rnd_state >> 27;
-    return rnd_state * 0x2545f4914f6cdd1du;
-}
 
 /* k hosts 10.0.0.1.. with weights w; host i down when down[i]; health threshold thr. */
 static void twins_new(twins *t, uint32_t n, unsigned k, const uint32_t *w, const bool *down,
@@ -98,10 +92,10 @@ static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const c
 static void compare_all(twins *t, bool cache_only)
 {
     for (int i = 0; i < 40; i++) {
-        wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = i < 8 ? (uint64_t)i : rnd()};
+        wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = i < 8 ? (uint64_t)i : wsel_kit_mix(&rnd_state)};
         compare_keyed(t, h, cache_only, "hash");
         h.mode = WSEL_RING_FLOAT;
-        h.u = i == 0 ? 0.0 : (double)(rnd() >> 11) / 9007199254740992.0;
+        h.u = i == 0 ? 0.0 : wsel_kit_unit(wsel_kit_mix(&rnd_state));
         compare_keyed(t, h, cache_only, "float");
     }
     wsel_ring_handle hr = {.mode = WSEL_RING_RR}, hf = hr;
@@ -128,9 +122,9 @@ static void test_reader_matches_reference(void **u)
     bool down[12];
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         for (int pattern = 0; pattern < 4; pattern++) {
-            unsigned k = 1 + (unsigned)(rnd() % 12);
+            unsigned k = (unsigned)wsel_kit_range(&rnd_state, 1, 12);
             for (unsigned i = 0; i < k; i++) {
-                w[i] = 1 + (uint32_t)(rnd() % 50);
+                w[i] = (uint32_t)wsel_kit_range(&rnd_state, 1, 50);
                 down[i] = pattern == 3 || (pattern == 1 && i % 2 == 1) ||
                           (pattern == 2 && i + 1 < k);
             }
