@@ -1543,17 +1543,6 @@ static void subnet_match_is_mask(void **s)
 /* ---- nested regions (A-39) ------------------------------------------------------ */
 
 /* Appends to a growing buffer (asserts on overflow). */
-static void cat(char *buf, size_t cap, size_t *len, const char *fmt, ...) WSEL_PRINTF(4, 5);
-static void cat(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    assert_true(n >= 0 && (size_t)n < cap - *len);
-    *len += (size_t)n;
-}
-
 #define REGION_HEAD                                                                                \
     "gtm server a { datacenter DC1 product bigip virtual-servers { v { destination 10.0.0.1:80 } } }\n" \
     "gtm server b { datacenter DC2 product bigip virtual-servers { v { destination 10.0.0.2:80 } } }\n" \
@@ -1577,25 +1566,25 @@ static void topology_regions_nested_exponential(void **s)
 {
     (void)s;
     enum { DEPTH = 30 };
-    static char conf[32768];
-    size_t len = 0;
-    cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+    wsel_kit_sbuf conf = {0};
+    wsel_kit_sb_printf(&conf, "%s", REGION_HEAD);
     for (int i = 0; i < DEPTH; i++)
         for (int ab = 0; ab < 2; ab++) {
             if (i + 1 < DEPTH)
-                cat(conf, sizeof conf, &len,
+                wsel_kit_sb_printf(&conf,
                     "gtm region %c%d { region-members { region %c%d { } region %c%d { } } }\n",
                     "AB"[ab], i, 'A', i + 1, 'B', i + 1);
             else
-                cat(conf, sizeof conf, &len,
+                wsel_kit_sb_printf(&conf,
                     "gtm region %c%d { region-members { subnet 198.51.100.0/24 { } } }\n", "AB"[ab], i);
         }
-    cat(conf, sizeof conf, &len, "gtm topology ldns: region A0 server: datacenter DC1 { order 1 score 10 }\n"
+    wsel_kit_sb_printf(&conf, "gtm topology ldns: region A0 server: datacenter DC1 { order 1 score 10 }\n"
                                  "gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC2 { order 2 score 5 }\n");
     char json[256];
     snprintf(json, sizeof json, REGION_IN, "203.0.113.9");
     run r;
-    run_init(&r, conf, json);
+    assert_false(conf.oom);
+    run_init(&r, conf.s, json);
     const uint64_t entries = 2 * DEPTH * 2 - 2; /* 2 entries per region, 1 at the bottom */
     uint64_t before = wsel__gslb_region_evals(r.st);
     assert_string_equal(first(q(&r, "w")), "10.0.0.2"); /* not in A0: only DC2 scores */
@@ -1610,6 +1599,7 @@ static void topology_regions_nested_exponential(void **s)
     assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* in A0 through every level */
     assert_true(wsel__gslb_region_evals(r.st) - before <= entries);
     run_free(&r);
+    free(conf.s);
 }
 
 /* A chain R0 > R1 > ... > R(n-1) deeper than the old limit of 32: it matches at any depth
@@ -1619,29 +1609,30 @@ static void topology_regions_deep_chain(void **s)
 {
     (void)s;
     static const int depths[] = {33, 40, 1000};
-    static char conf[262144];
+    wsel_kit_sbuf conf = {0};
     for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
         int n = depths[d];
-        size_t len = 0;
-        cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+        conf.len = 0;
+        wsel_kit_sb_printf(&conf, "%s", REGION_HEAD);
         for (int i = 0; i < n; i++) {
             if (i + 1 < n) {
-                cat(conf, sizeof conf, &len, "gtm region R%d { region-members { region R%d { } } }\n", i, i + 1);
-                cat(conf, sizeof conf, &len, "gtm region S%d { region-members { region S%d { } } }\n", i, i + 1);
+                wsel_kit_sb_printf(&conf, "gtm region R%d { region-members { region R%d { } } }\n", i, i + 1);
+                wsel_kit_sb_printf(&conf, "gtm region S%d { region-members { region S%d { } } }\n", i, i + 1);
             } else {
-                cat(conf, sizeof conf, &len,
+                wsel_kit_sb_printf(&conf,
                     "gtm region R%d { region-members { subnet 198.51.100.0/24 { } } }\n", i);
-                cat(conf, sizeof conf, &len, "gtm region S%d { region-members { datacenter DC1 { } } }\n", i);
+                wsel_kit_sb_printf(&conf, "gtm region S%d { region-members { datacenter DC1 { } } }\n", i);
             }
         }
-        cat(conf, sizeof conf, &len,
+        wsel_kit_sb_printf(&conf,
             "gtm topology ldns: region R0 server: datacenter DC1 { order 1 score 10 }\n"
             "gtm topology ldns: subnet 203.0.113.0/24 server: region S0 { order 2 score 20 }\n"
             "gtm topology ldns: subnet 0.0.0.0/0 server: datacenter DC2 { order 3 score 5 }\n");
         char json[256];
         snprintf(json, sizeof json, REGION_IN, "198.51.100.7");
         run r;
-        run_init(&r, conf, json);
+        assert_false(conf.oom);
+        run_init(&r, conf.s, json);
         assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* LDNS in R0 at depth n */
         set_ldns(&r, "203.0.113.9");
         assert_string_equal(first(q(&r, "w")), "10.0.0.1"); /* member a in S0 at depth n */
@@ -1658,6 +1649,7 @@ static void topology_regions_deep_chain(void **s)
         free(f);
         run_free(&r);
     }
+    free(conf.s);
 }
 
 /* A-40 (supersedes A-12): a region's `not` entries exclude. R = 198.51.100.0/24 without
@@ -1724,28 +1716,29 @@ static void topology_regions_cycle(void **s)
     assert_int_equal(err.line, 1);
     assert_string_equal(err.object, "/Common/A");
     assert_non_null(strstr(err.message, "cycle"));
-    static char conf[262144];
-    size_t len = 0;
+    wsel_kit_sbuf conf = {0};
     for (int i = 0; i < 2000; i++)
-        cat(conf, sizeof conf, &len, "gtm region R%d { region-members { region R%d { } } }\n", i,
+        wsel_kit_sb_printf(&conf, "gtm region R%d { region-members { region R%d { } } }\n", i,
             i + 1 < 2000 ? i + 1 : 1000);
-    assert_int_equal(load_err(conf, &err), WSEL_E_PARAM);
+    assert_false(conf.oom);
+    assert_int_equal(load_err(conf.s, &err), WSEL_E_PARAM);
     assert_string_equal(err.object, "/Common/R0");
     /* lint over the exponential graph on the server side: every candidate, linear */
-    len = 0;
-    cat(conf, sizeof conf, &len, "%s", REGION_HEAD);
+    conf.len = 0;
+    wsel_kit_sb_printf(&conf, "%s", REGION_HEAD);
     for (int i = 0; i < 30; i++)
         for (int ab = 0; ab < 2; ab++)
             if (i + 1 < 30)
-                cat(conf, sizeof conf, &len,
+                wsel_kit_sb_printf(&conf,
                     "gtm region %c%d { region-members { region A%d { } region B%d { } } }\n", "AB"[ab], i,
                     i + 1, i + 1);
             else
-                cat(conf, sizeof conf, &len, "gtm region %c%d { region-members { datacenter DC9 { } } }\n",
+                wsel_kit_sb_printf(&conf, "gtm region %c%d { region-members { datacenter DC9 { } } }\n",
                     "AB"[ab], i);
-    cat(conf, sizeof conf, &len,
+    wsel_kit_sb_printf(&conf,
         "gtm topology ldns: subnet 0.0.0.0/0 server: region A0 { score 10 }\n");
-    wsel_gslb_config *c = load(conf);
+    assert_false(conf.oom);
+    wsel_gslb_config *c = load(conf.s);
     wsel_gslb_finding *f = NULL;
     size_t nf = 0, g18 = 0;
     assert_int_equal(wsel_gslb_lint(c, &f, &nf, NULL), 0);
@@ -1754,6 +1747,7 @@ static void topology_regions_cycle(void **s)
     assert_int_equal(g18, 1); /* pool p: topology can never score */
     free(f);
     wsel_gslb_config_free(c);
+    free(conf.s);
 }
 
 /* ---- API conventions (include/wsel/common.h) ----------------------------------------- */
