@@ -45,16 +45,11 @@ run gslb resolve "$M" tie.example.com --inputs "$MI" --log ""
 [ "$RC" -eq 0 ] && [ "$(grep -cE '^  (pool-|result )' "$TMP/out")" -eq 1 ]; ok $? "--log '': the result line only"
 run gslb resolve "$M" tie.example.com --inputs "$MI" --ldns 192.0.2.9 --log pool-selection
 holds 'pool-selection wideip=/Common/tie.example.com ldns=192.0.2.9 method=round-robin' "--ldns shown in pool-selection"
-usage() { # usage FIXED-TEXT NAME ARGS...
-    want=$1 name=$2; shift 2
-    run gslb resolve "$@"
-    fails_with 2 "$want" "$name"
-}
-usage "-n needs an integer in 1..10000000, not '0'" "-n 0" "$M" tie.example.com --inputs "$MI" -n 0
-usage "-n needs an integer in 1..10000000, not '10000001'" "-n past ten million" "$M" tie.example.com --inputs "$MI" -n 10000001
-usage "unexpected argument 'extra'" "a third operand" "$M" tie.example.com extra --inputs "$MI"
-usage "missing CONFIG or WIDEIP" "no wide IP" "$M" --inputs "$MI"
-usage "--ldns: 'banana' is not an IPv4/IPv6 address" "--ldns that is no address" "$M" tie.example.com --inputs "$MI" --ldns banana
-usage "missing --inputs FILE" "no inputs" "$M" tie.example.com
+usage_err "-n needs an integer in 1..10000000, not '0'" "-n 0" gslb resolve "$M" tie.example.com --inputs "$MI" -n 0
+usage_err "-n needs an integer in 1..10000000, not '10000001'" "-n past ten million" gslb resolve "$M" tie.example.com --inputs "$MI" -n 10000001
+usage_err "unexpected argument 'extra'" "a third operand" gslb resolve "$M" tie.example.com extra --inputs "$MI"
+usage_err "missing CONFIG or WIDEIP" "no wide IP" gslb resolve "$M" --inputs "$MI"
+usage_err "--ldns: 'banana' is not an IPv4/IPv6 address" "--ldns that is no address" gslb resolve "$M" tie.example.com --inputs "$MI" --ldns banana
+usage_err "missing --inputs FILE" "no inputs" gslb resolve "$M" tie.example.com
 
 done_testing

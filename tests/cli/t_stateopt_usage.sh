@@ -4,11 +4,6 @@
 # what it expects, and nothing on standard output.
 . "$(dirname "$0")/tap.sh"
 C="$DATA/json/two.conf"
-usage_err() { # usage_err FIXED-TEXT NAME ARGS...
-    want=$1 name=$2; shift 2
-    run "$@"
-    fails_with 2 "$want" "$name"
-}
 usage_err 'explain: option --state needs a value' "--state at the end" explain "$C" --state
 usage_err "explain: --state expects SERVICE=FILE, got 'mon'" "--state without =FILE" explain "$C" --state mon
 usage_err "explain: --state expects SERVICE=FILE, got '=x'" "--state without SERVICE" explain "$C" --state =x

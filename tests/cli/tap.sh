@@ -135,6 +135,13 @@ fails_with() {
     ok $r "$3"
 }
 
+# usage_err FIXED-TEXT NAME ARGS...: wsel ARGS is a usage error (fails_with 2).
+usage_err() {
+    want=$1 name=$2; shift 2
+    run "$@"
+    fails_with 2 "$want" "$name"
+}
+
 done_testing() {
     echo "1..$T_N"
     [ "$T_FAIL" -eq 0 ]
