@@ -299,6 +299,8 @@ static void put_items(sbuf *b, const wsel_set *set, uint32_t first, uint32_t cou
         sb_printf(b, " => [ ");
         if (set->kind == WSEL_KIND_CNAME)
             put_cname(b, set->items[i].value);
+        else if (strchr(set->items[i].key, '%'))
+            put_str(b, set->items[i].key); /* IPv6 with its scope id: the value drops it */
         else
             put_str(b, set->items[i].value);
         sb_printf(b, ", %u ]\n", set->items[i].weight);
