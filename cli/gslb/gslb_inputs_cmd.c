@@ -1,11 +1,13 @@
 /* bin/wsel gslb inputs: an inputs template for a config (doc/gslb.md §3): every virtual
  * server of the wide IPs named (all when none) listed up, each metric a configured method
  * reads as an explicit null, and a "_needs" note (the inputs reader accepts and ignores
- * it) of which method reads which metric, what reads the LDNS and the random words. The
- * template is read by `wsel gslb resolve` as it is. */
+ * it) of which method reads which metric, what reads the LDNS and the random words, and
+ * which monitors probe which virtual server. The template is read by `wsel gslb resolve`
+ * as it is. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/internal.h"
 #include "gslb_cli.h"
 
 static const char inputs_usage[] =
@@ -15,7 +17,8 @@ static const char inputs_usage[] =
     "WIDEIP, every pool and virtual server) up, not over limit, each metric\n"
     "a configured method reads as null, each pool neither held down nor over limit, and\n"
     "\"_needs\": which pool step reads each metric, what reads the LDNS and the random\n"
-    "words. resolve reads it as it is; fill in the nulls and query.ldns.\n";
+    "words, and each monitor the config names against the virtual servers it probes.\n"
+    "resolve reads it as it is; fill in the nulls and query.ldns.\n";
 
 /* What the template covers. */
 typedef struct scope {
@@ -85,8 +88,104 @@ static unsigned vs_metrics(const scope *sc, size_t v)
 
 static const char *const step_names[3] = {"preferred", "alternate", "fallback"};
 
-/* "_needs": {"METRIC": ["POOL STEP METHOD", ...], "ldns": [...], "random": [...]} */
-static void needs_json(wsel__jw *j, const scope *sc)
+/* One monitor named in a rule, and a virtual server it probes through one object. */
+typedef struct mon_use {
+    char *name;       /* the monitor */
+    size_t vs, order; /* the virtual server; the order found (sort tie-break) */
+    char via[560];    /* "server S", "virtual server", "pool P", "member of pool P" */
+} mon_use;
+
+typedef struct mon_list {
+    mon_use *u;
+    size_t n, cap;
+    bool nomem;
+} mon_list;
+
+/* Adds a use for every monitor a rule names: its tokens but the rule's own words
+ * (`min N of`, `require N from M`, `and`, braces) and `none` (doc/gslb.md §3). */
+static void mon_add(mon_list *l, const char *rule, size_t vs, const char *via, const char *via_name)
+{
+    if (!rule || l->nomem)
+        return;
+    char *copy = strdup(rule);
+    if (!copy) {
+        l->nomem = true;
+        return;
+    }
+    size_t skip = !strncmp(rule, "min ", 4) ? 3 : !strncmp(rule, "require ", 8) ? 4 : 0;
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (skip) {
+            skip--;
+            continue;
+        }
+        if (!strcmp(t, "and") || !strcmp(t, "{") || !strcmp(t, "}") || !strcmp(t, "none"))
+            continue;
+        if (!wsel__grow(&l->u, &l->cap, l->n + 1, sizeof *l->u) || !(l->u[l->n].name = strdup(t))) {
+            l->nomem = true;
+            break;
+        }
+        mon_use *u = &l->u[l->n];
+        u->vs = vs;
+        u->order = l->n++;
+        snprintf(u->via, sizeof u->via, "%s%s%s", via, via_name ? " " : "", via_name ? via_name : "");
+    }
+    free(copy);
+}
+
+static int mon_cmp(const void *a, const void *b)
+{
+    const mon_use *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* "monitors": {MONITOR: ["SERVER:VS via OBJECT", ...]}: each monitor the config names on a
+ * server, virtual server, pool or member in scope, against the virtual servers it probes
+ * (a server's: each of its virtual servers; a pool's: each member's). false: no memory. */
+static bool monitors_json(wsel__jw *j, const scope *sc)
+{
+    const wsel_gslb_config *cfg = sc->cfg;
+    mon_list l = {0};
+    for (size_t v = 0; v < cfg->n_vs; v++) {
+        if (!sc->vs[v])
+            continue;
+        const wsel_gslb_server *s = &cfg->servers[cfg->vs[v].server];
+        mon_add(&l, s->monitor, v, "server", s->name);
+        mon_add(&l, cfg->vs[v].monitor, v, "virtual server", NULL);
+    }
+    for (size_t p = 0; p < cfg->n_pools; p++)
+        for (size_t m = 0; sc->pool[p] && m < cfg->pools[p].n_members; m++) {
+            const wsel_gslb_member *mb = &cfg->pools[p].members[m];
+            if (mb->vs < 0)
+                continue;
+            mon_add(&l, cfg->pools[p].monitor, (size_t)mb->vs, "pool", cfg->pools[p].name);
+            mon_add(&l, mb->monitor, (size_t)mb->vs, "member of pool", cfg->pools[p].name);
+        }
+    if (!l.nomem) {
+        qsort(l.u, l.n, sizeof *l.u, mon_cmp);
+        wsel__jw_kobj_begin(j, "monitors");
+        for (size_t i = 0; i < l.n; i++) {
+            if (i == 0 || strcmp(l.u[i].name, l.u[i - 1].name))
+                wsel__jw_karr_begin(j, l.u[i].name);
+            const wsel_gslb_vs *vs = &cfg->vs[l.u[i].vs];
+            char what[1200];
+            snprintf(what, sizeof what, "%s:%s via %s", cfg->servers[vs->server].name, vs->name, l.u[i].via);
+            wsel__jw_str(j, what);
+            if (i + 1 == l.n || strcmp(l.u[i].name, l.u[i + 1].name))
+                wsel__jw_arr_end(j);
+        }
+        wsel__jw_obj_end(j);
+    }
+    for (size_t i = 0; i < l.n; i++)
+        free(l.u[i].name);
+    free(l.u);
+    return !l.nomem;
+}
+
+/* "_needs": {"METRIC": ["POOL STEP METHOD", ...], "ldns": [...], "random": [...],
+ * "monitors": {...}}. false: out of memory. */
+static bool needs_json(wsel__jw *j, const scope *sc)
 {
     const wsel_gslb_config *cfg = sc->cfg;
     char what[600];
@@ -137,14 +236,18 @@ static void needs_json(wsel__jw *j, const scope *sc)
             wsel__jw_str(j, what);
         }
     wsel__jw_arr_end(j);
+    bool ok = monitors_json(j, sc);
     wsel__jw_obj_end(j);
+    return ok;
 }
 
-static void template_json(wsel__jw *j, const scope *sc, const char *qname)
+/* false: out of memory (the caller reports it; the output is then cut short). */
+static bool template_json(wsel__jw *j, const scope *sc, const char *qname)
 {
     const wsel_gslb_config *cfg = sc->cfg;
     wsel__jw_obj_begin(j);
-    needs_json(j, sc);
+    if (!needs_json(j, sc))
+        return false;
     wsel__jw_ku64(j, "now", 0);
     wsel__jw_kobj_begin(j, "query");
     wsel__jw_kstr(j, "name", qname);
@@ -184,6 +287,7 @@ static void template_json(wsel__jw *j, const scope *sc, const char *qname)
     wsel__jw_karr_begin(j, "random");
     wsel__jw_arr_end(j);
     wsel__jw_obj_end(j);
+    return true;
 }
 
 int cli_gslb_inputs(int argc, char **argv)
@@ -206,7 +310,8 @@ int cli_gslb_inputs(int argc, char **argv)
         }
         wsel__jw j;
         wsel__jw_init(&j, stdout);
-        template_json(&j, &sc, qname);
+        if (!template_json(&j, &sc, qname))
+            rc = cli_nomem(cmd);
         cli_json_end(&j);
     }
     free(sc.pool);

@@ -488,9 +488,11 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
         free(cfg->servers[i].name);
         free(cfg->servers[i].datacenter);
         free(cfg->servers[i].product);
+        free(cfg->servers[i].monitor);
     }
     for (size_t i = 0; i < cfg->n_vs; i++) {
         free(cfg->vs[i].name);
+        free(cfg->vs[i].monitor);
         for (size_t d = 0; d < cfg->vs[i].n_depends; d++)
             free(cfg->vs[i].depends_text[d]);
         free(cfg->vs[i].depends_text);
@@ -498,8 +500,11 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
     }
     for (size_t i = 0; i < cfg->n_pools; i++) {
         free(cfg->pools[i].name);
-        for (size_t m = 0; m < cfg->pools[i].n_members; m++)
+        free(cfg->pools[i].monitor);
+        for (size_t m = 0; m < cfg->pools[i].n_members; m++) {
             free(cfg->pools[i].members[m].key);
+            free(cfg->pools[i].members[m].monitor);
+        }
         free(cfg->pools[i].members);
     }
     for (size_t i = 0; i < cfg->n_wideips; i++) {

@@ -211,6 +211,30 @@ static int seen(conf_parser *p, const tok *key, const char *name)
     return 0;
 }
 
+/* A `monitor` attribute (doc/gslb.md §1, §3): read by its shape (skip_known) and kept as
+ * written, its tokens joined by one space ("/Common/http and /Common/tcp", "min 1 of {
+ * /Common/a /Common/b }"), for `wsel gslb inputs` to list against what it probes. Given
+ * twice in one object: an error, as any attribute. */
+static int monitor_attr(conf_parser *p, const tok *key, char **rule)
+{
+    int rc = seen(p, key, key->text);
+    size_t from = p->i;
+    if (rc || (rc = skip_known(p, key)))
+        return rc;
+    size_t len = 1;
+    for (size_t i = from; i < p->i; i++)
+        len += strlen(p->t[i].text) + 1;
+    free(*rule);
+    if (!(*rule = calloc(len, 1)))
+        return nomem(p);
+    for (size_t i = from; i < p->i; i++) {
+        if (i > from)
+            strcat(*rule, " ");
+        strcat(*rule, p->t[i].text);
+    }
+    return 0;
+}
+
 /* The value of `key`: the token after it, on its line (tmsh writes a key and its value on
  * one line in both forms, §1). A token on a later line is the next attribute, so the
  * error stands at the key that lacks its value, not at that token. */
@@ -614,7 +638,9 @@ static int vs_attr(conf_parser *p, tok *key, void *ctx)
             return rc;
         return list_block(p, depends_entry, vs);
     }
-    if (starts(k, "translation-") || starts(k, "limit-") || !strcmp(k, "monitor") ||
+    if (!strcmp(k, "monitor"))
+        return monitor_attr(p, key, &vs->monitor);
+    if (starts(k, "translation-") || starts(k, "limit-") ||
         !strcmp(k, "description") || !strcmp(k, "metadata") || !strcmp(k, "explicit-link-name") ||
         !strcmp(k, "link") || !strcmp(k, "ltm-name"))
         return skip_known(p, key);
@@ -699,7 +725,10 @@ static int server_body(conf_parser *p, size_t si)
                 return fail(p, key, WSEL_E_DUPKEY, "attribute '%s' given twice", k, NULL);
             if ((rc = list_block(p, vs_entry, &sc)))
                 return rc;
-        } else if (!strcmp(k, "addresses") || !strcmp(k, "monitor") || starts(k, "limit-") ||
+        } else if (!strcmp(k, "monitor")) {
+            if ((rc = monitor_attr(p, key, &s->monitor)))
+                return rc;
+        } else if (!strcmp(k, "addresses") || starts(k, "limit-") ||
                    starts(k, "translation-") || !strcmp(k, "virtual-server-discovery") ||
                    starts(k, "prober-") || starts(k, "iq-allow-") || !strcmp(k, "description") ||
                    !strcmp(k, "devices") ||
@@ -738,8 +767,9 @@ static int member_attr(conf_parser *p, tok *key, void *ctx)
             return rc;
         return list_block(p, depends_entry, NULL);
     }
-    if (!strcmp(k, "monitor") || starts(k, "limit-") || !strcmp(k, "description") ||
-        !strcmp(k, "metadata"))
+    if (!strcmp(k, "monitor"))
+        return monitor_attr(p, key, &m->monitor);
+    if (starts(k, "limit-") || !strcmp(k, "description") || !strcmp(k, "metadata"))
         return skip_known(p, key);
     return unknown_key(p, key, &member_known);
 }
@@ -843,7 +873,10 @@ static int pool_attr(conf_parser *p, tok *key, void *ctx)
     } else if (!strcmp(k, "members")) {
         if ((rc = seen(p, key, k)) || (rc = list_block(p, member_entry, pl)))
             return rc;
-    } else if (starts(k, "limit-") || !strcmp(k, "monitor") || !strcmp(k, "description") ||
+    } else if (!strcmp(k, "monitor")) {
+        if ((rc = monitor_attr(p, key, &pl->monitor)))
+            return rc;
+    } else if (starts(k, "limit-") || !strcmp(k, "description") ||
                !strcmp(k, "metadata") || !strcmp(k, "app-service")) {
         if ((rc = skip_known(p, key)))
             return rc;

@@ -120,6 +120,7 @@ typedef struct wsel_gslb_vs {
     char **depends_text;   /* SERVER:VS as written */
     long *depends;         /* vs index, -1 unresolved (lint G013) */
     wsel_gslb_pos pos;
+    char *monitor;         /* the monitor rule as written (tokens joined by one space), NULL if none */
 } wsel_gslb_vs;
 
 typedef struct wsel_gslb_server {
@@ -129,6 +130,7 @@ typedef struct wsel_gslb_server {
     bool enabled;
     size_t first_vs, n_vs; /* range in cfg->vs */
     wsel_gslb_pos pos;
+    char *monitor;         /* the monitor rule as written (tokens joined by one space), NULL if none */
 } wsel_gslb_server;
 
 typedef struct wsel_gslb_member {
@@ -139,6 +141,7 @@ typedef struct wsel_gslb_member {
     bool order_written, ratio_written;
     size_t text_index;     /* position in the members block */
     wsel_gslb_pos pos;
+    char *monitor;         /* the monitor rule as written (tokens joined by one space), NULL if none */
 } wsel_gslb_member;
 
 /* Which attributes a pool or wide IP wrote (bit = attribute id); the others hold
@@ -180,6 +183,7 @@ typedef struct wsel_gslb_pool {
     unsigned qos_written;         /* bit i: qos coefficient i written */
     wsel_gslb_pos pos;
     wsel_gslb_pos mode_pos[3];    /* where each step's attribute is written; {0, 0}: not */
+    char *monitor;                /* the monitor rule as written (tokens joined by one space), NULL if none */
 } wsel_gslb_pool;
 
 typedef struct wsel_gslb_wpool {

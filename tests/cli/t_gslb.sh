@@ -185,6 +185,45 @@ run gslb resolve "$TMP/q.conf" q.example.com --inputs "$TMP/q.json"
 is_rc 0 "inputs: the QoS template is read by resolve"
 run gslb inputs "$TMP/q.conf" nope.example.com
 is_rc 2 "inputs: an unknown wide IP is an error (exit 2)"
+# Monitors listed against what they probe (doc/gslb.md §3): a server's monitor probes each
+# of its virtual servers, a pool's each member's, a VS's and a member's their own; the
+# rule's words (min N of, require N from M, and, braces) are not monitors. Naming
+# www.example.com keeps to p1 (s1:v1, s2:v3): s1:v2 (of p2 only) is left out.
+cat >"$TMP/mon.conf" <<'CONF'
+gtm server /Common/s1 {
+    monitor /Common/bigip
+    virtual-servers {
+        v1 { destination 192.0.2.1:80 monitor /Common/http and /Common/tcp }
+        v2 { destination 192.0.2.2:80 }
+    }
+}
+gtm server /Common/s2 { virtual-servers { v3 { destination 192.0.2.3:80 } } }
+gtm pool a /Common/p1 {
+    monitor min 1 of { /Common/http /Common/https }
+    members {
+        /Common/s1:v1 { member-order 0 }
+        /Common/s2:v3 { member-order 1 monitor require 1 from 2 { /Common/tcp /Common/gateway_icmp } }
+    }
+}
+gtm pool a /Common/p2 { members { /Common/s1:v2 { } } }
+gtm wideip a /Common/www.example.com { pools { /Common/p1 { order 0 } } }
+gtm wideip a /Common/x.example.com { pools { /Common/p2 { order 0 } } }
+CONF
+run gslb inputs "$TMP/mon.conf" www.example.com
+is_rc 0 "inputs: a config with monitors"
+jqok '._needs.monitors == {"/Common/bigip": ["/Common/s1:v1 via server /Common/s1"], "/Common/gateway_icmp": ["/Common/s2:v3 via member of pool /Common/p1"], "/Common/http": ["/Common/s1:v1 via virtual server", "/Common/s1:v1 via pool /Common/p1", "/Common/s2:v3 via pool /Common/p1"], "/Common/https": ["/Common/s1:v1 via pool /Common/p1", "/Common/s2:v3 via pool /Common/p1"], "/Common/tcp": ["/Common/s1:v1 via virtual server", "/Common/s2:v3 via member of pool /Common/p1"]}' "inputs: each monitor against the virtual servers it probes and through what"
+run gslb inputs "$TMP/mon.conf" x.example.com
+jqok '._needs.monitors == {"/Common/bigip": ["/Common/s1:v2 via server /Common/s1"]}' "inputs WIDEIP: only the monitors of its pools' virtual servers"
+run gslb inputs "$TMP/mon.conf" www.example.com
+cp "$TMP/out" "$TMP/mon.json"
+run gslb resolve "$TMP/mon.conf" www.example.com --inputs "$TMP/mon.json"
+is_rc 0 "inputs: the template with monitors is read by resolve as it is"
+run gslb inputs "$EX"
+jqok '._needs.monitors == {}' "inputs: no monitor in the config, an empty monitors note"
+printf 'gtm pool a p { monitor /Common/a monitor /Common/b members { s:v } }\n' >"$TMP/mon2.conf"
+run gslb check "$TMP/mon2.conf"
+is_rc 1 "monitor given twice in one object: an error"
+has "$TMP/err" "mon2.conf:1:[0-9]+: .*attribute 'monitor' given twice" "monitor twice: the error names the attribute and its position"
 
 # ---- topology you can debug: every matching record per candidate, in evaluation order ----
 # Longest match off: records by order. LDNS 192.0.2.7 is in R (its /24, not its upper
