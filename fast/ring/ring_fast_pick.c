@@ -1,13 +1,14 @@
 /* The ring's fast engine, reader side (include/wsel/ring.h): picks from a published
  * view (fast/ring/ring_view.h). Every pick is made as a view pick (wsel_ring_view_pick:
  * the outcome, the slot and the address's record, nothing copied); wsel_ring_fast_pick
- * then copies the record into the caller's peer (wsel_ring_fast_view_peer). A pick loads the view once (acquire), computes its start
- * slot, and takes the first available slot at or after it from the availability bitmap,
- * one 64-slot word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
- * and nothing shared is written except the round-robin pointer, advanced by one
- * compare-and-swap to just past the slot taken (where the reference, taking one pointer
- * value per skipped slot, leaves it too), or, when no slot is available, one past where
- * it was (N + 1 values taken, as 5.2.3's loop takes them). */
+ * then copies the record into the caller's peer (view_peer). A pick loads the view once
+ * (acquire), computes its start slot, and takes the first available slot at or after it
+ * from the availability bitmap, one 64-slot word at a time, so unavailable addresses
+ * cost no loop per slot. Nothing is allocated and nothing shared is written except the
+ * round-robin pointer, advanced by one compare-and-swap to just past the slot taken
+ * (where the reference, taking one pointer value per skipped slot, leaves it too), or,
+ * when no slot is available, one past where it was (N + 1 values taken, as 5.2.3's loop
+ * takes them). */
 #include <string.h>
 
 #include "ring_view.h"
@@ -82,11 +83,10 @@ HOT void chose(wsel_ring_view_pick *out, const wsel__frec *rec, uint32_t slot)
     out->target = &rec->pub;
 }
 
-void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp,
-                              bool cache_only, wsel_ring_peer *peer)
+/* wsel_ring_fast_view_peer for arguments known to be there. */
+HOT void view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp, bool cache_only,
+                   wsel_ring_peer *peer)
 {
-    if (!f || !vp || !peer)
-        return;
     if (vp->outcome != WSEL_RING_PEER || !vp->target) {
         const char *msg = outcome_message(vp->outcome);
         peer->outcome = vp->outcome;
@@ -109,6 +109,13 @@ void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick
     peer->port = rec->pub.port;
     peer->message[0] = '\0';
     peer->outcome = WSEL_RING_PEER;
+}
+
+void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp,
+                              bool cache_only, wsel_ring_peer *peer)
+{
+    if (f && vp && peer)
+        view_peer(f, vp, cache_only, peer);
 }
 
 /* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
@@ -297,12 +304,18 @@ static __attribute__((noinline)) int pick_other(wsel_ring_fast *f, wsel_ring_han
     return pick(f, h, cache_only, out, &w, err);
 }
 
-int wsel_ring_fast_pick_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
-                             wsel_ring_view_pick *out, wsel_error *err)
+HOT int view_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                  wsel_ring_view_pick *out, wsel_error *err)
 {
     if (quick_keyed(f, h, cache_only, out))
         return WSEL_OK;
     return pick_other(f, h, cache_only, out, err);
+}
+
+int wsel_ring_fast_pick_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                             wsel_ring_view_pick *out, wsel_error *err)
+{
+    return view_pick(f, h, cache_only, out, err);
 }
 
 int wsel_ring_fast_retry_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
@@ -319,9 +332,9 @@ int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
     if (!peer)
         return refuse(err);
     wsel_ring_view_pick vp;
-    int rc = wsel_ring_fast_pick_view(f, h, cache_only, &vp, err);
+    int rc = view_pick(f, h, cache_only, &vp, err);
     if (rc == WSEL_OK)
-        wsel_ring_fast_view_peer(f, &vp, cache_only, peer);
+        view_peer(f, &vp, cache_only, peer); /* (f is there: the pick refuses a NULL f) */
     return rc;
 }
 
@@ -340,7 +353,7 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         return refuse(err);
     wsel_ring_view_pick vp;
     if (quick(f, h, cache_only, &vp)) {
-        wsel_ring_fast_view_peer(f, &vp, cache_only, peer);
+        view_peer(f, &vp, cache_only, peer);
         return WSEL_OK;
     }
     wsel__fwalk w;
@@ -369,6 +382,6 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         rc = walk(f, v, h->mode, &w, false, cache_only, &vp);
     }
     if (rc == WSEL_OK)
-        wsel_ring_fast_view_peer(f, &vp, cache_only, peer);
+        view_peer(f, &vp, cache_only, peer);
     return rc;
 }
