@@ -178,28 +178,28 @@ static void bm_pick(wsel_bench_state *st, void *arg)
             for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1))
                 acc += fx->table[1 + fx->keys[k] % n];
         wsel_bench_do_not_optimize(&acc);
-    } else if (c->op >= RO_HASH_VIEW) {
-        wsel_ring_view_pick vp;
-        if (view_one(c, 0, &vp) || vp.outcome != WSEL_RING_PEER) {
-            wsel_bench_skip(st, "the case does not pick a peer");
-            return;
-        }
-        while (wsel_bench_keep_running_batch(st, RING_BATCH))
-            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
-                rc |= view_one(c, k, &vp);
-                wsel_bench_do_not_optimize(&vp);
-            }
     } else {
+/* The timed loop of picks by ONE (pick_one or view_one) into the record *REC: the same
+ * code for both, written once. */
+#define RING_PICK_LOOP(ONE, REC)                                                           \
+    do {                                                                                   \
+        if (ONE(c, 0, REC) || (REC)->outcome != WSEL_RING_PEER) {                         \
+            wsel_bench_skip(st, "the case does not pick a peer");                         \
+            return;                                                                        \
+        }                                                                                  \
+        while (wsel_bench_keep_running_batch(st, RING_BATCH))                              \
+            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {    \
+                rc |= ONE(c, k, REC);                                                      \
+                wsel_bench_do_not_optimize(REC);                                           \
+            }                                                                              \
+    } while (0)
+        wsel_ring_view_pick vp;
         wsel_ring_peer p;
-        if (pick_one(c, 0, &p) || p.outcome != WSEL_RING_PEER) {
-            wsel_bench_skip(st, "the case does not pick a peer");
-            return;
-        }
-        while (wsel_bench_keep_running_batch(st, RING_BATCH))
-            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
-                rc |= pick_one(c, k, &p);
-                wsel_bench_do_not_optimize(&p);
-            }
+        if (c->op >= RO_HASH_VIEW)
+            RING_PICK_LOOP(view_one, &vp);
+        else
+            RING_PICK_LOOP(pick_one, &p);
+#undef RING_PICK_LOOP
     }
     if (rc)
         wsel_bench_skip(st, "a pick failed during the run");
