@@ -289,7 +289,9 @@ def section_run(run, ch):
     ring = run["ring"]
     if ring:
         cases = compare.ordered(ring)
-        picks = [c for c in cases if c.split("/")[0] in ("hash", "float", "rr", "retry")]
+        picks = [c for c in cases if c.split("/")[0] in ("hash", "float", "rr", "retry",
+                                                         "hash-view", "float-view", "rr-view",
+                                                         "retry-view")]
         eng = [e for e in ("floor", "fast", "ref") if any(e in ring[c] for c in cases)]
         out.append("<h3>ring balancer: ns per pick</h3>")
         out.append(img(ch.bars(chart_name(s, "ring"), "%s: ns per pick (log scale)" % s,

@@ -5,7 +5,8 @@
  * engine: ref (wsel_ring_pick on the ring), fast (wsel_ring_fast_pick on its published
  * view), floor (a plain slot -> address table lookup with the same key reduction: the
  * cost no engine can beat). operation: hash, float, rr, retry (one pick with one retry
- * counted) per iteration, in ns; add and remove (one host on a 10 000-slot wheel of 50
+ * counted) per iteration, in ns, each also as <op>-view for the fast engine's pick
+ * without a copy (wsel_ring_fast_pick_view); add and remove (one host on a 10 000-slot wheel of 50
  * hosts; fast: the ring change plus the sync that publishes it, and a reclaim), in us;
  * build (a 65 536-slot wheel of 1000 hosts given at construction; fast: plus attaching
  * the engine), in ms.
@@ -29,9 +30,19 @@
 
 enum { RE_REF, RE_FAST, RE_FLOOR, RE_COUNT };
 static const char *const re_names[RE_COUNT] = {"ref", "fast", "floor"};
-enum { RO_HASH, RO_FLOAT, RO_RR, RO_RETRY, RO_ADD, RO_REMOVE, RO_BUILD, RO_COUNT };
-static const char *const ro_names[RO_COUNT] = {"hash", "float", "rr", "retry",
-                                               "add", "remove", "build"};
+/* The -view operations are the fast engine's picks without a copy
+ * (wsel_ring_fast_pick_view: the address handed back as a pointer to the published
+ * record); the others copy it into a wsel_ring_peer. */
+enum {
+    RO_HASH, RO_FLOAT, RO_RR, RO_RETRY,
+    RO_HASH_VIEW, RO_FLOAT_VIEW, RO_RR_VIEW, RO_RETRY_VIEW,
+    RO_ADD, RO_REMOVE, RO_BUILD, RO_COUNT
+};
+static const char *const ro_names[RO_COUNT] = {
+    "hash", "float", "rr", "retry",
+    "hash-view", "float-view", "rr-view", "retry-view",
+    "add", "remove", "build"};
+#define RO_VIEWS (RO_HASH_VIEW - RO_HASH) /* op + RO_VIEWS: the op's view form */
 
 typedef struct ring_fx {
     uint32_t slots, hosts;
@@ -115,19 +126,33 @@ static bool fx_ensure(ring_fx *fx)
     return true;
 }
 
+/* The handle of a pick of operation op (or its view form) with key k. */
+static wsel_ring_handle pick_handle(const ring_fx *fx, int op, uint32_t k)
+{
+    op = op >= RO_HASH_VIEW ? op - RO_VIEWS : op;
+    return (wsel_ring_handle){.mode = op == RO_RR      ? WSEL_RING_RR
+                                      : op == RO_FLOAT ? WSEL_RING_FLOAT
+                                                       : WSEL_RING_HASH,
+                              .hash = fx->keys[k],
+                              .u = fx->ukeys[k],
+                              .retries = op == RO_RETRY};
+}
+
 /* One pick of operation op with key k: 0 or an error. */
 static int pick_one(const ring_case *c, uint32_t k, wsel_ring_peer *p)
 {
     ring_fx *fx = c->fx;
-    wsel_ring_handle h = {.mode = c->op == RO_RR      ? WSEL_RING_RR
-                                  : c->op == RO_FLOAT ? WSEL_RING_FLOAT
-                                                      : WSEL_RING_HASH,
-                          .hash = fx->keys[k],
-                          .u = fx->ukeys[k],
-                          .retries = c->op == RO_RETRY};
+    wsel_ring_handle h = pick_handle(fx, c->op, k);
     if (c->engine == RE_FAST)
         return wsel_ring_fast_pick(fx->f, &h, true, p, NULL);
     return wsel_ring_pick(fx->r, &h, true, p, NULL);
+}
+
+/* One view pick (fast engine) of operation op with key k: 0 or an error. */
+static int view_one(const ring_case *c, uint32_t k, wsel_ring_view_pick *vp)
+{
+    wsel_ring_handle h = pick_handle(c->fx, c->op, k);
+    return wsel_ring_fast_pick_view(c->fx->f, &h, true, vp, NULL);
 }
 
 /* The case's fixture, built; NULL (the case skipped) when it cannot be. */
@@ -154,16 +179,27 @@ static void bm_pick(wsel_bench_state *st, void *arg)
                 acc += fx->table[1 + fx->keys[k] % n];
         wsel_bench_do_not_optimize(&acc);
     } else {
+/* The timed loop of picks by ONE (pick_one or view_one) into the record *REC: the same
+ * code for both, written once. */
+#define RING_PICK_LOOP(ONE, REC)                                                           \
+    do {                                                                                   \
+        if (ONE(c, 0, REC) || (REC)->outcome != WSEL_RING_PEER) {                         \
+            wsel_bench_skip(st, "the case does not pick a peer");                         \
+            return;                                                                        \
+        }                                                                                  \
+        while (wsel_bench_keep_running_batch(st, RING_BATCH))                              \
+            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {    \
+                rc |= ONE(c, k, REC);                                                      \
+                wsel_bench_do_not_optimize(REC);                                           \
+            }                                                                              \
+    } while (0)
+        wsel_ring_view_pick vp;
         wsel_ring_peer p;
-        if (pick_one(c, 0, &p) || p.outcome != WSEL_RING_PEER) {
-            wsel_bench_skip(st, "the case does not pick a peer");
-            return;
-        }
-        while (wsel_bench_keep_running_batch(st, RING_BATCH))
-            for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
-                rc |= pick_one(c, k, &p);
-                wsel_bench_do_not_optimize(&p);
-            }
+        if (c->op >= RO_HASH_VIEW)
+            RING_PICK_LOOP(view_one, &vp);
+        else
+            RING_PICK_LOOP(pick_one, &p);
+#undef RING_PICK_LOOP
     }
     if (rc)
         wsel_bench_skip(st, "a pick failed during the run");
@@ -256,8 +292,8 @@ size_t wsel_bench_ring_register(void)
         for (int down = 0; down < 2; down++) {
             ring_fx *fx = fx_new(sizes[s], 50, down);
             for (int e = 0; e < RE_COUNT; e++)
-                for (int op = RO_HASH; op <= RO_RETRY; op++)
-                    if (e != RE_FLOOR || op == RO_HASH)
+                for (int op = RO_HASH; op <= RO_RETRY_VIEW; op++)
+                    if (op >= RO_HASH_VIEW ? e == RE_FAST : e != RE_FLOOR || op == RO_HASH)
                         n += reg(e, op, fx, bm_pick, WSEL_BENCH_NS);
         }
     ring_fx *fx = fx_new(10000, 50, false);

@@ -5,7 +5,8 @@
  * weights and ports, priorities, ttl=0) followed by a refresh, host and address status
  * flips, clock moves, hashed / float / round-robin picks with retries, cache_only or
  * not -- one picked through the reference (wsel_ring_pick) and one through a fast engine
- * (wsel_ring_fast_pick_refresh, synced after every change, reclaimed now and then),
+ * (wsel_ring_fast_pick_refresh, synced after every change, reclaimed now and then; each
+ * keyed pick also made first as a view pick, wsel_ring_fast_pick_view),
  * agree after every operation: same outcome, address, port, slot, host name and message
  * for every pick, the same owner for every slot, the fast engine's view equal to its
  * ring (wsel_ring_fast_check), and the ring's invariants hold (wsel_ring_check).
@@ -201,9 +202,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     ha.retries++;
                     hb.retries++;
                 }
+                /* a keyed pick also as a view pick first (it changes nothing): unless it
+                 * must leave a re-query to the writer, it says what the others say */
+                wsel_ring_handle hv = hb;
+                wsel_ring_view_pick vp = {0};
+                int rcv = hv.mode == WSEL_RING_RR
+                              ? -1
+                              : wsel_ring_fast_pick_view(f, &hv, cache_only, &vp, NULL);
                 rca = wsel_ring_pick(a, &ha, cache_only, &pa, NULL);
                 rcb = wsel_ring_fast_pick_refresh(f, &hb, cache_only, &pb, NULL);
                 same_pick(&pa, &pb, rca, rcb, op);
+                char why[256];
+                bool judged = rcv != -1 && !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED);
+                const char *d = judged ? wsel_kit_ring_view_agrees(rcv, &vp, rca, &pa, b, why,
+                                                                   sizeof why)
+                                       : NULL;
+                FUZZ_ASSERT_MSG(!d, "op %zu: view pick: %s", op, d);
             }
         }
         FUZZ_ASSERT_MSG(rca == rcb, "op %zu (kind %u): ref %d, fast ring %d", op, kind, rca, rcb);

@@ -10,6 +10,7 @@
 #define WSEL_TEST_RING_FAST_WRAP_H
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 #define FW_MAX 16
 
@@ -117,8 +118,20 @@ static inline int fw_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, ws
     struct fw_pair *p = fw_find(r);
     if (!p)
         return wsel_ring_pick(r, h, cache_only, peer, err);
+    /* a keyed pick is made first as a view pick (which changes nothing): unless it must
+     * leave a re-query to the writer, it must say what the writer's pick says */
+    wsel_ring_handle hv = h ? *h : (wsel_ring_handle){0};
+    wsel_ring_view_pick vp = {0};
+    bool keyed = h && h->mode != WSEL_RING_RR;
+    int rcv = keyed ? wsel_ring_fast_pick_view(p->f, &hv, cache_only, &vp, NULL) : WSEL_OK;
     int rc = wsel_ring_fast_pick_refresh(p->f, h, cache_only, peer, err);
     fw_synced(p); /* a refresh inside the pick syncs */
+    char why[256];
+    const char *d = keyed && !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED)
+                        ? wsel_kit_ring_view_agrees(rcv, &vp, rc, peer, r, why, sizeof why)
+                        : NULL;
+    if (d)
+        fail_msg("view pick against the writer's pick: %s", d);
     return rc;
 }
 

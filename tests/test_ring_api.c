@@ -82,6 +82,13 @@ static void test_null_handles(void **u)
     assert_int_equal(wsel_ring_fast_retry(NULL, &h, false, &peer, &err), WSEL_E_ARG);
     assert_int_equal(h.retries, 0);
     assert_int_equal(wsel_ring_fast_pick_refresh(NULL, &h, false, &peer, &err), WSEL_E_ARG);
+    wsel_ring_view_pick vp = {.outcome = WSEL_RING_NO_PEERS};
+    assert_int_equal(wsel_ring_fast_pick_view(NULL, &h, false, &vp, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_retry_view(NULL, &h, false, &vp, &err), WSEL_E_ARG);
+    assert_int_equal(h.retries, 0);
+    peer.outcome = WSEL_RING_UNHEALTHY;
+    wsel_ring_fast_view_peer(NULL, &vp, false, &peer); /* does nothing */
+    assert_int_equal(peer.outcome, WSEL_RING_UNHEALTHY);
     /* scenarios */
     wsel_ring_scenario *sc = (wsel_ring_scenario *)&h;
     assert_int_equal(wsel_ring_scenario_load_file(NULL, &sc, &err), WSEL_E_ARG);

@@ -1,5 +1,6 @@
-/* The fast engine's reader calls (wsel_ring_fast_pick, wsel_ring_fast_retry: the quick
- * path and the general one) against the reference's (wsel_ring_pick, wsel_ring_retry)
+/* The fast engine's reader calls (wsel_ring_fast_pick, wsel_ring_fast_retry, and their
+ * view forms wsel_ring_fast_pick_view, wsel_ring_fast_retry_view: the quick path and the
+ * general one) against the reference's (wsel_ring_pick, wsel_ring_retry)
  * on twin rings: the same hosts, weights and availability, one ring picked by the
  * reference, the other through a fast engine. Wheel sizes around the availability
  * bitmap's 64-slot words (1, 63, 64, 65, 128, 129, 1000), availability from all up
@@ -72,20 +73,35 @@ static void same_peer(const wsel_ring_peer *a, const wsel_ring_peer *b, const ch
                  b->port, b->slot, a->ip, a->port, a->slot);
 }
 
-/* One pick and two retries on each side from the same handle. */
+/* The view pick vp (status rcv) against the reference's pick pr. */
+static void same_view(const twins *t, const wsel_ring_peer *pr, int rcv,
+                      const wsel_ring_view_pick *vp, const char *what)
+{
+    char why[256];
+    const char *d = wsel_kit_ring_view_agrees(rcv, vp, WSEL_OK, pr, t->fr, why, sizeof why);
+    if (d)
+        fail_msg("N %u, %s, view pick: %s", t->n, what, d);
+}
+
+/* One pick and two retries on each side from the same handle, the fast engine's both as
+ * copying picks and as view picks. */
 static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const char *what)
 {
-    wsel_ring_handle hr = h, hf = h;
+    wsel_ring_handle hr = h, hf = h, hv = h;
     wsel_ring_peer pr, pf;
+    wsel_ring_view_pick vp;
     wsel_error er, ef;
     assert_int_equal(wsel_ring_pick(t->ref, &hr, cache_only, &pr, &er), WSEL_OK);
     assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
     same_peer(&pr, &pf, what, t->n);
+    same_view(t, &pr, wsel_ring_fast_pick_view(t->f, &hv, cache_only, &vp, &ef), &vp, what);
     for (int k = 0; k < 2; k++) {
         assert_int_equal(wsel_ring_retry(t->ref, &hr, cache_only, &pr, &er), WSEL_OK);
         assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
         assert_int_equal(hf.retries, hr.retries);
         same_peer(&pr, &pf, what, t->n);
+        same_view(t, &pr, wsel_ring_fast_retry_view(t->f, &hv, cache_only, &vp, &ef), &vp, what);
+        assert_int_equal(hv.retries, hr.retries);
     }
 }
 
@@ -98,16 +114,29 @@ static void compare_all(twins *t, bool cache_only)
         h.u = i == 0 ? 0.0 : wsel_kit_unit(wsel_kit_mix(&rnd_state));
         compare_keyed(t, h, cache_only, "float");
     }
+    /* round-robin: every third pick of the fast engine a view pick (one shared pointer) */
     wsel_ring_handle hr = {.mode = WSEL_RING_RR}, hf = hr;
     wsel_ring_peer pr, pf;
+    wsel_ring_view_pick vp;
     for (uint32_t i = 0; i < 2 * t->n + 3 && i < 400; i++) {
+        bool view = i % 3 == 1;
         assert_int_equal(wsel_ring_pick(t->ref, &hr, cache_only, &pr, NULL), WSEL_OK);
-        assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
-        same_peer(&pr, &pf, "round-robin", t->n);
+        if (view) {
+            same_view(t, &pr, wsel_ring_fast_pick_view(t->f, &hf, cache_only, &vp, NULL), &vp,
+                      "round-robin");
+        } else {
+            assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
+            same_peer(&pr, &pf, "round-robin", t->n);
+        }
         if (i % 5 == 4) {
             assert_int_equal(wsel_ring_retry(t->ref, &hr, cache_only, &pr, NULL), WSEL_OK);
-            assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
-            same_peer(&pr, &pf, "round-robin retry", t->n);
+            if (view) {
+                same_view(t, &pr, wsel_ring_fast_retry_view(t->f, &hf, cache_only, &vp, NULL),
+                          &vp, "round-robin retry");
+            } else {
+                assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, NULL), WSEL_OK);
+                same_peer(&pr, &pf, "round-robin retry", t->n);
+            }
         }
     }
 }
@@ -166,6 +195,21 @@ static void test_reader_no_peers(void **u)
     twins_free(&t);
 }
 
+/* The pick with handle h refused as WSEL_E_ARG with `msg` in its message, by the copying
+ * and by the view pick. */
+static void refused(twins *t, wsel_ring_handle *h, const char *msg)
+{
+    wsel_ring_peer p;
+    wsel_ring_view_pick vp;
+    wsel_error err;
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_fast_pick(t->f, h, true, &p, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, msg));
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_fast_pick_view(t->f, h, true, &vp, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, msg));
+}
+
 /* Calls the reader refuses, as the reference does: a float key outside [0,1) (NaN too)
  * and an unknown mode are WSEL_E_ARG naming the fault; the handle's retries count a
  * retry either way, as wsel_ring_retry counts it. */
@@ -179,20 +223,16 @@ static void test_reader_refuses(void **u)
     const double bad[] = {-0.5, 1.0, 2.0, 0.0 / 0.0};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         wsel_ring_handle h = {.mode = WSEL_RING_FLOAT, .u = bad[i]};
+        refused(&t, &h, "float key must be in [0,1)");
         wsel_ring_peer p;
-        wsel_error err;
-        wsel_error_clear(&err);
-        assert_int_equal(wsel_ring_fast_pick(t.f, &h, true, &p, &err), WSEL_E_ARG);
-        assert_non_null(strstr(err.message, "float key must be in [0,1)"));
-        assert_int_equal(wsel_ring_fast_retry(t.f, &h, false, &p, &err), WSEL_E_ARG);
+        wsel_ring_view_pick vp;
+        assert_int_equal(wsel_ring_fast_retry(t.f, &h, false, &p, NULL), WSEL_E_ARG);
         assert_int_equal(h.retries, 1);
+        assert_int_equal(wsel_ring_fast_retry_view(t.f, &h, false, &vp, NULL), WSEL_E_ARG);
+        assert_int_equal(h.retries, 2);
     }
     wsel_ring_handle h = {.mode = (wsel_ring_mode)42};
-    wsel_ring_peer p;
-    wsel_error err;
-    wsel_error_clear(&err);
-    assert_int_equal(wsel_ring_fast_pick(t.f, &h, true, &p, &err), WSEL_E_ARG);
-    assert_non_null(strstr(err.message, "unknown pick mode 42"));
+    refused(&t, &h, "unknown pick mode 42");
     twins_free(&t);
 }
 

@@ -7,7 +7,9 @@
  * float pick must equal the record of one published state -- a whole change, never half
  * of one. Round-robin picks run beside them and must name one of the hosts. The test
  * runs in rounds: readers start, the writer syncs, readers stop, and the writer reclaims
- * (its quiescent point), so later rounds reuse reclaimed views by replaying the log. */
+ * (its quiescent point), so later rounds reuse reclaimed views by replaying the log.
+ * Every second pick is a view pick (wsel_ring_fast_pick_view), whose target the reader
+ * reads while the writer goes on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -52,6 +54,15 @@ static uint32_t code(const wsel_ring_peer *p)
     return p->slot * 16 + (uint32_t)atoi(dot ? dot + 1 : "0");
 }
 
+/* code() of a view pick. */
+static uint32_t view_code(const wsel_ring_view_pick *vp)
+{
+    if (vp->outcome != WSEL_RING_PEER)
+        return (uint32_t)vp->outcome;
+    const char *dot = strrchr(vp->target->ip, '.');
+    return vp->slot * 16 + (uint32_t)atoi(dot ? dot + 1 : "0");
+}
+
 static void *reader_main(void *arg)
 {
     reader *rd = arg;
@@ -62,13 +73,18 @@ static void *reader_main(void *arg)
         uint32_t start = (uint32_t)wsel_kit_range(&st, 1, N);
         h.hash = start - 1 + N * wsel_kit_range(&st, 0, 1000);
         h.u = ((double)start - 1 + 0.5) / N;
+        /* every second pick a view pick, its target read here, beside the writer (valid
+         * until the writer's reclaim after this round) */
         wsel_ring_peer p;
-        if (wsel_ring_fast_pick(sh->f, &h, true, &p, NULL) != WSEL_OK) {
+        wsel_ring_view_pick vp;
+        int rc = q % 2 ? wsel_ring_fast_pick_view(sh->f, &h, true, &vp, NULL)
+                       : wsel_ring_fast_pick(sh->f, &h, true, &p, NULL);
+        if (rc != WSEL_OK) {
             rd->bad++;
             continue;
         }
         rd->picks++;
-        uint32_t c = code(&p);
+        uint32_t c = q % 2 ? view_code(&vp) : code(&p);
         if (h.mode == WSEL_RING_RR) {
             if (p.outcome == WSEL_RING_PEER && (c % 16 < 1 || c % 16 > HOSTS))
                 rd->bad++;

@@ -36,14 +36,15 @@ static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
     memset(rec->ip64, 0, sizeof rec->ip64);
     if (a->iptype != WSEL_RING_NAME && li <= sizeof rec->ip64)
         memcpy(rec->ip64, a->ip, li);
-    rec->hostname = NULL;
+    rec->pub.ip = rec->ip;
+    rec->pub.hostname = NULL;
     if (hn) {
         memcpy(rec->ip + li, hn, lh);
-        rec->hostname = rec->ip + li;
+        rec->pub.hostname = rec->ip + li;
     }
     atomic_init(&rec->expire, a->host->expire);
-    rec->port = a->port;
-    rec->iptype = a->iptype;
+    rec->pub.port = a->port;
+    rec->pub.iptype = a->iptype;
     rec->seen = 0;
     rec->avail_pub = a->available;
     return rec;
@@ -70,12 +71,16 @@ static void view_free(wsel__fview *v)
 
 static wsel__fview *view_new(uint32_t n)
 {
-    wsel__fview *v = calloc(1, sizeof *v);
+    /* on a 64-byte boundary: what a pick reads is in one cache line (ring_view.h) */
+    wsel__fview *v = aligned_alloc(64, (sizeof *v + 63) / 64 * 64);
     if (!v)
         return NULL;
+    memset(v, 0, sizeof *v);
     atomic_fetch_add_explicit(&views_live, 1, memory_order_relaxed);
     v->n = n;
-    v->mod_m = ~(wsel__u128)0 / n + 1;
+    wsel__u128 m = ~(wsel__u128)0 / n + 1;
+    v->mod_lo = (uint64_t)m;
+    v->mod_hi = (uint64_t)(m >> 64);
     v->log_pos = UINT64_MAX; /* nothing in it yet: the first update copies */
     v->owner = calloc((size_t)n + 1, sizeof *v->owner);
     v->avail = calloc((size_t)(n >> 6) + 1, sizeof *v->avail);
@@ -372,11 +377,12 @@ int wsel_ring_fast_check(const wsel_ring_fast *f, wsel_error *err)
     const wsel__raddr *a;
     FOR_EACH_ADDR(r, a) {
         const wsel__frec *rec = a->fast;
-        if (!rec || strcmp(rec->ip, a->ip) != 0 || rec->port != a->port ||
-            rec->iptype != a->iptype)
+        if (!rec || strcmp(rec->ip, a->ip) != 0 || rec->pub.port != a->port ||
+            rec->pub.iptype != a->iptype || rec->pub.ip != rec->ip)
             return BAD("ring fast: no record or a wrong one for address %s", a->ip);
         const char *hn = wsel__ring_pick_hostname(r, a);
-        if ((hn == NULL) != (rec->hostname == NULL) || (hn && strcmp(hn, rec->hostname) != 0))
+        if ((hn == NULL) != (rec->pub.hostname == NULL) ||
+            (hn && strcmp(hn, rec->pub.hostname) != 0))
             return BAD("ring fast: address %s reports the wrong host name", a->ip);
         if (atomic_load_explicit(&rec->expire, memory_order_relaxed) != a->host->expire)
             return BAD("ring fast: address %s has a stale expiry", a->ip);

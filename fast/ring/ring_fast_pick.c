@@ -1,11 +1,14 @@
 /* The ring's fast engine, reader side (include/wsel/ring.h): picks from a published
- * view (fast/ring/ring_view.h). A pick loads the view once (acquire), computes its start
- * slot, and takes the first available slot at or after it from the availability bitmap,
- * one 64-slot word at a time, so unavailable addresses cost no loop per slot. Nothing is allocated
- * and nothing shared is written except the round-robin pointer, advanced by one
- * compare-and-swap to just past the slot taken (where the reference, taking one pointer
- * value per skipped slot, leaves it too), or, when no slot is available, one past where
- * it was (N + 1 values taken, as 5.2.3's loop takes them). */
+ * view (fast/ring/ring_view.h). Every pick is made as a view pick (wsel_ring_view_pick:
+ * the outcome, the slot and the address's record, nothing copied); wsel_ring_fast_pick
+ * then copies the record into the caller's peer (view_peer). A pick loads the view once
+ * (acquire), computes its start slot, and takes the first available slot at or after it
+ * from the availability bitmap, one 64-slot word at a time, so unavailable addresses
+ * cost no loop per slot. Nothing is allocated and nothing shared is written except the
+ * round-robin pointer, advanced by one compare-and-swap to just past the slot taken
+ * (where the reference, taking one pointer value per skipped slot, leaves it too), or,
+ * when no slot is available, one past where it was (N + 1 values taken, as 5.2.3's loop
+ * takes them). */
 #include <string.h>
 
 #include "ring_view.h"
@@ -48,37 +51,77 @@ HOT uint32_t step(uint32_t p, uint64_t k, uint32_t n)
     return (uint32_t)(q > n ? q - n : q);
 }
 
-static __attribute__((cold, noinline)) int outcome(wsel_ring_peer *peer, wsel_ring_outcome o, const char *msg)
+/* The message wsel_ring_fast_pick gives with an outcome that is no peer. */
+static const char *outcome_message(wsel_ring_outcome o)
 {
-    peer->outcome = o;
-    peer->ip[0] = '\0';
-    peer->port = 0;
-    peer->hostname = NULL;
-    peer->slot = 0;
-    size_t len = strlen(msg);
-    memcpy(peer->message, msg, len + 1);
+    switch (o) {
+    case WSEL_RING_UNHEALTHY:
+        return "Balancer is unhealthy";
+    case WSEL_RING_NO_PEERS:
+        return "No peers are available";
+    case WSEL_RING_EXPIRED:
+        return "the picked address's DNS answer expired: the writer must re-query it";
+    default:
+        return "";
+    }
+}
+
+static __attribute__((cold, noinline)) int outcome(wsel_ring_view_pick *out,
+                                                   wsel_ring_outcome o, uint32_t slot)
+{
+    out->outcome = o;
+    out->slot = slot;
+    out->target = NULL;
     return WSEL_OK;
 }
 
-HOT void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
-                          bool cache_only, wsel_ring_peer *peer)
+/* The pick's answer: the address of record rec at slot s. */
+HOT void chose(wsel_ring_view_pick *out, const wsel__frec *rec, uint32_t slot)
 {
-    peer->slot = slot;
-    peer->hostname = rec->hostname;
-    if (rec->iptype == WSEL_RING_NAME) {
-        wsel__ring_peer_fill(&f->dns, rec->ip, rec->iptype, rec->port, cache_only, peer);
+    out->outcome = WSEL_RING_PEER;
+    out->slot = slot;
+    out->target = &rec->pub;
+}
+
+/* wsel_ring_fast_view_peer for arguments known to be there. */
+HOT void view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp, bool cache_only,
+                   wsel_ring_peer *peer)
+{
+    if (vp->outcome != WSEL_RING_PEER || !vp->target) {
+        const char *msg = outcome_message(vp->outcome);
+        peer->outcome = vp->outcome;
+        peer->ip[0] = '\0';
+        peer->port = 0;
+        peer->hostname = NULL;
+        peer->slot = vp->outcome == WSEL_RING_EXPIRED ? vp->slot : 0;
+        memcpy(peer->message, msg, strlen(msg) + 1);
+        return;
+    }
+    const wsel__frec *rec = (const wsel__frec *)vp->target; /* pub is its first member */
+    peer->slot = vp->slot;
+    peer->hostname = rec->pub.hostname;
+    if (rec->pub.iptype == WSEL_RING_NAME) {
+        wsel__ring_peer_fill(&f->dns, rec->ip, rec->pub.iptype, rec->pub.port, cache_only,
+                             peer);
         return;
     }
     memcpy(peer->ip, rec->ip64, sizeof rec->ip64); /* an IP's text is < 46 bytes */
-    peer->port = rec->port;
+    peer->port = rec->pub.port;
     peer->message[0] = '\0';
     peer->outcome = WSEL_RING_PEER;
 }
 
+void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp,
+                              bool cache_only, wsel_ring_peer *peer)
+{
+    if (f && vp && peer)
+        view_peer(f, vp, cache_only, peer);
+}
+
 /* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
  * taken here) to the first available slot, and the answer there. */
-HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
-                       wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
+HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode, wsel__fwalk *w,
+             bool rr_take, bool cache_only, wsel_ring_view_pick *out)
 {
     const uint32_t n = v->n;
     uint32_t p = w->slot, d;
@@ -105,18 +148,14 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
         }
     }
     if (d == NONE)
-        return outcome(peer, WSEL_RING_NO_PEERS, "No peers are available");
+        return outcome(out, WSEL_RING_NO_PEERS, 0);
     p = step(p, d, n);
     w->slot = p;
     w->skipped += d;
     const wsel__frec *rec = v->owner[p];
-    if (!cache_only && atomic_load_explicit(&rec->expire, memory_order_relaxed) < v->now) {
-        outcome(peer, WSEL_RING_EXPIRED,
-                "the picked address's DNS answer expired: the writer must re-query it");
-        peer->slot = p;
-        return WSEL_OK;
-    }
-    answer(f, rec, p, cache_only, peer);
+    if (!cache_only && atomic_load_explicit(&rec->expire, memory_order_relaxed) < v->now)
+        return outcome(out, WSEL_RING_EXPIRED, p);
+    chose(out, rec, p);
     return WSEL_OK;
 }
 
@@ -125,7 +164,7 @@ HOT uint32_t hash_slot(const wsel__fview *v, const wsel_ring_handle *h)
 {
     uint64_t k = wsel__fview_mod(v, h->hash);
     if (h->retries) {
-        k += wsel__fview_mod(v, h->retries);
+        k += h->retries < v->n ? h->retries : h->retries % v->n;
         k = k >= v->n ? k - v->n : k;
     }
     return 1 + (uint32_t)k;
@@ -137,20 +176,28 @@ HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
 {
     const uint32_t n = v->n;
     double x = h->u * (double)n;
-    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x; /* x >= 0: truncation is the floor */
-    if (h->retries)
-        k = (k + h->retries % n) % n;
+    /* 0 <= x <= n <= 2^24: truncation is the floor, and the signed conversion is enough */
+    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)(int64_t)x;
+    if (h->retries) {
+        k += h->retries < n ? h->retries : h->retries % n;
+        k = k >= n ? k - n : k;
+    }
     return 1 + (uint32_t)k;
+}
+
+static __attribute__((cold, noinline)) int refuse(wsel_error *err)
+{
+    return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                      "ring: pick needs a fast engine, a handle and a record for its result");
 }
 
 /* Checks the call and sets the start slot; w->slot == 0 for round-robin. */
 HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
-                        const wsel_ring_peer *peer, const wsel__fview *v, wsel__fwalk *w,
-                        wsel_error *err)
+              const wsel_ring_view_pick *out, const wsel__fview *v, wsel__fwalk *w,
+              wsel_error *err)
 {
-    if (!f || !h || !peer)
-        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
-                          "ring: pick needs a fast engine, a handle and a peer record");
+    if (!f || !h || !out)
+        return refuse(err);
     w->skipped = 0;
     switch (h->mode) {
     case WSEL_RING_HASH:
@@ -170,74 +217,125 @@ HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
                       "ring: unknown pick mode %d", (int)h->mode);
 }
 
-HOT int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ring_peer *peer,
-             wsel__fwalk *w, wsel_error *err)
+HOT int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+             wsel_ring_view_pick *out, wsel__fwalk *w, wsel_error *err)
 {
     const wsel__fview *v = f ? atomic_load_explicit(&f->cur, memory_order_acquire) : NULL;
-    int rc = begin(f, h, peer, v, w, err);
+    int rc = begin(f, h, out, v, w, err);
     if (rc != WSEL_OK)
         return rc;
     if (!v->healthy)
-        return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-    return walk(f, v, h->mode, w, true, cache_only, peer);
+        return outcome(out, WSEL_RING_UNHEALTHY, 0);
+    return walk(f, v, h->mode, w, true, cache_only, out);
 }
 
-static __attribute__((noinline)) int pick_general(wsel_ring_fast *f, wsel_ring_handle *h,
-                                                  bool cache_only, wsel_ring_peer *peer,
-                                                  wsel_error *err)
+/* Whether the address of slot s of v (available) may be given as it stands: no refresh
+ * due (a view pick hands a name back unresolved, so a name is no exception). */
+HOT bool fresh_at(const wsel__fview *v, uint32_t s, bool cache_only)
 {
-    wsel__fwalk w;
-    return pick(f, h, cache_only, peer, &w, err);
+    return cache_only ||
+           atomic_load_explicit(&v->owner[s]->expire, memory_order_relaxed) >= v->now;
 }
 
-/* Whether the address of slot s of v (available) is an IP whose answer may be given as
- * it stands: then a pick there is answer() and nothing else. */
-HOT bool plain_at(const wsel__fview *v, uint32_t s, bool cache_only)
+/* The common keyed pick, with no call: a hashed or float pick whose start slot, or a
+ * slot after it in the same 64-slot bitmap word, holds an available address needing no
+ * refresh. Returns false, having changed nothing, for anything else: the general way
+ * (pick) then gives the same answer on the same view. With cache_only it reads the view's
+ * header, one bitmap word and one owner entry, and not the record. */
+HOT bool quick_keyed(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
+                     wsel_ring_view_pick *out)
 {
-    const wsel__frec *rec = v->owner[s];
-    return rec->iptype != WSEL_RING_NAME &&
-           (cache_only || atomic_load_explicit(&rec->expire, memory_order_relaxed) >= v->now);
+    if (__builtin_expect(!f || !h || !out, 0))
+        return false;
+    const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
+    if (__builtin_expect(h->retries >= v->n, 0)) /* a division: the general way */
+        return false;
+    uint32_t s;
+    if (h->mode == WSEL_RING_HASH)
+        s = hash_slot(v, h);
+    else if (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1)
+        s = float_slot(v, h);
+    else
+        return false;
+    /* the first available slot from s on within s's word: bits above N are never set,
+     * so there is no wrap, and no branch on whether s itself is available */
+    uint64_t x = v->avail[s >> 6] >> (s & 63);
+    if (__builtin_expect(!v->healthy || x == 0, 0))
+        return false;
+    s += (uint32_t)__builtin_ctzll(x);
+    if (!fresh_at(v, s, cache_only))
+        return false;
+    chose(out, v->owner[s], s);
+    return true;
 }
 
-/* The common picks, with no call: a hashed or float pick that finds an available IP
- * address needing no refresh, or a round-robin pointer landing on one. Returns false, having
- * changed nothing, for anything else (and a round-robin pointer another reader moved
- * meanwhile): the general way (pick) then gives the same answer on the same view. */
-HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
-               wsel_ring_peer *peer)
+/* The common round-robin pick: the pointer's slot holds an available address needing no
+ * refresh and no other reader moved the pointer meanwhile (else false, nothing changed). */
+HOT bool quick_rr(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
+                  wsel_ring_view_pick *out)
 {
-    if (f && h && peer) {
-        const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
-        bool keyed = h->mode == WSEL_RING_HASH ||
-                     (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1);
-        if (v->healthy && keyed) {
-            uint32_t s = h->mode == WSEL_RING_HASH ? hash_slot(v, h) : float_slot(v, h);
-            uint32_t d = next_avail(v, s, v->n);
-            s = step(s, d, v->n);
-            if (d != NONE && plain_at(v, s, cache_only)) {
-                answer(f, v->owner[s], s, cache_only, peer);
-                return true;
-            }
-        } else if (v->healthy && h->mode == WSEL_RING_RR) {
-            uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
-            if (((v->avail[P >> 6] >> (P & 63)) & 1) && plain_at(v, P, cache_only) &&
-                atomic_compare_exchange_strong_explicit(&f->rr, &P, step(P, 1, v->n),
-                                                        memory_order_relaxed,
-                                                        memory_order_relaxed)) {
-                answer(f, v->owner[P], P, cache_only, peer);
-                return true;
-            }
-        }
+    if (!f || !h || !out || h->mode != WSEL_RING_RR)
+        return false;
+    const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
+    uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
+    if (v->healthy && ((v->avail[P >> 6] >> (P & 63)) & 1) && fresh_at(v, P, cache_only) &&
+        atomic_compare_exchange_strong_explicit(&f->rr, &P, step(P, 1, v->n),
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        chose(out, v->owner[P], P);
+        return true;
     }
     return false;
+}
+
+HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
+               wsel_ring_view_pick *out)
+{
+    return quick_keyed(f, h, cache_only, out) || quick_rr(f, h, cache_only, out);
+}
+
+/* Every pick but the common keyed one: round-robin's quick way, else the general one. */
+static __attribute__((noinline)) int pick_other(wsel_ring_fast *f, wsel_ring_handle *h,
+                                                bool cache_only, wsel_ring_view_pick *out,
+                                                wsel_error *err)
+{
+    if (quick_rr(f, h, cache_only, out))
+        return WSEL_OK;
+    wsel__fwalk w;
+    return pick(f, h, cache_only, out, &w, err);
+}
+
+HOT int view_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                  wsel_ring_view_pick *out, wsel_error *err)
+{
+    if (quick_keyed(f, h, cache_only, out))
+        return WSEL_OK;
+    return pick_other(f, h, cache_only, out, err);
+}
+
+int wsel_ring_fast_pick_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                             wsel_ring_view_pick *out, wsel_error *err)
+{
+    return view_pick(f, h, cache_only, out, err);
+}
+
+int wsel_ring_fast_retry_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                              wsel_ring_view_pick *out, wsel_error *err)
+{
+    if (f && h && out) /* else the pick refuses the call, h untouched */
+        h->retries++;
+    return wsel_ring_fast_pick_view(f, h, cache_only, out, err);
 }
 
 int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                         wsel_ring_peer *peer, wsel_error *err)
 {
-    if (quick(f, h, cache_only, peer))
-        return WSEL_OK;
-    return pick_general(f, h, cache_only, peer, err);
+    if (!peer)
+        return refuse(err);
+    wsel_ring_view_pick vp;
+    int rc = view_pick(f, h, cache_only, &vp, err);
+    if (rc == WSEL_OK)
+        view_peer(f, &vp, cache_only, peer); /* (f is there: the pick refuses a NULL f) */
+    return rc;
 }
 
 int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
@@ -251,11 +349,16 @@ int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only
 int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                                 wsel_ring_peer *peer, wsel_error *err)
 {
-    if (quick(f, h, cache_only, peer))
+    if (!peer)
+        return refuse(err);
+    wsel_ring_view_pick vp;
+    if (quick(f, h, cache_only, &vp)) {
+        view_peer(f, &vp, cache_only, peer);
         return WSEL_OK;
+    }
     wsel__fwalk w;
-    int rc = pick(f, h, cache_only, peer, &w, err);
-    while (rc == WSEL_OK && peer->outcome == WSEL_RING_EXPIRED) {
+    int rc = pick(f, h, cache_only, &vp, &w, err);
+    while (rc == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED) {
         /* as wsel_ring_pick: re-query the host; the same address still there is the
          * answer, even if it no longer owns the slot; else the same slot is tried again
          * with the skips counted so far */
@@ -269,12 +372,16 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_relaxed);
         const wsel__raddr *still = wsel__ring_find_serial(host, serial);
         if (still) {
-            answer(f, still->fast, w.slot, cache_only, peer);
-            return WSEL_OK;
+            chose(&vp, still->fast, w.slot);
+            break;
         }
-        if (!v->healthy)
-            return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-        rc = walk(f, v, h->mode, &w, false, cache_only, peer);
+        if (!v->healthy) {
+            outcome(&vp, WSEL_RING_UNHEALTHY, 0);
+            break;
+        }
+        rc = walk(f, v, h->mode, &w, false, cache_only, &vp);
     }
+    if (rc == WSEL_OK)
+        view_peer(f, &vp, cache_only, peer);
     return rc;
 }

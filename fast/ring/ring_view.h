@@ -16,13 +16,14 @@
 #include "../../core/ring/ring_model.h"
 
 /* One address as readers see it. Immutable once published except `expire`, which the
- * writer updates in place (a reader only compares it with its view's clock). */
+ * writer updates in place (a reader only compares it with its view's clock). `pub` comes
+ * first: a view pick hands out its address (include/wsel/ring.h, wsel_ring_target), which
+ * is the record's. */
 typedef struct wsel__frec {
+    wsel_ring_target pub;       /* ip (-> ip[] below), hostname (NULL for an IP-literal
+                                   host), port, iptype */
     _Atomic double expire;      /* the host's answer expires (INFINITY: never) */
     char ip64[64];              /* an IP's text, zero-padded: copied whole into a peer */
-    const char *hostname;       /* what picks report: NULL for an IP-literal host */
-    uint16_t port;
-    wsel_ring_iptype iptype;
     /* writer only */
     uint64_t seen;              /* the sync that last found its address */
     bool avail_pub;             /* availability in the newest view */
@@ -32,24 +33,29 @@ typedef struct wsel__frec {
 
 __extension__ typedef unsigned __int128 wsel__u128;
 
+/* What a common pick reads comes first (n .. owner), within the view's first 64 bytes: the
+ * view is allocated on a 64-byte boundary (ring_fast.c). */
 typedef struct wsel__fview {
     uint32_t n;
-    wsel__u128 mod_m;           /* floor((2^128 - 1) / n) + 1, for wsel__fview_mod */
     bool healthy;
+    uint64_t mod_lo, mod_hi;    /* M = floor((2^128 - 1) / n) + 1 in two halves, for
+                                   wsel__fview_mod */
+    uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1 words */
+    const wsel__frec **owner;   /* [1..n] */
     double now;                 /* the ring's clock */
     double min_expire;          /* smallest expire of any record: nothing expired below it */
     uint64_t log_pos;           /* the writer's slot log position this view reflects */
-    const wsel__frec **owner;   /* [1..n] */
-    uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1 words */
 } wsel__fview;
 
-/* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: exact for
- * 64-bit x when n < 2^64, here n <= 2^24). */
+/* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: with the low
+ * 128 bits of M x, the remainder is their product with n over 2^128; exact for 64-bit x
+ * when n < 2^64, here n <= 2^24), written as 64-bit halves. */
 static inline uint64_t wsel__fview_mod(const wsel__fview *v, uint64_t x)
 {
-    wsel__u128 low = v->mod_m * x;
-    uint64_t hi = (uint64_t)(low >> 64), lo = (uint64_t)low;
-    return (uint64_t)(((wsel__u128)hi * v->n + (((wsel__u128)lo * v->n) >> 64)) >> 64);
+    uint64_t lo = v->mod_lo * x;
+    uint64_t hi = (uint64_t)(((wsel__u128)v->mod_lo * x) >> 64) + v->mod_hi * x;
+    uint64_t carry = (uint64_t)(((wsel__u128)lo * v->n) >> 64);
+    return (uint64_t)(((wsel__u128)hi * v->n + carry) >> 64);
 }
 
 #define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */

@@ -256,12 +256,63 @@ WSEL_API size_t wsel_ring_fast_reclaim(wsel_ring_fast *f);
  * the outcome is WSEL_RING_EXPIRED (peer->slot says where) instead of a re-query; pick
  * again with cache_only, or let the writer refresh (wsel_ring_tick,
  * wsel_ring_fast_pick_refresh). peer->hostname stays valid until a reclaim after the
- * address is gone. toip is called from the reader's thread. */
+ * address is gone. toip is called from the reader's thread. It is wsel_ring_fast_pick_view
+ * (below, which copies nothing) followed by wsel_ring_fast_view_peer. */
 WSEL_API int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                                  wsel_ring_peer *peer, wsel_error *err);
 /* Reader: counts one retry in h, then picks (as wsel_ring_retry). */
 WSEL_API int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
                                   wsel_ring_peer *peer, wsel_error *err);
+/* ---- picks without a copy: a read-only view of the published address ----------------
+ *
+ * wsel_ring_fast_pick copies the address (up to 64 bytes of text) and its fields into the
+ * caller's wsel_ring_peer. wsel_ring_fast_pick_view makes the same pick and hands back a
+ * pointer to the engine's own record of the address instead, so that a pick costs about a
+ * table lookup (doc/ring.md section 13). */
+
+/* An address as the fast engine publishes it. Read-only: nothing in it changes while it
+ * is valid. */
+typedef struct wsel_ring_target {
+    const char *ip;             /* IPv4 dotted, IPv6 canonical without brackets (as in
+                                   wsel_ring_peer.ip); iptype WSEL_RING_NAME: the name (an
+                                   SRV target, a ttl=0 host) that toip must turn into an IP */
+    const char *hostname;       /* as wsel_ring_peer.hostname: NULL for an IP-literal host */
+    uint16_t port;
+    wsel_ring_iptype iptype;
+} wsel_ring_target;
+
+/* A pick's result as a view. */
+typedef struct wsel_ring_view_pick {
+    wsel_ring_outcome outcome;  /* never WSEL_RING_DNS: a view pick calls no resolver */
+    uint32_t slot;              /* WSEL_RING_PEER, WSEL_RING_EXPIRED: the slot; else 0 */
+    const wsel_ring_target *target; /* WSEL_RING_PEER: the address; else NULL */
+} wsel_ring_view_pick;
+
+/* Reader (any thread): the pick wsel_ring_fast_pick makes, with the address handed back as
+ * out->target instead of copied. A named address (target->iptype WSEL_RING_NAME) is
+ * handed back as it is, unresolved: the caller resolves target->ip with its own toip, or
+ * calls wsel_ring_fast_view_peer, which does what wsel_ring_fast_pick does with it.
+ *
+ * Lifetime rule (doc/ring.md section 16): out->target belongs to the view the pick read,
+ * and stays valid and unchanged until that view is freed: by the first
+ * wsel_ring_fast_reclaim() after a sync (or wsel_ring_fast_pick_refresh) that published
+ * a newer view -- the rule a caller already keeps for the views (a reclaim only at a
+ * point where no pick that started before the last sync still runs) extended to the time
+ * it holds the target. Holding it past such a reclaim is a use after free, even when the
+ * address is still in the ring. Never write through it. Errors as wsel_ring_fast_pick. */
+WSEL_API int wsel_ring_fast_pick_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                                      wsel_ring_view_pick *out, wsel_error *err);
+/* Reader: counts one retry in h, then picks as wsel_ring_fast_pick_view. */
+WSEL_API int wsel_ring_fast_retry_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
+                                       wsel_ring_view_pick *out, wsel_error *err);
+/* Reader: the wsel_ring_peer wsel_ring_fast_pick would have given for the view pick vp
+ * (made by f with the same cache_only): the address copied, a named address turned into
+ * an IP by f's resolver (WSEL_RING_DNS when that fails), the message of an outcome that
+ * is no peer. wsel_ring_fast_pick is wsel_ring_fast_pick_view and this. vp->target must
+ * still be valid (above). */
+WSEL_API void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp,
+                                       bool cache_only, wsel_ring_peer *peer);
+
 /* Writer: as wsel_ring_fast_pick, and where that would say WSEL_RING_EXPIRED it
  * re-queries the host, syncs, and goes on exactly as wsel_ring_pick does, so that it
  * never returns WSEL_RING_EXPIRED. */

@@ -152,6 +152,19 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
 const char *wsel_kit_ring_same_state(const wsel_ring *a, const wsel_ring *b, char *buf,
                                      size_t len);
 
+/* Whether the fast engine's view pick vp (wsel_ring_fast_pick_view, status rcv) says what
+ * the pick p says (status rcp: the reference's wsel_ring_pick, or a copying pick made on
+ * the same state with the same handle and cache_only): the same status, outcome and slot,
+ * and for a peer the same address -- ip, port and host name as p gives them. A named
+ * target, which a view pick hands back unresolved, must instead be the name p's pick
+ * resolved: p is then WSEL_RING_PEER or WSEL_RING_DNS (toip's answer, not compared) with
+ * the same slot and host name. With r (the ring the view was published from, as it still
+ * is), a peer's target must also be the address r says owns its slot: text, port and
+ * type. NULL, or the first difference written into buf. */
+const char *wsel_kit_ring_view_agrees(int rcv, const wsel_ring_view_pick *vp, int rcp,
+                                      const wsel_ring_peer *p, const wsel_ring *r, char *buf,
+                                      size_t len);
+
 /* The strict-mode counts of doc/ring.md section 8, modelled independently of core/ring/ring_model.c
  * (tests/kit/ring_strict.c): one address of a redistribution, in iteration order. */
 typedef struct wsel_kit_strict_addr {

@@ -85,6 +85,57 @@ static const char *slots_differ(const wsel_ring *a, const wsel_ring *b, size_t i
     return k < x.n_slots ? buf : NULL;
 }
 
+static bool same_text(const char *x, const char *y)
+{
+    return (x == NULL) == (y == NULL) && (!x || strcmp(x, y) == 0);
+}
+
+const char *wsel_kit_ring_view_agrees(int rcv, const wsel_ring_view_pick *vp, int rcp,
+                                      const wsel_ring_peer *p, const wsel_ring *r, char *buf,
+                                      size_t len)
+{
+    if (rcv != rcp)
+        return snprintf(buf, len, "status %d (view) against %d", rcv, rcp), buf;
+    if (rcv != WSEL_OK)
+        return NULL;
+    const wsel_ring_target *t = vp->target;
+    bool named = vp->outcome == WSEL_RING_PEER && t && t->iptype == WSEL_RING_NAME;
+    bool same_outcome = named ? p->outcome == WSEL_RING_PEER || p->outcome == WSEL_RING_DNS
+                              : vp->outcome == p->outcome;
+    if (!same_outcome || vp->slot != p->slot)
+        return snprintf(buf, len, "view: %s at slot %u; pick: %s at slot %u",
+                        wsel_ring_outcome_name(vp->outcome), vp->slot,
+                        wsel_ring_outcome_name(p->outcome), p->slot),
+               buf;
+    if (vp->outcome != WSEL_RING_PEER)
+        return t ? (snprintf(buf, len, "view: %s with a target",
+                             wsel_ring_outcome_name(vp->outcome)),
+                    buf)
+                 : NULL;
+    if (!t || !t->ip)
+        return snprintf(buf, len, "view: a peer without a target at slot %u", vp->slot), buf;
+    if (!same_text(t->hostname, p->hostname) ||
+        (!named && (strcmp(t->ip, p->ip) != 0 || t->port != p->port)))
+        return snprintf(buf, len, "view: %s:%u (%s, host %s); pick: %s:%u (host %s)", t->ip,
+                        t->port, named ? "a name" : "an IP",
+                        t->hostname ? t->hostname : "-", p->ip, p->port,
+                        p->hostname ? p->hostname : "-"),
+               buf;
+    long o = r ? wsel_ring_owner(r, vp->slot) : -1;
+    if (r && o < 0)
+        return snprintf(buf, len, "view: a peer at slot %u, which is free", vp->slot), buf;
+    if (r) {
+        wsel_ring_address x;
+        wsel_ring_address_get(r, (size_t)o, &x);
+        if (strcmp(x.ip, t->ip) != 0 || x.port != t->port || x.iptype != t->iptype)
+            return snprintf(buf, len, "view: %s:%u (type %d) at slot %u, owned by %s:%u (type %d)",
+                            t->ip, t->port, (int)t->iptype, vp->slot, x.ip, x.port,
+                            (int)x.iptype),
+                   buf;
+    }
+    return NULL;
+}
+
 const char *wsel_kit_ring_same_state(const wsel_ring *a, const wsel_ring *b, char *buf,
                                      size_t len)
 {
