@@ -429,6 +429,10 @@ bool wsel__gslb_topo_prepare(wsel_gslb_state *st, const wsel_gslb_config *cfg)
             }
             tp->member_first[c + 1] = n;
         }
+    if (!tp->on) { /* over the bound: the lists are not used */
+        free(tp->list);
+        tp->list = NULL;
+    }
     st->region_evals = evals;
     return true;
 }
