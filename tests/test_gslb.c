@@ -706,6 +706,25 @@ static void method_static_persist(void **s)
     }
 }
 
+/* Pool p of conf weighs v1 (RTT 100) against v2 (RTT 50) by dynamic ratio, 1:2: the
+ * smooth WRR sequence over (5e5, 1e6) is 2 1 2 2 1 2; v1's RTT then set to 50 makes the
+ * weights equal and the counters start again: 1 2 1 2. */
+static void dynamic_ratio_change(const char *conf)
+{
+    run r;
+    char out[64];
+    run_init(&r, conf, "{\"members\": {\"s1:v1\": {\"up\": true, \"rtt_us\": 100}, "
+                       "\"s1:v2\": {\"up\": true, \"rtt_us\": 50}}}");
+    seq(&r, "w", 6, out, sizeof out);
+    assert_string_equal(out, "2 1 2 2 1 2");
+    long v1 = wsel__gslb_find_vs(r.cfg, "s1:v1");
+    assert_true(v1 >= 0);
+    wsel_gslb_inputs_set_metric(r.in, (size_t)v1, WSEL_GSLB_M_RTT, 50);
+    seq(&r, "w", 4, out, sizeof out);
+    assert_string_equal(out, "1 2 1 2");
+    run_free(&r);
+}
+
 static void method_dynamic(void **s)
 {
     (void)s;
@@ -732,6 +751,11 @@ static void method_dynamic(void **s)
     assert_int_equal(c1, 100);
     assert_int_equal(c2, 200);
     run_free(&r);
+    /* the same, then v1's RTT set to 50 (new inputs generation): weights 1e6 and 1e6, the
+     * counters start again: v1 (the first of a tie), v2, v1, v2. A pick repeated from the
+     * old weights would go on 2:1. */
+    dynamic_ratio_change(SERVERS POOL1("load-balancing-mode lowest-round-trip-time dynamic-ratio enabled",
+                                       "s1:v1 s1:v2") WIDE1);
     /* missing metric for every candidate: preferred fails, alternate (RR) decides (property 8) */
     run1(&r, two, "{\"members\": {" UP(1) "," UP(2) "}}");
     assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
@@ -784,6 +808,11 @@ static void method_qos(void **s)
     seq(&r, "w", 4, out, sizeof out);
     assert_string_equal(out, "1 2 1 2");
     run_free(&r);
+    /* dynamic ratio over the QoS scores, qos-rtt 1 alone: v1 10 * 50 / 100 = 5, v2 10:
+     * weights 5e5 and 1e6, then equal when v1's RTT is 50 */
+    dynamic_ratio_change(SERVERS POOL1("load-balancing-mode quality-of-service dynamic-ratio enabled "
+                                       "qos-rtt 1 qos-lcs 0 qos-hit-ratio 0 qos-kilobytes-second 0 "
+                                       "qos-packet-rate 0", "s1:v1 s1:v2") WIDE1);
 }
 
 static void method_topology_members(void **s)
@@ -1701,6 +1730,191 @@ static void topology_regions_not(void **s)
     run_free(&r);
 }
 
+/* ---- prepared topology (doc/gslb.md §10) ----------------------------------------- */
+
+/* The first RECORD event of the log's walk over every record (wsel__gslb_topo_log, the
+ * engine's plain evaluation, which the prepared lists do not touch): the score. */
+typedef struct first_record {
+    bool seen;
+    unsigned score;
+} first_record;
+
+static void first_record_fn(void *ctx, const wsel_gslb_event *ev)
+{
+    first_record *f = ctx;
+    if (!f->seen) {
+        f->seen = true;
+        f->score = (unsigned)ev->number;
+    }
+}
+
+static unsigned walk_score(wsel__gslb_query *qq, size_t p, long member)
+{
+    first_record f = {false, 0};
+    wsel_gslb_log log = {WSEL_GSLB_LOG_ALL, first_record_fn, &f};
+    const wsel_gslb_log *was = qq->log;
+    qq->log = &log;
+    wsel_gslb_event ev = wsel__gslb_event(qq, member < 0 ? WSEL_GSLB_EV_POOL_SELECTION
+                                                         : WSEL_GSLB_EV_MEMBER_TRAVERSAL);
+    ev.pool = (long)p;
+    ev.member = member;
+    wsel__gslb_topo_log(qq, &ev);
+    qq->log = was;
+    return f.seen ? f.score : 0;
+}
+
+/* A generated condition: [not] TYPE VALUE, the types a side allows. */
+static void gen_cond(wsel_kit_sbuf *b, uint64_t *seed, bool server, size_t region_from)
+{
+    static const char *const ldns_side[] = {"subnet 198.51.100.0/24", "subnet 203.0.113.0/24",
+                                            "subnet 0.0.0.0/0", "country DE", "continent EU"};
+    static const char *const server_side[] = {"subnet 10.1.0.0/16", "subnet 10.0.0.0/8",
+                                              "datacenter DC0", "datacenter DC2", "pool p1",
+                                              "pool p3", "country FR", "country DE"};
+    if (!wsel_kit_range(seed, 0, 3))
+        wsel_kit_sb_printf(b, "not ");
+    if (region_from < 4 && !wsel_kit_range(seed, 0, 2)) {
+        wsel_kit_sb_printf(b, "region R%u", (unsigned)wsel_kit_range(seed, region_from, 3));
+        return;
+    }
+    if (server)
+        wsel_kit_sb_printf(b, "%s", server_side[wsel_kit_range(seed, 0, 7)]);
+    else
+        wsel_kit_sb_printf(b, "%s", ldns_side[wsel_kit_range(seed, 0, 4)]);
+}
+
+/* A config of 4 servers (datacenters DC0-DC2), 4 topology pools, a topology wide IP w0 and
+ * the same preferring ECS (w1), regions R0-R3 (R_i names only R_j, j > i) and topology
+ * records of every kind, sides negated at random. */
+static void gen_topology_config(wsel_kit_sbuf *b, uint64_t *seed)
+{
+    b->len = 0;
+    for (int sv = 0; sv < 4; sv++)
+        wsel_kit_sb_printf(b, "gtm server s%d { datacenter DC%d product bigip virtual-servers { "
+                              "v0 { destination 10.%d.0.1:80 } v1 { destination 10.%d.0.2:80 } "
+                              "v2 { destination 192.0.2.%d:80 } } }\n", sv, sv % 3, sv, sv, sv + 1);
+    for (int p = 0; p < 4; p++) {
+        wsel_kit_sb_printf(b, "gtm pool a p%d { load-balancing-mode topology alternate-mode none "
+                              "fallback-mode none members {", p);
+        unsigned pick = (unsigned)wsel_kit_range(seed, 1, 4095); /* which of the 12 VSs */
+        for (unsigned k = 0; k < 12; k++)
+            if (pick >> k & 1)
+                wsel_kit_sb_printf(b, " s%u:v%u { }", k / 3, k % 3);
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+    wsel_kit_sb_printf(b, "gtm wideip a w0 { pool-lb-mode topology pools { p0 p1 p2 p3 } }\n"
+                          "gtm wideip a w1 { pool-lb-mode topology "
+                          "topology-prefer-edns0-client-subnet enabled pools { p0 p1 p2 p3 } }\n");
+    for (size_t r = 0; r < 4; r++) {
+        wsel_kit_sb_printf(b, "gtm region R%zu { region-members {", r);
+        int n = (int)wsel_kit_range(seed, 1, 3);
+        for (int k = 0; k < n; k++) {
+            wsel_kit_sb_printf(b, " ");
+            gen_cond(b, seed, true, r + 1);
+            wsel_kit_sb_printf(b, " { }");
+        }
+        wsel_kit_sb_printf(b, " } }\n");
+    }
+    int n = (int)wsel_kit_range(seed, 1, 10);
+    for (int t = 0; t < n; t++) {
+        wsel_kit_sb_printf(b, "gtm topology ldns: ");
+        gen_cond(b, seed, false, 0);
+        wsel_kit_sb_printf(b, " server: ");
+        gen_cond(b, seed, true, 0);
+        wsel_kit_sb_printf(b, " { order %u score %u }\n", (unsigned)wsel_kit_range(seed, 1, 5),
+                           (unsigned)wsel_kit_range(seed, 0, 3) * 10);
+    }
+}
+
+/* Scores from the prepared lists (and kept per inputs generation and source) equal the
+ * log's walk over every record and the unprepared path, for every pool and member, over
+ * generated configs (regions, negations, geo on both sides, ECS); and the answers of a
+ * state with prepared lists equal those of one without, query after query. */
+static void topology_prepared_equals_walk(void **s)
+{
+    (void)s;
+    static const char *const sources[] = {"198.51.100.7", "203.0.113.9", "192.0.2.1", "10.1.0.5"};
+    uint64_t seed = 24;
+    wsel_kit_sbuf conf = {0};
+    size_t compared = 0, nonzero = 0;
+    for (int c = 0; c < 300; c++) {
+        gen_topology_config(&conf, &seed);
+        assert_false(conf.oom);
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"query\": {\"ldns\": \"198.51.100.7\", \"ecs\": \"203.0.113.9\"}, \"members\": {"
+                 "\"s0:v0\": {\"up\": true}, \"s0:v1\": {\"up\": true}, \"s1:v0\": {\"up\": true}, "
+                 "\"s1:v2\": {\"up\": true}, \"s2:v0\": {\"up\": true}, \"s2:v1\": {\"up\": true}, "
+                 "\"s3:v0\": {\"up\": true}, \"s3:v2\": {\"up\": true}}, \"geo\": {"
+                 "\"198.51.100.7\": {\"continent\": \"EU\", \"country\": \"DE\"}, "
+                 "\"10.1.0.1\": {\"country\": \"FR\"}, \"10.2.0.2\": {\"country\": \"DE\"}, "
+                 "\"192.0.2.4\": {\"country\": \"FR\"}}}");
+        run a, b;
+        run_init(&a, conf.s, json);
+        run_init(&b, conf.s, json);
+        assert_true(a.st->topo.on);
+        b.st->topo.on = false; /* every record's server side tested at query time */
+        for (size_t k = 0; k < 8; k++) {
+            const char *l = sources[wsel_kit_range(&seed, 0, 3)];
+            const char *e = sources[wsel_kit_range(&seed, 0, 3)];
+            wsel_gslb_addr la, ea;
+            assert_true(wsel_gslb_addr_parse(l, &la) && wsel_gslb_addr_parse(e, &ea));
+            wsel_gslb_inputs_set_ldns(a.in, &la, &ea);
+            wsel_gslb_inputs_set_ldns(b.in, &la, &ea);
+            const char *w = k & 1 ? "w1" : "w0";
+            char ans_a[64], ans_b[64];
+            const wsel_gslb_outcome *oa = q(&a, w);
+            snprintf(ans_a, sizeof ans_a, "%d %s", oa->kind, first(oa));
+            const wsel_gslb_outcome *ob = q(&b, w);
+            snprintf(ans_b, sizeof ans_b, "%d %s", ob->kind, first(ob));
+            if (strcmp(ans_a, ans_b))
+                print_error("config %d query %zu (%s, ldns %s, ecs %s): prepared '%s', not '%s'\n%s",
+                            c, k, w, l, e, ans_a, ans_b, conf.s);
+            assert_string_equal(ans_a, ans_b);
+            /* every candidate's score right after the query (its epoch and number), for
+             * the wide IP queried and then the other one (the other source, same epoch) */
+            for (int other = 0; other < 2; other++) {
+            if (other) { /* as a new query would: the per-query memos start again */
+                w = k & 1 ? "w0" : "w1";
+                for (run *x = &a; x; x = x == &a ? &b : NULL) {
+                    x->st->topo.query++;
+                    x->st->region_src_ok = false;
+                }
+            }
+            wsel__gslb_query qa = {.cfg = a.cfg, .in = a.in, .st = a.st, .out = &a.o,
+                                   .wideip = (size_t)wsel_gslb_find_wideip(a.cfg, w)};
+            wsel__gslb_query qb = {.cfg = b.cfg, .in = b.in, .st = b.st, .out = &b.o,
+                                   .wideip = qa.wideip};
+            for (size_t p = 0; p < a.cfg->n_pools; p++) {
+                for (long i = -1; i < (long)a.cfg->pools[p].n_members; i++) {
+                    if (i >= 0 && a.cfg->pools[p].members[i].vs < 0)
+                        continue;
+                    unsigned want = walk_score(&qa, p, i);
+                    for (int again = 0; again < 2; again++) { /* worked out, then kept */
+                        unsigned got = i < 0 ? wsel__gslb_topo_pool(&qa, p)
+                                             : wsel__gslb_topo_member(&qa, p, (size_t)i);
+                        unsigned plain = i < 0 ? wsel__gslb_topo_pool(&qb, p)
+                                               : wsel__gslb_topo_member(&qb, p, (size_t)i);
+                        if (got != want || plain != want)
+                            print_error("config %d (%s, ldns %s, ecs %s) pool p%zu member %ld: "
+                                        "prepared %u, unprepared %u, walk %u\n%s",
+                                        c, w, l, e, p, i, got, plain, want, conf.s);
+                        assert_int_equal(got, want);
+                        assert_int_equal(plain, want);
+                    }
+                    compared++;
+                    nonzero += want > 0;
+                }
+            }
+            }
+        }
+        run_free(&a);
+        run_free(&b);
+    }
+    free(conf.s);
+    assert_true(nonzero > compared / 10); /* the generator reaches scoring records */
+}
+
 /* A region holding itself through others is a parse error at the region the walk started
  * from (file order), not a hang, also at the end of a long chain; lint on an A_i/B_i
  * graph ending in nothing the server side can match finishes and reports G018. */
@@ -1922,6 +2136,7 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(topology_regions_deep_chain),
                cmocka_unit_test(topology_regions_cycle),
                cmocka_unit_test(topology_regions_not),
+               cmocka_unit_test(topology_prepared_equals_walk),
                cmocka_unit_test(state_fed_back_generated),
                cmocka_unit_test(api_null_handles),
                cmocka_unit_test(event_format_bounds))

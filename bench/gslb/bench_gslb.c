@@ -8,7 +8,8 @@
  * static-mixed (ratio, global-availability, static-persistence, round-robin pools under a
  * ratio wide IP), dynamic-rtt (lowest-round-trip-time, winner takes all),
  * dynamic-ratio-qos (quality-of-service with dynamic-ratio), topology (topology at both
- * levels). Each case: median over 7 runs of N resolves, ns per resolve; and the number
+ * levels), topology-64-pools (the same over a wide IP of 64 pools: every available pool
+ * is scored). Each case: median over 7 runs of N resolves, ns per resolve; and the number
  * of malloc/calloc/realloc calls during the timed runs (counted by wrapping the
  * allocator of this program). */
 #define _GNU_SOURCE
@@ -63,8 +64,9 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* 4 pools x 8 members on 4 servers; pool i uses modes[i]. */
-static char *make_config(const char *wide_mode, const char *const modes[4], const char *extra)
+/* n_pools pools x 8 members on 4 servers; pool i uses modes[i % 4] and server i % 4. */
+static char *make_config(int n_pools, const char *wide_mode, const char *const modes[4],
+                         const char *extra)
 {
     size_t cap = 1 << 16;
     char *t = malloc(cap);
@@ -78,18 +80,22 @@ static char *make_config(const char *wide_mode, const char *const modes[4], cons
             l += (size_t)snprintf(t + l, cap - l, "  v%d { destination 10.%d.0.%d:80 }\n", v, s, v + 1);
         snprintf(t + l, cap - l, "} }\n");
     }
-    for (int p = 0; p < 4; p++) {
+    for (int p = 0; p < n_pools; p++) {
         size_t l = strlen(t);
-        l += (size_t)snprintf(t + l, cap - l, "gtm pool a /Common/p%d { %s members {\n", p, modes[p]);
+        l += (size_t)snprintf(t + l, cap - l, "gtm pool a /Common/p%d { %s members {\n", p,
+                              modes[p % 4]);
         for (int v = 0; v < 8; v++)
-            l += (size_t)snprintf(t + l, cap - l, "  s%d:v%d { ratio %d }\n", p, v, 1 + v % 3);
+            l += (size_t)snprintf(t + l, cap - l, "  s%d:v%d { ratio %d }\n", p % 4, v, 1 + v % 3);
         snprintf(t + l, cap - l, "} }\n");
     }
+    /* the wide IP's pool ratios: 3, 1, 2, 1 (no ratio written), over and over */
+    static const char *const pool_ratio[4] = {" { ratio 3 }", " { ratio 1 }", " { ratio 2 }", ""};
     size_t l = strlen(t);
-    snprintf(t + l, cap - l,
-             "gtm wideip a /Common/w.example.com { pool-lb-mode %s pools { /Common/p0 { ratio 3 } "
-             "/Common/p1 { ratio 1 } /Common/p2 { ratio 2 } /Common/p3 } }\n%s",
-             wide_mode, extra ? extra : "");
+    l += (size_t)snprintf(t + l, cap - l, "gtm wideip a /Common/w.example.com { pool-lb-mode %s pools {",
+                          wide_mode);
+    for (int p = 0; p < n_pools; p++)
+        l += (size_t)snprintf(t + l, cap - l, " /Common/p%d%s", p, pool_ratio[p % 4]);
+    snprintf(t + l, cap - l, " } }\n%s", extra ? extra : "");
     return t;
 }
 
@@ -171,17 +177,18 @@ int main(int argc, char **argv)
         "gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p0 { score 10 }\n"
         "gtm topology ldns: subnet 198.51.100.0/24 server: datacenter /Common/DC1 { score 20 }\n"
         "gtm topology ldns: subnet 0.0.0.0/0 server: subnet 10.0.0.0/8 { score 5 }\n";
-    struct { const char *name, *wide; const char *const *modes; const char *extra; } cases[] = {
-        {"static-rr", "round-robin", rr, NULL},
-        {"static-mixed", "ratio", mixed, NULL},
-        {"dynamic-rtt", "round-robin", rtt, NULL},
-        {"dynamic-ratio-qos", "round-robin", qos, NULL},
-        {"topology", "topology", topo, topo_records},
+    struct { const char *name, *wide; const char *const *modes; const char *extra; int pools; } cases[] = {
+        {"static-rr", "round-robin", rr, NULL, 4},
+        {"static-mixed", "ratio", mixed, NULL, 4},
+        {"dynamic-rtt", "round-robin", rtt, NULL, 4},
+        {"dynamic-ratio-qos", "round-robin", qos, NULL, 4},
+        {"topology", "topology", topo, topo_records, 4},
+        {"topology-64-pools", "topology", topo, topo_records, 64},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (argc > 2 && strcmp(argv[2], cases[c].name))
             continue;
-        char *t = make_config(cases[c].wide, cases[c].modes, cases[c].extra);
+        char *t = make_config(cases[c].pools, cases[c].wide, cases[c].modes, cases[c].extra);
         bench_case(cases[c].name, t, n);
         free(t);
     }

@@ -75,7 +75,7 @@ static wsel_gslb_reason method_skip(const wsel__gslb_query *q, size_t p, size_t 
     if (m == WSEL_GSLB_RATIO)
         return mb->ratio ? WSEL_GSLB_WHY_NONE : WSEL_GSLB_WHY_RATIO_0;
     if (m == WSEL_GSLB_TOPOLOGY)
-        return wsel__gslb_topo_member(q, p, mb) ? WSEL_GSLB_WHY_NONE : WSEL_GSLB_WHY_SCORE_0;
+        return wsel__gslb_topo_member(q, p, i) ? WSEL_GSLB_WHY_NONE : WSEL_GSLB_WHY_SCORE_0;
     if (m == WSEL_GSLB_QOS)
         *metric = wsel__gslb_qos_missing(q, p, i);
     else if (mi->metric >= 0 && !(q->in->vs[mb->vs].have & (1u << mi->metric)))

@@ -163,14 +163,19 @@ static void available_pools(wsel__gslb_query *q, wide_decision *d)
     if (trav || !st->w_mark[q->wideip]) {
         size_t n = 0;
         for (size_t i = 0; i < w->n_pools; i++) {
-            wsel_gslb_event ev = traversal(q, (long)i, WSEL_GSLB_R_SKIPPED);
-            ev.reason = WSEL_GSLB_WHY_UNRESOLVED;
-            ok[i] = w->pools[i].pool >= 0 &&
-                    wsel__gslb_pool_available(q, (size_t)w->pools[i].pool, trav ? &ev : NULL);
+            if (!trav) { /* no event built for a log that does not want it */
+                ok[i] = w->pools[i].pool >= 0 &&
+                        wsel__gslb_pool_available(q, (size_t)w->pools[i].pool, NULL);
+            } else {
+                wsel_gslb_event ev = traversal(q, (long)i, WSEL_GSLB_R_SKIPPED);
+                ev.reason = WSEL_GSLB_WHY_UNRESOLVED;
+                ok[i] = w->pools[i].pool >= 0 &&
+                        wsel__gslb_pool_available(q, (size_t)w->pools[i].pool, &ev);
+                if (!ok[i])
+                    wsel__gslb_emit(q, &ev);
+            }
             if (ok[i])
                 avail[n++] = (uint8_t)i;
-            else if (trav)
-                wsel__gslb_emit(q, &ev);
         }
         st->w_n_avail[q->wideip] = (uint8_t)n;
         st->w_mark[q->wideip] = 1;
@@ -331,6 +336,7 @@ int wsel_gslb_resolve(const wsel_gslb_config *cfg, long wideip, const wsel_gslb_
                           .wideip = (size_t)wideip, .err = err};
     cache_check(cfg, in, st);
     st->region_src_ok = false; /* the source's regions, once per query */
+    st->topo.query++;          /* and each topology record's LDNS side */
     int rc = decide(&q);
     if (rc) {
         if (rc == WSEL_E_NOMEM)

@@ -30,6 +30,34 @@ typedef struct wsel__gslb_spcache {
     long *order;                          /* n_members entries */
 } wsel__gslb_spcache;
 
+/* Topology prepared once per config (doc/gslb.md §10): each candidate's score is the
+ * first record, in evaluation order, whose LDNS side matches the query's source and whose
+ * server side matches the candidate (A-35). The server side reads the config alone unless
+ * it names a geo attribute (of the VS address, from the inputs) or a region holding one:
+ * so each candidate gets the list of records whose server side matches it or must be
+ * tested at query time ("live"), and a query tests only those. The LDNS side is the same
+ * for every candidate of a query: each record's is worked out at most once per query. */
+typedef struct wsel__gslb_topo_prep {
+    bool on;               /* lists made (off: no records, or over WSEL__GSLB_TOPO_PREP_MAX) */
+    size_t *pool_first;    /* n_pools + 1: pool p at the wide-IP level reads
+                            * list[pool_first[p] .. pool_first[p + 1]) */
+    size_t *member_first;  /* (members, numbered as elig_off) + 1: the same per member */
+    uint32_t *list;        /* record index << 1 | 1 when its server side is live */
+    uint8_t *region_live;  /* per region: its match on a VS reads the inputs (geo) */
+    uint64_t query;        /* the query's number (bumped by each resolve) */
+    uint64_t *ldns_query;  /* per record: the query ldns_ok[] was worked out for */
+    bool *ldns_ok;         /* per record: its LDNS side matches that query's source */
+    /* each candidate's score, a function of config and inputs (the LDNS, ECS and geo are
+     * inputs) and of which source the wide IP scores: kept while the key (state epoch << 1
+     * | ECS used) is the same, like the availability caches */
+    uint64_t *pool_key, *member_key;
+    unsigned *pool_score, *member_score;
+} wsel__gslb_topo_prep;
+
+/* At most this many list entries (4 bytes each) are prepared; a larger product of
+ * candidates and matching records tests every record's server side at query time. */
+#define WSEL__GSLB_TOPO_PREP_MAX (1u << 22)
+
 struct wsel_gslb_state {
     const wsel_gslb_config *cfg;
     wsel__gslb_stepst *wideip_st;
@@ -62,8 +90,15 @@ struct wsel_gslb_state {
     size_t *region_order;
     uint8_t *region_in;
     bool region_src_ok;
+    bool region_cand_ok;                  /* region_in[n..2n) made for the candidate scored */
     uint64_t region_evals;
+    wsel__gslb_topo_prep topo;
 };
+
+/* Makes st->topo for cfg (st's region_order and elig_off made already); false when out of
+ * memory. Frees it. */
+bool wsel__gslb_topo_prepare(wsel_gslb_state *st, const wsel_gslb_config *cfg);
+void wsel__gslb_topo_prep_free(wsel__gslb_topo_prep *tp);
 
 /* Region entries evaluated so far by resolves with st (A-39; for tests). */
 uint64_t wsel__gslb_region_evals(const wsel_gslb_state *st);
@@ -290,6 +325,11 @@ static inline void wsel__gslb_rank_cyclic(long pick, const bool *ok, size_t n, l
 long wsel__gslb_pick_weighted(wsel__gslb_query *q, wsel__gslb_pick *pk, const uint64_t *w,
                               const bool *in_set, wsel__gslb_why *why, wsel_gslb_reason fail);
 
+/* wsel__gslb_pick_weighted again with the weights of the (pool, step)'s previous pick,
+ * which must be current (wsel__gslb_wrr_current): the same pick and rank[], without the
+ * weights being worked out again. Only without a sink (it gives no reason). */
+long wsel__gslb_pick_repeat(wsel__gslb_query *q, wsel__gslb_pick *pk);
+
 /* A candidate and its value, oriented so that larger is better. */
 typedef struct wsel__gslb_scored {
     double v;
@@ -307,8 +347,8 @@ long wsel__gslb_best_pick(long *cursor, wsel__gslb_scored *sc, size_t n_sc, size
 /* The score of pool p at the wide-IP level, of member m of pool p at the member level:
  * the first record (evaluation order, A-35) matching the LDNS (or ECS) and the candidate;
  * 0 when none does. */
-unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, long pool);
-unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, const wsel_gslb_member *m);
+unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, size_t p);
+unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, size_t i);
 /* The log (doc/gslb.md §7): every record matching the candidate, in evaluation order, as
  * RECORD events; `ev` is the candidate's event (kind, pool, step, member...) to fill. */
 void wsel__gslb_topo_log(const wsel__gslb_query *q, wsel_gslb_event *ev);

@@ -70,15 +70,17 @@ long wsel__gslb_best_pick(long *cursor, wsel__gslb_scored *sc, size_t n_sc, size
                 sc[m - 1] = t;
             }
     }
-    bool tied[NMAX] = {0};
-    size_t n_tied = 0;
-    for (size_t k = 0; k < n_sc && sc[k].v == sc[0].v; k++) {
-        tied[sc[k].i] = true;
+    size_t n_tied = 1;
+    while (n_tied < n_sc && sc[n_tied].v == sc[0].v)
         n_tied++;
-    }
     long pick = sc[0].i;
-    if (n_tied > 1)
+    if (n_tied > 1) { /* the best value tied: round robin among those */
+        bool tied[NMAX];
+        memset(tied, 0, n);
+        for (size_t k = 0; k < n_tied; k++)
+            tied[sc[k].i] = true;
         pick = wsel__gslb_rr_pick(cursor, tied, n);
+    }
     if (tie)
         *tie = n_tied > 1;
     *n_rank = 0;
@@ -103,6 +105,17 @@ long wsel__gslb_pick_weighted(wsel__gslb_query *q, wsel__gslb_pick *pk, const ui
     return pick;
 }
 
+long wsel__gslb_pick_repeat(wsel__gslb_query *q, wsel__gslb_pick *pk)
+{
+    wsel__gslb_wrr *wrr = &wsel__gslb_pick_state(q, pk)->wrr;
+    size_t n = q->cfg->pools[pk->pool].n_members;
+    long pick = wsel__gslb_wrr_repeat(wrr, n);
+    for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+        if (wrr->w[i])
+            pk->rank[pk->n_rank++] = (long)i;
+    return pick;
+}
+
 /* ---- round robin, ratio, global availability ---- */
 
 static long pick_rr(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why *why)
@@ -124,13 +137,8 @@ static long pick_ratio(wsel__gslb_query *q, wsel__gslb_pick *pk, wsel__gslb_why 
     size_t n = pl->n_members;
     if (!n) /* (never: a pool without members has no step to run) */
         return -1;
-    if (!why && wsel__gslb_wrr_current(&st->wrr, q->st->epoch)) { /* no ratio-0 lines to log */
-        long pick = wsel__gslb_wrr_repeat(&st->wrr, n);
-        for (size_t k = 0, i = (size_t)pick; k < n; k++, i = i + 1 == n ? 0 : i + 1)
-            if (st->wrr.w[i])
-                pk->rank[pk->n_rank++] = (long)i;
-        return pick;
-    }
+    if (!why && wsel__gslb_wrr_current(&st->wrr, q->st->epoch)) /* no ratio-0 lines to log */
+        return wsel__gslb_pick_repeat(q, pk);
     uint64_t w[NMAX];
     bool in_set[NMAX];
     for (size_t i = 0; i < n; i++) {

@@ -35,6 +35,7 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
     free(st->sp);
     free(st->region_order);
     free(st->region_in);
+    wsel__gslb_topo_prep_free(&st->topo);
     free(st);
 }
 
@@ -66,6 +67,8 @@ static bool alloc_caches(wsel_gslb_state *st, const wsel_gslb_config *cfg)
     /* inner regions first (A-39); a cycle (not from the reader, which refuses one) leaves
      * its back edge reading "no match" */
     if (wsel__gslb_region_order(cfg, st->region_order, NULL) < 0)
+        return false;
+    if (!wsel__gslb_topo_prepare(st, cfg))
         return false;
     for (size_t p = 0; p < cfg->n_pools; p++)
         if (!(st->sp[p].order = calloc(cfg->pools[p].n_members ? cfg->pools[p].n_members : 1,
