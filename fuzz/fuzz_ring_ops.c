@@ -25,7 +25,7 @@
 #include "../core/ring/ring_model.h"
 
 #define NAMES 4
-#define MAX_OPS 64
+#define MAX_OPS 32
 
 static const uint32_t sizes[] = {1, 2, 3, 7, 10, 19, 64, 65, 100, 257};
 

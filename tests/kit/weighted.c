@@ -501,7 +501,10 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
     wcase *c = calloc(1, sizeof *c);
     wsel_error err;
     wsel_error_clear(&err);
-    wsel_kit_weighted_opts small = { .max_items = 16, .max_group = 16, .mode = -1 };
+    /* Small cases (wsel_kit_cases_small, the fuzz target's bound on one input's work):
+     * 1..3 resources, sets of at most 8 items or 8 groups of at most 8 addresses. */
+    wsel_kit_weighted_opts small = { .resources = 1 + (unsigned)((seed >> 8) % 3),
+                                     .max_items = 8, .max_group = 8, .mode = -1 };
     const wsel_kit_weighted_opts *o = wsel_kit_cases_are_small() ? &small : NULL;
     if (!c || !(c->text = wsel_kit_weighted_gen_config(seed, o))) {
         snprintf(why, len, "out of memory");
