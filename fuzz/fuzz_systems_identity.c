@@ -13,7 +13,8 @@
  * 8 bytes each; odd: boundary words, 2 bytes of index each), until the input ends.
  *
  * Bounded work (fuzz/README.md): one system per input, the kit's small cases
- * (wsel_kit_cases_small: weighted sets of at most 16 items) and at most MAX_QUERIES
+ * (wsel_kit_cases_small: 1..3 weighted resources, sets of at most 8 items or 8 groups of
+ * at most 8 addresses) and at most MAX_QUERIES
  * queries; the full-size cases run the same identity in stats/systems.c (`make stats`,
  * `make check`). */
 #include "fuzz.h"

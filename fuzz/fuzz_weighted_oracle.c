@@ -61,7 +61,7 @@ static void query(wfz *w, const wfz_query *qu)
     }
 }
 
-static const wfz_target target = { .query = query };
+static const wfz_target target = { .query = query, .resolvers = true };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -598,7 +598,7 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
     if (t->state_set)
         t->state_set(&w);
 
-    if (t->query) {
+    if (t->resolvers) {
         const char *names[MAX_RESOLVERS];
         size_t nv = wsel_kit_variants(names, MAX_RESOLVERS, true);
         for (size_t v = 0; v < nv; v++) {

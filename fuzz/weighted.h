@@ -119,13 +119,15 @@ typedef struct wfz_query {
 } wfz_query;
 
 /* What a target checks. Any hook may be NULL; without `query` the phases' parameters
- * are still read from the input (so later parts decode the same) but no query runs. */
+ * are still read from the input (so later parts decode the same) but no query runs.
+ * The resolvers are built only for a target that asks for them (`resolvers`). */
 typedef struct wfz_target {
     void (*loaded)(wfz *w);                     /* config loaded, nothing set yet */
     void (*state_set)(wfz *w);                  /* after each state change */
     void (*phase_begin)(wfz *w);                /* truth[] known, before the queries */
     void (*query)(wfz *w, const wfz_query *q);
     void (*phase_end)(wfz *w);
+    bool resolvers;     /* build w->rv (a resolver per engine variant): the query hook uses them */
 } wfz_target;
 
 /* Decodes data, loads, applies the first state, runs a query phase, applies the second

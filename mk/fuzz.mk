@@ -3,6 +3,7 @@
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
 #   make fuzz-ci    [FUZZ_CI_SECONDS=10]                            each target briefly, fails on any finding
+#   make fuzz-speed [FUZZ_SPEED_RUNS=3000]                          each target alone: execs/s, execs/CPU-s
 #   make oss-fuzz-check                                             fuzz/oss-fuzz/build.sh as OSS-Fuzz runs it
 #   make coverage                                                   gcov/lcov report in report/coverage/,
 #                                                                   per folder and per system
@@ -36,7 +37,7 @@ CHECK_PROGS += $(FUZZ_REPLAY_BIN)
 check-build: $(FUZZ_REPLAY_BIN)
 
 .PHONY: fuzz fuzz-afl fuzz-ci fuzz-build fuzz-afl-build fuzz-deps fuzz-replay coverage \
-        fuzz-list oss-fuzz-check
+        fuzz-list oss-fuzz-check fuzz-speed
 
 # The target names, for fuzz/oss-fuzz/build.sh.
 fuzz-list:
@@ -60,15 +61,20 @@ fuzz-deps:
 
 # The library is rebuilt in its own folder with coverage hooks for libFuzzer; the
 # sub-make decides what is out of date. (Inside that sub-make BUILD is this folder and
-# the Makefile's own rule builds the archive.)
+# the Makefile's own rule builds the archive.) A forced rule, not a phony one: make looks
+# at the archive's time after the sub-make, so the targets are relinked only when it
+# changed.
+.PHONY: fuzz-force
+fuzz-force:
 ifneq ($(BUILD),$(FUZZ_LF))
-.PHONY: $(FUZZ_LF)/libwsel.a
-$(FUZZ_LF)/libwsel.a: | fuzz-deps
+$(FUZZ_LF)/libwsel.a: fuzz-force | fuzz-deps
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LF) CC=$(FUZZ_CC) OPT= \
 	  CFLAGS='$(FUZZ_LIB_CFLAGS)' $(FUZZ_LF)/libwsel.a $(FUZZ_LF)/libwsel-kit.a
+# (the kit's archive as well)
+$(FUZZ_LF)/libwsel-kit.a: $(FUZZ_LF)/libwsel.a ;
 endif
 
-$(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a
+$(FUZZ_LF)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_LF)/libwsel.a $(FUZZ_LF)/libwsel-kit.a
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_EXTRA_$*) $(FUZZ_LF)/libwsel-kit.a $(FUZZ_LF)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 
@@ -80,16 +86,20 @@ fuzz: fuzz-build ## run each fuzz target with libFuzzer for FUZZ_SECONDS (defaul
 fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (10) under libFuzzer (-timeout=5); fails on any crash, leak, hang or sanitizer report
 	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
+FUZZ_SPEED_RUNS ?= 3000
+fuzz-speed: fuzz-build ## each fuzz target alone, FUZZ_SPEED_RUNS (3000) libFuzzer executions from its seed corpus: execs per second and per CPU second (fuzz/README.md)
+	@sh fuzz/speed.sh $(FUZZ_LF) $(FUZZ_SPEED_RUNS) $(FUZZ_TARGETS)
+
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----
 
 ifneq ($(BUILD),$(FUZZ_AFL))
-.PHONY: $(FUZZ_AFL)/libwsel.a
-$(FUZZ_AFL)/libwsel.a: | fuzz-deps
+$(FUZZ_AFL)/libwsel.a: fuzz-force | fuzz-deps
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_AFL) CC=afl-clang-fast OPT= \
 	  CFLAGS='-O1 -g' $(FUZZ_AFL)/libwsel.a $(FUZZ_AFL)/libwsel-kit.a
+$(FUZZ_AFL)/libwsel-kit.a: $(FUZZ_AFL)/libwsel.a ;
 endif
 
-$(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a
+$(FUZZ_AFL)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HDRS) $(FUZZ_AFL)/libwsel.a $(FUZZ_AFL)/libwsel-kit.a
 	AFL_QUIET=1 afl-clang-fast $(FUZZ_CPPFLAGS) -std=c11 -O1 -g -fsanitize=fuzzer \
 	  -o $@ fuzz/fuzz_$*.c $(FUZZ_COMMON) $(FUZZ_EXTRA_$*) $(FUZZ_AFL)/libwsel-kit.a $(FUZZ_AFL)/libwsel.a $(GSL_LIBS) $(LDLIBS)
 

@@ -1,4 +1,5 @@
 /* The bump allocator behind parse trees and loaded configs. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -6,6 +7,9 @@
 
 #include "weighted_arena.h"
 
+/* Blocks grow from FIRST_BLOCK, doubling up to BLOCK_SIZE: a config of a few lines takes
+ * a few kilobytes, not 64 (the weighted fuzz targets load one per input). */
+#define FIRST_BLOCK ((size_t)4 * 1024)
 #define BLOCK_SIZE ((size_t)64 * 1024)
 #define ALIGN (sizeof(max_align_t))
 
@@ -30,15 +34,20 @@ void *wsel__arena_alloc_aligned(wsel__arena *a, size_t n, size_t align)
     if (b && b->used > b->cap)
         b->used = b->cap;
     if (!b || b->cap - b->used < need) {
-        /* Big requests get a block of their own behind the current one, so the
-         * remaining space of the current block is not wasted. */
-        size_t cap = need > BLOCK_SIZE / 4 ? need : BLOCK_SIZE;
+        /* The next block's size: twice the current one's, within FIRST_BLOCK ..
+         * BLOCK_SIZE. Big requests get a block of their own behind the current one, so
+         * the remaining space of the current block is not wasted. */
+        size_t next = b && b->cap < BLOCK_SIZE / 2 ? 2 * b->cap : BLOCK_SIZE;
+        if (next < FIRST_BLOCK || !b)
+            next = FIRST_BLOCK;
+        bool big = need > next / 4;
+        size_t cap = big ? need : next;
         wsel__arena_block *nb = malloc(sizeof *nb + cap);
         if (!nb)
             return NULL;
         nb->used = 0;
         nb->cap = cap;
-        if (b && cap != BLOCK_SIZE) {
+        if (b && big) {
             nb->next = b->next;
             b->next = nb;
         } else {

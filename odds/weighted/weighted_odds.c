@@ -94,11 +94,12 @@ typedef struct odds_box {
 /* ---- enumeration of answers ------------------------------------------------------- */
 
 /* One independent choice contributing to an answer: pick exactly one option; option k
- * adds item items[k] (or nothing when items[k] < 0) with probability p[k]. */
+ * adds item items[k] (or nothing when items[k] < 0) with probability p[k]. The option
+ * arrays live in the set's pool (factors_alloc), as many as the factor can have. */
 typedef struct factor {
     uint32_t n_opts;
-    int32_t items[WSEL_MAX_ITEMS + 1];
-    pr p[WSEL_MAX_ITEMS + 1];
+    int32_t *items;
+    pr *p;
 } factor;
 
 typedef struct enum_ctx {
@@ -193,6 +194,8 @@ typedef struct work {
     uint32_t G;                 /* groups (0 in ungrouped sets) */
     uint64_t gw[WSEL_MAX_ITEMS]; /* group weights: sums of their addresses' dynamic weights */
     factor *fac;
+    int32_t *opt_items;         /* the factors' option arrays (factors_alloc) */
+    pr *opt_p;
     long double *q, *tmp;
     uint64_t count;             /* possible answers, saturated */
     uint32_t max_len;
@@ -410,6 +413,45 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
     return WSEL_OK;
 }
 
+/* The factors of a set and their options, as many as its mode can use: one CHOOSE of
+ * up to n options (cname, ungrouped-single); n INCLUDEs of 2 (ungrouped-multi); per
+ * address position of the largest group an INCLUDE of 2, reused group by group
+ * (grouped-single); per group an INCLUDE of it or nothing, then a CHOOSE among its
+ * addresses: 1 + its size options (grouped-multi). Sized by the set, not by
+ * WSEL_MAX_ITEMS: the weighted fuzz targets compute odds for every input. */
+static int factors_alloc(const wsel_set *set, work *wk)
+{
+    uint32_t n = set->n_items, nf = 1;
+    switch (set->mode) {
+    case WSEL_MODE_UNGROUPED_MULTI: nf = n; break;
+    case WSEL_MODE_GROUPED_MULTI: nf = wk->G; break;
+    case WSEL_MODE_GROUPED_SINGLE:
+        for (uint32_t g = 0; g < wk->G; g++)
+            if (set->groups[g].count > nf)
+                nf = set->groups[g].count;
+        break;
+    default: break;
+    }
+    size_t n_opts = 2 * (size_t)n + wk->G + 1; /* at least what any mode assigns below */
+    wk->fac = calloc(nf ? nf : 1, sizeof *wk->fac);
+    wk->opt_items = calloc(n_opts, sizeof *wk->opt_items);
+    wk->opt_p = calloc(n_opts, sizeof *wk->opt_p);
+    if (!wk->fac || !wk->opt_items || !wk->opt_p)
+        return WSEL_E_NOMEM;
+    size_t used = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        uint32_t cap = 2;
+        if (set->mode == WSEL_MODE_CNAME || set->mode == WSEL_MODE_UNGROUPED_SINGLE)
+            cap = n;
+        else if (set->mode == WSEL_MODE_GROUPED_MULTI)
+            cap = 1 + set->groups[f].count;
+        wk->fac[f].items = wk->opt_items + used;
+        wk->fac[f].p = wk->opt_p + used;
+        used += cap;
+    }
+    return WSEL_OK;
+}
+
 typedef void (*mode_fn)(const wsel_set *set, wsel_set_odds *so, set_store *ss, work *wk);
 static const mode_fn by_mode[] = {
     [WSEL_MODE_CNAME] = odds_choose_one,
@@ -434,16 +476,18 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
         for (uint32_t j = 0; j < set->groups[g].count; j++)
             wk.gw[g] += ss->dyn[set->groups[g].first + j];
 
-    wk.fac = calloc(WSEL_MAX_ITEMS, sizeof *wk.fac);
+    rc = factors_alloc(set, &wk);
     wk.q = calloc(n, sizeof *wk.q);
     wk.tmp = calloc((size_t)n + 1, sizeof *wk.tmp);
-    if (!wk.fac || !wk.q || !wk.tmp) {
+    if (rc != WSEL_OK || !wk.q || !wk.tmp) {
         rc = WSEL_E_NOMEM;
     } else {
         by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
         rc = enumerate_answers(set, so, ss, &wk);
     }
     free(wk.fac);
+    free(wk.opt_items);
+    free(wk.opt_p);
     free(wk.q);
     free(wk.tmp);
     return rc;

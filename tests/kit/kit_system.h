@@ -55,8 +55,9 @@ void *wsel_kit_case_done(void *c, int rc, void (*case_free)(void *), uint64_t se
                          const wsel_error *err, char *why, size_t len);
 
 /* Small cases, for callers that build one case per input (fuzz/fuzz_systems_identity.c):
- * from then on the weighted system's generator caps its sets at 16 items and its groups
- * at 16 addresses (the other systems' cases are small already). Off by default: the
+ * from then on the weighted system's generator writes 1..3 resources and caps its sets
+ * at 8 items (or 8 groups) and its groups at 8 addresses (the other systems' cases are
+ * small already). Off by default: the
  * full-size shapes (64 groups of 64) stay with the loops of stats/ and tests/. One
  * setting for the process. */
 void wsel_kit_cases_small(bool on);

@@ -68,6 +68,11 @@ const char *wsel_kit_weighted_check_set(const wsel_set *set, const wsel_state *s
 /* The same over every set of res, and the answer's overall failed flag and TTL. */
 const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *st,
                                     const wsel_answer *a, char *buf, size_t len);
+/* wsel_kit_weighted_check() against truths worked out before: t[s] for set s of res
+ * (many answers under one state pay for the state's lookups once). */
+const char *wsel_kit_weighted_check_truths(const wsel_resource *res,
+                                           const wsel_kit_weighted_truth *const *t,
+                                           const wsel_answer *a, char *buf, size_t len);
 
 /* Edge words of every layer of `set` under `st` (CHOOSE prefix edges and INCLUDE edges,
  * for items over the whole set, within each group, and for groups), each with its two

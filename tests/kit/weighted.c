@@ -360,8 +360,11 @@ const char *wsel_kit_weighted_check_set(const wsel_set *set, const wsel_state *s
     return wsel_kit_weighted_check_truth(set, &t, a, buf, len);
 }
 
-const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *st,
-                                    const wsel_answer *a, char *buf, size_t len)
+/* The resource's check: each set against its truth (t[s], or worked out from st when t
+ * is NULL), then the overall flag and TTL. */
+static const char *check_resource(const wsel_resource *res, const wsel_state *st,
+                                  const wsel_kit_weighted_truth *const *t,
+                                  const wsel_answer *a, char *buf, size_t len)
 {
     if (a->n_sets != res->n_sets)
         return BAD("answer of %u sets, resource %s has %u", a->n_sets, res->name, res->n_sets);
@@ -369,7 +372,11 @@ const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *
     uint32_t ttl = WSEL_MAX_TTL;
     for (uint32_t s = 0; s < res->n_sets; s++) {
         char why[400];
-        if (wsel_kit_weighted_check_set(&res->sets[s], st, &a->set[s], why, sizeof why))
+        const char *bad = t ? wsel_kit_weighted_check_truth(&res->sets[s], t[s], &a->set[s], why,
+                                                            sizeof why)
+                            : wsel_kit_weighted_check_set(&res->sets[s], st, &a->set[s], why,
+                                                          sizeof why);
+        if (bad)
             return BAD("%s set %u: %s", res->name, s, why);
         failed = failed || a->set[s].failed;
         if (a->set[s].ttl < ttl)
@@ -379,6 +386,19 @@ const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *
         return BAD("%s: overall failed/ttl %d/%u, the sets give %d/%u", res->name, a->failed,
                    a->ttl, failed, ttl);
     return NULL;
+}
+
+const char *wsel_kit_weighted_check(const wsel_resource *res, const wsel_state *st,
+                                    const wsel_answer *a, char *buf, size_t len)
+{
+    return check_resource(res, st, NULL, a, buf, len);
+}
+
+const char *wsel_kit_weighted_check_truths(const wsel_resource *res,
+                                           const wsel_kit_weighted_truth *const *t,
+                                           const wsel_answer *a, char *buf, size_t len)
+{
+    return check_resource(res, NULL, t, a, buf, len);
 }
 
 #undef BAD
@@ -501,7 +521,10 @@ static void *w_case_new(uint64_t seed, char *why, size_t len)
     wcase *c = calloc(1, sizeof *c);
     wsel_error err;
     wsel_error_clear(&err);
-    wsel_kit_weighted_opts small = { .max_items = 16, .max_group = 16, .mode = -1 };
+    /* Small cases (wsel_kit_cases_small, the fuzz target's bound on one input's work):
+     * 1..3 resources, sets of at most 8 items or 8 groups of at most 8 addresses. */
+    wsel_kit_weighted_opts small = { .resources = 1 + (unsigned)((seed >> 8) % 3),
+                                     .max_items = 8, .max_group = 8, .mode = -1 };
     const wsel_kit_weighted_opts *o = wsel_kit_cases_are_small() ? &small : NULL;
     if (!c || !(c->text = wsel_kit_weighted_gen_config(seed, o))) {
         snprintf(why, len, "out of memory");
