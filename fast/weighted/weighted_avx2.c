@@ -295,7 +295,8 @@ static WSEL__NOINLINE int answer(const wsel__rsnap *rs, wsel_rng *rng, wsel_answ
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, choose_top, wsel__prng_refill_avx2, answer);
+    /* the AVX2 refill is inline code, no call: the short path keeps it */
+    return wsel__query_with(r, res, rng, ans, choose_top, wsel__prng_refill_avx2, NULL, answer);
 }
 
 #else

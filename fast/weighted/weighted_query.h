@@ -247,15 +247,35 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel__rsnap *rs, wsel_rng
 typedef void (*wsel__prng_refill_fn)(wsel_prng *p);
 typedef int (*wsel__answer_fn)(const wsel__rsnap *rs, wsel_rng *rng, wsel_answer *ans);
 
+/* The short path's answer: the next word of the generator's buffer (pos < 4), the head
+ * copied, one CHOOSE. */
+static WSEL__ALWAYS_INLINE int wsel__answer_choose1(const wsel__rsnap *rs, wsel_prng *p,
+                                                    wsel_answer *ans,
+                                                    wsel__choose_fn choose_top)
+{
+    uint64_t w = p->buf[p->pos++];
+    const wsel__snap *s = &rs->set[0];
+    memcpy(ans, rs->head, sizeof rs->head);
+    ans->set[0].items[0] = (uint16_t)choose_top(s, wsel__mulhi(w, s->total));
+    return WSEL_OK;
+}
+
+/* The short path when the buffer is empty (one query in four): refill, then answer.
+ * A variant whose refill is a call keeps this out of line, so that the other three
+ * queries, which call nothing, pay no frame (saved registers) for it. */
+typedef int (*wsel__refilled_fn)(const wsel__rsnap *rs, wsel_prng *p, wsel_answer *ans);
+
 /* A variant's entry point. The commonest query, one CHOOSE with one word of the default
  * generator (single and CNAME sets: rs->choose1), is answered here with no word array and
  * no stack frame: the word straight from the generator's buffer, the head copied, one
  * CHOOSE. Everything else goes to `rest`, which the variant keeps out of line so that
- * its frame (the word array, saved registers) is not paid by the short path. */
+ * its frame (the word array, saved registers) is not paid by the short path; an empty
+ * buffer goes to `refilled` when the variant gives one, else is refilled here. */
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
                                                 wsel_answer *ans, wsel__choose_fn choose_top,
                                                 wsel__prng_refill_fn refill,
+                                                wsel__refilled_fn refilled,
                                                 wsel__answer_fn rest)
 {
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
@@ -263,13 +283,12 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
         return WSEL_E_ARG;
     wsel_prng *p;
     if (rs->choose1 && (p = wsel__prng_of(rng)) != NULL) {
-        if (p->pos >= 4)
+        if (p->pos >= 4) {
+            if (refilled)
+                return refilled(rs, p, ans);
             refill(p);
-        uint64_t w = p->buf[p->pos++];
-        const wsel__snap *s = &rs->set[0];
-        memcpy(ans, rs->head, sizeof rs->head);
-        ans->set[0].items[0] = (uint16_t)choose_top(s, wsel__mulhi(w, s->total));
-        return WSEL_OK;
+        }
+        return wsel__answer_choose1(rs, p, ans, choose_top);
     }
     return rest(rs, rng, ans);
 }
@@ -296,10 +315,17 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
     {                                                                                        \
         return wsel__answer_with(rs, rng, ans, query##_kernel, take);                        \
     }                                                                                        \
+    static WSEL__NOINLINE int query##_refilled(const wsel__rsnap *rs, wsel_prng *p,          \
+                                               wsel_answer *ans)                             \
+    {                                                                                        \
+        refill(p);                                                                           \
+        return wsel__answer_choose1(rs, p, ans, choose_top);                                 \
+    }                                                                                        \
     int query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,               \
               wsel_answer *ans)                                                              \
     {                                                                                        \
-        return wsel__query_with(r, res, rng, ans, choose_top, refill, query##_rest);         \
+        return wsel__query_with(r, res, rng, ans, choose_top, refill, query##_refilled,      \
+                                query##_rest);                                               \
     }
 
 #endif
