@@ -116,12 +116,13 @@ static WSEL__ALWAYS_INLINE uint32_t wsel__pick_each(const wsel__snap *s, const u
 }
 
 /* One halving of a branch-free binary search over non-decreasing biased prefix sums:
- * k (the sums known <= ub) advances by step when the step's last sum is <= ub too. */
+ * k (the sums known <= ub) advances by step when the step's last sum is <= ub too. The
+ * step is added under a mask, not chosen by `?:`, which compilers may turn into a
+ * branch: on random words that branch is mispredicted half the time. */
 static WSEL__ALWAYS_INLINE uint32_t wsel__halve(const uint32_t *pre, uint32_t k, uint32_t step,
                                                 int32_t ub)
 {
-    uint32_t t = k + step;
-    return (int32_t)pre[t - 1] <= ub ? t : k;
+    return k + (step & (0u - (uint32_t)((int32_t)pre[k + step - 1] <= ub)));
 }
 
 /* pick, one group at a time, by a binary search of h halvings (h == s->gshift, a
