@@ -3,6 +3,7 @@
 #   make BUILD=build-x bench [BENCH_FILTER=<regex>] [BENCH_OUT=<path>]
 #   make bench-compare [BENCH_FILES="a.json b.json"]
 #   make BUILD=build-x bench-instr
+#   make BUILD=build-x bench-instr-variants      (each fast variant against its own floor)
 #   make bench-report [BENCH_REPORT_DIR=<dir>]    (bench-report-check: CI's browser test)
 #
 # BENCH_MIN_TIME (seconds per run) and BENCH_REPS (repetitions; the median is reported)
@@ -71,6 +72,24 @@ bench-compare: bench-deps ## compare benchmark JSON files (BENCH_FILES, default 
 
 bench-instr: $(BENCH_BIN) ## instructions per query of the main select cases under callgrind (valgrind)
 	sh bench/instr.sh $(BENCH_BIN) bench/results/instr-$(CPU_SLUG).txt
+
+# Each fast variant against its own floor (the floor of scalar and sse2 is the portable
+# fill), issue 26's cases plus their down25 and reset states, no ref: one file per variant.
+INSTR_VARIANT_CASES := empty/0/up \
+  ungrouped-single/4/up ungrouped-single/64/up ungrouped-multi/4/up ungrouped-multi/64/up \
+  grouped-single/8x8/up grouped-single/64x64/up grouped-multi/8x8/up grouped-multi/64x64/up \
+  cname/4/up cname/64/up ungrouped-single/64/down25 ungrouped-single/64/reset \
+  ungrouped-multi/4/down25 ungrouped-multi/4/reset ungrouped-multi/64/down25 ungrouped-multi/64/reset \
+  grouped-single/64x64/down25 grouped-single/64x64/reset grouped-multi/8x8/down25 grouped-multi/8x8/reset \
+  grouped-multi/64x64/down25 grouped-multi/64x64/reset cname/64/reset
+INSTR_VARIANTS ?= scalar sse2 avx2
+
+.PHONY: bench-instr-variants
+bench-instr-variants: $(BENCH_BIN) ## instructions per query of each fast variant (INSTR_VARIANTS) against its own floor: bench/results/instr-fast-<variant>-<cpu>.txt
+	for k in $(INSTR_VARIANTS); do \
+	  WSEL_FAST_KERNEL=$$k INSTR_ENGINES="floor fast" INSTR_CASES="$(INSTR_VARIANT_CASES)" \
+	    sh bench/instr.sh $(BENCH_BIN) bench/results/instr-fast-$$k-$(CPU_SLUG).txt || exit 1; \
+	done
 
 bench-smoke: $(BENCH_BIN) ## CI: build the benchmarks, run a few cases for a moment, compare with a committed result
 	@mkdir -p $(BUILD)/bench

@@ -140,57 +140,56 @@ static inline uint32_t gmulti_small(const wsel__snap *s, const uint64_t *w, unsi
     return compact8(items, 0, _mm256_add_epi32(idx, _mm256_add_epi32(a, b)), gm & 0xff);
 }
 
-/* One halving of the 8 groups' binary searches: q is the flat index of the last sum
- * known <= u (the group's first index - 1 at the start), step the halving's width in
- * every lane; a probe past a group's last index (whose sum exceeds u) is clamped there.
- * One gather for the 8 groups. */
-static inline __m256i search_step8(const uint32_t *ipre, __m256i q, __m256i last, __m256i u,
-                                   __m256i step)
+/* One halving of the 8 groups' binary searches: q is the spre index of the last sum
+ * known <= u (the group's row start - 1 at the start), step the halving's width in every
+ * lane; a probe never leaves the group's row (its padding is never <= u). One gather
+ * for the 8 groups. */
+static inline __m256i search_step8(const uint32_t *spre, __m256i q, __m256i u, __m256i step)
 {
-    __m256i j = _mm256_min_epi32(_mm256_add_epi32(q, step), last);
-    __m256i v = _mm256_i32gather_epi32((const int *)ipre, j, 4);
+    __m256i v = _mm256_i32gather_epi32((const int *)spre, _mm256_add_epi32(q, step), 4);
     return _mm256_add_epi32(q, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, u), step));
 }
 
 /* Grouped-multi, any other set of 3 or more groups: 8 groups at a time, each group's
- * CHOOSE a branch-free binary search over its prefix sums (steps gstep .. 1, one gather
+ * CHOOSE a branch-free binary search over its row of spre (steps gstep .. 1, one gather
  * for all 8 per step), blocks with no included group skipped. Lanes past the last group
- * (gcount 0) search index 0 and are never stored. */
+ * search rows of padding and are never stored. */
 static inline uint32_t gmulti_blocks(const wsel__snap *s, const uint64_t *w, uint64_t gm,
                                      uint16_t *items)
 {
-    const __m256i one = _mm256_set1_epi32(1), top = _mm256_set1_epi32((int)s->gstep);
-    const unsigned h = s->gstep ? (unsigned)__builtin_ctz(s->gstep) + 1 : 0; /* <= 6 */
+    const __m256i top = _mm256_set1_epi32((int)s->gstep);
+    const unsigned h = s->gshift; /* <= 6 */
+    /* each lane's row start - 1 within a block of 8 groups, and a block's rows */
+    const __m256i lane = _mm256_sub_epi32(
+        _mm256_sll_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm_cvtsi32_si128((int)h)),
+        _mm256_set1_epi32(1));
     uint32_t c = 0;
     for (uint32_t b = 0; gm; b += 8, gm >>= 8) {
         unsigned m = (unsigned)(gm & 0xff);
         if (!m)
             continue;
         __m256i u = group_u8(w + b, s->gsum + b);
-        __m256i first = _mm256_loadu_si256((const __m256i *)(s->gfirst + b));
-        __m256i last = _mm256_sub_epi32(
-            _mm256_max_epi32(_mm256_add_epi32(
-                                 first, _mm256_loadu_si256((const __m256i *)(s->gcount + b))),
-                             one),
-            one);
-        __m256i q = _mm256_sub_epi32(first, one), step = top;
+        __m256i q0 = _mm256_add_epi32(lane, _mm256_set1_epi32((int)(b << h)));
+        __m256i q = q0, step = top;
         /* halvings counted down from h (gstep = 2^(h-1)), each then halving step */
         switch (h) {
-        case 6: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        case 6: q = search_step8(s->spre, q, u, step); step = _mm256_srli_epi32(step, 1);
         /* fall through */
-        case 5: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        case 5: q = search_step8(s->spre, q, u, step); step = _mm256_srli_epi32(step, 1);
         /* fall through */
-        case 4: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        case 4: q = search_step8(s->spre, q, u, step); step = _mm256_srli_epi32(step, 1);
         /* fall through */
-        case 3: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        case 3: q = search_step8(s->spre, q, u, step); step = _mm256_srli_epi32(step, 1);
         /* fall through */
-        case 2: q = search_step8(s->ipre, q, last, u, step); step = _mm256_srli_epi32(step, 1);
+        case 2: q = search_step8(s->spre, q, u, step); step = _mm256_srli_epi32(step, 1);
         /* fall through */
-        case 1: q = search_step8(s->ipre, q, last, u, step);
+        case 1: q = search_step8(s->spre, q, u, step);
         /* fall through */
         default: break;
         }
-        c = compact8(items, c, _mm256_add_epi32(q, one), m);
+        /* the index within the row, plus the group's first item */
+        __m256i first = _mm256_loadu_si256((const __m256i *)(s->gfirst + b));
+        c = compact8(items, c, _mm256_add_epi32(_mm256_sub_epi32(q, q0), first), m);
     }
     return c;
 }
@@ -296,7 +295,8 @@ static WSEL__NOINLINE int answer(const wsel__rsnap *rs, wsel_rng *rng, wsel_answ
 int wsel__query_avx2(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,
                      wsel_answer *ans)
 {
-    return wsel__query_with(r, res, rng, ans, choose_top, wsel__prng_refill_avx2, answer);
+    /* the AVX2 refill is inline code, no call: the short path keeps it */
+    return wsel__query_with(r, res, rng, ans, choose_top, wsel__prng_refill_avx2, NULL, answer);
 }
 
 #else

@@ -59,6 +59,13 @@ typedef struct wsel__snap {
     uint64_t *ithr;             /* grouped-single: biased thresholds vs. the group's max */
     uint32_t *gpre8;            /* grouped-multi with a group > 8: per group, 8 entries
                                    ipre[first + 8k + 7] (padded): names the block of 8 */
+    /* Grouped-multi: one row of 2^gshift entries per group (gshift = number of halvings
+     * of the in-group binary search: 0 when gmax is 1, else log2(gstep) + 1, so the row
+     * holds the largest group), rows for a whole number of blocks of 8 groups: the
+     * group's biased prefix sums, then padding never <= u. A search probes its own row
+     * only (no clamp to the group's end); the scalar pick and AVX2's 8-group searches. */
+    uint32_t gshift;
+    uint32_t *spre;
 } wsel__snap;
 
 /* Fills *s for `set` from `st` (s is overwritten); false when out of memory. */

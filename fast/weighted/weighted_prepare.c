@@ -59,9 +59,11 @@ void wsel__snap_fini(wsel__snap *s)
     free(s->ipre);
     free(s->ithr);
     free(s->gpre8);
+    free(s->spre);
     s->ipre = NULL;
     s->ithr = NULL;
     s->gpre8 = NULL;
+    s->spre = NULL;
 }
 
 /* The dynamic weights d[] of the set's items under st, after any up_thresh reset, and
@@ -120,6 +122,7 @@ static void fill_groups(wsel__snap *s, const wsel_set *set, const uint64_t *d, u
     }
     s->gmax = max_count;
     s->gstep = max_count > 1 ? 1u << (31 - __builtin_clz(max_count - 1)) : 0;
+    s->gshift = s->gstep ? (uint32_t)__builtin_ctz(s->gstep) + 1 : 0;
 }
 
 /* Grouped-single: CHOOSE a group, then INCLUDE each of its addresses against the
@@ -155,6 +158,15 @@ static bool fill_grouped_multi(wsel__snap *s, uint32_t n_items, const uint64_t *
         fill_prefix(s->ipre + s->gfirst[g], d + s->gfirst[g], s->gcount[g], 0);
     for (uint32_t i = 0; i < WSEL__PAD32; i++)
         s->ipre[n_items + i] = UINT32_MAX ^ WSEL__BIAS32;
+    /* the search rows: 2^gshift entries per group, groups rounded up to a block of 8 */
+    const size_t row = (size_t)1 << s->gshift, rows = (s->n + 7u) & ~7u;
+    s->spre = malloc(rows * row * sizeof *s->spre);
+    if (!s->spre)
+        return false;
+    for (size_t g = 0; g < rows; g++)
+        for (size_t j = 0; j < row; j++)
+            s->spre[g * row + j] = g < s->n && j < s->gcount[g]
+                                       ? s->ipre[s->gfirst[g] + j] : UINT32_MAX ^ WSEL__BIAS32;
     /* the one-pass pick pays from 3 groups on; 1 or 2 are picked group by group */
     s->small = s->n >= 3 && s->n <= 8 && s->gmax <= 8;
     if (s->gmax > 8) {

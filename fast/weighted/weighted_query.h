@@ -33,13 +33,25 @@ static WSEL__ALWAYS_INLINE void wsel__draw(wsel_rng *rng, uint64_t *w, size_t n,
 
 /* INCLUDE word by word: the scalar kernel's, and the SIMD kernels' for sets of fewer
  * than 4 words, which are mostly copied from the generator's buffer one store per word:
- * a vector load of them cannot be forwarded from those stores and waits for them. */
+ * a vector load of them cannot be forwarded from those stores and waits for them.
+ * Word i is above its threshold when w[i] > (thr[i] ^ bias) as unsigned numbers; those
+ * bits are gathered from the last word down, four words per step, by shifts of fixed
+ * width (no shift by a variable count, no loop test per word). */
+static inline unsigned wsel__above(const uint64_t *thr, const uint64_t *w, uint32_t i)
+{
+    return (thr[i] ^ WSEL__BIAS64) < w[i];
+}
+
 static inline uint64_t wsel__include_words(const uint64_t *thr, const uint64_t *w, uint32_t n)
 {
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < n; i++)
-        m |= (uint64_t)((int64_t)(w[i] ^ WSEL__BIAS64) <= (int64_t)thr[i]) << i;
-    return m;
+    uint64_t gt = 0;
+    uint32_t i = n;
+    for (; i % 4; i--)
+        gt = gt << 1 | wsel__above(thr, w, i - 1);
+    for (; i; i -= 4)
+        gt = gt << 4 | wsel__above(thr, w, i - 1) << 3 | wsel__above(thr, w, i - 2) << 2 |
+             wsel__above(thr, w, i - 3) << 1 | wsel__above(thr, w, i - 4);
+    return ~gt & wsel__low_bits(n);
 }
 
 /* A variant's primitives. CHOOSE: the index whose biased prefix sum first exceeds u.
@@ -101,6 +113,58 @@ static WSEL__ALWAYS_INLINE uint32_t wsel__pick_each(const wsel__snap *s, const u
         items[c++] = (uint16_t)(s->gfirst[g] + in_group(s, g, wsel__mulhi(w[g], s->gsum[g])));
     }
     return c;
+}
+
+/* One halving of a branch-free binary search over non-decreasing biased prefix sums:
+ * k (the sums known <= ub) advances by step when the step's last sum is <= ub too. The
+ * step is added under a mask, not chosen by `?:`, which compilers may turn into a
+ * branch: on random words that branch is mispredicted half the time. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__halve(const uint32_t *pre, uint32_t k, uint32_t step,
+                                                int32_t ub)
+{
+    return k + (step & (0u - (uint32_t)((int32_t)pre[k + step - 1] <= ub)));
+}
+
+/* pick, one group at a time, by a binary search of h halvings (h == s->gshift, a
+ * constant once inlined) in the group's row of spre: no bound to check, the row's
+ * padding is never <= u. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__pick_rows_h(const wsel__snap *s, const uint64_t *w,
+                                                      uint64_t gm, uint16_t *items, unsigned h)
+{
+    uint32_t c = 0;
+    while (gm) {
+        uint32_t g = (uint32_t)__builtin_ctzll(gm);
+        gm &= gm - 1;
+        const uint32_t *row = s->spre + ((size_t)g << h);
+        int32_t ub = wsel__bias_u(wsel__mulhi(w[g], s->gsum[g]));
+        uint32_t k = 0;
+        switch (h) {
+        case 6: k = wsel__halve(row, k, 32, ub); /* fall through */
+        case 5: k = wsel__halve(row, k, 16, ub); /* fall through */
+        case 4: k = wsel__halve(row, k, 8, ub); /* fall through */
+        case 3: k = wsel__halve(row, k, 4, ub); /* fall through */
+        case 2: k = wsel__halve(row, k, 2, ub); /* fall through */
+        case 1: k = wsel__halve(row, k, 1, ub); /* fall through */
+        default: break;
+        }
+        items[c++] = (uint16_t)(s->gfirst[g] + k);
+    }
+    return c;
+}
+
+/* pick by row search, the halvings' count taken out of the loop over groups. */
+static WSEL__ALWAYS_INLINE uint32_t wsel__pick_rows(const wsel__snap *s, const uint64_t *w,
+                                                    uint64_t gm, uint16_t *items)
+{
+    switch (s->gshift) {
+    case 0: return wsel__pick_rows_h(s, w, gm, items, 0);
+    case 1: return wsel__pick_rows_h(s, w, gm, items, 1);
+    case 2: return wsel__pick_rows_h(s, w, gm, items, 2);
+    case 3: return wsel__pick_rows_h(s, w, gm, items, 3);
+    case 4: return wsel__pick_rows_h(s, w, gm, items, 4);
+    case 5: return wsel__pick_rows_h(s, w, gm, items, 5);
+    default: return wsel__pick_rows_h(s, w, gm, items, 6);
+    }
 }
 
 /* One set's decisions, in the contract's word order, written once for every variant.
@@ -184,15 +248,35 @@ static WSEL__ALWAYS_INLINE int wsel__answer_with(const wsel__rsnap *rs, wsel_rng
 typedef void (*wsel__prng_refill_fn)(wsel_prng *p);
 typedef int (*wsel__answer_fn)(const wsel__rsnap *rs, wsel_rng *rng, wsel_answer *ans);
 
+/* The short path's answer: the next word of the generator's buffer (pos < 4), the head
+ * copied, one CHOOSE. */
+static WSEL__ALWAYS_INLINE int wsel__answer_choose1(const wsel__rsnap *rs, wsel_prng *p,
+                                                    wsel_answer *ans,
+                                                    wsel__choose_fn choose_top)
+{
+    uint64_t w = p->buf[p->pos++];
+    const wsel__snap *s = &rs->set[0];
+    memcpy(ans, rs->head, sizeof rs->head);
+    ans->set[0].items[0] = (uint16_t)choose_top(s, wsel__mulhi(w, s->total));
+    return WSEL_OK;
+}
+
+/* The short path when the buffer is empty (one query in four): refill, then answer.
+ * A variant whose refill is a call keeps this out of line, so that the other three
+ * queries, which call nothing, pay no frame (saved registers) for it. */
+typedef int (*wsel__refilled_fn)(const wsel__rsnap *rs, wsel_prng *p, wsel_answer *ans);
+
 /* A variant's entry point. The commonest query, one CHOOSE with one word of the default
  * generator (single and CNAME sets: rs->choose1), is answered here with no word array and
  * no stack frame: the word straight from the generator's buffer, the head copied, one
  * CHOOSE. Everything else goes to `rest`, which the variant keeps out of line so that
- * its frame (the word array, saved registers) is not paid by the short path. */
+ * its frame (the word array, saved registers) is not paid by the short path; an empty
+ * buffer goes to `refilled` when the variant gives one, else is refilled here. */
 static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
                                                 const wsel_resource *res, wsel_rng *rng,
                                                 wsel_answer *ans, wsel__choose_fn choose_top,
                                                 wsel__prng_refill_fn refill,
+                                                wsel__refilled_fn refilled,
                                                 wsel__answer_fn rest)
 {
     const wsel__rsnap *rs = wsel__rsnap_of(r, res);
@@ -200,13 +284,12 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
         return WSEL_E_ARG;
     wsel_prng *p;
     if (rs->choose1 && (p = wsel__prng_of(rng)) != NULL) {
-        if (p->pos >= 4)
+        if (p->pos >= 4) {
+            if (refilled)
+                return refilled(rs, p, ans);
             refill(p);
-        uint64_t w = p->buf[p->pos++];
-        const wsel__snap *s = &rs->set[0];
-        memcpy(ans, rs->head, sizeof rs->head);
-        ans->set[0].items[0] = (uint16_t)choose_top(s, wsel__mulhi(w, s->total));
-        return WSEL_OK;
+        }
+        return wsel__answer_choose1(rs, p, ans, choose_top);
     }
     return rest(rs, rng, ans);
 }
@@ -217,31 +300,33 @@ static WSEL__ALWAYS_INLINE int wsel__query_with(const wsel_resolver *r,
 #define WSEL__NOINLINE
 #endif
 
-/* The entry point of a variant whose grouped-multi sets CHOOSE one group at a time:
- * defines `int query(r, res, rng, ans)` answering with the primitives given (see
- * wsel__kernel_with; in_group as for wsel__pick_each), the generator's take and refill. C has no
+/* The entry point of a variant with no path of its own past the short one: defines
+ * `int query(r, res, rng, ans)` answering with the primitives given (see
+ * wsel__kernel_with), the generator's take and refill. C has no
  * templates, and each kernel file must instantiate the query path with its own
  * instruction-set flags: this is that instantiation, written once. */
-#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, in_group, take, refill) \
-    static inline uint32_t query##_pick(const wsel__snap *s, const uint64_t *w, uint64_t gm, \
-                                        uint16_t *items)                                     \
-    {                                                                                        \
-        return wsel__pick_each(s, w, gm, items, in_group);                                   \
-    }                                                                                        \
+#define WSEL__GROUPWISE_VARIANT(query, choose_top, include_mask, emit, pick, take, refill)   \
     static WSEL__ALWAYS_INLINE void query##_kernel(const wsel__snap *s, const uint64_t *w,   \
                                                    wsel_set_answer *out)                     \
     {                                                                                        \
-        wsel__kernel_with(s, w, out, choose_top, include_mask, emit, query##_pick);          \
+        wsel__kernel_with(s, w, out, choose_top, include_mask, emit, pick);                  \
     }                                                                                        \
     static WSEL__NOINLINE int query##_rest(const wsel__rsnap *rs, wsel_rng *rng,             \
                                            wsel_answer *ans)                                 \
     {                                                                                        \
         return wsel__answer_with(rs, rng, ans, query##_kernel, take);                        \
     }                                                                                        \
+    static WSEL__NOINLINE int query##_refilled(const wsel__rsnap *rs, wsel_prng *p,          \
+                                               wsel_answer *ans)                             \
+    {                                                                                        \
+        refill(p);                                                                           \
+        return wsel__answer_choose1(rs, p, ans, choose_top);                                 \
+    }                                                                                        \
     int query(const wsel_resolver *r, const wsel_resource *res, wsel_rng *rng,               \
               wsel_answer *ans)                                                              \
     {                                                                                        \
-        return wsel__query_with(r, res, rng, ans, choose_top, refill, query##_rest);         \
+        return wsel__query_with(r, res, rng, ans, choose_top, refill, query##_refilled,      \
+                                query##_rest);                                               \
     }
 
 #endif
