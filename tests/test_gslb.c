@@ -247,11 +247,11 @@ static void parse_unknown_kept(void **s)
         "ltm virtual /Common/x { destination 1.2.3.4:80 profiles { a { } } }\n"
         "ltm virtual /Common/y { }\n"
         "gtm datacenter /Common/DC1 { }\n"
-        "gtm wideip aaaa /Common/v6.example { pools { p6 } }\n"
+        "gtm wideip cname /Common/v6.example { pools { p6 } }\n"
         SERVERS
         "gtm pool a p {\n  frobnicate 7 { nested }\n  members { s1:v1 { wibble { x } } } }\n");
     assert_int_equal(c->skipped_statements, 3);
-    /* ltm virtual x2 (one entry), gtm datacenter, wideip aaaa, frobnicate, wibble */
+    /* ltm virtual x2 (one entry), gtm datacenter, wideip cname, frobnicate, wibble */
     assert_int_equal(c->n_unknown, 5);
     assert_string_equal(c->unknown[0].object, "ltm virtual");
     assert_string_equal(c->unknown[0].what, "statements skipped: 2");
@@ -425,7 +425,7 @@ static void inputs_errors(void **s)
         {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up", WSEL_E_TYPE},
         {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt", WSEL_E_SYNTAX},
         {"{\n\"pools\": {\"nope\": {}}}", 2, "nope", WSEL_E_REFERENCE},
-        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type", WSEL_E_RANGE},
+        {"{\"query\": {\"type\": \"MX\"}}", 1, "type", WSEL_E_RANGE},
         {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns", WSEL_E_RANGE},
         {"{\"bogus\": 1}", 1, "bogus", WSEL_E_SYNTAX},
         {"{\n\n  \"now\": -5}", 3, "now", WSEL_E_RANGE},

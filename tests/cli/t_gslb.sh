@@ -120,7 +120,7 @@ jqok '.queries[0].addresses == ["10.0.0.2"]' "state round trip: the second run c
 
 # absent fields are omitted, not invented
 run gslb resolve "$RR" off.example.com --inputs "$RRIN" --json
-jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
+jqok '.queries[0] | keys == ["addresses","log","outcome","reason","type","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
 run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
 
