@@ -194,6 +194,9 @@ static int run_open(resolve_run *r, const resolve_args *a)
     int rc = cli_gslb_load(r->cmd, a->path, &r->cfg);
     if (rc)
         return rc;
+    if (wsel_gslb_find_wideip_type(r->cfg, a->wname, WSEL_GSLB_TYPE_A) < 0 &&
+        wsel_gslb_find_wideip_type(r->cfg, a->wname, WSEL_GSLB_TYPE_AAAA) < 0) /* before the inputs */
+        return cli_gslb_find_wideip(r->cmd, r->cfg, a->wname, a->path, WSEL_GSLB_TYPE_A, &r->wideip);
     if (wsel_gslb_inputs_load_file(r->cfg, a->inputs, &r->in, &err))
         return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
     if (!a->type) /* the inputs' query type, A when they give none */
