@@ -67,7 +67,7 @@ static void check_model(const wsel_gslb_config *c)
                             (wi->pools[k - 1].order == wi->pools[k].order &&
                              wi->pools[k - 1].text_index < wi->pools[k].text_index));
         }
-        FUZZ_ASSERT(wsel_gslb_find_wideip(c, wi->name) >= 0);
+        FUZZ_ASSERT(wsel_gslb_find_wideip_type(c, wi->name, wi->type) >= 0);
     }
 }
 
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = 0;
     FUZZ_ASSERT(wsel_gslb_lint(c, &f, &n, NULL) == 0);
     for (size_t i = 0; i < n; i++) {
-        FUZZ_ASSERT(f[i].code >= 1 && f[i].code <= 34);
+        FUZZ_ASSERT(f[i].code >= 1 && f[i].code <= 36);
         FUZZ_ASSERT(f[i].message[0] && f[i].object[0]);
     }
     wsel_gslb_config *c2 = NULL;

@@ -247,11 +247,11 @@ static void parse_unknown_kept(void **s)
         "ltm virtual /Common/x { destination 1.2.3.4:80 profiles { a { } } }\n"
         "ltm virtual /Common/y { }\n"
         "gtm datacenter /Common/DC1 { }\n"
-        "gtm wideip aaaa /Common/v6.example { pools { p6 } }\n"
+        "gtm wideip cname /Common/v6.example { pools { p6 } }\n"
         SERVERS
         "gtm pool a p {\n  frobnicate 7 { nested }\n  members { s1:v1 { wibble { x } } } }\n");
     assert_int_equal(c->skipped_statements, 3);
-    /* ltm virtual x2 (one entry), gtm datacenter, wideip aaaa, frobnicate, wibble */
+    /* ltm virtual x2 (one entry), gtm datacenter, wideip cname, frobnicate, wibble */
     assert_int_equal(c->n_unknown, 5);
     assert_string_equal(c->unknown[0].object, "ltm virtual");
     assert_string_equal(c->unknown[0].what, "statements skipped: 2");
@@ -260,6 +260,53 @@ static void parse_unknown_kept(void **s)
     assert_string_equal(c->unknown[4].what, "wibble");
     assert_int_equal(c->pools[0].n_members, 1);
     wsel_gslb_config_free(c);
+}
+
+/* AAAA (doc/gslb.md §1, A-43..A-46), values worked out by hand: one name space per type,
+ * a topology pool side naming both types' pools, the query type of the inputs, an AAAA
+ * query answering IPv6 members only, an A query finding no wide IP on an AAAA-only name. */
+static void aaaa_types(void **s)
+{
+    (void)s;
+    run r;
+    run_init(&r,
+             "gtm server s { virtual-servers { v4 { destination 192.0.2.1:80 }\n"
+             "  v6 { destination 2001:db8::1.80 } v6b { destination [2001:db8::2]:80 } } }\n"
+             "gtm pool a p { members { s:v4 } }\n"
+             "gtm pool aaaa p { members { s:v4 s:v6 s:v6b } }\n"
+             "gtm wideip a w { pools { p } }\n"
+             "gtm wideip aaaa w { pools { p } }\n"
+             "gtm wideip aaaa only6 { pools { p } }\n"
+             "gtm topology ldns: subnet 2001:db8::/32 server: pool p { }\n",
+             "{\"query\": {\"type\": \"aaaa\"}, \"members\": {\"s:v4\": {\"up\": true},"
+             " \"s:v6\": {\"up\": true}, \"s:v6b\": {\"up\": true}}}");
+    const wsel_gslb_config *c = r.cfg;
+    assert_int_equal(c->n_pools, 2);
+    assert_int_equal(c->pools[1].type, WSEL_GSLB_TYPE_AAAA);
+    assert_string_equal(c->pools[1].key, "aaaa /Common/p");
+    assert_null(c->pools[0].key);
+    assert_true(c->pools[1].members[0].wrong_family && !c->pools[1].members[1].wrong_family);
+    assert_int_equal(wsel_gslb_find_wideip_type(c, "w", WSEL_GSLB_TYPE_A), 0);
+    assert_int_equal(wsel_gslb_find_wideip_type(c, "w", WSEL_GSLB_TYPE_AAAA), 1);
+    assert_int_equal(c->wideips[1].pools[0].pool, 1); /* its type's pool */
+    assert_int_equal(wsel_gslb_find_wideip_type(c, "only6", WSEL_GSLB_TYPE_A), -1);
+    assert_int_equal(wsel_gslb_find_wideip(c, "only6"), -1);
+    assert_int_equal(wsel_gslb_find_wideip_type(c, "only6", WSEL_GSLB_TYPE_AAAA), 2);
+    assert_int_equal(c->topo[0].server.ref, 0);
+    assert_int_equal(c->topo[0].server.ref_aaaa, 1);
+    assert_int_equal(wsel_gslb_inputs_qtype(r.in), WSEL_GSLB_TYPE_AAAA);
+    assert_string_equal(wsel_gslb_type_name(WSEL_GSLB_TYPE_AAAA), "AAAA");
+    assert_int_equal(wsel_gslb_type_find("Aaaa"), WSEL_GSLB_TYPE_AAAA);
+    assert_int_equal(wsel_gslb_type_find("MX"), -1);
+    const char *want[] = {"2001:db8::1", "2001:db8::2", "2001:db8::1"}; /* RR, v4 left out */
+    for (int i = 0; i < 3; i++) {
+        wsel_error err;
+        assert_int_equal(wsel_gslb_resolve(c, 1, r.in, r.st, NULL, &r.o, &err), 0);
+        assert_int_equal(r.o.kind, WSEL_GSLB_O_ANSWER);
+        assert_string_equal(first(&r.o), want[i]);
+    }
+    assert_string_equal(first(q(&r, "w")), "192.0.2.1"); /* the A wide IP */
+    run_free(&r);
 }
 
 static void parse_strings_comments(void **s)
@@ -425,7 +472,7 @@ static void inputs_errors(void **s)
         {"{\"members\": {\"s1:v1\": {\"up\": 1}}}", 1, "up", WSEL_E_TYPE},
         {"{\"members\": {\"s1:v1\": {\"rtt\": 5}}}", 1, "rtt", WSEL_E_SYNTAX},
         {"{\n\"pools\": {\"nope\": {}}}", 2, "nope", WSEL_E_REFERENCE},
-        {"{\"query\": {\"type\": \"AAAA\"}}", 1, "type", WSEL_E_RANGE},
+        {"{\"query\": {\"type\": \"MX\"}}", 1, "type", WSEL_E_RANGE},
         {"{\"query\": {\"ldns\": \"1.2.3\"}}", 1, "ldns", WSEL_E_RANGE},
         {"{\"bogus\": 1}", 1, "bogus", WSEL_E_SYNTAX},
         {"{\n\n  \"now\": -5}", 3, "now", WSEL_E_RANGE},
@@ -2107,7 +2154,7 @@ static void event_format_bounds(void **s)
 WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(parse_example_defaults),
                cmocka_unit_test(parse_order_and_names),
-               cmocka_unit_test(parse_unknown_kept),
+               cmocka_unit_test(parse_unknown_kept), cmocka_unit_test(aaaa_types),
                cmocka_unit_test(parse_strings_comments),
                cmocka_unit_test(parse_errors),
                cmocka_unit_test(parse_limits),

@@ -1,4 +1,4 @@
-/* GSLB lint: every check G001-G034 (doc/gslb.md §8.2) with a config that triggers it and one that
+/* GSLB lint: every check G001-G036 (doc/gslb.md §8.2) with a config that triggers it and one that
  * does not, its severity from the lint table (man wsel), and the expected lint of doc/gslb.md §8.2. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 
 #define S1 "gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers {\n" \
            "  v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }\n"
+#define S6 "gtm server /Common/s6 { virtual-servers { v6 { destination 2001:db8::6.80 } } }\n"
 #define G1 "gtm server /Common/g1 { datacenter /Common/DC2 product generic-host virtual-servers {\n" \
            "  v1 { destination 10.0.1.1:80 } } }\n"
 #define W(p) "gtm wideip a w { pools { " p " } }\n"
@@ -160,6 +161,24 @@ static const lcase cases[] = {
      /* overlapping wildcards of one wide IP, and one no name of the other can match */
      S1 P("") "gtm wideip a x*.example { aliases { *y.example } pools { p } }\n"
         "gtm wideip a *.example.net { pools { p } }\n"},
+    /* G033/G034 per type: an A and an AAAA wide IP of one name are no claim twice */
+    {33, 'E', S1 S6 P("") "gtm wideip a w.example { pools { p } }\ngtm wideip a /P/w.example { pools { p } }\n",
+     S1 S6 P("") "gtm pool aaaa p { members { s6:v6 } }\n"
+        "gtm wideip a w.example { pools { p } }\ngtm wideip aaaa w.example { pools { p } }\n"},
+    /* G035, G036 (A-43): an AAAA wide IP whose pool holds IPv4 members only; an A pool of
+     * IPv6 members only; near misses: every member of the pool's type, a member of the
+     * other family beside one of its type (G036, not G035) */
+    {35, 'E', S1 S6 "gtm pool aaaa p { members { s1:v1 s1:v2 } }\ngtm wideip aaaa w { pools { p } }\n",
+     S1 S6 "gtm pool aaaa p { members { s6:v6 } }\ngtm wideip aaaa w { pools { p } }\n"},
+    {35, 'E', S1 S6 "gtm pool a p { members { s6:v6 } }\n" W("p"),
+     S1 S6 "gtm pool a p { members { s6:v6 s1:v1 } }\n" W("p")},
+    {36, 'W', S1 S6 "gtm pool aaaa p { members { s6:v6 s1:v1 } }\ngtm wideip aaaa w { pools { p } }\n",
+     S1 S6 "gtm pool aaaa p { members { s6:v6 } }\ngtm wideip aaaa w { pools { p } }\n"},
+    /* G020 in an AAAA pool: an IPv4 fallback-ip; an IPv6 one is clean */
+    {20, 'E', S1 S6 "gtm pool aaaa p { fallback-mode fallback-ip fallback-ip 192.0.2.1 members { s6:v6 } }\n"
+                 "gtm wideip aaaa w { pools { p } }\n",
+     S1 S6 "gtm pool aaaa p { fallback-mode fallback-ip fallback-ip 2001:db8::9 members { s6:v6 } }\n"
+        "gtm wideip aaaa w { pools { p } }\n"},
 };
 
 static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)

@@ -246,7 +246,8 @@ static void test_v6_destinations(void **state)
         {"192.0.2.1:80", "192.0.2.1", 80},
     };
     static const char *const bad[] = {"[192.0.2.1]:80", "[2001:db8::1]80", "[2001:db8::1.80",
-                                      "[2001:db8::1]:", "2001:db8::1"};
+                                      "[2001:db8::1]:", "2001:db8::1", "2001:db8::1:80",
+                                      "[2001:db8::1].99999"};
     char text[256], buf[64];
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         snprintf(text, sizeof text, "gtm server s { virtual-servers { v { destination %s } } }\n",
@@ -261,6 +262,7 @@ static void test_v6_destinations(void **state)
         snprintf(text, sizeof text, "gtm server s { virtual-servers { v { destination %s } } }\n",
                  bad[i]);
         assert_int_equal(wsel_test_gslb_load_err(text, &err), WSEL_E_ADDR);
+        assert_int_equal(err.line, 1);
         assert_int_equal(err.col, 50);
     }
 }

@@ -2,7 +2,7 @@
 #include "gslb_cli.h"
 
 static const cli_command commands[] = {
-    {"check", cli_gslb_check, "CONFIG [--json]", "read a bigip_gtm.conf subset, run the lint checks G001-G034"},
+    {"check", cli_gslb_check, "CONFIG [--json]", "read a bigip_gtm.conf subset, run the lint checks G001-G036"},
     {"explain", cli_gslb_explain, "CONFIG [WIDEIP...] [--json]",
      "the resolved chain per wide IP, defaults labelled, lint in place"},
     {"resolve", cli_gslb_resolve,

@@ -11,11 +11,11 @@
  * config is the checked input: bad content 1, unreadable 2, out of memory 3). */
 int cli_gslb_load(const char *cmd, const char *path, wsel_gslb_config **out);
 const char *cli_gslb_severity(wsel_gslb_severity s);
-/* The wide IP `name` of cfg into *out, or prints why there is none and returns CLI_USAGE:
- * a wide IP of another type (gtm wideip aaaa ...) is named as unsupported, with its
- * position. */
+/* The wide IP of type `type` a query for `name` reaches into *out, or prints why there is
+ * none and returns CLI_USAGE: a wide IP of the other type named so (A-46), or one of a
+ * type out of scope (gtm wideip cname ...: G030), with its position. */
 int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const char *name,
-                         const char *path, long *out);
+                         const char *path, wsel_gslb_type type, long *out);
 /* The lint findings of cfg into *f, *n; on failure prints why and returns the exit
  * status (out of memory 3). */
 int cli_gslb_lint(const char *cmd, const wsel_gslb_config *cfg, wsel_gslb_finding **f,
@@ -37,8 +37,9 @@ void cli_gslb_printf(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
  * -1 when out of memory. */
 int cli_gslb_explain_topology(const wsel_gslb_config *cfg, size_t wi, wsel__jw *j);
 
-/* CONFIG [WIDEIP...] [--json] (explain, inputs): the config, the wide IPs named (at most
- * 64) as indexes, --json. */
+/* CONFIG [WIDEIP...] [--type A|AAAA] [--json] (explain, inputs): the config, the wide IPs
+ * named (at most 32 names; without --type each name stands for its A and its AAAA wide IP,
+ * each one that exists) as indexes, --json. */
 typedef struct cli_gslb_target {
     wsel_gslb_config *cfg;
     long idx[64];

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../../core/gslb/gslb_internal.h"
 #include "gslb_cli.h"
 
 int cli_gslb_load(const char *cmd, const char *path, wsel_gslb_config **out)
@@ -40,10 +41,19 @@ static size_t bare(const char *name, const char **start)
 }
 
 int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const char *name,
-                         const char *path, long *out)
+                         const char *path, wsel_gslb_type type, long *out)
 {
-    if ((*out = wsel_gslb_find_wideip(cfg, name)) >= 0)
+    if ((*out = wsel_gslb_find_wideip_type(cfg, name, type)) >= 0)
         return CLI_OK;
+    wsel_gslb_type other = type == WSEL_GSLB_TYPE_A ? WSEL_GSLB_TYPE_AAAA : WSEL_GSLB_TYPE_A;
+    long o = wsel_gslb_find_wideip_type(cfg, name, other);
+    if (o >= 0) { /* each type its own names; such a query meets no wide IP */
+        const wsel_gslb_wideip *w = &cfg->wideips[o];
+        return cli_die(cmd, "no %s wide IP answers '%s' in %s; %s:%u:%u: gtm wideip %s %s does "
+                       "(query type %s: --type %s)", wsel_gslb_type_name(type), name, path, path,
+                       w->pos.line, w->pos.col, wsel__gslb_type_word(other),
+                       w->name, wsel_gslb_type_name(other), wsel_gslb_type_name(other));
+    }
     const char *want, *have;
     size_t nw = bare(name, &want);
     for (size_t i = 0; i < cfg->n_unknown; i++) {
@@ -53,7 +63,7 @@ int cli_gslb_find_wideip(const char *cmd, const wsel_gslb_config *cfg, const cha
             continue;
         size_t nh = bare(last + 1, &have);
         if (nh == nw && !strncasecmp(have, want, nw))
-            return cli_die(cmd, "%s:%u:%u: %s: this type is not supported (A wide IPs only; lint G030)",
+            return cli_die(cmd, "%s:%u:%u: %s: this type is not supported (A and AAAA wide IPs only; lint G030)",
                            path, u->pos.line, u->pos.col, u->object);
     }
     return cli_die(cmd, "no wide IP '%s' in %s", name, path);
@@ -154,8 +164,9 @@ void cli_gslb_printf(FILE *f, const char *fmt, ...)
 
 static const char check_usage[] =
     "usage: wsel gslb check CONFIG [--json]\n"
-    "Reads a bigip_gtm.conf subset (gtm server, gtm pool a, gtm wideip a, gtm region,\n"
-    "gtm topology, gtm global-settings load-balancing) and runs the checks G001-G034.\n"
+    "Reads a bigip_gtm.conf subset (gtm server, gtm pool a|aaaa, gtm wideip a|aaaa,\n"
+    "gtm region, gtm topology, gtm global-settings load-balancing) and runs the checks\n"
+    "G001-G036.\n"
     "Exit status: 0 valid (warnings and info allowed), 1 parse error or an error finding,\n"
     "2 usage, 3 out of memory or the output cannot be written.\n";
 
@@ -248,7 +259,7 @@ int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *us
                           cli_gslb_target *t)
 {
     const char *path = NULL, *names[64];
-    int done = 0;
+    int done = 0, type = -1;
     wsel_gslb_config **cfg = &t->cfg;
     size_t *n = &t->n;
     long *idx = t->idx;
@@ -262,20 +273,43 @@ int cli_gslb_open_wideips(const char *cmd, int argc, char **argv, const char *us
             return -1;
         if (k == CLI_GSLB_TAKEN)
             continue;
+        if (k == CLI_GSLB_OPTION && cli_opt_is(argv[i], "--type")) {
+            const char *v = cli_optval(cmd, argc, argv, &i, "--type");
+            if (!v)
+                return CLI_USAGE;
+            if ((type = wsel_gslb_type_find(v)) < 0)
+                return cli_die(cmd, "--type needs A or AAAA, not '%s'", v);
+            continue;
+        }
         if (k == CLI_GSLB_OPTION)
             return cli_die(cmd, "unknown option '%s'", argv[i]);
         if (!path)
             path = argv[i];
-        else if (*n < 64)
+        else if (*n < 32)
             names[(*n)++] = argv[i];
         else
-            return cli_die(cmd, "more than 64 wide IPs named");
+            return cli_die(cmd, "more than 32 wide IPs named");
     }
     if (!path)
         return cli_die(cmd, "missing CONFIG (see wsel %s --help)", cmd);
     int rc = cli_gslb_load(cmd, path, cfg);
-    for (size_t k = 0; !rc && k < *n; k++)
-        rc = cli_gslb_find_wideip(cmd, *cfg, names[k], path, &idx[k]);
+    size_t named = *n;
+    *n = 0;
+    for (size_t k = 0; !rc && k < named; k++) {
+        /* without --type a name stands for its A and its AAAA wide IP, each that exists */
+        long a = type < 0 ? wsel_gslb_find_wideip_type(*cfg, names[k], WSEL_GSLB_TYPE_A) : -1;
+        long b = type < 0 ? wsel_gslb_find_wideip_type(*cfg, names[k], WSEL_GSLB_TYPE_AAAA) : -1;
+        if (a >= 0 || b >= 0) {
+            if (a >= 0)
+                idx[(*n)++] = a;
+            if (b >= 0)
+                idx[(*n)++] = b;
+        } else {
+            rc = cli_gslb_find_wideip(cmd, *cfg, names[k], path,
+                                      type < 0 ? WSEL_GSLB_TYPE_A : (wsel_gslb_type)type, &idx[*n]);
+            (*n)++;
+        }
+    }
     if (rc) {
         wsel_gslb_config_free(*cfg);
         *cfg = NULL;

@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/gslb/gslb_internal.h"
 #include "gslb_cli.h"
 
 static const char explain_usage[] =
-    "usage: wsel gslb explain CONFIG [WIDEIP...] [--json]\n"
-    "Prints, per wide IP (all when none is named): pool-lb-mode, persistence, last-resort\n"
+    "usage: wsel gslb explain CONFIG [WIDEIP...] [--type A|AAAA] [--json]\n"
+    "Prints, per wide IP (all when none is named; a name stands for its A and its AAAA\n"
+    "wide IP unless --type picks one): pool-lb-mode, persistence, last-resort\n"
     "pool, failure rcode and the terminal fall-through, then each pool in traversal order\n"
     "with its chain preferred -> alternate -> fallback. Values not written in the config\n"
     "are tagged (default); lint findings appear as !Gnnn where they fire. --json: the same\n"
@@ -81,7 +83,7 @@ static void explain_pool(const wsel_gslb_config *cfg, size_t pi, const wsel_gslb
 {
     const wsel_gslb_pool *p = &cfg->pools[pi];
     char obj[400], codes[200], t0[80], t1[80], t2[80];
-    snprintf(obj, sizeof obj, "gtm pool a %s", p->name);
+    wsel__gslb_obj_pool(cfg, pi, obj, sizeof obj);
     findings_for(f, nf, obj, codes, sizeof codes);
     cli_gslb_printf(stdout, "%sverify-member-availability %s%s  ttl %u%s  max-answers %u%s  members %zu%s%s\n", indent,
            p->verify ? "enabled" : "disabled", DEF(p->written, WSEL_GSLB_P_VERIFY), p->ttl,
@@ -150,9 +152,10 @@ static int explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gsl
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400], codes[200];
-    snprintf(obj, sizeof obj, "gtm wideip a %s", w->name);
+    wsel__gslb_obj_wideip(cfg, wi, obj, sizeof obj);
     findings_for(f, nf, obj, codes, sizeof codes);
-    cli_gslb_printf(stdout, "wideip a %s  pool-lb-mode %s%s  persistence %s%s", w->name,
+    cli_gslb_printf(stdout, "wideip %s %s  pool-lb-mode %s%s  persistence %s%s",
+                    wsel__gslb_type_word(w->type), w->name,
            wsel_gslb_method_get(w->lb_mode)->token, DEF(w->written, WSEL_GSLB_W_LBMODE),
            w->persistence ? "enabled" : "disabled", DEF(w->written, WSEL_GSLB_W_PERSIST));
     cli_gslb_printf(stdout, " ttl %u%s cidr /%u%s, /%u%s", w->ttl_persistence, DEF(w->written, WSEL_GSLB_W_TTLP),
@@ -195,7 +198,8 @@ static int explain_wideip(const wsel_gslb_config *cfg, size_t wi, const wsel_gsl
                wp->pool >= 0 ? cfg->pools[wp->pool].name : wp->name, wp->order,
                wp->order_written ? "" : " (default)", wp->ratio, wp->ratio_written ? "" : " (default)");
         if (wp->pool < 0)
-            cli_gslb_printf(stdout, "      unresolved: no gtm pool a %s\n", wp->name);
+            cli_gslb_printf(stdout, "      unresolved: no gtm pool %s %s\n",
+                            wsel__gslb_type_word(w->type), wp->name);
         else
             explain_pool(cfg, (size_t)wp->pool, f, nf, "      ");
     }
@@ -268,8 +272,9 @@ static void pool_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t pi,
 {
     const wsel_gslb_pool *p = &cfg->pools[pi];
     char obj[400], fip[64] = "";
-    snprintf(obj, sizeof obj, "gtm pool a %s", p->name);
+    wsel__gslb_obj_pool(cfg, pi, obj, sizeof obj);
     wsel__jw_kstr(j, "name", p->name);
+    wsel__jw_kstr(j, "type", wsel_gslb_type_name(p->type));
     chain_json(j, p);
     if (p->fallback_ip.family)
         wsel_gslb_addr_str(&p->fallback_ip, fip, sizeof fip);
@@ -302,9 +307,10 @@ static int wideip_json(wsel__jw *j, const wsel_gslb_config *cfg, size_t wi,
 {
     const wsel_gslb_wideip *w = &cfg->wideips[wi];
     char obj[400];
-    snprintf(obj, sizeof obj, "gtm wideip a %s", w->name);
+    wsel__gslb_obj_wideip(cfg, wi, obj, sizeof obj);
     wsel__jw_obj_begin(j);
     wsel__jw_kstr(j, "name", w->name);
+    wsel__jw_kstr(j, "type", wsel_gslb_type_name(w->type));
     wsel__jw_karr_begin(j, "aliases");
     for (size_t a = 0; a < w->n_aliases; a++)
         wsel__jw_str(j, w->aliases[a]);

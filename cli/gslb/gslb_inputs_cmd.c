@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/internal.h"
+#include "../../core/gslb/gslb_internal.h"
 #include "gslb_cli.h"
 
 static const char inputs_usage[] =
-    "usage: wsel gslb inputs CONFIG [WIDEIP...]\n"
-    "Prints an inputs template (JSON) for the wide IPs named (all when none): every virtual\n"
+    "usage: wsel gslb inputs CONFIG [WIDEIP...] [--type A|AAAA]\n"
+    "Prints an inputs template (JSON) for the wide IPs named (all when none; a name stands\n"
+    "for its A and its AAAA wide IP unless --type picks one): every virtual\n"
     "server of their pools and last-resort pools (and their depends-on targets; with no\n"
     "WIDEIP, every pool and virtual server) up, not over limit, each metric\n"
     "a configured method reads as null, each pool neither held down nor over limit, and\n"
@@ -159,8 +160,8 @@ static bool monitors_json(wsel__jw *j, const scope *sc)
             const wsel_gslb_member *mb = &cfg->pools[p].members[m];
             if (mb->vs < 0)
                 continue;
-            mon_add(&l, cfg->pools[p].monitor, (size_t)mb->vs, "pool", cfg->pools[p].name);
-            mon_add(&l, mb->monitor, (size_t)mb->vs, "member of pool", cfg->pools[p].name);
+            mon_add(&l, cfg->pools[p].monitor, (size_t)mb->vs, "pool", wsel__gslb_pool_key(cfg, p));
+            mon_add(&l, mb->monitor, (size_t)mb->vs, "member of pool", wsel__gslb_pool_key(cfg, p));
         }
     if (!l.nomem) {
         qsort(l.u, l.n, sizeof *l.u, mon_cmp);
@@ -242,7 +243,7 @@ static bool needs_json(wsel__jw *j, const scope *sc)
 }
 
 /* false: out of memory (the caller reports it; the output is then cut short). */
-static bool template_json(wsel__jw *j, const scope *sc, const char *qname)
+static bool template_json(wsel__jw *j, const scope *sc, const char *qname, wsel_gslb_type qtype)
 {
     const wsel_gslb_config *cfg = sc->cfg;
     wsel__jw_obj_begin(j);
@@ -251,7 +252,7 @@ static bool template_json(wsel__jw *j, const scope *sc, const char *qname)
     wsel__jw_ku64(j, "now", 0);
     wsel__jw_kobj_begin(j, "query");
     wsel__jw_kstr(j, "name", qname);
-    wsel__jw_kstr(j, "type", "A");
+    wsel__jw_kstr(j, "type", wsel_gslb_type_name(qtype));
     wsel__jw_obj_end(j);
     wsel__jw_kobj_begin(j, "members");
     for (size_t v = 0; v < cfg->n_vs; v++) {
@@ -274,7 +275,7 @@ static bool template_json(wsel__jw *j, const scope *sc, const char *qname)
     wsel__jw_kobj_begin(j, "pools");
     for (size_t p = 0; p < cfg->n_pools; p++)
         if (sc->pool[p]) {
-            wsel__jw_kobj_begin(j, cfg->pools[p].name);
+            wsel__jw_kobj_begin(j, wsel__gslb_pool_key(cfg, p)); /* */
             wsel__jw_kbool(j, "held_down", 0);
             wsel__jw_kbool(j, "limit_exceeded", 0);
             wsel__jw_obj_end(j);
@@ -304,13 +305,15 @@ int cli_gslb_inputs(int argc, char **argv)
     } else {
         scope_fill(&sc, t.idx, t.n);
         const char *qname = "";
-        if (t.n || cfg->n_wideips) { /* the first wide IP's name without its folder */
-            qname = cfg->wideips[t.n ? (size_t)t.idx[0] : 0].name;
-            qname = strrchr(qname, '/') ? strrchr(qname, '/') + 1 : qname;
+        wsel_gslb_type qtype = WSEL_GSLB_TYPE_A;
+        if (t.n || cfg->n_wideips) { /* the first wide IP's name without its folder, its type */
+            const wsel_gslb_wideip *w = &cfg->wideips[t.n ? (size_t)t.idx[0] : 0];
+            qname = strrchr(w->name, '/') ? strrchr(w->name, '/') + 1 : w->name;
+            qtype = w->type;
         }
         wsel__jw j;
         wsel__jw_init(&j, stdout);
-        if (!template_json(&j, &sc, qname))
+        if (!template_json(&j, &sc, qname, qtype))
             rc = cli_nomem(cmd);
         cli_json_end(&j);
     }

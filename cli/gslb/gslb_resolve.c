@@ -12,18 +12,19 @@
 #include "gslb_cli.h"
 
 static const char resolve_usage[] =
-    "usage: wsel gslb resolve CONFIG WIDEIP --inputs FILE [--ldns ADDR] [-n N]\n"
-    "                         [--log FLAGS] [--json]\n"
+    "usage: wsel gslb resolve CONFIG WIDEIP --inputs FILE [--type A|AAAA] [--ldns ADDR]\n"
+    "                         [-n N] [--log FLAGS] [--json]\n"
     "Runs N (default 1) queries for WIDEIP in sequence, carrying method state and the\n"
     "persistence table from one to the next. --inputs: availability, metrics, LDNS, geo,\n"
-    "persistence, method state (JSON, man wsel). --ldns overrides query.ldns.\n"
+    "persistence, method state (JSON, man wsel). --type: the query type, the wide IP's\n"
+    "(default: query.type of the inputs, else A). --ldns overrides query.ldns.\n"
     "--log: comma-separated pool-selection, pool-traversal, pool-member-selection,\n"
     "pool-member-traversal, all, none (default: the wide IP's\n"
     "load-balancing-decision-log-verbosity); the result line is always logged.\n";
 
 /* The command line. */
 typedef struct resolve_args {
-    const char *path, *wname, *inputs, *ldns, *logs;
+    const char *path, *wname, *inputs, *ldns, *logs, *type;
     unsigned long long n;
     int json;
     unsigned log_flags;
@@ -89,9 +90,9 @@ static int resolve_arg(const char *cmd, int argc, char **argv, int *i, int *done
         *(a->path ? &a->wname : &a->path) = arg;
         return 0;
     }
-    static const char *const valued[] = {"--inputs", "--ldns", "--log", "-n"};
-    const char **dest[] = {&a->inputs, &a->ldns, &a->logs, NULL};
-    for (size_t o = 0; o < 4; o++) {
+    static const char *const valued[] = {"--inputs", "--ldns", "--log", "--type", "-n"};
+    const char **dest[] = {&a->inputs, &a->ldns, &a->logs, &a->type, NULL};
+    for (size_t o = 0; o < 5; o++) {
         if (!cli_opt_is(arg, valued[o]))
             continue;
         const char *v = cli_optval(cmd, argc, argv, i, valued[o]);
@@ -187,11 +188,22 @@ static void missing_metrics(const resolve_run *r)
 static int run_open(resolve_run *r, const resolve_args *a)
 {
     wsel_error err;
+    int type = a->type ? wsel_gslb_type_find(a->type) : 0;
+    if (type < 0)
+        return cli_die(r->cmd, "--type needs A or AAAA, not '%s'", a->type);
     int rc = cli_gslb_load(r->cmd, a->path, &r->cfg);
-    if (rc || (rc = cli_gslb_find_wideip(r->cmd, r->cfg, a->wname, a->path, &r->wideip)))
+    if (rc)
         return rc;
+    if (wsel_gslb_find_wideip_type(r->cfg, a->wname, WSEL_GSLB_TYPE_A) < 0 &&
+        wsel_gslb_find_wideip_type(r->cfg, a->wname, WSEL_GSLB_TYPE_AAAA) < 0) /* before the inputs */
+        return cli_gslb_find_wideip(r->cmd, r->cfg, a->wname, a->path, WSEL_GSLB_TYPE_A, &r->wideip);
     if (wsel_gslb_inputs_load_file(r->cfg, a->inputs, &r->in, &err))
         return cli_report(r->cmd, &err, CLI_ROLE_INPUT);
+    if (!a->type) /* the inputs' query type, A when they give none */
+        type = (int)wsel_gslb_inputs_qtype(r->in);
+    if ((rc = cli_gslb_find_wideip(r->cmd, r->cfg, a->wname, a->path, (wsel_gslb_type)type,
+                                   &r->wideip)))
+        return rc;
     if (a->ldns) {
         wsel_gslb_addr addr;
         if (!wsel_gslb_addr_parse(a->ldns, &addr))
@@ -437,7 +449,7 @@ static int query_text(const resolve_run *r, unsigned long long q)
     return 0;
 }
 
-/* {"outcome", "addresses", "wideip", "pool", "step", "method", "rcode", "soa_ttl", "ttl",
+/* {"outcome", "addresses", "wideip", "type", "pool", "step", "method", "rcode", "soa_ttl", "ttl",
  * "reason", "log"}: the fields that apply. 0, or -1 when out of memory. */
 static int query_json(wsel__jw *j, const resolve_run *r)
 {
@@ -452,6 +464,7 @@ static int query_json(wsel__jw *j, const resolve_run *r)
     }
     wsel__jw_arr_end(j);
     wsel__jw_kstr(j, "wideip", cfg->wideips[r->wideip].name);
+    wsel__jw_kstr(j, "type", wsel_gslb_type_name(cfg->wideips[r->wideip].type));
     if (o->pool >= 0)
         wsel__jw_kstr(j, "pool", cfg->pools[o->pool].name);
     if (o->step != WSEL_GSLB_STEP_NONE)

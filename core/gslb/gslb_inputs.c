@@ -123,7 +123,7 @@ static int read_addr(inputs_reader *ir, const wsel__jpath *p, const json_t *v, b
 
 /* ---- query ---- */
 
-/* query.name: a domain name of at most 255 bytes; query.type: A (any case) only. */
+/* query.name: a domain name of at most 255 bytes; query.type: A or AAAA (any case). */
 static int q_text(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void *ctx)
 {
     (void)ctx;
@@ -132,10 +132,12 @@ static int q_text(inputs_reader *ir, const wsel__jpath *p, const json_t *v, void
     if (rc)
         return rc;
     if (!strcmp(p->key, "type")) {
-        if (strcasecmp(s, "A") != 0)
+        int t = wsel_gslb_type_find(s);
+        if (t < 0)
             return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
-                                   "query type '%s' not supported (A only)", s);
-        memcpy(ir->in->qtype, "A", 2);
+                                   "query type '%s' not supported (A or AAAA)", s);
+        wsel__gslb_fmt(ir->in->qtype, sizeof ir->in->qtype, "%s",
+                       wsel_gslb_type_name((wsel_gslb_type)t));
     } else if (strlen(s) >= sizeof ir->in->qname) {
         return wsel__json_fail(ir->doc, p, WSEL_E_RANGE,
                                "expected a domain name of at most %zu bytes",
@@ -232,7 +234,7 @@ static int pool(inputs_reader *ir, const wsel__jpath *p, const char *name, const
                 void *ctx)
 {
     const pool_fieldset *fs = ctx;
-    long pl = wsel__gslb_find_pool(ir->cfg, name);
+    long pl = wsel__gslb_find_pool_key(ir->cfg, name, -1); /* */
     if (pl < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured pool");
     int rc = once(ir, p, fs->seen, (size_t)pl, name, "pool");
@@ -323,14 +325,14 @@ static int persistence_record(inputs_reader *ir, const wsel__jpath *p, const jso
         (rc = record_str(ir, p, rec, "member", &km, &mname)) ||
         (rc = wsel__json_member(ir->doc, p, rec, "expires", true, &exp)))
         return rc;
-    long wi = wsel_gslb_find_wideip(ir->cfg, wname);
+    long wi = wsel__gslb_find_wideip_key(ir->cfg, wname, -1); /* */
     if (wi < 0)
         return wsel__json_fail(ir->doc, &kw, WSEL_E_REFERENCE, "'%s' names no configured wide IP",
                                wname);
     if (!strchr(key, '/') || !wsel__gslb_parse_subnet(key, &pr->net, &pr->prefix))
         return wsel__json_fail(ir->doc, &kk, WSEL_E_RANGE,
                                "'%s' is not ADDRESS/LENGTH (the length is required)", key);
-    long pl = wsel__gslb_find_pool(ir->cfg, pname);
+    long pl = wsel__gslb_find_pool_key(ir->cfg, pname, (int)ir->cfg->wideips[wi].type);
     if (pl < 0)
         return wsel__json_fail(ir->doc, &kp, WSEL_E_REFERENCE, "'%s' names no configured pool",
                                pname);
@@ -462,7 +464,7 @@ static long candidate(const inputs_reader *ir, const step_target *t, const char 
 {
     if (!t->wideip)
         return member_in_pool(ir->cfg, t->pool, name);
-    long p = wsel__gslb_find_pool(ir->cfg, name);
+    long p = wsel__gslb_find_pool_key(ir->cfg, name, (int)t->wideip->type);
     for (size_t i = 0; p >= 0 && i < t->wideip->n_pools; i++)
         if (t->wideip->pools[i].pool == p)
             return (long)i;
@@ -505,7 +507,7 @@ static int st_wideip(inputs_reader *ir, const wsel__jpath *p, const char *name,
                      const json_t *v, void *ctx)
 {
     (void)ctx;
-    long wi = wsel_gslb_find_wideip(ir->cfg, name);
+    long wi = wsel__gslb_find_wideip_key(ir->cfg, name, -1); /* */
     if (wi < 0)
         return wsel__json_fail_key(ir->doc, p, WSEL_E_REFERENCE, "names no configured wide IP");
     int rc = once(ir, p, ir->wideip_key, (size_t)wi, name, "wide IP");
@@ -752,6 +754,12 @@ void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now)
         bump(in);
         in->now = now;
     }
+}
+
+wsel_gslb_type wsel_gslb_inputs_qtype(const wsel_gslb_inputs *in)
+{
+    int t = in ? wsel_gslb_type_find(in->qtype) : -1;
+    return t < 0 ? WSEL_GSLB_TYPE_A : (wsel_gslb_type)t;
 }
 
 const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in)

@@ -76,9 +76,23 @@ const char *wsel__gslb_norm(const char *name, char *buf, size_t len);
  * pools and regions compare exactly; wide-IP names (full path), their last path parts and
  * their aliases ignore ASCII case (DNS names). */
 enum {
-    WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_REGION,
-    WSEL__GSLB_NS_WIDEIP, WSEL__GSLB_NS_LEAF, WSEL__GSLB_NS_ALIAS, WSEL__GSLB_NS_COUNT_
+    WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_REGION, WSEL__GSLB_NS_POOL6,
+    WSEL__GSLB_NS_WIDEIP, WSEL__GSLB_NS_LEAF, WSEL__GSLB_NS_ALIAS,
+    WSEL__GSLB_NS_WIDEIP6, WSEL__GSLB_NS_LEAF6, WSEL__GSLB_NS_ALIAS6, WSEL__GSLB_NS_COUNT_
 };
+/* The name space of kind ns (POOL, WIDEIP, LEAF, ALIAS: the A ones) for objects of type t:
+ * each type has its own (doc/gslb.md §1); other spaces are not typed. */
+static inline int wsel__gslb_ns(int ns, wsel_gslb_type t)
+{
+    if (t != WSEL_GSLB_TYPE_AAAA)
+        return ns;
+    return ns == WSEL__GSLB_NS_POOL ? WSEL__GSLB_NS_POOL6
+                                    : ns >= WSEL__GSLB_NS_WIDEIP && ns <= WSEL__GSLB_NS_ALIAS
+                                          ? ns - WSEL__GSLB_NS_WIDEIP + WSEL__GSLB_NS_WIDEIP6
+                                          : ns;
+}
+/* "a" or "aaaa": the type's word in tmsh statement heads and object labels. */
+const char *wsel__gslb_type_word(wsel_gslb_type t);
 /* Adds key (a string the config owns, kept by pointer) -> val; an existing key keeps its
  * first value. 0 or WSEL_E_NOMEM. */
 int wsel__gslb_names_add(wsel_gslb_config *cfg, int ns, const char *key, size_t val);
@@ -94,12 +108,12 @@ void wsel__gslb_names_free(wsel_gslb_config *cfg);
  * names and aliases (holding '*' or '?') into the list of patterns, most specific first
  * (A-41). 0 or WSEL_E_NOMEM. */
 int wsel__gslb_names_queries(wsel_gslb_config *cfg);
-/* The wide IP of the most specific pattern matching qname; -1 if none. */
-long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname);
-/* The wide IP a query name reaches without wildcards, in wsel_gslb_find_wideip's order
- * (path as written, with /Common/, last path part, alias), or -1: who owns a claimed name
- * (lint G033). wsel_gslb_find_wideip is this, then the wildcards. */
-long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name);
+/* The wide IP of type t of the most specific pattern matching qname; -1 if none. */
+long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname, wsel_gslb_type t);
+/* The wide IP of type t a query name reaches without wildcards, in wsel_gslb_find_wideip's
+ * order (path as written, with /Common/, last path part, alias), or -1: who owns a claimed
+ * name (lint G033). wsel_gslb_find_wideip_type is this, then the wildcards. */
+long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name, wsel_gslb_type t);
 /* c in lower case when an ASCII capital (DNS names compare ignoring ASCII case). */
 static inline int wsel__gslb_fold(int c)
 {
@@ -116,8 +130,22 @@ size_t wsel__gslb_names_pattern(const wsel_gslb_config *cfg, size_t i, const cha
 bool wsel__gslb_is_pattern(const char *name);
 bool wsel__gslb_glob(const char *pat, const char *s);
 
-/* Finds a pool / server by name; -1 if none. */
-long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name);
+/* Finds a pool of type t / a server by name; -1 if none. */
+long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name, wsel_gslb_type t);
+/* A pool or wide IP as the inputs and the state name it (A-45): "aaaa NAME" or "a NAME"
+ * name one of that type; a bare NAME one of type `deflt`, or with deflt -1 the A one,
+ * else the AAAA one. -1 if none. */
+long wsel__gslb_find_pool_key(const wsel_gslb_config *cfg, const char *key, int deflt);
+long wsel__gslb_find_wideip_key(const wsel_gslb_config *cfg, const char *key, int deflt);
+/* How the state writes pool p / wide IP w: its name; "aaaa NAME" for an AAAA one. */
+static inline const char *wsel__gslb_pool_key(const wsel_gslb_config *cfg, size_t p)
+{
+    return cfg->pools[p].key ? cfg->pools[p].key : cfg->pools[p].name;
+}
+static inline const char *wsel__gslb_wideip_key(const wsel_gslb_config *cfg, size_t w)
+{
+    return cfg->wideips[w].key ? cfg->wideips[w].key : cfg->wideips[w].name;
+}
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name);
 long wsel__gslb_find_region(const wsel_gslb_config *cfg, const char *name);
 /* Resolves "SERVER:VS" (split at the first ':'; VS literally, then /Common/VS); -1. */
@@ -159,7 +187,7 @@ wsel_gslb_addr wsel__gslb_mask(const wsel_gslb_addr *a, unsigned prefix);
 bool wsel__gslb_addr_eq(const wsel_gslb_addr *a, const wsel_gslb_addr *b);
 bool wsel__gslb_in_subnet(const wsel_gslb_addr *a, const wsel_gslb_addr *net, unsigned prefix);
 
-/* Object label for messages: "gtm pool a /Common/p". */
+/* Object label for messages: "gtm pool a /Common/p", "gtm wideip aaaa /Common/w". */
 const char *wsel__gslb_obj_pool(const wsel_gslb_config *cfg, size_t p, char *buf, size_t len);
 const char *wsel__gslb_obj_wideip(const wsel_gslb_config *cfg, size_t w, char *buf, size_t len);
 

@@ -1,4 +1,4 @@
-/* GSLB lint: the deterministic checks G001-G034 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
+/* GSLB lint: the deterministic checks G001-G036 of doc/gslb.md §8.2 (codes and meanings: man wsel, GSLB lint codes). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ typedef struct lint_findings {
     int oom;
 } lint_findings;
 
-static const wsel_gslb_severity sev[35] = {
+static const wsel_gslb_severity sev[37] = {
     0,
     WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,
@@ -30,7 +30,8 @@ static const wsel_gslb_severity sev[35] = {
     WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
     WSEL_GSLB_ERROR,   WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
     WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_INFO,
-    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING,
+    WSEL_GSLB_WARNING, WSEL_GSLB_INFO,    WSEL_GSLB_ERROR,   WSEL_GSLB_WARNING, WSEL_GSLB_ERROR,
+    WSEL_GSLB_WARNING,
 };
 
 WSEL_PRINTF(7, 8)
@@ -123,16 +124,17 @@ bool wsel__gslb_can_match(wsel__gslb_can *l, const wsel_gslb_cond *x, long pool,
     if (x->negate)
         return true;
     switch (x->type) {
-    case WSEL_GSLB_T_POOL:
-        if (x->ref < 0)
+    case WSEL_GSLB_T_POOL: /* the pools of that name, either type */
+        if (x->ref < 0 && x->ref_aaaa < 0)
             return false;
         if (w) {
             for (size_t i = 0; i < w->n_pools; i++)
-                if (w->pools[i].pool == x->ref)
+                if (w->pools[i].pool >= 0 &&
+                    (w->pools[i].pool == x->ref || w->pools[i].pool == x->ref_aaaa))
                     return true;
             return false;
         }
-        return x->ref == pool;
+        return pool >= 0 && (x->ref == pool || x->ref_aaaa == pool);
     case WSEL_GSLB_T_REGION:
         if (x->ref < 0 || (size_t)x->ref >= c->n_regions || !l->rcan)
             return false;
@@ -316,6 +318,8 @@ static void lint_metrics_source(lint_findings *l, size_t pi, const char *obj)
             tok(p->mode[0]), first, bad > 1 ? " (and the other members alike)" : "", tok(p->mode[1]));
 }
 
+static void lint_family(lint_findings *l, size_t pi, const char *obj);
+
 static void lint_pool(lint_findings *l, size_t pi)
 {
     const wsel_gslb_config *c = l->cfg;
@@ -371,8 +375,11 @@ static void lint_pool(lint_findings *l, size_t pi)
         if (!any)
             add(l, 19, 1, pi, obj, at, "QoS scores are all zero: reduces to round robin");
     }
-    if (p->fallback_ip.family == 6)
-        add(l, 20, 1, pi, obj, at, "fallback-ip family mismatch (IPv6 address in pool a)");
+    if (p->fallback_ip.family && p->fallback_ip.family != (p->type == WSEL_GSLB_TYPE_AAAA ? 6 : 4))
+        add(l, 20, 1, pi, obj, at, "fallback-ip family mismatch (IPv%u address in pool %s): "
+            "it never answers (an empty answer, A-43)", p->fallback_ip.family,
+            wsel__gslb_type_word(p->type));
+    lint_family(l, pi, obj);
     if (p->max_answers > p->n_members && (p->written & WSEL_GSLB_P_MAXANS))
         add(l, 23, 1, pi, obj, at, "max-answers-returned %u cannot be reached (%zu members)",
             p->max_answers, p->n_members);
@@ -419,6 +426,35 @@ static void lint_terminal_fallback(lint_findings *l, size_t wi, const char *obj)
     }
 }
 
+/* G035, G036 (A-43): members whose VS address is not of the pool's type (IPv4 in an AAAA
+ * pool, IPv6 in an A pool) never answer: G035 when no resolved member is of the pool's
+ * type (the pool never answers from its members), else G036 at each such member. */
+static void lint_family(lint_findings *l, size_t pi, const char *obj)
+{
+    const wsel_gslb_pool *p = &l->cfg->pools[pi];
+    size_t wrong = 0, resolved = 0, first = 0;
+    for (size_t m = 0; m < p->n_members; m++) {
+        if (p->members[m].vs < 0)
+            continue;
+        if (p->members[m].wrong_family && !wrong++)
+            first = m;
+        resolved++;
+    }
+    unsigned want = p->type == WSEL_GSLB_TYPE_AAAA ? 6 : 4, other = want == 6 ? 4 : 6;
+    if (wrong && wrong == resolved)
+        add(l, 35, 1, pi, obj, p->pos,
+            "type mismatch: every member's virtual server is IPv%u (%s first), a pool %s "
+            "answers IPv%u only: its members never answer", other, p->members[first].key,
+            wsel__gslb_type_word(p->type), want);
+    else
+        for (size_t m = 0; wrong && m < p->n_members; m++)
+            if (p->members[m].wrong_family)
+                add(l, 36, 1, pi, obj, p->members[m].pos,
+                    "member '%s' has an IPv%u virtual server in a pool %s: it never answers "
+                    "(the pool answers IPv%u only)", p->members[m].key, other,
+                    wsel__gslb_type_word(p->type), want);
+}
+
 /* G033: a query name claimed twice -- the last path part of a wide IP's name or an alias
  * that an earlier wide IP (file order) has as its name or alias. Queries for it reach
  * one wide IP only, the one wsel_gslb_find_wideip picks (names before aliases). */
@@ -428,11 +464,12 @@ static void lint_claims(lint_findings *l, size_t wi, const char *obj)
     const wsel_gslb_wideip *w = &c->wideips[wi];
     for (size_t a = 0; a <= w->n_aliases; a++) {
         const char *name = a ? w->aliases[a - 1] : strrchr(w->name, '/') + 1;
-        long owner = wsel__gslb_find_claim(c, name);
+        long owner = wsel__gslb_find_claim(c, name, w->type); /* each type its own names */
         if (owner >= 0 && (size_t)owner != wi)
             add(l, 33, 2, wi, obj, a ? w->alias_pos[a - 1] : w->pos,
-                "%s '%s' is also claimed by gtm wideip a %s: its queries reach that one",
-                a ? "alias" : "name", name, c->wideips[owner].name);
+                "%s '%s' is also claimed by gtm wideip %s %s: its queries reach that one",
+                a ? "alias" : "name", name, wsel__gslb_type_word(w->type),
+                c->wideips[owner].name);
     }
 }
 
@@ -503,7 +540,8 @@ static void lint_wildcards(lint_findings *l)
         wsel__gslb_names_pattern(c, i, &pat, &wi);
         for (size_t j = 0; j < i; j++) {
             wsel__gslb_names_pattern(c, j, &other, &wj);
-            if (wj == wi || !strcasecmp(pat, other) || !ends_agree(pat, other) ||
+            if (wj == wi || c->wideips[wj].type != c->wideips[wi].type ||
+                !strcasecmp(pat, other) || !ends_agree(pat, other) ||
                 !globs_meet(l, pat, other)) /* the same pattern twice: G033 */
                 continue;
             const wsel_gslb_wideip *w = &c->wideips[wi];
@@ -513,9 +551,10 @@ static void lint_wildcards(lint_findings *l)
                     at = w->alias_pos[a];
             wsel__gslb_obj_wideip(c, wi, obj, sizeof obj);
             add(l, 34, 2, wi, obj, at,
-                "wildcard '%s' is shadowed by '%s' of gtm wideip a %s for the names both "
+                "wildcard '%s' is shadowed by '%s' of gtm wideip %s %s for the names both "
                 "match (that one comes first in A-41's order: more literal characters, "
-                "fewer '*', file order)", pat, other, c->wideips[wj].name);
+                "fewer '*', file order)", pat, other, wsel__gslb_type_word(w->type),
+                c->wideips[wj].name);
         }
     }
 }
@@ -546,11 +585,11 @@ static void lint_wideip(lint_findings *l, size_t wi)
         add(l, 7, 2, wi, obj, at, "pool-lb-mode is irrelevant with a single pool");
     for (size_t i = 0; i < w->n_pools; i++)
         if (w->pools[i].pool < 0)
-            add(l, 13, 2, wi, obj, w->pools[i].pos, "unresolved reference: pool '%s' names no gtm pool a",
-                w->pools[i].name);
+            add(l, 13, 2, wi, obj, w->pools[i].pos, "unresolved reference: pool '%s' names no gtm pool %s",
+                w->pools[i].name, wsel__gslb_type_word(w->type));
     if (!w->n_pools)
         add(l, 14, 2, wi, obj, at, "nothing to select: always falls through (wide IP has no pools)");
-    if (w->lrp_name && (strcmp(w->lrp_type, "a") || w->lrp < 0))
+    if (w->lrp_name && (strcmp(w->lrp_type, wsel__gslb_type_word(w->type)) || w->lrp < 0))
         add(l, 15, 2, wi, obj, w->lrp_pos, "last-resort pool unresolved (%s %s)", w->lrp_type, w->lrp_name);
     if (w->lrp >= 0)
         for (size_t i = 0; i < w->n_pools; i++)
@@ -579,7 +618,7 @@ static void lint_other(lint_findings *l)
     for (size_t t = 0; t < c->n_topo; t++) {
         const wsel_gslb_topo *r = &c->topo[t];
         wsel__gslb_fmt(obj, sizeof obj, "gtm topology (line %u)", r->pos.line);
-        if (r->server.type == WSEL_GSLB_T_POOL && r->server.ref < 0)
+        if (r->server.type == WSEL_GSLB_T_POOL && r->server.ref < 0 && r->server.ref_aaaa < 0)
             add(l, 13, 3, t, obj, r->pos, "unresolved reference: topology record names pool '%s'",
                 r->server.value);
         dc_records |= r->server.type == WSEL_GSLB_T_DATACENTER;

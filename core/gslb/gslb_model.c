@@ -134,10 +134,71 @@ static long find_named(const wsel_gslb_config *cfg, int ns, const char *name)
     return wsel__gslb_names_find(cfg, ns, wsel__gslb_norm(name, a, sizeof a));
 }
 
-long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name)
+long wsel__gslb_find_pool(const wsel_gslb_config *cfg, const char *name, wsel_gslb_type t)
 {
-    return find_named(cfg, WSEL__GSLB_NS_POOL, name);
+    return find_named(cfg, wsel__gslb_ns(WSEL__GSLB_NS_POOL, t), name);
 }
+
+const char *wsel__gslb_type_word(wsel_gslb_type t)
+{
+    return t == WSEL_GSLB_TYPE_AAAA ? "aaaa" : "a";
+}
+
+const char *wsel_gslb_type_name(wsel_gslb_type t)
+{
+    return t == WSEL_GSLB_TYPE_A ? "A" : t == WSEL_GSLB_TYPE_AAAA ? "AAAA" : "?";
+}
+
+int wsel_gslb_type_find(const char *text)
+{
+    if (text && !strcasecmp(text, "A"))
+        return WSEL_GSLB_TYPE_A;
+    if (text && !strcasecmp(text, "AAAA"))
+        return WSEL_GSLB_TYPE_AAAA;
+    return -1;
+}
+
+/* A-45: the type a key names ("a NAME", "aaaa NAME") into *t, the name after it; a bare
+ * key: *t -1. */
+static const char *split_key(const char *key, int *t)
+{
+    *t = -1;
+    const char *sp = strchr(key, ' ');
+    if (sp && sp - key <= 4) {
+        char word[5];
+        memcpy(word, key, (size_t)(sp - key));
+        word[sp - key] = '\0';
+        if ((*t = wsel_gslb_type_find(word)) >= 0)
+            return sp + 1;
+    }
+    return key;
+}
+
+/* an explicit type, else deflt, else A then AAAA. */
+static long find_keyed(const wsel_gslb_config *cfg, const char *key, int deflt,
+                       long (*find)(const wsel_gslb_config *, const char *, wsel_gslb_type))
+{
+    int t;
+    const char *name = split_key(key, &t);
+    if (t < 0)
+        t = deflt;
+    if (t >= 0)
+        return find(cfg, name, (wsel_gslb_type)t);
+    long i = find(cfg, name, WSEL_GSLB_TYPE_A);
+    return i >= 0 ? i : find(cfg, name, WSEL_GSLB_TYPE_AAAA);
+}
+
+long wsel__gslb_find_pool_key(const wsel_gslb_config *cfg, const char *key, int deflt)
+{
+    return find_keyed(cfg, key, deflt, wsel__gslb_find_pool);
+}
+
+long wsel__gslb_find_wideip_key(const wsel_gslb_config *cfg, const char *key, int deflt)
+{
+    return find_keyed(cfg, key, deflt, wsel_gslb_find_wideip_type);
+}
+
+
 
 long wsel__gslb_find_server(const wsel_gslb_config *cfg, const char *name)
 {
@@ -240,31 +301,38 @@ static const char *without_final_dot(const char *name, char a[600])
 
 long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name)
 {
-    if (!cfg || !name)
+    return wsel_gslb_find_wideip_type(cfg, name, WSEL_GSLB_TYPE_A);
+}
+
+long wsel_gslb_find_wideip_type(const wsel_gslb_config *cfg, const char *name,
+                                wsel_gslb_type type)
+{
+    if (!cfg || !name || (unsigned)type >= WSEL_GSLB_TYPE_COUNT_)
         return -1;
-    long w = wsel__gslb_find_claim(cfg, name);
+    long w = wsel__gslb_find_claim(cfg, name, type);
     if (w >= 0 || name[0] == '/')
         return w;
     char a[600];
-    return wsel__gslb_names_match(cfg, without_final_dot(name, a)); /* wildcards */
+    return wsel__gslb_names_match(cfg, without_final_dot(name, a), type); /* wildcards */
 }
 
-long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name)
+long wsel__gslb_find_claim(const wsel_gslb_config *cfg, const char *name, wsel_gslb_type t)
 {
     char a[600], b[600];
-    long w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(name, b, sizeof b));
+    int ns = wsel__gslb_ns(WSEL__GSLB_NS_WIDEIP, t);
+    long w = wsel__gslb_names_find(cfg, ns, wsel__gslb_norm(name, b, sizeof b));
     if (w >= 0) /* exactly as configured */
         return w;
     without_final_dot(name, a);
-    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_WIDEIP, wsel__gslb_norm(a, b, sizeof b))) >= 0)
+    if ((w = wsel__gslb_names_find(cfg, ns, wsel__gslb_norm(a, b, sizeof b))) >= 0)
         return w;
     if (a[0] == '/')
         return -1;
     /* a bare query name: a wide IP in any partition by its last path part (the first such
      * wide IP in file order), then an alias */
-    if ((w = wsel__gslb_names_find(cfg, WSEL__GSLB_NS_LEAF, a)) >= 0)
+    if ((w = wsel__gslb_names_find(cfg, wsel__gslb_ns(WSEL__GSLB_NS_LEAF, t), a)) >= 0)
         return w;
-    return wsel__gslb_names_find(cfg, WSEL__GSLB_NS_ALIAS, a);
+    return wsel__gslb_names_find(cfg, wsel__gslb_ns(WSEL__GSLB_NS_ALIAS, t), a);
 }
 
 bool wsel__gslb_parse_addr(const char *s, wsel_gslb_addr *a)
@@ -369,13 +437,15 @@ const char *wsel_gslb_addr_str(const wsel_gslb_addr *a, char *buf, size_t len)
 
 const char *wsel__gslb_obj_pool(const wsel_gslb_config *cfg, size_t p, char *buf, size_t len)
 {
-    wsel__gslb_fmt(buf, len, "gtm pool a %s", cfg->pools[p].name);
+    wsel__gslb_fmt(buf, len, "gtm pool %s %s", wsel__gslb_type_word(cfg->pools[p].type),
+                   cfg->pools[p].name);
     return buf;
 }
 
 const char *wsel__gslb_obj_wideip(const wsel_gslb_config *cfg, size_t w, char *buf, size_t len)
 {
-    wsel__gslb_fmt(buf, len, "gtm wideip a %s", cfg->wideips[w].name);
+    wsel__gslb_fmt(buf, len, "gtm wideip %s %s", wsel__gslb_type_word(cfg->wideips[w].type),
+                   cfg->wideips[w].name);
     return buf;
 }
 
@@ -501,6 +571,7 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
     for (size_t i = 0; i < cfg->n_pools; i++) {
         free(cfg->pools[i].name);
         free(cfg->pools[i].monitor);
+        free(cfg->pools[i].key);
         for (size_t m = 0; m < cfg->pools[i].n_members; m++) {
             free(cfg->pools[i].members[m].key);
             free(cfg->pools[i].members[m].monitor);
@@ -510,6 +581,7 @@ void wsel_gslb_config_free(wsel_gslb_config *cfg)
     for (size_t i = 0; i < cfg->n_wideips; i++) {
         wsel_gslb_wideip *w = &cfg->wideips[i];
         free(w->name);
+        free(w->key);
         free(w->lrp_type);
         free(w->lrp_name);
         for (size_t p = 0; p < w->n_pools; p++)

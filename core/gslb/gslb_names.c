@@ -34,7 +34,7 @@ struct wsel_gslb_name_index {
     bool counting;
 };
 
-/* Wide-IP name spaces compare as DNS names: ASCII case ignored. */
+/* Wide-IP name spaces (both types) compare as DNS names: ASCII case ignored. */
 static bool folds(int ns)
 {
     return ns >= WSEL__GSLB_NS_WIDEIP;
@@ -201,7 +201,8 @@ int wsel__gslb_names_queries(wsel_gslb_config *cfg)
         if (wsel__gslb_is_pattern(leaf) && add_pattern(cfg->index, &cap, leaf, w))
             return WSEL_E_NOMEM;
         for (size_t a = 0; a < wi->n_aliases; a++)
-            if (wsel__gslb_names_add(cfg, WSEL__GSLB_NS_ALIAS, wi->aliases[a], w) ||
+            if (wsel__gslb_names_add(cfg, wsel__gslb_ns(WSEL__GSLB_NS_ALIAS, wi->type),
+                                     wi->aliases[a], w) ||
                 (wsel__gslb_is_pattern(wi->aliases[a]) &&
                  add_pattern(cfg->index, &cap, wi->aliases[a], w)))
                 return WSEL_E_NOMEM;
@@ -211,11 +212,11 @@ int wsel__gslb_names_queries(wsel_gslb_config *cfg)
     return 0;
 }
 
-long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname)
+long wsel__gslb_names_match(const wsel_gslb_config *cfg, const char *qname, wsel_gslb_type t)
 {
     const struct wsel_gslb_name_index *ix = cfg->index;
     for (size_t i = 0; ix && i < ix->n_pats; i++)
-        if (wsel__gslb_glob(ix->pats[i].pat, qname))
+        if (cfg->wideips[ix->pats[i].wideip].type == t && wsel__gslb_glob(ix->pats[i].pat, qname))
             return (long)ix->pats[i].wideip;
     return -1;
 }

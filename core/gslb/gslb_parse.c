@@ -1106,6 +1106,7 @@ static int cond(conf_parser *p, bool server_side, wsel_gslb_cond *c)
                     server_side ? "server-side" : "LDNS-side", t->text);
     c->type = (wsel_gslb_topo_type)type;
     c->ref = -1;
+    c->ref_aaaa = -1;
     tok *v;
     int rc = value(p, t, &v);
     if (rc)
@@ -1221,14 +1222,16 @@ static int global_body(conf_parser *p)
 
 /* ---- top level ---- */
 
-/* The kinds of named objects: their statement heads. */
-enum { OBJ_SERVER, OBJ_POOL, OBJ_REGION, OBJ_WIDEIP };
+/* The kinds of named objects: their statement heads. A pool or wide IP of each type is a
+ * kind of its own, with its own name space (doc/gslb.md §1). */
+enum { OBJ_SERVER, OBJ_POOL, OBJ_REGION, OBJ_WIDEIP, OBJ_POOL6, OBJ_WIDEIP6 };
 static const char *const object_kinds[] = {"gtm server", "gtm pool a", "gtm region",
-                                           "gtm wideip a"};
+                                           "gtm wideip a", "gtm pool aaaa", "gtm wideip aaaa"};
 
 /* The name space of each kind in the name index (core/gslb/gslb_names.c). */
 static const int object_ns[] = {WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_REGION,
-                                WSEL__GSLB_NS_WIDEIP};
+                                WSEL__GSLB_NS_WIDEIP, WSEL__GSLB_NS_POOL6,
+                                WSEL__GSLB_NS_WIDEIP6};
 
 /* The NAME token of a new object of `kind`: its full name (A-2) into norm, the current
  * object "KIND NAME" for messages; an error when another object of the kind has that
@@ -1247,8 +1250,10 @@ static int object_name(conf_parser *p, const tok *name, int kind, char *norm, si
 static int index_object(conf_parser *p, int kind, const char *name, size_t i)
 {
     if (wsel__gslb_names_add(p->cfg, object_ns[kind], name, i) ||
-        (kind == OBJ_WIDEIP &&
-         wsel__gslb_names_add(p->cfg, WSEL__GSLB_NS_LEAF, strrchr(name, '/') + 1, i)))
+        ((kind == OBJ_WIDEIP || kind == OBJ_WIDEIP6) &&
+         wsel__gslb_names_add(p->cfg,
+                              kind == OBJ_WIDEIP6 ? WSEL__GSLB_NS_LEAF6 : WSEL__GSLB_NS_LEAF,
+                              strrchr(name, '/') + 1, i)))
         return nomem(p);
     return 0;
 }
@@ -1311,7 +1316,15 @@ static int statement_head(conf_parser *p, tok **head, size_t *nh)
     return 0;
 }
 
-/* gtm server NAME, gtm pool a NAME, gtm wideip a NAME, gtm region NAME { ... }: a named
+/* "aaaa NAME": an AAAA object's name in the inputs and the state; NULL: no memory. */
+static char *typed_key(const char *name)
+{
+    char buf[620];
+    wsel__gslb_fmt(buf, sizeof buf, "aaaa %s", name);
+    return wsel__gslb_strdup(buf);
+}
+
+/* gtm server NAME, gtm pool a|aaaa NAME, gtm wideip a|aaaa NAME, gtm region NAME { ... }: a named
  * object of `kind` appended with its defaults (doc/gslb.md §1; the seed's), then its
  * body. */
 static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *name)
@@ -1330,22 +1343,28 @@ static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *na
         rc = index_object(p, kind, copy, si);
         return rc ? rc : server_body(p, si);
     }
-    if (kind == OBJ_POOL && wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools)) {
+    bool pool = kind == OBJ_POOL || kind == OBJ_POOL6, wideip = kind == OBJ_WIDEIP || kind == OBJ_WIDEIP6;
+    wsel_gslb_type type = kind == OBJ_POOL6 || kind == OBJ_WIDEIP6 ? WSEL_GSLB_TYPE_AAAA : WSEL_GSLB_TYPE_A;
+    if (pool && wsel__grow(&c->pools, &p->cap_pools, c->n_pools + 1, sizeof *c->pools)) {
         wsel_gslb_pool *pl = &c->pools[c->n_pools++];
         *pl = (wsel_gslb_pool){.name = copy, .verify = true, .enabled = true, .max_answers = 1,
-                               .ttl = 30, .pos = pos};
+                               .ttl = 30, .pos = pos, .type = type};
         pl->mode[0] = pl->mode[1] = WSEL_GSLB_ROUND_ROBIN; /* (seed) */
         pl->mode[2] = WSEL_GSLB_RETURN_TO_DNS;               /* (seed) */
         memcpy(pl->qos, qos_defaults, sizeof pl->qos);
+        if (type == WSEL_GSLB_TYPE_AAAA && !(pl->key = typed_key(norm)))
+            return nomem(p);
         rc = index_object(p, kind, copy, c->n_pools - 1);
         return rc ? rc : pool_body(p, pl);
     }
-    if (kind == OBJ_WIDEIP &&
+    if (wideip &&
         wsel__grow(&c->wideips, &p->cap_wideips, c->n_wideips + 1, sizeof *c->wideips)) {
         wsel_gslb_wideip *w = &c->wideips[c->n_wideips++];
         *w = (wsel_gslb_wideip){.name = copy, .lb_mode = WSEL_GSLB_ROUND_ROBIN,
                                 .ttl_persistence = 3600, .cidr4 = 32, .cidr6 = 128,
-                                .enabled = true, .lrp = -1, .pos = pos};
+                                .enabled = true, .lrp = -1, .pos = pos, .type = type};
+        if (type == WSEL_GSLB_TYPE_AAAA && !(w->key = typed_key(norm)))
+            return nomem(p);
         rc = index_object(p, kind, copy, c->n_wideips - 1);
         return rc ? rc : wideip_body(p, w);
     }
@@ -1360,12 +1379,12 @@ static int stmt_object(conf_parser *p, int kind, const tok *first, const tok *na
     return nomem(p);
 }
 
-/* gtm pool|wideip aaaa|cname|mx|naptr|srv NAME { ... }: out of scope (doc/gslb.md §1) */
+/* gtm pool|wideip cname|mx|naptr|srv NAME { ... }: out of scope (doc/gslb.md §1) */
 static int stmt_other_type(conf_parser *p, tok **head)
 {
     wsel__gslb_fmt(p->obj, sizeof p->obj, "gtm %s %s %s", head[1]->text, head[2]->text,
                    head[3]->text);
-    int rc = add_unknown(p, p->obj, "type not supported (A only)", head[0]);
+    int rc = add_unknown(p, p->obj, "type not supported (A and AAAA only)", head[0]);
     if (rc)
         return rc;
     tok *o = next(p);
@@ -1416,12 +1435,13 @@ static int statement(conf_parser *p)
     bool gtm = HEAD(0, "gtm");
     if (gtm && HEAD(1, "server") && nh == 3)
         return stmt_object(p, OBJ_SERVER, head[0], head[2]);
-    if (gtm && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a"))
+    if (gtm && (HEAD(1, "pool") || HEAD(1, "wideip")) && nh == 4 && !HEAD(2, "a") &&
+        !HEAD(2, "aaaa"))
         return stmt_other_type(p, head);
-    if (gtm && HEAD(1, "pool") && HEAD(2, "a") && nh == 4)
-        return stmt_object(p, OBJ_POOL, head[0], head[3]);
-    if (gtm && HEAD(1, "wideip") && HEAD(2, "a") && nh == 4)
-        return stmt_object(p, OBJ_WIDEIP, head[0], head[3]);
+    if (gtm && HEAD(1, "pool") && nh == 4)
+        return stmt_object(p, HEAD(2, "a") ? OBJ_POOL : OBJ_POOL6, head[0], head[3]);
+    if (gtm && HEAD(1, "wideip") && nh == 4)
+        return stmt_object(p, HEAD(2, "a") ? OBJ_WIDEIP : OBJ_WIDEIP6, head[0], head[3]);
     if (gtm && HEAD(1, "region") && nh == 3)
         return stmt_object(p, OBJ_REGION, head[0], head[2]);
     if (gtm && HEAD(1, "global-settings") && HEAD(2, "load-balancing") && nh == 3) {
@@ -1507,8 +1527,10 @@ static int resolve_cond(conf_parser *p, wsel_gslb_cond *x, wsel_gslb_pos pos, co
         if (x->ref < 0)
             return wsel__fail(p->err, WSEL_E_PARAM, p->file, pos.line, pos.col, obj, NULL, x->value,
                               "%s: unknown region '%s'", obj, x->value);
-    } else if (x->type == WSEL_GSLB_T_POOL)
-        x->ref = wsel__gslb_find_pool(c, x->value); /* unresolved: lint G013 */
+    } else if (x->type == WSEL_GSLB_T_POOL) { /* the pools of that name, either type */
+        x->ref = wsel__gslb_find_pool(c, x->value, WSEL_GSLB_TYPE_A); /* none: lint G013 */
+        x->ref_aaaa = wsel__gslb_find_pool(c, x->value, WSEL_GSLB_TYPE_AAAA);
+    }
     return 0;
 }
 
@@ -1525,19 +1547,24 @@ static int finish(conf_parser *p)
     }
     for (size_t i = 0; i < c->n_pools; i++) {
         wsel_gslb_pool *pl = &c->pools[i];
-        for (size_t m = 0; m < pl->n_members; m++)
-            pl->members[m].vs = wsel__gslb_find_vs(c, pl->members[m].key);
+        for (size_t m = 0; m < pl->n_members; m++) {
+            wsel_gslb_member *mb = &pl->members[m];
+            mb->vs = wsel__gslb_find_vs(c, mb->key);
+            /* a member answers with its VS's address, of its pool's type only */
+            mb->wrong_family = mb->vs >= 0 &&
+                               c->vs[mb->vs].addr.family != (pl->type == WSEL_GSLB_TYPE_AAAA ? 6 : 4);
+        }
         if (pl->n_members)
             qsort(pl->members, pl->n_members, sizeof *pl->members, cmp_member);
     }
     for (size_t i = 0; i < c->n_wideips; i++) {
         wsel_gslb_wideip *w = &c->wideips[i];
-        for (size_t k = 0; k < w->n_pools; k++)
-            w->pools[k].pool = wsel__gslb_find_pool(c, w->pools[k].name);
+        for (size_t k = 0; k < w->n_pools; k++) /* pools of the wide IP's type */
+            w->pools[k].pool = wsel__gslb_find_pool(c, w->pools[k].name, w->type);
         if (w->n_pools)
             qsort(w->pools, w->n_pools, sizeof *w->pools, cmp_wpool);
-        if (w->lrp_name && !strcmp(w->lrp_type, "a"))
-            w->lrp = wsel__gslb_find_pool(c, w->lrp_name);
+        if (w->lrp_name && !strcmp(w->lrp_type, wsel__gslb_type_word(w->type)))
+            w->lrp = wsel__gslb_find_pool(c, w->lrp_name, w->type);
         /* BIND aggregate and answers must fit one outcome */
         size_t total = 0;
         for (size_t k = 0; k < w->n_pools; k++)
@@ -1545,8 +1572,8 @@ static int finish(conf_parser *p)
                 total += c->pools[w->pools[k].pool].n_members;
         if (total > WSEL_GSLB_MAX_ADDRS)
             return wsel__fail(p->err, WSEL_E_LIMIT, p->file, w->pos.line, w->pos.col, w->name, NULL,
-                              NULL, "gtm wideip a %s: its pools hold more than %u members in all",
-                              w->name, WSEL_GSLB_MAX_ADDRS);
+                              NULL, "gtm wideip %s %s: its pools hold more than %u members in all",
+                              wsel__gslb_type_word(w->type), w->name, WSEL_GSLB_MAX_ADDRS);
     }
     for (size_t r = 0; r < c->n_regions; r++)
         for (size_t e = 0; e < c->regions[r].n_entries; e++) {

@@ -1,8 +1,9 @@
 /* wsel: the GSLB chain of BIG-IP DNS (wide IP -> pool -> member), doc/gslb.md.
  *
- *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a, gtm wideip a, gtm region,
- *           gtm topology, gtm global-settings load-balancing), read into a read-only model
- *   lint    the deterministic checks G001-G034
+ *   config  a subset of bigip_gtm.conf (gtm server, gtm pool a|aaaa, gtm wideip a|aaaa,
+ *           gtm region, gtm topology, gtm global-settings load-balancing), read into a
+ *           read-only model
+ *   lint    the deterministic checks G001-G036
  *   inputs  availability, metrics, LDNS, geo, persistence, method state (JSON)
  *   resolve the decision of doc/gslb.md section 4: one query -> one outcome, the next
  *           method state and a decision log (events, wsel_gslb_event)
@@ -110,6 +111,16 @@ WSEL_API const char *wsel_gslb_addr_str(const wsel_gslb_addr *a, char *buf, size
 
 /* ---- model ---------------------------------------------------------------------- */
 
+/* The record type of a pool or wide IP (`gtm pool a|aaaa`, `gtm wideip a|aaaa`) and of a
+ * query. Each type has its own name space (doc/gslb.md §1): an A and an AAAA wide IP (or
+ * pool) of one name are two objects. */
+typedef enum wsel_gslb_type { WSEL_GSLB_TYPE_A = 0, WSEL_GSLB_TYPE_AAAA, WSEL_GSLB_TYPE_COUNT_ } wsel_gslb_type;
+
+/* "A", "AAAA"; "?" when t is not a type. */
+WSEL_API const char *wsel_gslb_type_name(wsel_gslb_type t);
+/* The type named by text ("A", "AAAA", any case); -1 if none (or text NULL). */
+WSEL_API int wsel_gslb_type_find(const char *text);
+
 typedef struct wsel_gslb_vs {
     char *name;            /* as written in virtual-servers */
     size_t server;         /* index into cfg->servers */
@@ -142,6 +153,8 @@ typedef struct wsel_gslb_member {
     size_t text_index;     /* position in the members block */
     wsel_gslb_pos pos;
     char *monitor;         /* the monitor rule as written (tokens joined by one space), NULL if none */
+    bool wrong_family;     /* its VS's address is not of its pool's type (IPv4 in an AAAA
+                              pool, IPv6 in an A pool): never a candidate (A-43) */
 } wsel_gslb_member;
 
 /* Which attributes a pool or wide IP wrote (bit = attribute id); the others hold
@@ -184,6 +197,9 @@ typedef struct wsel_gslb_pool {
     wsel_gslb_pos pos;
     wsel_gslb_pos mode_pos[3];    /* where each step's attribute is written; {0, 0}: not */
     char *monitor;                /* the monitor rule as written (tokens joined by one space), NULL if none */
+    wsel_gslb_type type;          /* gtm pool a | aaaa */
+    char *key;                    /* AAAA: "aaaa NAME", its name in the inputs and the state
+                                     (doc/gslb.md §3, A-45); NULL for A (the name itself) */
 } wsel_gslb_pool;
 
 typedef struct wsel_gslb_wpool {
@@ -223,6 +239,8 @@ typedef struct wsel_gslb_wideip {
     size_t n_aliases;
     char **aliases;               /* `aliases` as written, text order: more query names */
     wsel_gslb_pos *alias_pos;
+    wsel_gslb_type type;          /* gtm wideip a | aaaa: its pools are pools of its type */
+    char *key;                    /* AAAA: "aaaa NAME" (as wsel_gslb_pool.key); NULL for A */
 } wsel_gslb_wideip;
 
 /* Topology record sides and region entries: [not] TYPE VALUE. */
@@ -238,7 +256,10 @@ typedef struct wsel_gslb_cond {
     char *value;
     wsel_gslb_addr net;            /* subnet: network */
     unsigned prefix;               /* subnet: prefix length */
-    long ref;                      /* region: index into cfg->regions; pool: into pools; -1 */
+    long ref;                      /* region: index into cfg->regions; pool: into pools (the
+                                      A pool of that name); -1 */
+    long ref_aaaa;                 /* pool: the AAAA pool of that name; -1 (a pool side names
+                                      the pools of that name of either type, A-44) */
 } wsel_gslb_cond;
 
 typedef struct wsel_gslb_region {
@@ -287,18 +308,23 @@ WSEL_API int wsel_gslb_config_load_file(const char *path, wsel_gslb_config **out
 WSEL_API int wsel_gslb_config_load_buffer(const char *name, const char *data, size_t len,
                                           wsel_gslb_config **out, wsel_error *err);
 WSEL_API void wsel_gslb_config_free(wsel_gslb_config *cfg);
-/* Index of the wide IP named `name`: its full path, or a name a client queries
+/* Index of the A wide IP named `name`: its full path, or a name a client queries
  * (case-insensitive, the trailing dot ignored, /Common/ assumed): a wide IP's name, then
  * one of its aliases, then the most specific wildcard name or alias matching it
- * (doc/gslb.md §1, A-41); -1 if none. */
+ * (doc/gslb.md §1, A-41); -1 if none. wsel_gslb_find_wideip_type(cfg, name,
+ * WSEL_GSLB_TYPE_A). */
 WSEL_API long wsel_gslb_find_wideip(const wsel_gslb_config *cfg, const char *name);
+/* The same among the wide IPs of type `type` only (each type its own name space): what a
+ * query of that type for `name` reaches; -1 if none (or type not a type). */
+WSEL_API long wsel_gslb_find_wideip_type(const wsel_gslb_config *cfg, const char *name,
+                                         wsel_gslb_type type);
 
 /* ---- lint ------------------------------------------------------------------------ */
 
 typedef enum wsel_gslb_severity { WSEL_GSLB_INFO, WSEL_GSLB_WARNING, WSEL_GSLB_ERROR } wsel_gslb_severity;
 
 typedef struct wsel_gslb_finding {
-    unsigned code;                 /* 1..34 for G001..G034 */
+    unsigned code;                 /* 1..36 for G001..G036 */
     wsel_gslb_severity severity;
     char object[300];              /* "gtm pool a /Common/p_dc2" */
     wsel_gslb_pos pos;
@@ -356,6 +382,8 @@ WSEL_API void wsel_gslb_inputs_set_ldns(wsel_gslb_inputs *in, const wsel_gslb_ad
 WSEL_API void wsel_gslb_inputs_set_now(wsel_gslb_inputs *in, uint64_t now);
 /* The query name of the inputs ("" if none given; NULL when in is NULL). */
 WSEL_API const char *wsel_gslb_inputs_qname(const wsel_gslb_inputs *in);
+/* The query type of the inputs (`query.type`; A when none given or in is NULL). */
+WSEL_API wsel_gslb_type wsel_gslb_inputs_qtype(const wsel_gslb_inputs *in);
 
 /* Method state + persistence table, initialised from the inputs' "state",
  * "persistence" and "random". */
@@ -480,6 +508,8 @@ typedef enum wsel_gslb_reason {
     WSEL_GSLB_WHY_RECORD,                /* "record" line=LINE score=NUMBER, then " used"
                                             (the first: the candidate's score) or
                                             " shadowed" (a later one, not used) */
+    WSEL_GSLB_WHY_WRONG_FAMILY,          /* "wrong-family": the member's VS address is not of
+                                            its pool's type (A-43) */
     WSEL_GSLB_WHY_COUNT_
 } wsel_gslb_reason;
 

@@ -34,6 +34,8 @@ wsel_gslb_reason wsel__gslb_member_why(wsel__gslb_query *q, const wsel_gslb_memb
     *dep = -1;
     if (m->vs < 0)
         return WSEL_GSLB_WHY_UNRESOLVED;
+    if (m->wrong_family)
+        return WSEL_GSLB_WHY_WRONG_FAMILY;
     if (!wsel__gslb_member_configured(q, m))
         return WSEL_GSLB_WHY_DISABLED;
     const wsel__gslb_vsin *vi = &q->in->vs[m->vs];

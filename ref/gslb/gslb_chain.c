@@ -52,8 +52,8 @@ static void terminal_step(wsel__gslb_query *q, size_t p, int s, wsel_gslb_method
     } else if (m == WSEL_GSLB_RETURN_TO_DNS) {
         o->kind = WSEL_GSLB_O_RETURN_TO_DNS;
         o->reason = "return-to-dns";
-    } else if (pl->fallback_ip.family == 0) {
-        o->kind = WSEL_GSLB_O_EMPTY;
+    } else if (pl->fallback_ip.family != (pl->type == WSEL_GSLB_TYPE_AAAA ? 6 : 4)) {
+        o->kind = WSEL_GSLB_O_EMPTY; /* unset, or of the other family (A-43, G020) */
     } else {
         o->kind = WSEL_GSLB_O_FALLBACK_IP;
         o->ttl = pl->ttl;

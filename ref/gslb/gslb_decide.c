@@ -269,7 +269,7 @@ static void fall_through(wsel__gslb_query *q, const wide_decision *d)
                 continue;
             const wsel_gslb_pool *pl = &q->cfg->pools[w->pools[i].pool];
             for (size_t m = 0; m < pl->n_members; m++)
-                if (pl->members[m].vs >= 0)
+                if (pl->members[m].vs >= 0 && !pl->members[m].wrong_family) /* */
                     wsel__gslb_add_addr(o, &q->cfg->vs[pl->members[m].vs].addr, -1);
         }
     } else {

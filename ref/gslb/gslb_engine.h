@@ -154,7 +154,7 @@ bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep);
 static inline bool wsel__gslb_member_configured(const wsel__gslb_query *q,
                                                 const wsel_gslb_member *m)
 {
-    if (m->vs < 0)
+    if (m->vs < 0 || m->wrong_family) /* not of its pool's type, never a candidate */
         return false;
     const wsel_gslb_vs *vs = &q->cfg->vs[m->vs];
     return m->enabled && vs->enabled && q->cfg->servers[vs->server].enabled;
@@ -162,7 +162,7 @@ static inline bool wsel__gslb_member_configured(const wsel__gslb_query *q,
 
 static inline bool wsel__gslb_member_available(wsel__gslb_query *q, const wsel_gslb_member *m)
 {
-    if (m->vs < 0 || !m->enabled)
+    if (m->vs < 0 || !m->enabled || m->wrong_family) /* */
         return false;
     uint8_t mk = q->st->vs_mark[m->vs];
     if (mk >= 2) /* this query already decided its VS */

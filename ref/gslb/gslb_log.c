@@ -66,6 +66,7 @@ static const char *const reason_words[WSEL_GSLB_WHY_COUNT_] = {
     [WSEL_GSLB_WHY_DOWN] = "down",
     [WSEL_GSLB_WHY_DEPENDENCY] = "dependency",
     [WSEL_GSLB_WHY_FALLBACK_UNVERIFIED] = "fallback-unverified",
+    [WSEL_GSLB_WHY_WRONG_FAMILY] = "wrong-family",
     [WSEL_GSLB_WHY_OUTCOME] = "",
     [WSEL_GSLB_WHY_NONE_CASCADE] = "none-cascade",
     [WSEL_GSLB_WHY_ALREADY_TRIED] = "already-tried",

@@ -144,14 +144,14 @@ static void sort_names(named *sorted, size_t n, const char *(*name)(const void *
     qsort(sorted, n, sizeof *sorted, cmp_named);
 }
 
-static const char *pool_name(const void *ctx, size_t i)
+static const char *pool_name(const void *ctx, size_t i) /* "aaaa NAME" for AAAA */
 {
-    return ((const wsel_gslb_config *)ctx)->pools[i].name;
+    return wsel__gslb_pool_key(ctx, i);
 }
 
 static const char *wideip_name(const void *ctx, size_t i)
 {
-    return ((const wsel_gslb_config *)ctx)->wideips[i].name;
+    return wsel__gslb_wideip_key(ctx, i);
 }
 
 static const char *wpool_name(const void *ctx, size_t i)
@@ -200,8 +200,8 @@ static void persistence_json(wsel__jw *j, const wsel_gslb_state *st)
         wsel__jw_ku64(j, "expires", r->expires);
         wsel__jw_kstr(j, "key", key);
         wsel__jw_kstr(j, "member", cfg->pools[r->pool].members[r->member].key);
-        wsel__jw_kstr(j, "pool", cfg->pools[r->pool].name);
-        wsel__jw_kstr(j, "wideip", cfg->wideips[r->wideip].name);
+        wsel__jw_kstr(j, "pool", wsel__gslb_pool_key(cfg, r->pool));
+        wsel__jw_kstr(j, "wideip", wsel__gslb_wideip_key(cfg, r->wideip));
         wsel__jw_obj_end(j);
     }
     wsel__jw_arr_end(j);
@@ -221,7 +221,7 @@ static void pools_json(wsel__jw *j, const wsel_gslb_state *st, named *sorted)
         const wsel__gslb_stepst *ps = &st->pool_st[p * 3];
         if (stepst_initial(&ps[0]) && stepst_initial(&ps[1]) && stepst_initial(&ps[2]))
             continue;
-        wsel__jw_kobj_begin(j, cfg->pools[p].name);
+        wsel__jw_kobj_begin(j, wsel__gslb_pool_key(cfg, p));
         for (size_t s = 0; s < 3; s++)
             if (!stepst_initial(&ps[step_of[s]])) {
                 wsel__jw_key(j, steps[s]);
@@ -243,7 +243,7 @@ static void wideips_json(wsel__jw *j, const wsel_gslb_state *st, named *sorted)
         size_t w = sorted[k].i;
         if (stepst_initial(&st->wideip_st[w]))
             continue;
-        wsel__jw_key(j, cfg->wideips[w].name);
+        wsel__jw_key(j, wsel__gslb_wideip_key(cfg, w));
         stepst_json(j, &st->wideip_st[w], cfg->wideips[w].n_pools, wpool_name,
                     &cfg->wideips[w]);
     }

@@ -78,7 +78,8 @@ static bool cond_raw(const wsel__gslb_query *q, const wsel_gslb_cond *c, const t
     case WSEL_GSLB_T_SUBNET:
         return sj->addr && wsel__gslb_in_subnet(sj->addr, &c->net, c->prefix);
     case WSEL_GSLB_T_POOL:
-        return c->ref >= 0 && c->ref == sj->pool;
+        return (c->ref >= 0 && c->ref == sj->pool) ||
+               (c->ref_aaaa >= 0 && c->ref_aaaa == sj->pool); /* either type's pool, A-44 */
     case WSEL_GSLB_T_DATACENTER:
         return sj->datacenter && !strcmp(sj->datacenter, c->value);
     case WSEL_GSLB_T_REGION:

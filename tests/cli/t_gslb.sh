@@ -79,7 +79,7 @@ diff "$G/minimal.explain.expect" "$TMP/out" >/dev/null; ok $? "explain minimal: 
 diff "$G/example.explain.expect" "$TMP/out" >/dev/null; ok $? "explain example: golden"
 run gslb explain "$EX" --json
 is_rc 0 "explain --json: exit 0"
-jqok '.wideips | length == 1 and .[0].name == "/Common/www.example.com"' "explain json: one wide IP"
+jqok '.wideips | length == 2 and [.[].name] == ["/Common/www.example.com","/Common/www.example.com"] and [.[].type] == ["A","AAAA"]' "explain json: the A and the AAAA wide IP of one name"
 jqok '.wideips[0] | .pool_lb_mode == {"value":"topology","default":false} and .ttl_persistence == {"value":3600,"default":true} and .findings == ["G016"]' "explain json: written vs default values, wide-IP findings"
 jqok '.wideips[0].pools[1] | [.chain[].method.value] == ["lowest-round-trip-time","round-robin","fallback-ip"] and [.chain[].method.default] == [false,true,false] and .findings == ["G001","G006"]' "explain json: p_dc2 chain and findings"
 jqok '.wideips[0].pools[1].chain[0].kind == "path" and .wideips[0].pools[0].chain[1].kind == "routing"' "explain json: method kinds"
@@ -120,7 +120,7 @@ jqok '.queries[0].addresses == ["10.0.0.2"]' "state round trip: the second run c
 
 # absent fields are omitted, not invented
 run gslb resolve "$RR" off.example.com --inputs "$RRIN" --json
-jqok '.queries[0] | keys == ["addresses","log","outcome","reason","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
+jqok '.queries[0] | keys == ["addresses","log","outcome","reason","type","wideip"] and .outcome == "return-to-dns" and .reason == "wideip-disabled"' "disabled wide IP: return-to-dns, no pool/step/method"
 run gslb resolve "$RR" rcode.example.com --inputs "$RRIN" --json
 jqok '.queries[0] | .outcome == "rcode" and .rcode == "nxdomain" and .soa_ttl == 60 and (has("pool") | not)' "all pools down with failure-rcode-response: rcode nxdomain"
 
@@ -158,10 +158,10 @@ grep -q 'line 10:' "$TMP/out"; [ $? -ne 0 ]; ok $? "explain: a record that can s
 run gslb inputs "$EX"
 is_rc 0 "inputs: exit 0"
 cp "$TMP/out" "$TMP/tmpl.json"
-jqok '.members | keys == ["/Common/bigip-dc1:/Common/vs_db","/Common/bigip-dc1:/Common/vs_web","/Common/host-dc2:web2","/Common/host-dc2:web3"] and all(.[]; .up == true and .limit_exceeded == false)' "inputs: every virtual server listed up"
-jqok '[.members[] | has("rtt_us")] == [false,false,true,true] and .members["/Common/host-dc2:web2"].rtt_us == null' "inputs: rtt_us null on the members of the pool that reads it, on no other"
+jqok '.members | keys == ["/Common/bigip-dc1-v6:vs_web6","/Common/bigip-dc1-v6:vs_web6b","/Common/bigip-dc1:/Common/vs_db","/Common/bigip-dc1:/Common/vs_web","/Common/host-dc2:web2","/Common/host-dc2:web3"] and all(.[]; .up == true and .limit_exceeded == false)' "inputs: every virtual server listed up"
+jqok '[.members[] | has("rtt_us")] == [false,false,true,true,false,false] and .members["/Common/host-dc2:web2"].rtt_us == null' "inputs: rtt_us null on the members of the pool that reads it, on no other"
 jqok '._needs.rtt_us == ["pool /Common/p_dc2 preferred lowest-round-trip-time"] and ._needs.ldns == ["wideip /Common/www.example.com pool-lb-mode topology","wideip /Common/www.example.com persistence","pool /Common/p_dc1 preferred topology"] and ._needs.random == []' "inputs: _needs says which step reads which metric and what reads the LDNS"
-jqok '.query == {"name":"www.example.com","type":"A"} and (.pools | keys) == ["/Common/p_dc1","/Common/p_dc2"]' "inputs: query name, pools not held down"
+jqok '.query == {"name":"www.example.com","type":"A"} and (.pools | keys) == ["/Common/p_dc1","/Common/p_dc2","aaaa /Common/p_dc1"]' "inputs: query name, pools not held down (the AAAA pool by its typed name)"
 run gslb resolve "$EX" www.example.com --inputs "$TMP/tmpl.json"
 is_rc 0 "inputs: the template is read by resolve as it is"
 has "$TMP/err" '^wsel: gslb resolve: note: pool /Common/p_dc2 preferred lowest-round-trip-time: member /Common/host-dc2:web2 has no rtt_us in the inputs' "resolve: which member lacks which metric for which step"
@@ -293,17 +293,14 @@ one_line_error "missing --inputs: exit 2"
 run gslb resolve "$RR" nosuch.example.com --inputs "$RRIN"
 one_line_error "unknown wide IP: exit 2"
 
-# ---- AAAA: not supported (A only), said with its position ----
-run gslb check "$G/aaaa.conf" --json
-is_rc 0 "aaaa.conf: only info findings => exit 0"
-jqok '[.findings[] | select(.code == "G030") | .line] == [4, 6]' "aaaa.conf: G030 at the AAAA pool (line 4) and wide IP (line 6)"
-jqok '[.findings[] | select(.code == "G030") | .message | test("type not supported \\(A only\\)")] == [true, true]' "aaaa.conf: G030 says type not supported (A only)"
-run gslb resolve "$G/aaaa.conf" w6.example.com --inputs "$RRIN"
-one_line_error "resolve of an AAAA wide IP: exit 2, one line"
-has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa /Common/w6\.example\.com: this type is not supported \(A wide IPs only; lint G030\)' "AAAA wide IP: FILE:LINE:COL, the object, not supported"
-run gslb explain "$G/aaaa.conf" /Common/w6.example.com.
-one_line_error "explain of an AAAA wide IP: exit 2, one line"
-has "$TMP/err" 'aaaa\.conf:6:1: gtm wideip aaaa' "explain: the same positioned message"
+# ---- CNAME, MX, SRV, NAPTR: not supported (A and AAAA only), said with its position
+# (AAAA itself: t_gslb_aaaa.sh) ----
+run gslb resolve "$G/aaaa.conf" m.example.com --inputs "$RRIN"
+one_line_error "resolve of an MX wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:9:1: gtm wideip mx /Common/m\.example\.com: this type is not supported \(A and AAAA wide IPs only; lint G030\)' "MX wide IP: FILE:LINE:COL, the object, not supported"
+run gslb explain "$G/aaaa.conf" /Common/m.example.com.
+one_line_error "explain of an MX wide IP: exit 2, one line"
+has "$TMP/err" 'aaaa\.conf:9:1: gtm wideip mx' "explain: the same positioned message"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
 one_line_error "bad --log flag: exit 2"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3

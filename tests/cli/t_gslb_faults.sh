@@ -471,7 +471,7 @@ $W" "CIDR /0 without static persistence"
 fires G030 info "$S1
 $(P '')
 $W
-gtm pool aaaa p6 { members { s1:v1 } }" "a pool aaaa"
+gtm pool cname p6 { members { s1:v1 } }" "a pool cname"
 fires G030 info "$S1
 $(P '')
 $W

@@ -17,9 +17,12 @@ one_line_error "resolve www.example.org: no wide IP (exit 2, one line)"
 run gslb resolve "$EX" example.com --inputs "$EXIN"
 one_line_error "resolve example.com: '*.www.example.com' needs its dot"
 
-run gslb explain "$EX" web.example.com --json
+run gslb explain "$EX" web.example.com --type A --json
 jqok '.wideips | length == 1 and .[0].aliases == ["web.example.com", "*.www.example.com"]' \
-    "explain by alias: one wide IP, its aliases in text order"
+    "explain by alias (--type A): one wide IP, its aliases in text order"
+run gslb explain "$EX" web.example.com --json
+jqok '[.wideips[] | .type] == ["A","AAAA"] and .wideips[1].aliases == ["web.example.com"]' \
+    "explain by alias: the A and the AAAA wide IP claiming it (one name space per type)"
 run gslb explain "$EX"
 has "$TMP/out" '^  aliases web\.example\.com \*\.www\.example\.com$' "explain text: the aliases line"
 

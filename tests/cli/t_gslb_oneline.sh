@@ -2,7 +2,7 @@
 # One config, two exports (doc/gslb.md §1, A-38): every example and golden GSLB config is
 # read as written (tmsh's multi-line form) and in tmsh's one-line form (each top-level
 # object on one line, tests/cli/gslb_oneline.py); `wsel gslb check --json`, `explain
-# --json` and `resolve --json` (every wide IP, 3 queries) must give the same exit status,
+# --json` and `resolve --json` (every wide IP of each type, 3 queries) must give the same exit status,
 # stdout and stderr once token positions (line, column) are left out.
 . "$(dirname "$0")/tap.sh"
 HELP="$(cd "$(dirname "$0")" && pwd)/gslb_oneline.py"
@@ -15,6 +15,7 @@ inputs_of() {
     case "$1" in
     */examples/gslb/bigip_gtm.conf) echo "$EXAMPLES/gslb/inputs.json" ;;
     */rr.conf) echo "$G/rr.inputs.json" ;;
+    */aaaa.conf) echo "$G/aaaa.inputs.json" ;;
     *) echo "$TMP/empty.json" ;;
     esac
 }
@@ -54,10 +55,10 @@ for conf in "$EXAMPLES"/gslb/*.conf "$G"/*.conf; do
     same "$base: explain --json" gslb explain "$base" --json
     in=$(inputs_of "$conf")
     (cd "$TMP/multi" && "$WSEL" gslb explain "$base" --json 2>/dev/null) |
-        python3 -c 'import json,sys; [print(w["name"]) for w in json.load(sys.stdin)["wideips"]]' \
+        python3 -c 'import json,sys; [print(w["name"], w["type"]) for w in json.load(sys.stdin)["wideips"]]' \
             >"$TMP/wideips" 2>/dev/null
-    while read -r w; do
-        same "$base: resolve $w --json" gslb resolve "$base" "$w" --inputs "$in" -n 3 --json
+    while read -r w t; do
+        same "$base: resolve $w --type $t --json" gslb resolve "$base" "$w" --inputs "$in" --type "$t" -n 3 --json
     done <"$TMP/wideips"
 done
 

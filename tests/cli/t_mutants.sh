@@ -49,7 +49,7 @@ in_bad() {
 }
 # core/gslb/gslb_inputs.c@4a2d8a745a+3:guard:... -- a geo attribute must be a string or null
 in_bad 's/"country": "DE"/"country": 5/' "geo country given as a number" \
-    "in\\.json:9:[0-9]+: \\\$\\.geo\\[\"203\\.0\\.113\\.7\"\\]\\.country: expected a string or null"
+    "in\\.json:11:[0-9]+: \\\$\\.geo\\[\"203\\.0\\.113\\.7\"\\]\\.country: expected a string or null"
 in_bad 's/"isp": null/"isp": ["x"]/' "geo isp given as an array" "\\\$\\.geo\\[\"203\\.0\\.113\\.7\"\\]\\.isp: expected a string or null"
 # core/gslb/gslb_inputs.c@2bdef3f092+2:guard:... -- state.wideip must be an object (an array
 # would otherwise read as "no state")

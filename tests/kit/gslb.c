@@ -337,7 +337,7 @@ static void r_pool(wsel_kit_sbuf *b, const wsel_gslb_pool *pl)
                                       P_(min_up_value)};
 #undef P_
     unsigned w = pl->written;
-    wsel_kit_sb_printf(b, "gtm pool a ");
+    wsel_kit_sb_printf(b, "gtm pool %s ", pl->type == WSEL_GSLB_TYPE_AAAA ? "aaaa" : "a");
     r_name(b, pl->name);
     wsel_kit_sb_printf(b, " {\n ");
     if (w & WSEL_GSLB_P_ENABLED)
@@ -387,7 +387,7 @@ static void r_wideip(wsel_kit_sbuf *b, const wsel_gslb_wideip *wi)
         {WSEL_GSLB_W_ECS, "topology-prefer-edns0-client-subnet", true, W_(ecs)}};
 #undef W_
     unsigned w = wi->written;
-    wsel_kit_sb_printf(b, "gtm wideip a ");
+    wsel_kit_sb_printf(b, "gtm wideip %s ", wi->type == WSEL_GSLB_TYPE_AAAA ? "aaaa" : "a");
     r_name(b, wi->name);
     wsel_kit_sb_printf(b, " {\n ");
     if (w & WSEL_GSLB_W_ENABLED)
@@ -490,7 +490,7 @@ const char *wsel_kit_gslb_diff(const wsel_gslb_config *a, const wsel_gslb_config
                    x->ttl != y->ttl || memcmp(x->qos, y->qos, sizeof x->qos) ||
                    x->min_up_mode != y->min_up_mode || x->min_up_value != y->min_up_value ||
                    x->n_members != y->n_members || x->written != y->written ||
-                   x->qos_written != y->qos_written,
+                   x->qos_written != y->qos_written || x->type != y->type,
                "pool %s differs", x->name);
         for (size_t m = 0; m < x->n_members; m++) {
             const wsel_gslb_member *u = &x->members[m], *t = &y->members[m];
@@ -509,7 +509,7 @@ const char *wsel_kit_gslb_diff(const wsel_gslb_config *a, const wsel_gslb_config
                    x->cidr6 != y->cidr6 || !str_eq(x->lrp_type, y->lrp_type) ||
                    !str_eq(x->lrp_name, y->lrp_name) || x->lrp != y->lrp || x->rcode != y->rcode ||
                    x->rcode_ttl != y->rcode_ttl || x->log_flags != y->log_flags ||
-                   x->written != y->written,
+                   x->written != y->written || x->type != y->type,
                "wide IP %s differs", x->name);
         for (size_t k = 0; k < x->n_pools; k++) {
             const wsel_gslb_wpool *u = &x->pools[k], *t = &y->pools[k];
