@@ -25,6 +25,7 @@ run ring run a.json b.json;                       one_line_error "ring run: two 
 has "$TMP/err" 'see wsel ring run --help' "... pointing at wsel ring run --help"
 run gslb frob;                                    one_line_error "gslb: unknown command"
 has "$TMP/err" 'see wsel gslb --help' "... pointing at wsel gslb --help"
+usage_err "wsel: gslb: missing COMMAND (see wsel gslb --help)" "gslb without a command" gslb
 # --version: the library's table of systems, each with its engine variants (ref first)
 run --version
 has "$TMP/out" '^weighted +doc/weighted\.md +ref fast-scalar' "--version lists weighted and its variants"
