@@ -49,6 +49,16 @@ static void error_format(void)
     snprintf(e.message, sizeof e.message, "$.a: expected true or false");
     assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json:3:7: $.a: expected true or false");
     assert_string_equal(wsel_error_format(NULL, buf, sizeof buf), "");
+    /* the parts that are empty or 0 are left out, with their separator (common.h) */
+    e.col = 0;
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json:3: $.a: expected true or false");
+    e.line = 0;
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json: $.a: expected true or false");
+    /* no room: nothing is written, buf is returned as it is */
+    char keep[4] = "xyz";
+    assert_ptr_equal(wsel_error_format(&e, keep, 0), keep);
+    assert_string_equal(keep, "xyz");
+    assert_null(wsel_error_format(&e, NULL, 16));
     wsel_free(NULL);
     wsel_free(malloc(16));
 }
@@ -67,6 +77,8 @@ static void test_every_code_has_text_and_kind(void **unused)
     assert_string_equal(wsel_strerror(WSEL_STATUS_COUNT_), "unknown error");
     assert_int_equal(wsel_error_kind_of(WSEL_STATUS_COUNT_), WSEL_ERROR_ARG);
     assert_string_equal(wsel_error_kind_name(WSEL_ERROR_KIND_COUNT_), "unknown");
+    assert_int_equal(wsel_error_kind_of(-1), WSEL_ERROR_ARG);
+    assert_string_equal(wsel_error_kind_name((wsel_error_kind)-1), "unknown");
     kinds_of_codes();
     error_format();
 }
