@@ -26,6 +26,12 @@ has "$TMP/err" 'see wsel ring run --help' "... pointing at wsel ring run --help"
 run gslb frob;                                    one_line_error "gslb: unknown command"
 has "$TMP/err" 'see wsel gslb --help' "... pointing at wsel gslb --help"
 usage_err "wsel: gslb: missing COMMAND (see wsel gslb --help)" "gslb without a command" gslb
+# `--` ends the options of a gslb command: what follows is an operand, even --json
+GC="$EXAMPLES/gslb/bigip_gtm.conf"
+"$WSEL" gslb check "$GC" >"$TMP/plain" 2>/dev/null
+run gslb check -- "$GC"
+[ "$RC" -eq 1 ] && cmp -s "$TMP/out" "$TMP/plain"; ok $? "gslb check -- CONFIG: as without -- (exit 1: the example has lint errors)"
+usage_err "cannot open config '--json'" "gslb check -- --json: --json is the config's name" gslb check -- --json
 # --version: the library's table of systems, each with its engine variants (ref first)
 run --version
 has "$TMP/out" '^weighted +doc/weighted\.md +ref fast-scalar' "--version lists weighted and its variants"
