@@ -122,8 +122,10 @@ coverage: ## gcov build in build-cov running make check (unit, CLI, stats, corpu
 	@mkdir -p $(COV_BUILD)
 	@find $(COV_BUILD) -name '*.gcda' -delete
 	@# CFLAGS from the environment: the Makefile appends --coverage -O0 to it. Atomic
-	@# counters, since some tests run threads.
+	@# counters, since some tests run threads. The environment's CFLAGS reach the TSan
+	@# sub-build too (tsan-build, mk/fast.mk): its objects are instrumented, so they live
+	@# in a folder of the coverage build, never mixed into the ordinary build-tsan.
 	-@CFLAGS='-g -fprofile-update=atomic' $(MAKE) --no-print-directory BUILD=$(COV_BUILD) \
-	  COVERAGE=1 check > $(COV_BUILD)/check.log 2>&1; \
+	  TSAN_BUILD=$(COV_BUILD)/tsan COVERAGE=1 check > $(COV_BUILD)/check.log 2>&1; \
 	  echo "coverage: make check: $$(grep -E '^[0-9]+ passed, [0-9]+ failed' $(COV_BUILD)/check.log | tail -n 1) (log $(COV_BUILD)/check.log)"
 	@sh fuzz/coverage.sh $(COV_BUILD) report/coverage

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "../core/isa.h"
 
 /* The kinds the exit status depends on: out of memory (3), the call or the build (2),
  * a file that cannot be read (2), bad content (1 or 2 by role). */
@@ -49,6 +50,16 @@ static void error_format(void)
     snprintf(e.message, sizeof e.message, "$.a: expected true or false");
     assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json:3:7: $.a: expected true or false");
     assert_string_equal(wsel_error_format(NULL, buf, sizeof buf), "");
+    /* the parts that are empty or 0 are left out, with their separator (common.h) */
+    e.col = 0;
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json:3: $.a: expected true or false");
+    e.line = 0;
+    assert_string_equal(wsel_error_format(&e, buf, sizeof buf), "f.json: $.a: expected true or false");
+    /* no room: nothing is written, buf is returned as it is */
+    char keep[4] = "xyz";
+    assert_ptr_equal(wsel_error_format(&e, keep, 0), keep);
+    assert_string_equal(keep, "xyz");
+    assert_null(wsel_error_format(&e, NULL, 16));
     wsel_free(NULL);
     wsel_free(malloc(16));
 }
@@ -67,6 +78,8 @@ static void test_every_code_has_text_and_kind(void **unused)
     assert_string_equal(wsel_strerror(WSEL_STATUS_COUNT_), "unknown error");
     assert_int_equal(wsel_error_kind_of(WSEL_STATUS_COUNT_), WSEL_ERROR_ARG);
     assert_string_equal(wsel_error_kind_name(WSEL_ERROR_KIND_COUNT_), "unknown");
+    assert_int_equal(wsel_error_kind_of(-1), WSEL_ERROR_ARG);
+    assert_string_equal(wsel_error_kind_name((wsel_error_kind)-1), "unknown");
     kinds_of_codes();
     error_format();
 }
@@ -108,11 +121,32 @@ static void test_systems(void **unused)
     }
 }
 
+/* The instruction-set levels every system's fast path shares (core/isa.h), by the names
+ * WSEL_FAST_KERNEL takes (man/wsel.1): scalar runs everywhere; a number outside the
+ * levels has no name, never runs and cannot be forced. */
+static void test_isa_levels(void **unused)
+{
+    (void)unused;
+    assert_string_equal(wsel__isa_name(WSEL__ISA_SCALAR), "scalar");
+    assert_string_equal(wsel__isa_name(WSEL__ISA_SSE2), "sse2");
+    assert_string_equal(wsel__isa_name(WSEL__ISA_AVX2), "avx2");
+    assert_null(wsel__isa_name(-1));
+    assert_null(wsel__isa_name(WSEL__ISA_COUNT_));
+    assert_true(wsel__isa_runs(WSEL__ISA_SCALAR));
+    assert_false(wsel__isa_runs(-1));
+    assert_false(wsel__isa_runs(WSEL__ISA_COUNT_));
+    assert_false(wsel__isa_force(WSEL__ISA_COUNT_));
+    assert_true(wsel__isa_force(WSEL__ISA_SCALAR));
+    assert_int_equal(wsel__isa_selected(), WSEL__ISA_SCALAR);
+    assert_true(wsel__isa_force(-1)); /* back to the automatic choice */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_code_has_text_and_kind),
         cmocka_unit_test(test_systems),
+        cmocka_unit_test(test_isa_levels),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

@@ -260,6 +260,15 @@ static void parse_unknown_kept(void **s)
     assert_string_equal(c->unknown[4].what, "wibble");
     assert_int_equal(c->pools[0].n_members, 1);
     wsel_gslb_config_free(c);
+    /* an attribute of the global settings the reader does not know is kept too (G030),
+     * where it stands; the known one next to it is still read */
+    c = load("gtm global-settings load-balancing {\n  topology-longest-match no\n  frobnicate\n}\n");
+    assert_int_equal(c->n_unknown, 1);
+    assert_string_equal(c->unknown[0].what, "frobnicate");
+    assert_int_equal(c->unknown[0].pos.line, 3);
+    assert_int_equal(c->unknown[0].pos.col, 3);
+    assert_false(c->longest_match);
+    wsel_gslb_config_free(c);
 }
 
 /* AAAA (doc/gslb.md §1, A-43..A-46), values worked out by hand: one name space per type,
@@ -368,6 +377,12 @@ static void parse_errors(void **s)
         {"gtm pool a p { min-members-up-mode most }\n", 1, 36, WSEL_E_PARAM, "most"},
         {"gtm pool a p { members { s1:v1 s1:v1 } }\n", 1, 32, WSEL_E_DUPKEY, "s1:v1"},
         {"gtm pool a p { x\0y }\n", 1, 17, WSEL_E_SYNTAX, NULL},
+        /* monitor rules (doc/gslb.md §1, A-38): `min N of {`, `require N from M {`,
+         * `A and B`; the error stands at the token that breaks the shape */
+        {"gtm pool a p { monitor min 1 to { } }\n", 1, 30, WSEL_E_SYNTAX, "to"},
+        {"gtm pool a p { monitor require 1 frm 2 { } }\n", 1, 34, WSEL_E_SYNTAX, "frm"},
+        {"gtm pool a p { monitor min 1 of x }\n", 1, 33, WSEL_E_SYNTAX, "x"},
+        {"gtm pool a p { monitor http and }\n", 1, 33, WSEL_E_SYNTAX, "}"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wsel_error err;
@@ -926,6 +941,10 @@ static void availability_inputs(void **s)
     assert_string_equal(run1(&r, conf, in), "10.0.0.2");
     run_free(&r);
     snprintf(conf, sizeof conf, topo, "");
+    assert_string_equal(run1(&r, conf, in), "10.0.0.1");
+    run_free(&r);
+    /* written out as disabled: as the default, the LDNS decides */
+    snprintf(conf, sizeof conf, topo, "topology-prefer-edns0-client-subnet disabled");
     assert_string_equal(run1(&r, conf, in), "10.0.0.1");
     run_free(&r);
 }

@@ -88,6 +88,33 @@ static void test_finish_reports_write_error(void **u)
     fclose(f);
 }
 
+/* Nesting deeper than the writer's table of depths (WSEL__JW_MAX_DEPTH) stays within
+ * the table: 40 empty arrays inside each other are still written as 40 '[' and 40 ']',
+ * without a comma (no container holds two values), and a close with nothing open does
+ * not move the depth below 0 (the writer keeps writing what it is told). */
+static void test_deep_nesting_stays_in_table(void **u)
+{
+    (void)u;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wsel__jw j;
+    wsel__jw_init(&j, f);
+    for (int i = 0; i < 40; i++)
+        wsel__jw_arr_begin(&j);
+    for (int i = 0; i < 40; i++)
+        wsel__jw_arr_end(&j);
+    assert_int_equal(j.depth, 0);
+    assert_int_equal(fclose(f), 0);
+    char want[81];
+    memset(want, '[', 40);
+    memset(want + 40, ']', 40);
+    want[80] = '\0';
+    assert_string_equal(buf, want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +122,7 @@ int main(void)
         cmocka_unit_test(test_invalid_bytes_become_latin1),
         cmocka_unit_test(test_controls_escaped),
         cmocka_unit_test(test_finish_reports_write_error),
+        cmocka_unit_test(test_deep_nesting_stays_in_table),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("json writer", tests, NULL, NULL);

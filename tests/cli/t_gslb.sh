@@ -303,6 +303,18 @@ one_line_error "explain of an MX wide IP: exit 2, one line"
 has "$TMP/err" 'aaaa\.conf:9:1: gtm wideip mx' "explain: the same positioned message"
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --log bogus
 one_line_error "bad --log flag: exit 2"
+# --log replaces the wide IP's verbosity (the example logs pool-selection and
+# pool-member-selection): none leaves the result line alone; none joined with a flag is
+# that flag; a word of none's or all's length that is neither is refused
+run gslb resolve "$EX" www.example.com --inputs "$EXIN" --json --log none
+jqok '[.queries[0].log[].event] == ["result"]' "resolve --log none: the result line only"
+run gslb resolve "$EX" www.example.com --inputs "$EXIN" --json --log none,pool-member-selection
+jqok '[.queries[0].log[].event] == ["pool-member-selection", "result"]' "resolve --log none,pool-member-selection: that flag and the result"
+usage_err "unknown flag in 'nope'" "bad --log flag of four letters: exit 2" gslb resolve "$EX" www.example.com --inputs "$EXIN" --log nope
+usage_err "unknown flag in 'al'" "bad --log flag, a prefix of all: exit 2" gslb resolve "$EX" www.example.com --inputs "$EXIN" --log al
+usage_err "unknown flag in 'any'" "bad --log flag of three letters: exit 2" gslb resolve "$EX" www.example.com --inputs "$EXIN" --log any
+usage_err "-n needs an integer in 1..10000000, not ''" "resolve -n= (empty): exit 2" gslb resolve "$EX" www.example.com --inputs "$EXIN" -n=
+usage_err "-n needs an integer in 1..10000000, not '18446744073709551616'" "resolve -n 2^64 (past 64 bits): exit 2" gslb resolve "$EX" www.example.com --inputs "$EXIN" -n 18446744073709551616
 run gslb resolve "$RR" rr.example.com --inputs "$RRIN" --ldns 1.2.3
 one_line_error "bad --ldns: exit 2"
 

@@ -61,4 +61,8 @@ jqok '[.findings[] | select(.code == "G033")] | length == 1 and .[0].line == 13 
 jqok '[.findings[] | select(.code == "G034")] | length == 1 and .[0].line == 6 and (.[0].message | test("\\*\\.eu\\.example\\.com"))' \
     "G034 at the shadowed wildcard (line 6), naming the one shadowing it"
 
+# an empty name is no wide IP's (not the first one, not an error of the config)
+usage_err "wsel: gslb resolve: no wide IP '' in $EX" "resolve of an empty name: exit 2, no wide IP ''" \
+    gslb resolve "$EX" "" --inputs "$EXIN"
+
 done_testing

@@ -15,6 +15,19 @@ done
 "$WSEL" check "$SYN" >&- 2>"$TMP/err"; RC=$?
 [ "$RC" -eq 3 ] && grep -q "cannot write the output: Bad file descriptor" "$TMP/err"
 ok $? "item 1: wsel check with stdout closed exits 3 with the reason (exit $RC)"
+# the GSLB commands alike; resolve's 2000 queries (over 600 kB of text, or of JSON) fail
+# while the queries are still being written, not only at the final flush
+GC="$EXAMPLES/gslb/bigip_gtm.conf"
+GI="$EXAMPLES/gslb/inputs.json"
+for args in "gslb check $GC" "gslb check $GC --json" "gslb explain $GC" "gslb explain $GC --json" \
+            "gslb inputs $GC" "gslb resolve $GC www.example.com --inputs $GI -n 2000" \
+            "gslb resolve $GC www.example.com --inputs $GI -n 2000 --json"; do
+    # shellcheck disable=SC2086
+    "$WSEL" $args >/dev/full 2>"$TMP/err"; RC=$?
+    [ "$RC" -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+        grep -q "^wsel: cannot write the output: No space left on device$" "$TMP/err"
+    ok $? "item 1: wsel ${args%% /*} > /dev/full exits 3 with the reason, once (exit $RC)"
+done
 
 # Item 5: out of memory is exit 3, not "invalid config" (1).
 awk 'BEGIN { printf "r => { a => ["; for (i = 0; i < 4000000; i++) printf "1,"; print "] }" }' \

@@ -25,6 +25,13 @@ run ring run a.json b.json;                       one_line_error "ring run: two 
 has "$TMP/err" 'see wsel ring run --help' "... pointing at wsel ring run --help"
 run gslb frob;                                    one_line_error "gslb: unknown command"
 has "$TMP/err" 'see wsel gslb --help' "... pointing at wsel gslb --help"
+usage_err "wsel: gslb: missing COMMAND (see wsel gslb --help)" "gslb without a command" gslb
+# `--` ends the options of a gslb command: what follows is an operand, even --json
+GC="$EXAMPLES/gslb/bigip_gtm.conf"
+"$WSEL" gslb check "$GC" >"$TMP/plain" 2>/dev/null
+run gslb check -- "$GC"
+[ "$RC" -eq 1 ] && cmp -s "$TMP/out" "$TMP/plain"; ok $? "gslb check -- CONFIG: as without -- (exit 1: the example has lint errors)"
+usage_err "cannot open config '--json'" "gslb check -- --json: --json is the config's name" gslb check -- --json
 # --version: the library's table of systems, each with its engine variants (ref first)
 run --version
 has "$TMP/out" '^weighted +doc/weighted\.md +ref fast-scalar' "--version lists weighted and its variants"
@@ -58,6 +65,11 @@ run sample "$SYN" corpwww -n 12x;                 one_line_error "sample: -n not
 run sample "$SYN" corpwww -n -5;                  one_line_error "sample: negative -n"
 run sample "$SYN" corpwww -n 99999999999999999999999; one_line_error "sample: -n overflowing 64 bits"
 run sample "$SYN" corpwww -n 10 --seed abc;       one_line_error "sample: bad seed"
+# --seed takes the whole range of 64 bits (man/wsel.1): 2^64-1 is a seed, 2^64 and an
+# empty value are not
+usage_err "--seed expects an integer from 0 to 2^64-1, got ''" "sample: empty seed" sample "$SYN" corpwww -n 10 --seed=
+usage_err "got '18446744073709551616'" "sample: seed 2^64" sample "$SYN" corpwww -n 10 --seed 18446744073709551616
+run sample "$SYN" corpwww -n 10 --seed 18446744073709551615; is_rc 0 "sample: seed 2^64-1 is accepted"
 run sample "$SYN" corpwww -n 10 --engine warp;    one_line_error "sample: unknown engine"
 run sample "$SYN" corpwww -n 10 --down nosuch.example.; one_line_error "sample: --down matching nothing"
 run sample "$SYN" corpwww extra -n 10;            one_line_error "sample: extra argument"

@@ -17,8 +17,12 @@ awk '/^## Using the library/ { on = 1 } on && /^```c$/ { body = 1; next }
     cat "$TMP/body.c"
     printf '    return ans.n_sets == 1 && ans.set[0].count == 1 ? 0 : 1;\n}\n'
 } >"$TMP/readme.c"
+# A library of a COVERAGE=1 build calls the gcov run-time (gcc's or clang's): link it too.
+cov=
+nm "$B/libwsel.a" 2>/dev/null | grep -Eq ' U (__gcov_init|llvm_gcda_start_file)$' && cov=--coverage
+# shellcheck disable=SC2086
 ${CC:-cc} -std=c11 -Wall -Werror -I"$ROOT/include" -o "$TMP/readme" "$TMP/readme.c" \
-    "$B/libwsel.a" -lgsl -lgslcblas -ljansson -lm -lpthread >"$TMP/cc" 2>&1; r=$?
+    "$B/libwsel.a" -lgsl -lgslcblas -ljansson -lm -lpthread $cov >"$TMP/cc" 2>&1; r=$?
 [ $r -eq 0 ] || echo "# $(head -5 "$TMP/cc")"
 ok $r "the example compiles (-Wall -Werror) and links with libwsel.a"
 mkdir -p "$TMP/run/gdnsd" && cp "$EXAMPLES/synopsis.conf" "$TMP/run/gdnsd/config"
