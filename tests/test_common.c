@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "../core/addr.h"
 #include "../core/isa.h"
 
 /* The kinds the exit status depends on: out of memory (3), the call or the build (2),
@@ -141,12 +142,67 @@ static void test_isa_levels(void **unused)
     assert_true(wsel__isa_force(-1)); /* back to the automatic choice */
 }
 
+/* The one address parser and formatter (core/addr.h): its contract, case by case. The
+ * expected bytes and texts are written out by hand (RFC 4291 forms in, RFC 5952 and
+ * dotted decimal out). */
+static void test_addr_text(void **unused)
+{
+    (void)unused;
+    uint8_t b[16];
+    static const uint8_t v4[16] = {192, 0, 2, 1};
+    static const uint8_t v6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+    static const uint8_t zero[16] = {0};
+    assert_int_equal(wsel__addr_parse("192.0.2.1", 9, false, b), 4);
+    assert_memory_equal(b, v4, 16);
+    assert_int_equal(wsel__addr_parse("192.0.2.1x", 9, false, b), 4); /* len bounds it */
+    assert_int_equal(wsel__addr_parse("2001:db8::1", 11, false, b), 6);
+    assert_memory_equal(b, v6, 16);
+    assert_int_equal(wsel__addr_parse("[2001:db8::1]", 13, true, b), 6);
+    assert_memory_equal(b, v6, 16);
+    /* brackets only where asked, and only as a pair around the whole text */
+    assert_int_equal(wsel__addr_parse("[2001:db8::1]", 13, false, b), 0);
+    assert_memory_equal(b, zero, 16);
+    assert_int_equal(wsel__addr_parse("[2001:db8::1", 12, true, b), 0);
+    assert_int_equal(wsel__addr_parse("2001:db8::1]", 12, true, b), 0);
+    assert_int_equal(wsel__addr_parse("[", 1, true, b), 0);
+    assert_int_equal(wsel__addr_parse("[]", 2, true, b), 0);
+    /* no address: NULL, a NUL inside, too long for any address, a zone, a prefix */
+    assert_int_equal(wsel__addr_parse(NULL, 0, false, b), 0);
+    assert_int_equal(wsel__addr_parse("192.0.2.1\0", 10, false, b), 0);
+    assert_memory_equal(b, zero, 16);
+    char longtext[80];
+    memset(longtext, '1', sizeof longtext);
+    assert_int_equal(wsel__addr_parse(longtext, sizeof longtext, false, b), 0);
+    assert_int_equal(wsel__addr_parse("fe80::1%lo", 10, false, b), 0);
+    assert_int_equal(wsel__addr_parse("192.0.2.0/24", 12, false, b), 0);
+    assert_int_equal(wsel__addr_parse("", 0, true, b), 0);
+
+    char out[WSEL__ADDR_TEXT];
+    static const uint8_t v4max[16] = {255, 255, 255, 255}, v4small[16] = {10, 0, 9, 99};
+    assert_int_equal(wsel__addr_format(4, v4max, out, sizeof out), 15);
+    assert_string_equal(out, "255.255.255.255");
+    assert_int_equal(wsel__addr_format(4, v4small, out, sizeof out), 9);
+    assert_string_equal(out, "10.0.9.99");
+    /* exactly the room for "10.0.9.99" and its NUL, then one byte less */
+    assert_int_equal(wsel__addr_format(4, v4small, out, 10), 9);
+    assert_int_equal(wsel__addr_format(4, v4small, out, 9), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(wsel__addr_format(6, v6, out, sizeof out), 11);
+    assert_string_equal(out, "2001:db8::1");
+    assert_int_equal(wsel__addr_format(6, v6, out, 11), 0); /* no room for the NUL */
+    assert_string_equal(out, "");
+    assert_int_equal(wsel__addr_format(6, v6, out, 0), 0);
+    assert_int_equal(wsel__addr_format(5, v6, out, sizeof out), 0);
+    assert_string_equal(out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_code_has_text_and_kind),
         cmocka_unit_test(test_systems),
         cmocka_unit_test(test_isa_levels),
+        cmocka_unit_test(test_addr_text),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }
