@@ -15,5 +15,5 @@ $(BUILD)/bench/bench_gslb: bench/gslb/bench_gslb.c $(STATIC_LIB)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 .PHONY: bench-gslb
-bench-gslb: $(BUILD)/bench/bench_gslb ## GSLB resolve: ns per query and allocations, 4 pools x 8 members (static, dynamic, topology cases) and a 64-pool wide IP
+bench-gslb: $(BUILD)/bench/bench_gslb ## GSLB resolve: ns per query and allocations, 4 pools x 8 members (static, dynamic, topology cases), a 64-pool wide IP and an AAAA case
 	$(BUILD)/bench/bench_gslb $(GSLB_BENCH_N)

@@ -13,6 +13,7 @@
  * of malloc/calloc/realloc calls during the timed runs (counted by wrapping the
  * allocator of this program). */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +65,11 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* n_pools pools x 8 members on 4 servers; pool i uses modes[i % 4] and server i % 4. */
+/* n_pools pools x 8 members on 4 servers; pool i uses modes[i % 4] and server i % 4.
+ * aaaa: IPv6 destinations (2001:db8:S::V+1, tmsh's ADDR.PORT form), AAAA pools and an
+ * AAAA wide IP, the same chain otherwise. */
 static char *make_config(int n_pools, const char *wide_mode, const char *const modes[4],
-                         const char *extra)
+                         const char *extra, bool aaaa)
 {
     size_t cap = 1 << 16;
     char *t = malloc(cap);
@@ -77,13 +80,16 @@ static char *make_config(int n_pools, const char *wide_mode, const char *const m
                               "gtm server /Common/s%d { datacenter /Common/DC%d product bigip virtual-servers {\n",
                               s, s);
         for (int v = 0; v < 8; v++)
-            l += (size_t)snprintf(t + l, cap - l, "  v%d { destination 10.%d.0.%d:80 }\n", v, s, v + 1);
+            l += (size_t)snprintf(t + l, cap - l,
+                                  aaaa ? "  v%d { destination 2001:db8:%d::%d.80 }\n"
+                                       : "  v%d { destination 10.%d.0.%d:80 }\n",
+                                  v, s, v + 1);
         snprintf(t + l, cap - l, "} }\n");
     }
     for (int p = 0; p < n_pools; p++) {
         size_t l = strlen(t);
-        l += (size_t)snprintf(t + l, cap - l, "gtm pool a /Common/p%d { %s members {\n", p,
-                              modes[p % 4]);
+        l += (size_t)snprintf(t + l, cap - l, "gtm pool %s /Common/p%d { %s members {\n",
+                              aaaa ? "aaaa" : "a", p, modes[p % 4]);
         for (int v = 0; v < 8; v++)
             l += (size_t)snprintf(t + l, cap - l, "  s%d:v%d { ratio %d }\n", p % 4, v, 1 + v % 3);
         snprintf(t + l, cap - l, "} }\n");
@@ -91,8 +97,8 @@ static char *make_config(int n_pools, const char *wide_mode, const char *const m
     /* the wide IP's pool ratios: 3, 1, 2, 1 (no ratio written), over and over */
     static const char *const pool_ratio[4] = {" { ratio 3 }", " { ratio 1 }", " { ratio 2 }", ""};
     size_t l = strlen(t);
-    l += (size_t)snprintf(t + l, cap - l, "gtm wideip a /Common/w.example.com { pool-lb-mode %s pools {",
-                          wide_mode);
+    l += (size_t)snprintf(t + l, cap - l, "gtm wideip %s /Common/w.example.com { pool-lb-mode %s pools {",
+                          aaaa ? "aaaa" : "a", wide_mode);
     for (int p = 0; p < n_pools; p++)
         l += (size_t)snprintf(t + l, cap - l, " /Common/p%d%s", p, pool_ratio[p % 4]);
     snprintf(t + l, cap - l, " } }\n%s", extra ? extra : "");
@@ -177,18 +183,19 @@ int main(int argc, char **argv)
         "gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p0 { score 10 }\n"
         "gtm topology ldns: subnet 198.51.100.0/24 server: datacenter /Common/DC1 { score 20 }\n"
         "gtm topology ldns: subnet 0.0.0.0/0 server: subnet 10.0.0.0/8 { score 5 }\n";
-    struct { const char *name, *wide; const char *const *modes; const char *extra; int pools; } cases[] = {
-        {"static-rr", "round-robin", rr, NULL, 4},
-        {"static-mixed", "ratio", mixed, NULL, 4},
-        {"dynamic-rtt", "round-robin", rtt, NULL, 4},
-        {"dynamic-ratio-qos", "round-robin", qos, NULL, 4},
-        {"topology", "topology", topo, topo_records, 4},
-        {"topology-64-pools", "topology", topo, topo_records, 64},
+    struct { const char *name, *wide; const char *const *modes; const char *extra; int pools; bool aaaa; } cases[] = {
+        {"static-rr", "round-robin", rr, NULL, 4, false},
+        {"static-mixed", "ratio", mixed, NULL, 4, false},
+        {"dynamic-rtt", "round-robin", rtt, NULL, 4, false},
+        {"dynamic-ratio-qos", "round-robin", qos, NULL, 4, false},
+        {"topology", "topology", topo, topo_records, 4, false},
+        {"topology-64-pools", "topology", topo, topo_records, 64, false},
+        {"static-mixed-aaaa", "ratio", mixed, NULL, 4, true},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (argc > 2 && strcmp(argv[2], cases[c].name))
             continue;
-        char *t = make_config(cases[c].pools, cases[c].wide, cases[c].modes, cases[c].extra);
+        char *t = make_config(cases[c].pools, cases[c].wide, cases[c].modes, cases[c].extra, cases[c].aaaa);
         bench_case(cases[c].name, t, n);
         free(t);
     }
