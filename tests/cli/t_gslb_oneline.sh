@@ -9,6 +9,8 @@ HELP="$(cd "$(dirname "$0")" && pwd)/gslb_oneline.py"
 G="$DATA/../../data/gslb"
 mkdir -p "$TMP/multi" "$TMP/one"
 echo '{}' >"$TMP/empty.json"
+# export.conf's members all up (the inputs template, `gslb inputs`)
+"$WSEL" gslb inputs "$G/export.conf" >"$TMP/export.inputs.json"
 
 # inputs for a config's resolve runs: its own when it has some, else none ({}: all down)
 inputs_of() {
@@ -16,6 +18,7 @@ inputs_of() {
     */examples/gslb/bigip_gtm.conf) echo "$EXAMPLES/gslb/inputs.json" ;;
     */rr.conf) echo "$G/rr.inputs.json" ;;
     */aaaa.conf) echo "$G/aaaa.inputs.json" ;;
+    */export.conf) echo "$TMP/export.inputs.json" ;;
     *) echo "$TMP/empty.json" ;;
     esac
 }
@@ -75,6 +78,37 @@ for form in multi one; do
     (cd "$TMP/$form" && "$WSEL" gslb check attrs.conf >"$TMP/out" 2>"$TMP/err")
     grep -q '2 servers (3 virtual servers), 2 pools, 1 wide IPs' "$TMP/out"
     ok $? "attrs.conf ($form): 3 virtual servers read"
+done
+
+# the realistic paste (export.conf: ltm, sys, datacenters, monitors, an iRule, a second
+# partition, aliases and a wildcard, A and AAAA of one name) reads as its header says, in
+# both forms, and answers every name a client queries by its type: round-robin over
+# member-order 0 then 1; the ratio pool 3:1 picks its first member twice (smooth WRR,
+# doc/gslb.md §4); the wildcard alias is the A wide IP's only; api.example.com has no AAAA
+for form in multi one; do
+    d="$TMP/$form"
+    (cd "$d" && "$WSEL" gslb check export.conf --json >"$TMP/out" 2>"$TMP/err")
+    jq -e '[.findings[].code] == ["G007","G027","G030","G030","G030","G030","G030","G030","G030"]' "$TMP/out" >/dev/null
+    ok $? "export.conf ($form): G007, G027 and one G030 per kind of skipped statement"
+    (cd "$d" && "$WSEL" gslb check export.conf >"$TMP/out" 2>"$TMP/err")
+    grep -q '^export.conf: 2 servers (4 virtual servers), 3 pools, 3 wide IPs' "$TMP/out" &&
+        grep -q '^skipped: 8 out-of-scope statements' "$TMP/out"
+    ok $? "export.conf ($form): 4 virtual servers, 3 pools, 3 wide IPs, 8 statements skipped"
+    answers() { # answers NAME TYPE EXPECTED...: the first two answers of NAME
+        n=$1 t=$2
+        shift 2
+        got=$(cd "$d" && "$WSEL" gslb resolve export.conf "$n" --type "$t" --inputs "$TMP/export.inputs.json" -n 2 --json |
+            jq -r '.queries[] | .addresses[0]' | tr '\n' ' ')
+        [ "$got" = "$* " ]
+        ok $? "export.conf ($form): $n $t answers $*"
+    }
+    answers web.example.com A 198.51.100.10 203.0.113.20
+    answers web.example.com AAAA 2001:db8:a::10 2001:db8:b::20
+    answers img.www.example.com A 198.51.100.10 203.0.113.20
+    answers api.example.com A 198.51.100.10 198.51.100.10
+    (cd "$d" && "$WSEL" gslb resolve export.conf img.www.example.com --type AAAA --inputs "$TMP/export.inputs.json" >"$TMP/out" 2>"$TMP/err")
+    [ $? -eq 2 ]
+    ok $? "export.conf ($form): the wildcard alias is the A wide IP's only (AAAA: exit 2)"
 done
 
 done_testing
