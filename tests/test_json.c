@@ -746,6 +746,28 @@ static void t_locator_path_at(void **state)
     assert_int_equal(wsel__json_string_at(q, strlen(q), 8, s, sizeof s), 3);
     assert_string_equal(s, "\xc3\xa9\"");
     assert_int_equal(wsel__json_string_at(q, strlen(q), 2, s, sizeof s), 0);
+    /* surrogates (RFC 8259 section 7): a high one and a low one are one character (U+1F600:
+     * F0 9F 98 80); a surrogate without its partner, which jansson refuses, is written as
+     * the three bytes of its code point (ED A0 BD for U+D83D, ED B0 80 for U+DC00; WTF-8)
+     * and what follows it is read on its own: a letter, another escape, a \u escape that
+     * is not a low surrogate (U+0041 below the range, U+E000 above it), or the end */
+    static const struct {
+        const char *json, *want;
+    } sur[] = {
+        {"\"\\ud83d\\ude00\"", "\xf0\x9f\x98\x80"},
+        {"\"\\ud83dx\"", "\xed\xa0\xbdx"},
+        {"\"\\ud83d\\n\"", "\xed\xa0\xbd\n"},
+        {"\"\\ud83d\\u0041\"", "\xed\xa0\xbd" "A"},
+        {"\"\\ud83d\\ue000\"", "\xed\xa0\xbd\xee\x80\x80"},
+        {"\"\\ud83d\"", "\xed\xa0\xbd"},
+        {"\"\\udc00y\"", "\xed\xb0\x80y"},
+    };
+    for (size_t i = 0; i < sizeof sur / sizeof sur[0]; i++) {
+        char o[16];
+        size_t n = wsel__json_string_at(sur[i].json, strlen(sur[i].json), 0, o, sizeof o);
+        if (strcmp(o, sur[i].want) != 0 || n != strlen(sur[i].want))
+            fail_msg("%s: got %zu bytes, want %zu", sur[i].json, n, strlen(sur[i].want));
+    }
 }
 
 /* Every prefix of a document, and the document with one byte changed, scanned from heap
