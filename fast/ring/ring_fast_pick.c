@@ -13,31 +13,24 @@
 #define NONE UINT32_MAX
 #define HOT static inline __attribute__((always_inline))
 
-/* d in [0, lim) such that slot p + d (cyclic in 1..n) is the first available slot from p
- * on, or NONE. Bits above n and bit 0 are never set. */
-HOT uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim)
+/* d in [0, n) such that slot p + d (cyclic in 1..n) is the first available slot from p
+ * on, or NONE. Bits above n and bit 0 are never set. (No bound here: of its inlined
+ * copies only the writer's continued walk has a skip budget below n, and applies it.) */
+HOT uint32_t next_avail(const wsel__fview *v, uint32_t p)
 {
     const uint64_t *b = v->avail;
     const uint32_t n = v->n;
     size_t w = p >> 6, last = n >> 6;
     uint64_t x = b[w] >> (p & 63);
-    uint32_t d;
-    if (x) {
-        d = (uint32_t)__builtin_ctzll(x);
-        return d < lim ? d : NONE;
-    }
+    if (x)
+        return (uint32_t)__builtin_ctzll(x);
     for (size_t k = w + 1; k <= last; k++)
-        if (b[k]) {
-            d = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k])) - p;
-            return d < lim ? d : NONE;
-        }
-    for (size_t k = 0; k <= w; k++) {
-        x = k == w ? b[k] & ((UINT64_C(1) << (p & 63)) - 1) : b[k];
-        if (x) {
-            d = n - p + (uint32_t)(k * 64 + (size_t)__builtin_ctzll(x));
-            return d < lim ? d : NONE;
-        }
-    }
+        if (b[k])
+            return (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k])) - p;
+    /* wrapped: word w holds no set bit at or above p here (x was 0), so it needs no mask */
+    for (size_t k = 0; k <= w; k++)
+        if (b[k])
+            return n - p + (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k]));
     return NONE;
 }
 
@@ -86,7 +79,7 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
         /* take pointer value P, and move the pointer past the slot we land on */
         uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
         do {
-            d = next_avail(v, P, n);
+            d = next_avail(v, P);
             np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
         } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
                                                         memory_order_relaxed));
@@ -94,7 +87,9 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
     } else {
         /* continuing at slot p after w->skipped skips (the writer, after a re-query) */
         uint32_t lim = n - w->skipped;
-        d = next_avail(v, p, lim);
+        d = next_avail(v, p);
+        if (d >= lim) /* beyond the skips left (NONE too) */
+            d = NONE;
         if (mode == WSEL_RING_RR) {
             uint64_t adv = d == NONE ? lim : d; /* none: one more, as the reference */
             uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
@@ -212,7 +207,7 @@ HOT bool quick(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
                      (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1);
         if (v->healthy && keyed) {
             uint32_t s = h->mode == WSEL_RING_HASH ? hash_slot(v, h) : float_slot(v, h);
-            uint32_t d = next_avail(v, s, v->n);
+            uint32_t d = next_avail(v, s);
             s = step(s, d, v->n);
             if (d != NONE && plain_at(v, s, cache_only)) {
                 answer(f, v->owner[s], s, cache_only, peer);
