@@ -974,6 +974,81 @@ static void test_health(void **u)
 /* 5.2.3's setAddressStatus compares the address text, which for IPv6 is bracketed: "::1"
  * finds nothing and is an error (doc/ring.md section 10, decision 7); "[::1]" finds the
  * address. */
+/* The end of a pick at a named address (section 9, step 3: "a named address goes
+ * through toip; failure is WSEL_RING_DNS with the resolver's message"): toip's IP, in
+ * canonical form, with toip's port; a failure with no message still names the address
+ * tried; an answer that is no IP is a DNS failure naming it; no toip at all fails every
+ * such pick. cache_only reaches toip as given. */
+static int toip_mode;
+static bool toip_cache_only;
+
+static int toip_scripted(void *ctx, const char *name, uint16_t port, bool cache_only, char *ip,
+                         size_t iplen, uint16_t *port_out, char *msg, size_t msglen)
+{
+    (void)ctx;
+    (void)msglen;
+    assert_string_equal(name, "backend.test");
+    assert_int_equal(port, 8080);
+    toip_cache_only = cache_only;
+    switch (toip_mode) {
+    case 0:
+        msg[0] = '\0';
+        return 1;
+    case 1:
+        snprintf(ip, iplen, "not-an-ip");
+        return 0;
+    default:
+        snprintf(ip, iplen, "2001:DB8:0::7");
+        *port_out = 9000;
+        return 0;
+    }
+}
+
+static void test_toip_answers(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "app.test");
+    mock_srv(&m, "app.test", "backend.test", 8080, 1, 1, 300);
+    for (int no_toip = 0; no_toip < 2; no_toip++) {
+        wsel_ring_opts o = mock_opts(&m, 5);
+        o.dns.toip = no_toip ? NULL : toip_scripted;
+        wsel_ring *r = mk(&o);
+        add(r, "app.test", 80, 1);
+        for (int mode = 0; mode < 3; mode++) {
+            toip_mode = mode;
+            wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = (uint64_t)mode};
+            wsel_ring_peer p;
+            bool cache_only = mode == 1;
+            assert_int_equal(wsel_ring_pick(r, &h, cache_only, &p, NULL), WSEL_OK);
+            assert_int_equal(p.slot, mode + 1); /* the one address owns every slot */
+            if (no_toip) {
+                assert_int_equal(p.outcome, WSEL_RING_DNS);
+                assert_string_equal(p.message, "no toip resolver");
+                continue;
+            }
+            assert_int_equal(toip_cache_only, cache_only);
+            if (mode == 2) {
+                assert_int_equal(p.outcome, WSEL_RING_PEER);
+                assert_string_equal(p.ip, "2001:db8::7");
+                assert_int_equal(p.port, 9000);
+                continue;
+            }
+            assert_int_equal(p.outcome, WSEL_RING_DNS);
+            assert_string_equal(p.ip, "");
+            if (mode == 1) {
+                assert_non_null(strstr(p.message, "'not-an-ip'"));
+                continue;
+            }
+            /* something said before the address tried, even with no message from toip */
+            const char *tried = strstr(p.message, ". Tried: backend.test:8080");
+            assert_non_null(tried);
+            assert_true(tried > p.message);
+        }
+        wsel_ring_free(r);
+    }
+}
+
 static void test_status_ipv6_brackets(void **u)
 {
     (void)u;
@@ -1469,6 +1544,7 @@ int main(void)
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_status_ipv6_brackets),
+        cmocka_unit_test(test_toip_answers),
 #ifdef RING_EXTRA_TESTS
         RING_EXTRA_TESTS
 #endif
