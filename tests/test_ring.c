@@ -1049,6 +1049,71 @@ static void test_toip_answers(void **u)
     }
 }
 
+/* Arguments the calls refuse beyond test_validation's (section 6: bad input is an error
+ * and changes nothing): infinite requery, ttl0 and clock, rrStart 0, a host count with no
+ * hosts, a clock that is NaN or infinite, NULL names and addresses, a name of 254 bytes
+ * (253 is the most); a literal host's refresh asks no resolver; a tick whose re-query
+ * gets a malformed answer fails with it and keeps the host's addresses. */
+static void test_argument_edges(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_error err;
+    wsel_ring *r = NULL;
+    wsel_ring_opts o = mock_opts(&m, 10);
+    o.requery = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "requery"));
+    o = mock_opts(&m, 10);
+    o.ttl0 = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "ttl0"));
+    o = mock_opts(&m, 10);
+    o.now = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "clock"));
+    o = mock_opts(&m, 10);
+    o.rr_start = 0;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "rrStart"));
+    o = mock_opts(&m, 10);
+    o.n_hosts = 2;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "hosts"));
+    assert_null(r);
+
+    static const char *const one[] = {"10.3.0.1", NULL};
+    mock_addr(&m, "svc.test", WSEL_RING_A, 10, one);
+    o = mock_opts(&m, 10);
+    r = mk(&o);
+    add(r, "svc.test", 80, 5);
+    add(r, "10.3.0.9", 80, 5);
+    char name[256];
+    memset(name, 'a', 254);
+    name[254] = '\0';
+    assert_int_equal(wsel_ring_add_host(r, name, 80, 1, &err), WSEL_E_ARG);
+    name[253] = '\0'; /* 253 bytes: accepted, a name the resolver does not know */
+    add(r, name, 80, 1);
+    assert_int_equal(wsel_ring_host_count(r), 3);
+    assert_int_equal(wsel_ring_remove_host(r, NULL, 80, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_refresh(r, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_address_status(r, NULL, 80, NULL, false, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_host_status(r, NULL, 80, false, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "(null)"));
+    assert_int_equal(wsel_ring_tick(r, NAN, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_tick(r, INFINITY, &err), WSEL_E_ARG);
+    unsigned before = m.resolves;
+    assert_int_equal(wsel_ring_refresh(r, "10.3.0.9", &err), WSEL_OK);
+    assert_int_equal(m.resolves, before);
+    static const char *const junk[] = {"10.3.0.1", "not-an-ip", NULL};
+    mock_addr(&m, "svc.test", WSEL_RING_A, 10, junk);
+    assert_int_equal(wsel_ring_tick(r, 11, &err), WSEL_E_ADDR); /* due at 10 + 0.5 */
+    assert_non_null(strstr(err.message, "not-an-ip"));
+    assert_true(find_addr(r, "10.3.0.1", 80) >= 0);
+    ok_check(r);
+    wsel_ring_free(r);
+}
+
 static void test_status_ipv6_brackets(void **u)
 {
     (void)u;
@@ -1545,6 +1610,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_status_ipv6_brackets),
         cmocka_unit_test(test_toip_answers),
+        cmocka_unit_test(test_argument_edges),
 #ifdef RING_EXTRA_TESTS
         RING_EXTRA_TESTS
 #endif
