@@ -252,9 +252,9 @@ static void test_walk(void **u)
         wheel_apply(&w, true);
         check_all(&w);
         /* one slot up: at either end of the wheel and of its words */
-        static const uint32_t one[] = {1, 2, 63, 64, 65, 127, 128, 129};
-        for (size_t k = 0; k < sizeof one / sizeof *one + 2; k++) {
-            uint32_t q = k < sizeof one / sizeof *one ? one[k] : k == sizeof one / sizeof *one ? n : n - 1;
+        const uint32_t one[] = {1, 2, 63, 64, 65, 127, 128, 129, n, n - 1};
+        for (size_t k = 0; k < sizeof one / sizeof *one; k++) {
+            uint32_t q = one[k];
             if (q < 1 || q > n)
                 continue;
             set_up(&w, false);
@@ -341,7 +341,8 @@ static void slot_status(rcase *c, uint32_t s, bool up)
 }
 
 /* RA = RN + 1 IP hosts, then a.test (A 192.0.2.1, TTL 10), all weight 1: RN + 2
- * addresses on RN slots, each owning at most one, two owning none. The five slots before a.test's are down. */
+ * addresses on RN slots, each owning at most one, two owning none. The five slots
+ * before a.test's are down. */
 static void rc_new(rcase *c)
 {
     memset(c, 0, sizeof *c);

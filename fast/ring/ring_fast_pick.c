@@ -132,7 +132,10 @@ HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
 {
     const uint32_t n = v->n;
     double x = h->u * (double)n;
-    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x; /* x >= 0: truncation is the floor */
+    /* x >= 0: truncation is the floor. x >= n is not reached with IEEE doubles rounding
+     * to nearest (u <= 1 - 2^-53 keeps u N below n by more than half a unit there); kept
+     * for other float evaluation */
+    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)x;
     if (h->retries)
         k = (k + h->retries % n) % n;
     return 1 + (uint32_t)k;
