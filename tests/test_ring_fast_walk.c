@@ -18,7 +18,10 @@
  * The writer's pick (wsel_ring_fast_pick_refresh) landing on an expired host, section 7:
  * the host is re-queried; if its address went, the same slot is tried again with the
  * skips counted so far (N in all), and the round-robin pointer goes on taking one value
- * per slot looked at. Each case is derived by hand below. */
+ * per slot looked at. Each case is derived by hand below.
+ *
+ * wsel_ring_fast_check finds each way a published view or record can disagree with its
+ * ring (the view altered in place, then restored). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +34,7 @@
 
 #include "kit/kit.h"
 #include "ring_mock.h"
+#include "../fast/ring/ring_view.h"
 
 static uint64_t rnd = 0x243f6a8885a308d3u;
 
@@ -537,11 +541,90 @@ static void test_refresh_walk(void **u)
             refresh_case(modes[m], (enum requery)what);
 }
 
+/* ---- the view's check ------------------------------------------------------------- */
+
+static void expect_bad(wsel_ring_fast *f, const char *what)
+{
+    wsel_error err;
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_fast_check(f, &err), WSEL_E_STATE);
+    if (!strstr(err.message, what))
+        fail_msg("check: '%s', expected '%s'", err.message, what);
+    assert_int_equal(wsel_ring_fast_check(f, NULL), WSEL_E_STATE);
+}
+
+static void test_check_catches(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_addr(&m, "a.test", WSEL_RING_A, 30, (const char *const[]){"192.0.2.1", NULL});
+    wsel_ring_opts o = mock_opts(&m, 70);
+    wsel_ring *r;
+    wsel_ring_fast *f;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.2.1", 80, 2, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "a.test", 80, 1, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_new(r, &f, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_check(f, &err), WSEL_OK);
+    wsel__fview *v = atomic_load(&f->cur);
+    /* the slots of the two addresses: s1 the IP host's, s2 a.test's */
+    uint32_t s1 = 0, s2 = 0;
+    for (uint32_t s = 1; s <= 70; s++)
+        *(wsel_ring_owner(r, s) == 0 ? &s1 : &s2) = s;
+    assert_true(s1 && s2);
+
+    v->n++;
+    expect_bad(f, "view of 71 slots");
+    v->n--;
+    const wsel__frec *own = v->owner[s1];
+    v->owner[s1] = v->owner[s2];
+    expect_bad(f, "wrong owner");
+    v->owner[s1] = own;
+    v->avail[s1 >> 6] ^= UINT64_C(1) << (s1 & 63);
+    expect_bad(f, "availability bit 0");
+    v->avail[s1 >> 6] ^= UINT64_C(1) << (s1 & 63);
+    v->avail[1] |= UINT64_C(1) << 7; /* slot 71: beyond the wheel */
+    expect_bad(f, "slot 71: availability bit 1");
+    v->avail[1] &= ~(UINT64_C(1) << 7);
+
+    wsel__frec *rec = (wsel__frec *)v->owner[s2]; /* a.test's 192.0.2.1 */
+    rec->port++;
+    expect_bad(f, "no record or a wrong one for address 192.0.2.1");
+    rec->port--;
+    rec->iptype = WSEL_RING_IPV6;
+    expect_bad(f, "no record or a wrong one");
+    rec->iptype = WSEL_RING_IPV4;
+    rec->ip[0] = '8';
+    expect_bad(f, "no record or a wrong one");
+    rec->ip[0] = '1';
+    const char *hn = rec->hostname;
+    rec->hostname = NULL;
+    expect_bad(f, "reports the wrong host name");
+    rec->hostname = "b.test";
+    expect_bad(f, "reports the wrong host name");
+    rec->hostname = hn;
+    double e = atomic_load(&rec->expire);
+    atomic_store(&rec->expire, e + 1);
+    expect_bad(f, "stale expiry");
+    atomic_store(&rec->expire, e);
+    v->healthy = !v->healthy;
+    expect_bad(f, "health or clock");
+    v->healthy = !v->healthy;
+    v->now += 1;
+    expect_bad(f, "health or clock");
+    v->now -= 1;
+    assert_int_equal(wsel_ring_fast_check(f, &err), WSEL_OK);
+    wsel_ring_fast_free(f);
+    wsel_ring_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_refresh_walk),
+        cmocka_unit_test(test_check_catches),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("ring fast walk", tests, NULL, NULL);

@@ -68,40 +68,14 @@ HOT void answer(const wsel_ring_fast *f, const wsel__frec *rec, uint32_t slot,
     peer->outcome = WSEL_RING_PEER;
 }
 
-/* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
- * taken here) to the first available slot, and the answer there. */
-HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
-                       wsel__fwalk *w, bool rr_take, bool cache_only, wsel_ring_peer *peer)
+/* The end of a walk: the first available slot at distance d from slot w->slot (NONE:
+ * none), and the answer there, or EXPIRED for the writer to re-query. */
+HOT int land(const wsel_ring_fast *f, const wsel__fview *v, wsel__fwalk *w, uint32_t d,
+             bool cache_only, wsel_ring_peer *peer)
 {
-    const uint32_t n = v->n;
-    uint32_t p = w->slot, d;
-    if (mode == WSEL_RING_RR && rr_take) {
-        /* take pointer value P, and move the pointer past the slot we land on */
-        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
-        do {
-            d = next_avail(v, P);
-            np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
-        } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
-                                                        memory_order_relaxed));
-        p = P;
-    } else {
-        /* continuing at slot p after w->skipped skips (the writer, after a re-query) */
-        uint32_t lim = n - w->skipped;
-        d = next_avail(v, p);
-        if (d >= lim) /* beyond the skips left (NONE too) */
-            d = NONE;
-        if (mode == WSEL_RING_RR) {
-            uint64_t adv = d == NONE ? lim : d; /* none: one more, as the reference */
-            uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
-            while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
-                                                          memory_order_relaxed,
-                                                          memory_order_relaxed))
-                ;
-        }
-    }
     if (d == NONE)
         return outcome(peer, WSEL_RING_NO_PEERS, "No peers are available");
-    p = step(p, d, n);
+    uint32_t p = step(w->slot, d, v->n);
     w->slot = p;
     w->skipped += d;
     const wsel__frec *rec = v->owner[p];
@@ -113,6 +87,47 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
     }
     answer(f, rec, p, cache_only, peer);
     return WSEL_OK;
+}
+
+/* A pick's walk from its start slot w->slot; round-robin starts at a pointer value taken
+ * here and moves the pointer just past the slot it lands on. */
+HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode, wsel__fwalk *w,
+             bool cache_only, wsel_ring_peer *peer)
+{
+    const uint32_t n = v->n;
+    uint32_t d;
+    if (mode == WSEL_RING_RR) {
+        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
+        do {
+            d = next_avail(v, P);
+            np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
+        } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
+                                                        memory_order_relaxed));
+        w->slot = P;
+    } else {
+        d = next_avail(v, w->slot);
+    }
+    return land(f, v, w, d, cache_only, peer);
+}
+
+/* The writer's walk going on at slot w->slot after w->skipped skips (after a re-query),
+ * within the N skips in all; round-robin moves the pointer one value per slot looked
+ * at, as the reference does (one more when there is no peer). */
+static int walk_on(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
+                   wsel__fwalk *w, bool cache_only, wsel_ring_peer *peer)
+{
+    const uint32_t n = v->n, lim = n - w->skipped;
+    uint32_t d = next_avail(v, w->slot);
+    if (d >= lim) /* beyond the skips left (NONE too) */
+        d = NONE;
+    if (mode == WSEL_RING_RR) {
+        uint64_t adv = d == NONE ? lim : d;
+        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
+                                                      memory_order_relaxed, memory_order_relaxed))
+            ;
+    }
+    return land(f, v, w, d, cache_only, peer);
 }
 
 /* A hashed pick's start slot: 1 + ((hash mod N + retries mod N) mod N). */
@@ -177,14 +192,14 @@ HOT int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only, wsel_ring_
         return rc;
     if (!v->healthy)
         return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-    return walk(f, v, h->mode, w, true, cache_only, peer);
+    return walk(f, v, h->mode, w, cache_only, peer);
 }
 
 static __attribute__((noinline)) int pick_general(wsel_ring_fast *f, wsel_ring_handle *h,
                                                   bool cache_only, wsel_ring_peer *peer,
                                                   wsel_error *err)
 {
-    wsel__fwalk w;
+    wsel__fwalk w = {0, 0};
     return pick(f, h, cache_only, peer, &w, err);
 }
 
@@ -251,7 +266,7 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
 {
     if (quick(f, h, cache_only, peer))
         return WSEL_OK;
-    wsel__fwalk w;
+    wsel__fwalk w = {0, 0};
     int rc = pick(f, h, cache_only, peer, &w, err);
     while (rc == WSEL_OK && peer->outcome == WSEL_RING_EXPIRED) {
         /* as wsel_ring_pick: re-query the host; the same address still there is the
@@ -272,7 +287,7 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         }
         if (!v->healthy)
             return outcome(peer, WSEL_RING_UNHEALTHY, "Balancer is unhealthy");
-        rc = walk(f, v, h->mode, &w, false, cache_only, peer);
+        rc = walk_on(f, v, h->mode, &w, cache_only, peer);
     }
     return rc;
 }
