@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 static const char k4[] =
     "{\"wheelSize\": 15,\n"
@@ -102,21 +103,12 @@ static void test_null_handles(void **u)
  * outside [0,1), or an unknown mode: WSEL_E_ARG, a retry counting nothing. Reading calls
  * out of range: a slot outside 1..N or free (no address: weight 0) has no owner, an
  * address index past the end reads as all zero. Each outcome has its name. */
-static int literal_only(void *ctx, const char *name, wsel_ring_record *out)
-{
-    (void)ctx;
-    (void)name;
-    out->failed = true;
-    out->message = "no resolver here";
-    return 0;
-}
-
 static void test_refusals_and_edges(void **u)
 {
     (void)u;
     wsel_ring_opts o;
     wsel_ring_opts_init(&o);
-    o.dns.resolve = literal_only;
+    o.dns.resolve = wsel_kit_ring_literals_only;
     o.wheel_size = 4;
     wsel_ring *r = NULL;
     wsel_error err;
