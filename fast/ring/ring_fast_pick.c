@@ -212,7 +212,11 @@ HOT bool plain_at(const wsel__fview *v, uint32_t s, bool cache_only)
            (cache_only || atomic_load_explicit(&rec->expire, memory_order_relaxed) >= v->now);
 }
 
-/* The common picks, with no call: a hashed or float pick that finds an available IP
+/* (Inlined here, answer() never meets a name: plain_at() let only IPs through; and a
+ * failed compare-and-swap needs another reader moving the pointer meanwhile, as
+ * tests/test_ring_fast_threads.c has them.)
+ *
+ * The common picks, with no call: a hashed or float pick that finds an available IP
  * address needing no refresh, or a round-robin pointer landing on one. Returns false, having
  * changed nothing, for anything else (and a round-robin pointer another reader moved
  * meanwhile): the general way (pick) then gives the same answer on the same view. */
