@@ -974,6 +974,146 @@ static void test_health(void **u)
 /* 5.2.3's setAddressStatus compares the address text, which for IPv6 is bracketed: "::1"
  * finds nothing and is an error (doc/ring.md section 10, decision 7); "[::1]" finds the
  * address. */
+/* The end of a pick at a named address (section 9, step 3: "a named address goes
+ * through toip; failure is WSEL_RING_DNS with the resolver's message"): toip's IP, in
+ * canonical form, with toip's port; a failure with no message still names the address
+ * tried; an answer that is no IP is a DNS failure naming it; no toip at all fails every
+ * such pick. cache_only reaches toip as given. */
+static int toip_mode;
+static bool toip_cache_only;
+
+static int toip_scripted(void *ctx, const char *name, uint16_t port, bool cache_only, char *ip,
+                         size_t iplen, uint16_t *port_out, char *msg, size_t msglen)
+{
+    (void)ctx;
+    (void)msglen;
+    assert_string_equal(name, "backend.test");
+    assert_int_equal(port, 8080);
+    toip_cache_only = cache_only;
+    switch (toip_mode) {
+    case 0:
+        msg[0] = '\0';
+        return 1;
+    case 1:
+        snprintf(ip, iplen, "not-an-ip");
+        return 0;
+    default:
+        snprintf(ip, iplen, "2001:DB8:0::7");
+        *port_out = 9000;
+        return 0;
+    }
+}
+
+static void test_toip_answers(void **u)
+{
+    (void)u;
+    mock m = {0};
+    mock_srv_clear(&m, "app.test");
+    mock_srv(&m, "app.test", "backend.test", 8080, 1, 1, 300);
+    for (int no_toip = 0; no_toip < 2; no_toip++) {
+        wsel_ring_opts o = mock_opts(&m, 5);
+        o.dns.toip = no_toip ? NULL : toip_scripted;
+        wsel_ring *r = mk(&o);
+        add(r, "app.test", 80, 1);
+        for (int mode = 0; mode < 3; mode++) {
+            toip_mode = mode;
+            wsel_ring_handle h = {.mode = WSEL_RING_HASH, .hash = (uint64_t)mode};
+            wsel_ring_peer p;
+            bool cache_only = mode == 1;
+            assert_int_equal(wsel_ring_pick(r, &h, cache_only, &p, NULL), WSEL_OK);
+            assert_int_equal(p.slot, mode + 1); /* the one address owns every slot */
+            if (no_toip) {
+                assert_int_equal(p.outcome, WSEL_RING_DNS);
+                assert_string_equal(p.message, "no toip resolver");
+                continue;
+            }
+            assert_int_equal(toip_cache_only, cache_only);
+            if (mode == 2) {
+                assert_int_equal(p.outcome, WSEL_RING_PEER);
+                assert_string_equal(p.ip, "2001:db8::7");
+                assert_int_equal(p.port, 9000);
+                continue;
+            }
+            assert_int_equal(p.outcome, WSEL_RING_DNS);
+            assert_string_equal(p.ip, "");
+            if (mode == 1) {
+                assert_non_null(strstr(p.message, "'not-an-ip'"));
+                continue;
+            }
+            /* something said before the address tried, even with no message from toip */
+            const char *tried = strstr(p.message, ". Tried: backend.test:8080");
+            assert_non_null(tried);
+            assert_true(tried > p.message);
+        }
+        wsel_ring_free(r);
+    }
+}
+
+/* Arguments the calls refuse beyond test_validation's (section 6: bad input is an error
+ * and changes nothing): infinite requery, ttl0 and clock, rrStart 0, a host count with no
+ * hosts, a clock that is NaN or infinite, NULL names and addresses, a name of 254 bytes
+ * (253 is the most); a literal host's refresh asks no resolver; a tick whose re-query
+ * gets a malformed answer fails with it and keeps the host's addresses. */
+static void test_argument_edges(void **u)
+{
+    (void)u;
+    mock m = {0};
+    wsel_error err;
+    wsel_ring *r = NULL;
+    wsel_ring_opts o = mock_opts(&m, 10);
+    o.requery = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "requery"));
+    o = mock_opts(&m, 10);
+    o.ttl0 = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "ttl0"));
+    o = mock_opts(&m, 10);
+    o.now = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "clock"));
+    o = mock_opts(&m, 10);
+    o.rr_start = 0;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "rrStart"));
+    o = mock_opts(&m, 10);
+    o.n_hosts = 2;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "hosts"));
+    assert_null(r);
+
+    static const char *const one[] = {"10.3.0.1", NULL};
+    mock_addr(&m, "svc.test", WSEL_RING_A, 10, one);
+    o = mock_opts(&m, 10);
+    r = mk(&o);
+    add(r, "svc.test", 80, 5);
+    add(r, "10.3.0.9", 80, 5);
+    char name[256];
+    memset(name, 'a', 254);
+    name[254] = '\0';
+    assert_int_equal(wsel_ring_add_host(r, name, 80, 1, &err), WSEL_E_ARG);
+    name[253] = '\0'; /* 253 bytes: accepted, a name the resolver does not know */
+    add(r, name, 80, 1);
+    assert_int_equal(wsel_ring_host_count(r), 3);
+    assert_int_equal(wsel_ring_remove_host(r, NULL, 80, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_refresh(r, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_address_status(r, NULL, 80, NULL, false, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_set_host_status(r, NULL, 80, false, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "(null)"));
+    assert_int_equal(wsel_ring_tick(r, NAN, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_tick(r, INFINITY, &err), WSEL_E_ARG);
+    unsigned before = m.resolves;
+    assert_int_equal(wsel_ring_refresh(r, "10.3.0.9", &err), WSEL_OK);
+    assert_int_equal(m.resolves, before);
+    static const char *const junk[] = {"10.3.0.1", "not-an-ip", NULL};
+    mock_addr(&m, "svc.test", WSEL_RING_A, 10, junk);
+    assert_int_equal(wsel_ring_tick(r, 11, &err), WSEL_E_ADDR); /* due at 10 + 0.5 */
+    assert_non_null(strstr(err.message, "not-an-ip"));
+    assert_true(find_addr(r, "10.3.0.1", 80) >= 0);
+    ok_check(r);
+    wsel_ring_free(r);
+}
+
 static void test_status_ipv6_brackets(void **u)
 {
     (void)u;
@@ -1469,6 +1609,8 @@ int main(void)
         cmocka_unit_test(test_refresh_on_pick),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_status_ipv6_brackets),
+        cmocka_unit_test(test_toip_answers),
+        cmocka_unit_test(test_argument_edges),
 #ifdef RING_EXTRA_TESTS
         RING_EXTRA_TESTS
 #endif

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "wsel.h"
+#include "kit/kit.h"
 
 static const char k4[] =
     "{\"wheelSize\": 15,\n"
@@ -103,6 +104,86 @@ static void test_null_handles(void **u)
     assert_int_equal(wsel_ring_scenario_run(NULL, NULL, NULL, NULL, &err), WSEL_E_ARG);
     assert_string_equal(wsel_ring_op_kind_name((wsel_ring_op_kind)99), "unknown");
     assert_string_equal(wsel_ring_op_kind_name(WSEL_RING_OP_HOSTSTATUS), "hoststatus");
+}
+
+/* A real ring (and its fast engine) given a NULL handle or peer record, or a float key
+ * outside [0,1), or an unknown mode: WSEL_E_ARG, a retry counting nothing. Reading calls
+ * out of range: a slot outside 1..N or free (no address: weight 0) has no owner, an
+ * address index past the end reads as all zero. Each outcome has its name. */
+static void test_refusals_and_edges(void **u)
+{
+    (void)u;
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = wsel_kit_ring_literals_only;
+    o.wheel_size = 4;
+    wsel_ring *r = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    /* no address yet: every slot free */
+    for (uint32_t s = 0; s <= 5; s++)
+        assert_int_equal(wsel_ring_owner(r, s), -1);
+    wsel_ring_address ad;
+    memset(&ad, 0xff, sizeof ad);
+    wsel_ring_address_get(r, 0, &ad);
+    assert_null(ad.ip);
+    assert_int_equal(ad.n_slots, 0);
+    wsel_ring_address_get(r, 0, NULL);
+    wsel_ring_address_slots(r, 0, NULL);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.1", 80, 1, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_owner(r, 0), -1);
+    assert_int_equal(wsel_ring_owner(r, 4), 0);
+    assert_int_equal(wsel_ring_owner(r, 5), -1);
+    memset(&ad, 0xff, sizeof ad);
+    wsel_ring_address_get(r, 1, &ad);
+    assert_null(ad.ip);
+    wsel_ring_address_get(r, 0, NULL);
+    wsel_ring_address_slots(r, 0, NULL); /* nowhere to write: nothing written */
+    uint32_t slots[4] = {9, 9, 9, 9};
+    wsel_ring_address_slots(r, 1, slots);
+    assert_int_equal(slots[0], 9);
+
+    wsel_ring_fast *f = NULL;
+    assert_int_equal(wsel_ring_fast_new(r, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_new(r, &f, &err), WSEL_OK);
+    wsel_ring_handle h = {.mode = WSEL_RING_HASH};
+    wsel_ring_peer p;
+    assert_int_equal(wsel_ring_pick(r, NULL, false, &p, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_pick(r, &h, false, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_retry(r, &h, false, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick(f, NULL, false, &p, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick(f, &h, false, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_retry(f, &h, false, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick_refresh(f, &h, false, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(h.retries, 0);
+    const double bad[] = {-0.5, 1.0, 0.0 / 0.0};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        wsel_ring_handle hf = {.mode = WSEL_RING_FLOAT, .u = bad[i]};
+        wsel_error_clear(&err);
+        assert_int_equal(wsel_ring_pick(r, &hf, true, &p, &err), WSEL_E_ARG);
+        assert_non_null(strstr(err.message, "float key must be in [0,1)"));
+        assert_int_equal(wsel_ring_retry(r, &hf, true, &p, &err), WSEL_E_ARG);
+        assert_int_equal(hf.retries, 1); /* as the fast engine's retry (test_ring_fast_reader) */
+    }
+    wsel_ring_handle hm = {.mode = (wsel_ring_mode)7};
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_pick(r, &hm, true, &p, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, "unknown pick mode 7"));
+    /* a good pick still works after the refusals: the one address, slot 1 */
+    assert_int_equal(wsel_ring_pick(r, &h, true, &p, &err), WSEL_OK);
+    assert_int_equal(p.outcome, WSEL_RING_PEER);
+    assert_int_equal(p.slot, 1);
+    assert_int_equal(wsel_ring_fast_pick(f, &h, true, &p, &err), WSEL_OK);
+    assert_int_equal(p.slot, 1);
+    wsel_ring_fast_free(f);
+    wsel_ring_free(r);
+
+    static const char *const names[] = {"PEER", "UNHEALTHY", "NO_PEERS", "DNS", "EXPIRED"};
+    const wsel_ring_outcome outs[] = {WSEL_RING_PEER, WSEL_RING_UNHEALTHY, WSEL_RING_NO_PEERS,
+                                      WSEL_RING_DNS, WSEL_RING_EXPIRED};
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(wsel_ring_outcome_name(outs[i]), names[i]);
+    assert_string_equal(wsel_ring_outcome_name((wsel_ring_outcome)42), "UNKNOWN");
 }
 
 /* ---- running ------------------------------------------------------------------------------ */
@@ -372,6 +453,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_refusals_and_edges),
         cmocka_unit_test(test_scenario_runs),
         cmocka_unit_test(test_scenario_dns),
         cmocka_unit_test(test_scenario_faults),

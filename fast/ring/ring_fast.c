@@ -34,7 +34,7 @@ static wsel__frec *rec_new(const wsel_ring *r, const wsel__raddr *a)
         return NULL;
     memcpy(rec->ip, a->ip, li);
     memset(rec->ip64, 0, sizeof rec->ip64);
-    if (a->iptype != WSEL_RING_NAME && li <= sizeof rec->ip64)
+    if (a->iptype != WSEL_RING_NAME && li <= sizeof rec->ip64) /* an IP's text: always fits */
         memcpy(rec->ip64, a->ip, li);
     rec->pub.ip = rec->ip;
     rec->pub.hostname = NULL;

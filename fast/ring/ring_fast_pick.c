@@ -16,31 +16,24 @@
 #define NONE UINT32_MAX
 #define HOT static inline __attribute__((always_inline))
 
-/* d in [0, lim) such that slot p + d (cyclic in 1..n) is the first available slot from p
- * on, or NONE. Bits above n and bit 0 are never set. */
-HOT uint32_t next_avail(const wsel__fview *v, uint32_t p, uint32_t lim)
+/* d in [0, n) such that slot p + d (cyclic in 1..n) is the first available slot from p
+ * on, or NONE. Bits above n and bit 0 are never set. (No bound here: of its inlined
+ * copies only the writer's continued walk has a skip budget below n, and applies it.) */
+HOT uint32_t next_avail(const wsel__fview *v, uint32_t p)
 {
     const uint64_t *b = v->avail;
     const uint32_t n = v->n;
     size_t w = p >> 6, last = n >> 6;
     uint64_t x = b[w] >> (p & 63);
-    uint32_t d;
-    if (x) {
-        d = (uint32_t)__builtin_ctzll(x);
-        return d < lim ? d : NONE;
-    }
+    if (x)
+        return (uint32_t)__builtin_ctzll(x);
     for (size_t k = w + 1; k <= last; k++)
-        if (b[k]) {
-            d = (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k])) - p;
-            return d < lim ? d : NONE;
-        }
-    for (size_t k = 0; k <= w; k++) {
-        x = k == w ? b[k] & ((UINT64_C(1) << (p & 63)) - 1) : b[k];
-        if (x) {
-            d = n - p + (uint32_t)(k * 64 + (size_t)__builtin_ctzll(x));
-            return d < lim ? d : NONE;
-        }
-    }
+        if (b[k])
+            return (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k])) - p;
+    /* wrapped: word w holds no set bit at or above p here (x was 0), so it needs no mask */
+    for (size_t k = 0; k <= w; k++)
+        if (b[k])
+            return n - p + (uint32_t)(k * 64 + (size_t)__builtin_ctzll(b[k]));
     return NONE;
 }
 
@@ -118,38 +111,14 @@ void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick
         view_peer(f, vp, cache_only, peer);
 }
 
-/* From slot w->slot after w->skipped skips (rr_take: from a round-robin pointer value
- * taken here) to the first available slot, and the answer there. */
-HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode, wsel__fwalk *w,
-             bool rr_take, bool cache_only, wsel_ring_view_pick *out)
+/* The end of a walk: the first available slot at distance d from slot w->slot (NONE:
+ * none), and the answer there, or EXPIRED for the writer to re-query. */
+HOT int land(const wsel__fview *v, wsel__fwalk *w, uint32_t d, bool cache_only,
+             wsel_ring_view_pick *out)
 {
-    const uint32_t n = v->n;
-    uint32_t p = w->slot, d;
-    if (mode == WSEL_RING_RR && rr_take) {
-        /* take pointer value P, and move the pointer past the slot we land on */
-        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
-        do {
-            d = next_avail(v, P, n);
-            np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
-        } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
-                                                        memory_order_relaxed));
-        p = P;
-    } else {
-        /* continuing at slot p after w->skipped skips (the writer, after a re-query) */
-        uint32_t lim = n - w->skipped;
-        d = next_avail(v, p, lim);
-        if (mode == WSEL_RING_RR) {
-            uint64_t adv = d == NONE ? lim : d; /* none: one more, as the reference */
-            uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
-            while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
-                                                          memory_order_relaxed,
-                                                          memory_order_relaxed))
-                ;
-        }
-    }
     if (d == NONE)
         return outcome(out, WSEL_RING_NO_PEERS, 0);
-    p = step(p, d, n);
+    uint32_t p = step(w->slot, d, v->n);
     w->slot = p;
     w->skipped += d;
     const wsel__frec *rec = v->owner[p];
@@ -157,6 +126,47 @@ HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode, wsel_
         return outcome(out, WSEL_RING_EXPIRED, p);
     chose(out, rec, p);
     return WSEL_OK;
+}
+
+/* A pick's walk from its start slot w->slot; round-robin starts at a pointer value taken
+ * here and moves the pointer just past the slot it lands on. */
+HOT int walk(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode, wsel__fwalk *w,
+             bool cache_only, wsel_ring_view_pick *out)
+{
+    const uint32_t n = v->n;
+    uint32_t d;
+    if (mode == WSEL_RING_RR) {
+        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed), np;
+        do {
+            d = next_avail(v, P);
+            np = d == NONE ? step(P, 1, n) : step(P, (uint64_t)d + 1, n); /* none: N + 1 */
+        } while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, np, memory_order_relaxed,
+                                                        memory_order_relaxed));
+        w->slot = P;
+    } else {
+        d = next_avail(v, w->slot);
+    }
+    return land(v, w, d, cache_only, out);
+}
+
+/* The writer's walk going on at slot w->slot after w->skipped skips (after a re-query),
+ * within the N skips in all; round-robin moves the pointer one value per slot looked
+ * at, as the reference does (one more when there is no peer). */
+static int walk_on(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
+                   wsel__fwalk *w, bool cache_only, wsel_ring_view_pick *out)
+{
+    const uint32_t n = v->n, lim = n - w->skipped;
+    uint32_t d = next_avail(v, w->slot);
+    if (d >= lim) /* beyond the skips left (NONE too) */
+        d = NONE;
+    if (mode == WSEL_RING_RR) {
+        uint64_t adv = d == NONE ? lim : d;
+        uint32_t P = atomic_load_explicit(&f->rr, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&f->rr, &P, step(P, adv, n),
+                                                      memory_order_relaxed, memory_order_relaxed))
+            ;
+    }
+    return land(v, w, d, cache_only, out);
 }
 
 /* A hashed pick's start slot: 1 + ((hash mod N + retries mod N) mod N). */
@@ -176,7 +186,9 @@ HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
 {
     const uint32_t n = v->n;
     double x = h->u * (double)n;
-    /* 0 <= x <= n <= 2^24: truncation is the floor, and the signed conversion is enough */
+    /* 0 <= x <= n <= 2^24: truncation is the floor, and the signed conversion is enough.
+     * x >= n is not reached with IEEE doubles rounding to nearest (u <= 1 - 2^-53 keeps
+     * u N below n by more than half a unit there); kept for other float evaluation */
     uint64_t k = x >= (double)n ? n - 1 : (uint64_t)(int64_t)x;
     if (h->retries) {
         k += h->retries < n ? h->retries : h->retries % n;
@@ -226,7 +238,7 @@ HOT int pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,
         return rc;
     if (!v->healthy)
         return outcome(out, WSEL_RING_UNHEALTHY, 0);
-    return walk(f, v, h->mode, w, true, cache_only, out);
+    return walk(f, v, h->mode, w, cache_only, out);
 }
 
 /* Whether the address of slot s of v (available) may be given as it stands: no refresh
@@ -270,7 +282,9 @@ HOT bool quick_keyed(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_on
 }
 
 /* The common round-robin pick: the pointer's slot holds an available address needing no
- * refresh and no other reader moved the pointer meanwhile (else false, nothing changed). */
+ * refresh and no other reader moved the pointer meanwhile (else false, nothing changed).
+ * (A failed compare-and-swap here needs another reader moving the pointer meanwhile, as
+ * tests/test_ring_fast_threads.c has them; no single-threaded input reaches it.) */
 HOT bool quick_rr(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
                   wsel_ring_view_pick *out)
 {
@@ -300,7 +314,7 @@ static __attribute__((noinline)) int pick_other(wsel_ring_fast *f, wsel_ring_han
 {
     if (quick_rr(f, h, cache_only, out))
         return WSEL_OK;
-    wsel__fwalk w;
+    wsel__fwalk w = {0, 0};
     return pick(f, h, cache_only, out, &w, err);
 }
 
@@ -356,7 +370,7 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
         view_peer(f, &vp, cache_only, peer);
         return WSEL_OK;
     }
-    wsel__fwalk w;
+    wsel__fwalk w = {0, 0};
     int rc = pick(f, h, cache_only, &vp, &w, err);
     while (rc == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED) {
         /* as wsel_ring_pick: re-query the host; the same address still there is the
@@ -379,7 +393,7 @@ int wsel_ring_fast_pick_refresh(wsel_ring_fast *f, wsel_ring_handle *h, bool cac
             outcome(&vp, WSEL_RING_UNHEALTHY, 0);
             break;
         }
-        rc = walk(f, v, h->mode, &w, false, cache_only, &vp);
+        rc = walk_on(f, v, h->mode, &w, cache_only, &vp);
     }
     if (rc == WSEL_OK)
         view_peer(f, &vp, cache_only, peer);
