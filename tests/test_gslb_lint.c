@@ -210,7 +210,8 @@ static int lint_has(const char *text, unsigned code, char *sev, unsigned *line)
 static void each_check(void **s)
 {
     (void)s;
-    unsigned seen[35] = {0};
+    enum { LAST_CODE = 36 }; /* G036: the last code (include/wsel/gslb.h, man/wsel.1) */
+    unsigned seen[LAST_CODE + 1] = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char sev = '?';
         unsigned line = 0;
@@ -224,9 +225,10 @@ static void each_check(void **s)
             print_error("G%03u: clean config fired\n%s", cases[i].code, cases[i].clean);
             fail();
         }
+        assert_in_range(cases[i].code, 1, LAST_CODE); /* a new code: raise LAST_CODE */
         seen[cases[i].code] = 1;
     }
-    for (unsigned c = 1; c <= 34; c++)
+    for (unsigned c = 1; c <= LAST_CODE; c++)
         if (!seen[c]) {
             print_error("G%03u has no case\n", c);
             fail();
