@@ -17,6 +17,8 @@
 
 #include "wsel.h"
 #include "../core/addr.h"
+#include "../core/escape.h"
+#include "../core/internal.h"
 #include "../core/isa.h"
 
 /* The kinds the exit status depends on: out of memory (3), the call or the build (2),
@@ -196,6 +198,119 @@ static void test_addr_text(void **unused)
     assert_string_equal(out, "");
 }
 
+/* Text for a terminal (core/escape.h): control bytes and DEL as \DDD (three decimal
+ * digits), every other byte itself; a buffer too small keeps whole escapes only. */
+static void test_escape(void **unused)
+{
+    (void)unused;
+    char buf[32];
+    assert_string_equal(wsel__escape("a\tb\x7f" "c\x1b", buf, sizeof buf), "a\\009b\\127c\\027");
+    assert_string_equal(wsel__escape("\xc3\xa9", buf, sizeof buf), "\xc3\xa9"); /* UTF-8 kept */
+    assert_string_equal(wsel__escape("ab\ncd", buf, 6), "ab"); /* "\010" would not fit */
+    assert_string_equal(wsel__escape("ab\ncd", buf, 7), "ab\\010");
+    assert_string_equal(wsel__escape(NULL, buf, sizeof buf), "");
+    buf[0] = 'x';
+    wsel__escape("abc", buf, 0); /* no room at all: nothing written */
+    assert_int_equal(buf[0], 'x');
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    wsel__escape_put(f, "q\r");
+    wsel__escape_put(f, NULL);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(text, "q\\013");
+    free(text);
+}
+
+/* The one growth rule of the library's arrays (core/internal.h): nothing to do when the
+ * capacity holds `need`; at least 16, doubling; a size whose bytes overflow is refused
+ * with the array and its capacity untouched. */
+static void test_grow(void **unused)
+{
+    (void)unused;
+    int *a = NULL;
+    size_t cap = 0;
+    assert_true(wsel__grow(&a, &cap, 1, sizeof *a));
+    assert_int_equal(cap, 16);
+    a[15] = 7;
+    assert_true(wsel__grow(&a, &cap, 16, sizeof *a)); /* fits: unchanged */
+    assert_int_equal(cap, 16);
+    assert_true(wsel__grow(&a, &cap, 17, sizeof *a));
+    assert_int_equal(cap, 32);
+    assert_int_equal(a[15], 7);
+    assert_int_equal(a[16], 0); /* the new part is zeroed */
+    assert_true(wsel__grow(&a, &cap, 100, sizeof *a));
+    assert_int_equal(cap, 128);
+    int *before = a;
+    assert_false(wsel__grow(&a, &cap, SIZE_MAX / 2, sizeof *a));
+    assert_false(wsel__grow(&a, &cap, 200, 0));
+    assert_ptr_equal(a, before);
+    assert_int_equal(cap, 128);
+    free(a);
+}
+
+/* The weighted system's variant choice by name (include/wsel/resolve.h): "fast" always
+ * runs and is not listed; "ref" and unknown names cannot be forced; forcing a variant
+ * that runs makes it the one "fast" resolves to, and NULL or "fast" restores the
+ * automatic choice. */
+static void test_fast_force_by_name(void **unused)
+{
+    (void)unused;
+    const char *automatic = wsel_fast_selected();
+    assert_true(wsel_variant_available("fast"));
+    assert_false(wsel_variant_available(NULL));
+    assert_false(wsel_variant_available("nope"));
+    assert_null(wsel_variant_name(wsel_variant_count()));
+    assert_int_equal(wsel_fast_force("ref"), WSEL_E_ARG);
+    assert_int_equal(wsel_fast_force("nope"), WSEL_E_ARG);
+    assert_int_equal(wsel_fast_force("fast-scalar"), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), "fast-scalar");
+    assert_int_equal(wsel_fast_force(NULL), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), automatic);
+    assert_int_equal(wsel_fast_force("fast-scalar"), WSEL_OK);
+    assert_int_equal(wsel_fast_force("fast"), WSEL_OK);
+    assert_string_equal(wsel_fast_selected(), automatic);
+    for (size_t i = 0; i < wsel_variant_count(); i++) {
+        const char *n = wsel_variant_name(i);
+        int rc = wsel_fast_force(n);
+        if (strcmp(n, "ref") == 0)
+            assert_int_equal(rc, WSEL_E_ARG);
+        else
+            assert_int_equal(rc, wsel_variant_available(n) ? WSEL_OK : WSEL_E_UNSUPPORTED);
+    }
+    assert_int_equal(wsel_fast_force(NULL), WSEL_OK);
+}
+
+/* A weighted resolver by engine id (include/wsel/resolve.h): the reference engine is the
+ * variant "ref", the fast one the variant "fast" resolves to; any other id is a bad
+ * argument. sync and reclaim on no resolver do nothing and say so. */
+static void test_resolver_by_engine(void **unused)
+{
+    (void)unused;
+    static const char conf[] = "plugins => { weighted => { r => { a => [ 192.0.2.1, 1 ] } } }\n";
+    wsel_config *cfg = NULL;
+    wsel_state *st = NULL;
+    wsel_resolver *r = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_config_load_buffer("t", conf, sizeof conf - 1, NULL, &cfg, &err), WSEL_OK);
+    assert_int_equal(wsel_state_new(cfg, &st, &err), WSEL_OK);
+    assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_REF, &r, &err), WSEL_OK);
+    assert_string_equal(wsel_resolver_variant(r), "ref");
+    wsel_resolver_free(r);
+    assert_int_equal(wsel_resolver_new(cfg, st, WSEL_ENGINE_FAST, &r, &err), WSEL_OK);
+    assert_string_equal(wsel_resolver_variant(r), wsel_fast_selected());
+    wsel_resolver_free(r);
+    r = NULL;
+    assert_int_equal(wsel_resolver_new(cfg, st, (wsel_engine_id)7, &r, &err), WSEL_E_ARG);
+    assert_null(r);
+    assert_non_null(strstr(err.message, "unknown engine id 7"));
+    assert_int_equal(wsel_resolver_sync(NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_resolver_reclaim(NULL), 0);
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +318,10 @@ int main(void)
         cmocka_unit_test(test_systems),
         cmocka_unit_test(test_isa_levels),
         cmocka_unit_test(test_addr_text),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_fast_force_by_name),
+        cmocka_unit_test(test_resolver_by_engine),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "support/support.h"
+#include "../core/weighted/weighted_arena.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -1175,6 +1176,37 @@ static void t_dync_escaped_dot(void **state)
                                               &err), WSEL_E_RECORD);
     assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, ".", &dep, &err),
                      WSEL_E_RECORD);
+    /* the empty origin is the root too; an origin no zone can have (a 64-octet label, a
+     * name longer than 255 octets) holds nothing; no origin: nothing to compare */
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, "", &dep, &err),
+                     WSEL_E_RECORD);
+    char label64[80], huge[400];
+    memset(label64, 'a', 64);
+    strcpy(label64 + 64, ".com");
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, label64, &dep, &err),
+                     WSEL_OK);
+    memset(huge, 'b', sizeof huge - 1);
+    huge[sizeof huge - 1] = '\0';
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, huge, &dep, &err),
+                     WSEL_OK);
+    assert_int_equal(wsel_config_check_record(cfg, "in", WSEL_RR_DYNC, NULL, &dep, &err),
+                     WSEL_OK);
+    wsel_config_free(cfg);
+    /* deprecated may be NULL: an address resource by DYNA (fine) and by DYNC (accepted,
+     * deprecated, gdnsd 3.8); a record type other than DYNA/DYNC is a bad argument */
+    cfg = must_load("ad => { a => [ 192.0.2.1, 1 ] }\n", STANZA);
+    assert_int_equal(wsel_config_check_record(cfg, "ad", WSEL_RR_DYNA, "example.com", NULL, &err),
+                     WSEL_OK);
+    assert_int_equal(wsel_config_check_record(cfg, "ad", WSEL_RR_DYNC, "example.com", NULL, &err),
+                     WSEL_OK);
+    dep = false;
+    assert_int_equal(wsel_config_check_record(cfg, "ad", WSEL_RR_DYNC, "example.com", &dep, &err),
+                     WSEL_OK);
+    assert_true(dep);
+    assert_int_equal(wsel_config_check_record(cfg, "ad", (wsel_rrtype)99, "example.com", &dep,
+                                              &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_check_record(NULL, "ad", WSEL_RR_DYNA, NULL, NULL, &err), WSEL_E_ARG);
+    assert_int_equal(wsel_config_check_record(cfg, NULL, WSEL_RR_DYNA, NULL, NULL, &err), WSEL_E_ARG);
     wsel_config_free(cfg);
 }
 
@@ -1760,10 +1792,81 @@ static void t_error_strings(void **state)
     assert_true(strncmp(buf, "t.conf:1:26: resource 'r', item 'a': weight '0'", 47) == 0);
 }
 
+/* The bump allocator behind parse trees (core/weighted/weighted_arena.h): every block of
+ * zeroed memory it hands out stays its own, whatever the mix of sizes (small ones packed,
+ * a block growing to the next, a big request getting a block of its own behind the
+ * current one), at the alignment asked; impossible sizes are NULL, never a short block.
+ * The checks are on contents, so an overlap or a lost block shows; ASan and valgrind
+ * (CI) see any write past a block and any block not freed. */
+static void t_arena(void **state)
+{
+    (void)state;
+    wsel__arena a = {0};
+    enum { N = 600 };
+    unsigned char *p[N];
+    size_t len[N];
+    for (size_t i = 0; i < N; i++) {
+        /* sizes 0..96, now and then a big one (a quarter of a block and more) */
+        len[i] = i % 50 == 49 ? 20000 + i : (i * 37) % 97;
+        size_t align = (size_t)1 << (i % 5);
+        p[i] = i % 3 ? wsel__arena_alloc_aligned(&a, len[i], align) : wsel__arena_alloc(&a, len[i]);
+        assert_non_null(p[i]);
+        assert_int_equal((uintptr_t)p[i] % (i % 3 ? align : _Alignof(max_align_t)), 0);
+        for (size_t k = 0; k < len[i]; k++)
+            assert_int_equal(p[i][k], 0);
+        memset(p[i], (int)(i % 251) + 1, len[i]);
+    }
+    for (size_t i = 0; i < N; i++)
+        for (size_t k = 0; k < len[i]; k++)
+            if (p[i][k] != (unsigned char)(i % 251 + 1))
+                fail_msg("allocation %zu byte %zu overwritten", i, k);
+    for (size_t i = 1; i < N; i++) /* a size-0 request is a byte of its own */
+        if (len[i] == 0 && len[i - 1] == 0)
+            assert_ptr_not_equal(p[i], p[i - 1]);
+    assert_null(wsel__arena_alloc(&a, SIZE_MAX));
+    assert_null(wsel__arena_array(&a, SIZE_MAX / 2, 4));
+    int *arr = wsel__arena_array(&a, 10, sizeof *arr);
+    assert_non_null(arr);
+    assert_null(wsel__arena_strndup(&a, "x", SIZE_MAX));
+    char *s = wsel__arena_strndup(&a, "abcdef", 3);
+    assert_string_equal(s, "abc");
+    assert_string_equal(wsel__arena_strndup(&a, "", 0), "");
+    assert_string_equal(wsel__arena_strdup(&a, "weighted"), "weighted");
+
+    /* growable lists: resized outside the arena, then adopted (a small one copied, a
+     * large one kept as a block of its own), contents kept either way */
+    assert_null(wsel__arena_vec_resize(NULL, SIZE_MAX));
+    for (size_t bytes = 16; bytes <= 65536; bytes *= 64) {
+        unsigned char *v = wsel__arena_vec_resize(NULL, 8);
+        assert_non_null(v);
+        v = wsel__arena_vec_resize(v, bytes);
+        assert_non_null(v);
+        for (size_t k = 0; k < bytes; k++)
+            v[k] = (unsigned char)(k * 7);
+        unsigned char *kept = wsel__arena_vec_adopt(&a, v, bytes);
+        assert_non_null(kept);
+        for (size_t k = 0; k < bytes; k++)
+            if (kept[k] != (unsigned char)(k * 7))
+                fail_msg("adopted list of %zu bytes: byte %zu changed", bytes, k);
+    }
+    wsel__arena_free(&a);
+    assert_null(a.head);
+    /* a large list adopted by an empty arena is its first block */
+    unsigned char *v = wsel__arena_vec_resize(NULL, 65536);
+    assert_non_null(v);
+    v[65535] = 9;
+    unsigned char *kept = wsel__arena_vec_adopt(&a, v, 65536);
+    assert_non_null(kept);
+    assert_int_equal(kept[65535], 9);
+    assert_non_null(a.head);
+    wsel__arena_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_synopsis),
+        cmocka_unit_test(t_arena),
         cmocka_unit_test(t_synopsis_auto_and_stanza),
         cmocka_unit_test(t_synopsis_stanza_form),
         cmocka_unit_test(t_threshold_007),
