@@ -217,6 +217,15 @@ static uint64_t score_key(const wsel__gslb_query *q)
     return q->st->epoch << 1 | (topo_source(q) == &q->in->ecs);
 }
 
+/* A candidate's prepared records. When no candidate has any, the list was never
+ * allocated: an empty one stands for it (NULL would mean "not prepared" to topo_first,
+ * and NULL + 0 is no pointer C allows; found by fuzz_gslb_engine under UBSan). */
+static const uint32_t *prep_at(const wsel__gslb_topo_prep *tp, size_t first)
+{
+    static const uint32_t none[1];
+    return tp->list ? tp->list + first : none;
+}
+
 unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, size_t p)
 {
     wsel__gslb_topo_prep *tp = &q->st->topo;
@@ -224,7 +233,7 @@ unsigned wsel__gslb_topo_pool(const wsel__gslb_query *q, size_t p)
         return topo_first(q, p, -1, NULL, 0);
     uint64_t key = score_key(q);
     if (tp->pool_key[p] != key) {
-        tp->pool_score[p] = topo_first(q, p, -1, tp->list + tp->pool_first[p],
+        tp->pool_score[p] = topo_first(q, p, -1, prep_at(tp, tp->pool_first[p]),
                                        tp->pool_first[p + 1] - tp->pool_first[p]);
         tp->pool_key[p] = key;
     }
@@ -239,7 +248,7 @@ unsigned wsel__gslb_topo_member(const wsel__gslb_query *q, size_t p, size_t i)
     size_t c = q->st->elig_off[p] + i;
     uint64_t key = score_key(q);
     if (tp->member_key[c] != key) {
-        tp->member_score[c] = topo_first(q, p, (long)i, tp->list + tp->member_first[c],
+        tp->member_score[c] = topo_first(q, p, (long)i, prep_at(tp, tp->member_first[c]),
                                          tp->member_first[c + 1] - tp->member_first[c]);
         tp->member_key[c] = key;
     }
