@@ -428,4 +428,18 @@ else
     ok 0 "# SKIP out-of-memory injection needs a glibc build without sanitizers"
 fi
 
+# a geo server side is read from the inputs at query time (doc/gslb.md §10: a geo
+# attribute of the VS address is a "live" record, never decided from the config alone):
+# continent EU scores v2 (EU) 100 and v1 (NA) nothing, so topology answers v2 every time
+cat >"$TMP/geo.conf" <<'CONF'
+gtm server s { product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a p { load-balancing-mode topology alternate-mode none fallback-mode none members { s:v1 { member-order 0 } s:v2 { member-order 1 } } }
+gtm wideip a g.example.com { pools { p } }
+gtm topology ldns: subnet 0.0.0.0/0 server: continent EU { score 100 }
+CONF
+printf '%s\n' '{"query": {"ldns": "198.51.100.7"}, "members": {"s:v1": {"up": true}, "s:v2": {"up": true}},' \
+    ' "geo": {"10.0.0.1": {"continent": "NA"}, "10.0.0.2": {"continent": "EU"}}}' >"$TMP/geo.json"
+run gslb resolve "$TMP/geo.conf" g.example.com --inputs "$TMP/geo.json" -n 3 --json
+jqok '[.queries[].addresses[0]] == ["10.0.0.2","10.0.0.2","10.0.0.2"]' "topology: a server-side continent read from the inputs' geo at query time"
+
 done_testing
