@@ -225,13 +225,17 @@ static int monitor_attr(conf_parser *p, const tok *key, char **rule)
     for (size_t i = from; i < p->i; i++)
         len += strlen(p->t[i].text) + 1;
     free(*rule);
-    if (!(*rule = calloc(len, 1)))
+    if (!(*rule = malloc(len)))
         return nomem(p);
+    char *o = *rule;
     for (size_t i = from; i < p->i; i++) {
+        size_t n = strlen(p->t[i].text);
         if (i > from)
-            strcat(*rule, " ");
-        strcat(*rule, p->t[i].text);
+            *o++ = ' ';
+        memcpy(o, p->t[i].text, n);
+        o += n;
     }
+    *o = '\0';
     return 0;
 }
 
