@@ -64,18 +64,65 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-WSEL__RING_MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+/* Address a drops its most recent slots onto the free stack until it holds c (< its
+ * count). The moves of a redistribution, so written with the list ends, counts and arrays
+ * in locals: stores through the uint32_t arrays could otherwise alias a->count and
+ * r->nfree and force a reload per slot. */
+static void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 {
-    uint32_t s = a->tail;
-    a->tail = r->prev[s];
-    if (a->tail)
-        r->next[a->tail] = 0;
+    uint32_t *const prev = r->prev, *const fr = r->free, *const journal = r->journal;
+    wsel__raddr **const wheel = r->wheel;
+    uint8_t *const jmark = r->jmark;
+    uint32_t s = a->tail, nf = r->nfree, nj = r->njournal;
+    for (uint32_t k = a->count - c; k > 0; k--) {
+        wheel[s] = NULL;
+        fr[nf++] = s;
+        if (jmark && !jmark[s]) {
+            jmark[s] = 1;
+            journal[nj++] = s;
+        }
+        s = prev[s];
+    }
+    a->tail = s;
+    if (s)
+        r->next[s] = 0;
     else
         a->head = 0;
-    a->count--;
-    r->wheel[s] = NULL;
-    wsel__ring_journal_note(r, s);
-    return s;
+    a->count = c;
+    r->nfree = nf;
+    r->njournal = nj;
+}
+
+/* Address a takes slots from the top of the free stack until it holds c (> its count) or
+ * the stack is empty; the same locals as drop_to. */
+static void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+{
+    uint32_t *const prev = r->prev, *const next = r->next, *const fr = r->free;
+    uint32_t *const journal = r->journal;
+    wsel__raddr **const wheel = r->wheel;
+    uint8_t *const jmark = r->jmark;
+    uint32_t need = c - a->count, nf = r->nfree, nj = r->njournal;
+    uint32_t k = need < nf ? need : nf, t = a->tail;
+    a->count += k;
+    for (; k > 0; k--) {
+        uint32_t s = fr[--nf];
+        wheel[s] = a;
+        prev[s] = t;
+        if (t)
+            next[t] = s;
+        else
+            a->head = s;
+        if (jmark && !jmark[s]) {
+            jmark[s] = 1;
+            journal[nj++] = s;
+        }
+        t = s;
+    }
+    if (t)
+        next[t] = 0;
+    a->tail = t;
+    r->nfree = nf;
+    r->njournal = nj;
 }
 
 #define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
@@ -125,8 +172,8 @@ static size_t sequential_targets(wsel_ring *r)
     for (size_t i = r->held < from ? r->held : from; i < from; i++) {
         wsel__raddr *a = r->addr[i];
         a->target = 0;
-        while (a->count > 0)
-            r->free[r->nfree++] = slot_pop(r, a);
+        if (a->count > 0)
+            drop_to(r, a, 0);
     }
     uint32_t L = r->n;
     for (size_t i = from; i < r->naddr; i++) {
@@ -135,8 +182,8 @@ static size_t sequential_targets(wsel_ring *r)
         a->target = c;
         L -= c;
         W -= a->weight;
-        while (a->count > c)
-            r->free[r->nfree++] = slot_pop(r, a);
+        if (a->count > c)
+            drop_to(r, a, c);
     }
     wsel__ring_cost_add(WSEL__RING_COUNTED, r->naddr - from);
     return from;
@@ -289,16 +336,16 @@ static void redistribute(wsel_ring *r)
         strict_targets(r);
         /* pass 1: surplus slots go back on the free stack, most recently acquired first */
         FOR_EACH_ADDR(r, a)
-            while (a->count > a->target)
-                r->free[r->nfree++] = slot_pop(r, a);
+            if (a->count > a->target)
+                drop_to(r, a, a->target);
     } else {
         from = sequential_targets(r);
     }
     /* pass 2: deficits in iteration order, from the top of the free stack */
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
-        while (a->count < a->target && r->nfree > 0)
-            wsel__ring_slot_push(r, a, r->free[--r->nfree]);
+        if (a->count < a->target && r->nfree > 0)
+            fill_to(r, a, a->target);
         a->settled = true;
         a->prev_weight = a->weight;
     }
@@ -334,10 +381,15 @@ uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
     return u;
 }
 
+bool wsel__ring_healthy_of(const wsel_ring *r, uint64_t w, uint64_t u)
+{
+    return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
+}
+
 bool wsel__ring_healthy(const wsel_ring *r)
 {
     uint64_t u, w = weights(r, &u);
-    return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
+    return wsel__ring_healthy_of(r, w, u);
 }
 
 bool wsel_ring_healthy(const wsel_ring *r)
