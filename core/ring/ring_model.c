@@ -67,20 +67,16 @@ void wsel__ring_journal_stop(wsel_ring *r)
 /* Address a drops its most recent slots onto the free stack until it holds c (< its
  * count). The moves of a redistribution, so written with the list ends, counts and arrays
  * in locals: stores through the uint32_t arrays could otherwise alias a->count and
- * r->nfree and force a reload per slot. */
-static void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+ * r->nfree and force a reload per slot. A dropped slot's owner and journal entry are
+ * left to the end of the redistribution (settle_free): pass 2 hands most of them out
+ * again, and every drop comes before every fill. */
+WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 {
-    uint32_t *const prev = r->prev, *const fr = r->free, *const journal = r->journal;
-    wsel__raddr **const wheel = r->wheel;
-    uint8_t *const jmark = r->jmark;
-    uint32_t s = a->tail, nf = r->nfree, nj = r->njournal;
+    const uint32_t *const prev = r->prev;
+    uint32_t *const fr = r->free;
+    uint32_t s = a->tail, nf = r->nfree;
     for (uint32_t k = a->count - c; k > 0; k--) {
-        wheel[s] = NULL;
         fr[nf++] = s;
-        if (jmark && !jmark[s]) {
-            jmark[s] = 1;
-            journal[nj++] = s;
-        }
         s = prev[s];
     }
     a->tail = s;
@@ -90,12 +86,13 @@ static void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         a->head = 0;
     a->count = c;
     r->nfree = nf;
-    r->njournal = nj;
 }
 
 /* Address a takes slots from the top of the free stack until it holds c (> its count) or
- * the stack is empty; the same locals as drop_to. */
-static void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+ * the stack is empty; the same locals as drop_to. Each slot taken is noted in the
+ * journal (a slot changes owner at most once a redistribution, but a sync may come
+ * after several: the marks keep it once). */
+WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 {
     uint32_t *const prev = r->prev, *const next = r->next, *const fr = r->free;
     uint32_t *const journal = r->journal;
@@ -123,6 +120,18 @@ static void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     a->tail = t;
     r->nfree = nf;
     r->njournal = nj;
+}
+
+/* The end of a redistribution whose free stack held `before` slots before its drops:
+ * the slots dropped and not handed out again (free[before..nfree), when any) lose their
+ * owner and are noted in the journal. */
+static void settle_free(wsel_ring *r, uint32_t before)
+{
+    for (uint32_t i = before; i < r->nfree; i++) {
+        uint32_t s = r->free[i];
+        r->wheel[s] = NULL;
+        wsel__ring_journal_note(r, s);
+    }
 }
 
 #define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
@@ -328,6 +337,7 @@ static void strict_targets(wsel_ring *r)
 
 static void redistribute(wsel_ring *r)
 {
+    uint32_t before = r->nfree;
     /* 5.2.3's mode counts (and drops, pass 1) from `from` on: the addresses before it get
      * no slot; strict mode counts every address */
     size_t from = 0;
@@ -349,6 +359,7 @@ static void redistribute(wsel_ring *r)
         a->settled = true;
         a->prev_weight = a->weight;
     }
+    settle_free(r, before);
     r->held = from;
 }
 
