@@ -525,8 +525,8 @@ static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel
     pe->weight = h->node_weight;
     if (want == WSEL_RING_IPV6)
         aaaa_key(pe->ip, pe->key, sizeof pe->key);
-    else
-        snprintf(pe->key, sizeof pe->key, "%s", pe->ip);
+    else /* an IPv4 address's text is its key (at most 15 bytes) */
+        memcpy(pe->key, pe->ip, strlen(pe->ip) + 1);
     return WSEL_OK;
 }
 
@@ -710,12 +710,11 @@ static int resolve_plan(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
     memset(&rec, 0, sizeof rec);
     wsel_ring_entry self;
     if (h->literal) {
-        char buf[64];
+        /* an IP literal answers itself; only an IPv6 literal holds a colon */
         memset(&self, 0, sizeof self);
         self.address = h->name;
         self.ttl = UINT32_MAX;
-        rec.type = wsel__ring_parse_ip(h->name, buf, sizeof buf) == WSEL_RING_IPV4 ? WSEL_RING_A
-                                                                        : WSEL_RING_AAAA;
+        rec.type = strchr(h->name, ':') ? WSEL_RING_AAAA : WSEL_RING_A;
         rec.entries = &self;
         rec.n_entries = 1;
     } else if (r->dns.resolve(r->dns.ctx, h->name, &rec) != 0) {

@@ -106,9 +106,11 @@ static void view_set(wsel__fview *v, const wsel_ring *r, uint32_t s)
 /* view_set for the slots log[from..to), the arrays in locals (a store through owner or
  * avail could alias the ring's). older: the part of the log before this sync's, whose
  * slots marked in the ring's journal (jmark) are skipped, as this sync's part rewrites
- * them; else this sync's part, whose marks are cleared once the slot is written. */
-static void replay(wsel__fview *v, wsel_ring *r, const uint32_t *log, size_t from, size_t to,
-                   bool older)
+ * them; else this sync's part, whose marks are cleared once the slot is written.
+ * Inlined with `older` constant, so each loop has only its own test. */
+static inline __attribute__((always_inline)) void replay(wsel__fview *v, wsel_ring *r,
+                                                         const uint32_t *log, size_t from,
+                                                         size_t to, bool older)
 {
     wsel__raddr *const *const wheel = r->wheel;
     const wsel__frec **const owner = v->owner;
@@ -120,8 +122,13 @@ static void replay(wsel__fview *v, wsel_ring *r, const uint32_t *log, size_t fro
             continue;
         const wsel__raddr *a = wheel[s];
         uint64_t bit = UINT64_C(1) << (s & 63), w = avail[s >> 6] & ~bit;
-        owner[s] = a ? a->fast : NULL;
-        avail[s >> 6] = a && a->available ? w | bit : w;
+        const wsel__frec *rec = NULL;
+        if (a) {
+            rec = a->fast;
+            w |= a->available ? bit : 0;
+        }
+        owner[s] = rec;
+        avail[s >> 6] = w;
         if (!older)
             jmark[s] = 0;
     }
