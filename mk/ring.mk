@@ -16,8 +16,8 @@ $(BUILD)/fast/ring-change-perf: fast/ring/perf/ring_change_perf.c $(KIT_LIB) $(S
 	$(CC) $(CPPFLAGS) -Itests $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(KIT_LIB) $(STATIC_LIB) $(GSL_LIBS) $(LDLIBS)
 
 .PHONY: ring-change-perf
-ring-change-perf: $(BUILD)/fast/ring-change-perf ## instructions of one ring add + remove pair (ref, fast) under callgrind
-	@for e in ref fast; do \
+ring-change-perf: $(BUILD)/fast/ring-change-perf ## instructions of one ring add + remove pair (ref, fast, and the floor of any exact implementation) under callgrind
+	@for e in ref fast floor; do \
 	  a=$$(valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/fast/cg.$$e.1 $(BUILD)/fast/ring-change-perf $$e 100 2>/dev/null && \
 	       sed -n 's/^summary: *//p' $(BUILD)/fast/cg.$$e.1); \
 	  b=$$(valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/fast/cg.$$e.2 $(BUILD)/fast/ring-change-perf $$e 1100 2>/dev/null && \

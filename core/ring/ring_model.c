@@ -13,15 +13,6 @@
 #include "../addr.h"
 #include "ring_model.h"
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static int nomem(wsel_error *err)
 {
     return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "ring: out of memory");
@@ -101,22 +92,20 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     uint32_t need = c - a->count, nf = r->nfree, nj = r->njournal;
     uint32_t k = need < nf ? need : nf, t = a->tail;
     a->count += k;
+    if (!t) /* the first slot heads the list: next[] is then linked from it on */
+        a->head = fr[nf - 1]; /* (k > 0: the caller saw count < c and a free slot) */
     for (; k > 0; k--) {
         uint32_t s = fr[--nf];
         wheel[s] = a;
         prev[s] = t;
-        if (t)
-            next[t] = s;
-        else
-            a->head = s;
+        next[t] = s; /* next[0]: a slot no list reads */
         if (jmark && !jmark[s]) {
             jmark[s] = 1;
             journal[nj++] = s;
         }
         t = s;
     }
-    if (t)
-        next[t] = 0;
+    next[t] = 0;
     a->tail = t;
     r->nfree = nf;
     r->njournal = nj;
@@ -429,14 +418,17 @@ typedef struct plan {
     size_t n;
 } plan;
 
+static void addr_free(wsel__raddr *a)
+{
+    free(a); /* and its text (addr_new) */
+}
+
 static void plan_free(plan *p)
 {
     if (p->e)
         for (size_t i = 0; i < p->n; i++)
-            if (p->e[i].fresh) {
-                free(p->e[i].fresh->ip);
-                free(p->e[i].fresh);
-            }
+            if (p->e[i].fresh)
+                addr_free(p->e[i].fresh);
     free(p->e);
     p->e = NULL;
 }
@@ -591,20 +583,20 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
         pe->ord = i;
         p->n++;
     }
-    qsort(p->e, p->n, sizeof *p->e, cmp_pentry);
+    if (p->n > 1)
+        qsort(p->e, p->n, sizeof *p->e, cmp_pentry);
     return WSEL_OK;
 }
 
+/* An address and its text are one block (addr_free). */
 static wsel__raddr *addr_new(wsel_ring *r, wsel__rhost *h, const pentry *pe)
 {
-    wsel__raddr *a = calloc(1, sizeof *a);
+    size_t len = strlen(pe->ip) + 1;
+    wsel__raddr *a = calloc(1, sizeof *a + len);
     if (!a)
         return NULL;
-    a->ip = dupstr(pe->ip);
-    if (!a->ip) {
-        free(a);
-        return NULL;
-    }
+    a->ip = (char *)(a + 1);
+    memcpy(a->ip, pe->ip, len);
     a->iptype = pe->iptype;
     a->port = pe->port;
     a->weight = pe->weight;
@@ -653,11 +645,6 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
     return WSEL_OK;
 }
 
-static void addr_free(wsel__raddr *a)
-{
-    free(a->ip);
-    free(a);
-}
 
 /* Applies a plan: disable what goes, append what comes, redistribute once (unless
  * `settle` is false: a batch build, whose new hosts have nothing to disable, replays the
@@ -864,21 +851,21 @@ static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t w
 {
     if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
         return nomem(err);
-    wsel__rhost *h = calloc(1, sizeof *h);
-    if (!h || !(h->name = dupstr(name))) {
-        free(h);
+    size_t len = strlen(name) + 1;
+    wsel__rhost *h = calloc(1, sizeof *h + len); /* the host and its name: one block */
+    if (!h)
         return nomem(err);
-    }
-    char buf[64];
+    h->name = (char *)(h + 1);
+    memcpy(h->name, name, len);
+    uint8_t bin[16];
     h->port = (uint16_t)port;
     h->node_weight = weight;
-    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
+    h->literal = wsel__addr_parse(name, len - 1, true, bin) != 0;
     h->prev_ttl0_or_empty = true;
     plan p;
     int rc = resolve_plan(r, h, &p, err);
     if (rc) {
         free(h->a);
-        free(h->name);
         free(h);
         return rc;
     }
@@ -912,8 +899,7 @@ static void host_free(wsel__rhost *h)
     for (size_t k = 0; k < h->n; k++)
         addr_free(h->a[k]);
     free(h->a);
-    free(h->name);
-    free(h);
+    free(h); /* and its name (host_append) */
 }
 
 int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *found,
