@@ -64,10 +64,10 @@ void wsel__ring_journal_stop(wsel_ring *r)
 WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 {
     const uint32_t *const prev = r->prev;
-    uint32_t *const fr = r->free;
-    uint32_t s = a->tail, nf = r->nfree;
-    for (uint32_t k = a->count - c; k > 0; k--) {
-        fr[nf++] = s;
+    uint32_t *top = r->free + r->nfree, *const end = top + (a->count - c);
+    uint32_t s = a->tail;
+    while (top != end) {
+        *top++ = s;
         s = prev[s];
     }
     a->tail = s;
@@ -75,8 +75,8 @@ WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         r->next[s] = 0;
     else
         a->head = 0;
+    r->nfree += a->count - c;
     a->count = c;
-    r->nfree = nf;
 }
 
 /* Address a takes slots from the top of the free stack until it holds c (> its count) or
@@ -91,11 +91,13 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     uint8_t *const jmark = r->jmark;
     uint32_t need = c - a->count, nf = r->nfree, nj = r->njournal;
     uint32_t k = need < nf ? need : nf, t = a->tail;
+    const uint32_t *top = fr + nf, *const end = top - k;
     a->count += k;
+    r->nfree = nf - k;
     if (!t) /* the first slot heads the list: next[] is then linked from it on */
-        a->head = fr[nf - 1]; /* (k > 0: the caller saw count < c and a free slot) */
-    for (; k > 0; k--) {
-        uint32_t s = fr[--nf];
+        a->head = top[-1]; /* (k > 0: the caller saw count < c and a free slot) */
+    while (top != end) {
+        uint32_t s = *--top;
         wheel[s] = a;
         prev[s] = t;
         next[t] = s; /* next[0]: a slot no list reads */
@@ -107,7 +109,6 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     }
     next[t] = 0;
     a->tail = t;
-    r->nfree = nf;
     r->njournal = nj;
 }
 
