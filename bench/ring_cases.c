@@ -8,6 +8,7 @@
  * counted) per iteration, in ns, each also as <op>-view for the fast engine's pick
  * without a copy (wsel_ring_fast_pick_view); add and remove (one host on a 10 000-slot wheel of 50
  * hosts; fast: the ring change plus the sync that publishes it, and a reclaim), in us;
+ * pair (that add and that remove in one iteration, with no pause of the timer between);
  * build (a 65 536-slot wheel of 1000 hosts given at construction; fast: plus attaching
  * the engine), in ms.
  * size: wheel slots / hosts. state: up (every address available) or down25 (a quarter
@@ -36,12 +37,12 @@ static const char *const re_names[RE_COUNT] = {"ref", "fast", "floor"};
 enum {
     RO_HASH, RO_FLOAT, RO_RR, RO_RETRY,
     RO_HASH_VIEW, RO_FLOAT_VIEW, RO_RR_VIEW, RO_RETRY_VIEW,
-    RO_ADD, RO_REMOVE, RO_BUILD, RO_COUNT
+    RO_ADD, RO_REMOVE, RO_BUILD, RO_PAIR, RO_COUNT
 };
 static const char *const ro_names[RO_COUNT] = {
     "hash", "float", "rr", "retry",
     "hash-view", "float-view", "rr-view", "retry-view",
-    "add", "remove", "build"};
+    "add", "remove", "build", "pair"};
 #define RO_VIEWS (RO_HASH_VIEW - RO_HASH) /* op + RO_VIEWS: the op's view form */
 
 typedef struct ring_fx {
@@ -229,7 +230,11 @@ static void bm_change(wsel_bench_state *st, void *arg)
     if (!fx_ready(st, c))
         return;
     int rc = 0;
-    while (wsel_bench_keep_running(st)) {
+    while (c->op == RO_PAIR && wsel_bench_keep_running(st)) {
+        rc |= toggle(c, true);
+        rc |= toggle(c, false);
+    }
+    while (c->op != RO_PAIR && wsel_bench_keep_running(st)) {
         wsel_bench_pause(st);
         rc |= toggle(c, c->op == RO_REMOVE); /* set up the opposite, untimed */
         wsel_bench_resume(st);
@@ -300,6 +305,7 @@ size_t wsel_bench_ring_register(void)
     for (int e = RE_REF; e <= RE_FAST; e++) {
         n += reg(e, RO_ADD, fx, bm_change, WSEL_BENCH_US);
         n += reg(e, RO_REMOVE, fx, bm_change, WSEL_BENCH_US);
+        n += reg(e, RO_PAIR, fx, bm_change, WSEL_BENCH_US);
     }
     ring_fx *big = fx_new(65536, 1000, false);
     for (int e = RE_REF; e <= RE_FAST; e++)
