@@ -62,37 +62,12 @@ typedef struct ring_case {
     ring_fx *fx;
 } ring_case;
 
-static void host_name(uint32_t i, char *buf, size_t len)
-{
-    snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
-}
-
 /* A ring of `hosts` IP-literal hosts of weights 1..100, given at construction (5.2.3
  * adds them one by one, sorted; wsel replays those adds in a batch: doc/ring.md
- * section 2, "The batch build"). */
+ * section 2, "The batch build"): the kit's, shared with fast/ring/perf/. */
 static wsel_ring *ring_make(uint32_t slots, uint32_t hosts)
 {
-    wsel_ring_host_spec *spec = calloc(hosts ? hosts : 1, sizeof *spec);
-    char(*names)[32] = calloc(hosts ? hosts : 1, sizeof *names);
-    wsel_ring *r = NULL;
-    if (spec && names) {
-        uint64_t st = 17;
-        for (uint32_t i = 0; i < hosts; i++) {
-            host_name(i, names[i], sizeof names[i]);
-            spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&st, 1, 100)};
-        }
-        wsel_ring_opts o;
-        wsel_ring_opts_init(&o);
-        o.dns.resolve = wsel_kit_ring_literals_only;
-        o.wheel_size = slots;
-        o.hosts = spec;
-        o.n_hosts = hosts;
-        if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
-            r = NULL;
-    }
-    free(spec);
-    free(names);
-    return r;
+    return wsel_kit_ring_bench(slots, hosts);
 }
 
 static bool fx_ensure(ring_fx *fx)
@@ -105,7 +80,7 @@ static bool fx_ensure(ring_fx *fx)
         return false;
     for (uint32_t i = 0; fx->down25 && i < fx->hosts; i += 4) {
         char name[32];
-        host_name(i, name, sizeof name);
+        wsel_kit_ring_bench_name(i, name, sizeof name);
         if (wsel_ring_set_host_status(fx->r, name, 80, false, NULL))
             return false;
     }

@@ -5,10 +5,10 @@
  * followed by a sync and a reclaim, as in the bench.
  *
  * Engine `floor` is what any exact implementation of 5.2.3's redistribution must do for
- * the same pair, with nothing around it: the same weights, each change one pass of counts
- * over the 51 addresses (section 5's floating-point chain) and the slot moves, each
- * address's slots a plain array used as a stack, the wheel an array of owner numbers; no
- * host, no resolving, no journal, no view to publish.
+ * the same pair, with nothing around it: from the same wheel (copied from the ring), each
+ * change one pass of counts over the 51 addresses (section 5's floating-point chain) and
+ * the same slot moves, each address's slots a plain array used as a stack, the wheel an
+ * array of owner numbers; no host, no resolving, no journal, no view to publish.
  *
  *   ring-change-perf ref|fast|floor PAIRS          (run under callgrind twice with two
  *                                                    pair counts; make ring-change-perf)
@@ -68,20 +68,27 @@ static void floor_redistribute(floor_ring *g)
     g->nf = nf;
 }
 
-static floor_ring *floor_new(const wsel_ring_host_spec *spec)
+/* The floor's copy of ring r: its addresses in iteration order, their slots in the order
+ * they took them (its free stack is empty: every slot is owned while there is weight). */
+static floor_ring *floor_new(const wsel_ring *r)
 {
     floor_ring *g = calloc(1, sizeof *g);
-    if (!g)
+    if (!g || wsel_ring_address_count(r) != HOSTS)
         return NULL;
-    for (uint32_t i = 0; i <= HOSTS; i++) {
-        g->w[i] = i < HOSTS ? (uint32_t)spec[i].weight : EXTRA_WEIGHT;
+    for (uint32_t i = 0; i <= HOSTS; i++)
         if (!(g->st[i] = malloc(SLOTS * sizeof *g->st[i])))
             return NULL; /* (the driver exits) */
+    for (uint32_t i = 0; i < HOSTS; i++) {
+        wsel_ring_address a;
+        wsel_ring_address_get(r, i, &a);
+        g->w[i] = a.weight;
+        g->n[i] = (uint32_t)a.n_slots;
+        wsel_ring_address_slots(r, i, g->st[i]);
+        for (uint32_t k = 0; k < g->n[i]; k++)
+            g->wheel[g->st[i][k]] = (uint8_t)(i + 1);
     }
-    for (uint32_t s = 0; s < SLOTS; s++)
-        g->fr[g->nf++] = SLOTS - s;
+    g->w[HOSTS] = EXTRA_WEIGHT;
     g->naddr = HOSTS;
-    floor_redistribute(g);
     return g;
 }
 
@@ -112,25 +119,10 @@ int main(int argc, char **argv)
     }
     bool fast = strcmp(argv[1], "fast") == 0, flo = strcmp(argv[1], "floor") == 0;
     long pairs = atol(argv[2]), reps = argc == 4 ? atol(argv[3]) : 1;
-    wsel_ring_host_spec spec[HOSTS];
-    char names[HOSTS][32];
-    uint64_t st = 17;
-    for (uint32_t i = 0; i < HOSTS; i++) {
-        snprintf(names[i], sizeof names[i], "10.%u.%u.%u", i / 50000, (i / 200) % 250,
-                 1 + i % 200);
-        spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&st, 1, 100)};
-    }
-    wsel_ring_opts o;
-    wsel_ring_opts_init(&o);
-    o.dns.resolve = wsel_kit_ring_literals_only;
-    o.wheel_size = SLOTS;
-    o.hosts = spec;
-    o.n_hosts = HOSTS;
-    wsel_ring *r = NULL;
+    wsel_ring *r = wsel_kit_ring_bench(SLOTS, HOSTS);
     wsel_ring_fast *f = NULL;
     floor_ring *g = NULL;
-    if (flo ? !(g = floor_new(spec))
-            : wsel_ring_new(&o, &r, NULL) != WSEL_OK || (fast && wsel_ring_fast_new(r, &f, NULL))) {
+    if (!r || (flo && !(g = floor_new(r))) || (fast && wsel_ring_fast_new(r, &f, NULL))) {
         fprintf(stderr, "ring-change-perf: could not build the ring\n");
         return 1;
     }
