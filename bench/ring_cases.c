@@ -8,6 +8,7 @@
  * counted) per iteration, in ns, each also as <op>-view for the fast engine's pick
  * without a copy (wsel_ring_fast_pick_view); add and remove (one host on a 10 000-slot wheel of 50
  * hosts; fast: the ring change plus the sync that publishes it, and a reclaim), in us;
+ * pair (that add and that remove in one iteration, with no pause of the timer between);
  * build (a 65 536-slot wheel of 1000 hosts given at construction; fast: plus attaching
  * the engine), in ms.
  * size: wheel slots / hosts. state: up (every address available) or down25 (a quarter
@@ -36,12 +37,12 @@ static const char *const re_names[RE_COUNT] = {"ref", "fast", "floor"};
 enum {
     RO_HASH, RO_FLOAT, RO_RR, RO_RETRY,
     RO_HASH_VIEW, RO_FLOAT_VIEW, RO_RR_VIEW, RO_RETRY_VIEW,
-    RO_ADD, RO_REMOVE, RO_BUILD, RO_COUNT
+    RO_ADD, RO_REMOVE, RO_BUILD, RO_PAIR, RO_COUNT
 };
 static const char *const ro_names[RO_COUNT] = {
     "hash", "float", "rr", "retry",
     "hash-view", "float-view", "rr-view", "retry-view",
-    "add", "remove", "build"};
+    "add", "remove", "build", "pair"};
 #define RO_VIEWS (RO_HASH_VIEW - RO_HASH) /* op + RO_VIEWS: the op's view form */
 
 typedef struct ring_fx {
@@ -61,37 +62,12 @@ typedef struct ring_case {
     ring_fx *fx;
 } ring_case;
 
-static void host_name(uint32_t i, char *buf, size_t len)
-{
-    snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
-}
-
 /* A ring of `hosts` IP-literal hosts of weights 1..100, given at construction (5.2.3
  * adds them one by one, sorted; wsel replays those adds in a batch: doc/ring.md
- * section 2, "The batch build"). */
+ * section 2, "The batch build"): the kit's, shared with fast/ring/perf/. */
 static wsel_ring *ring_make(uint32_t slots, uint32_t hosts)
 {
-    wsel_ring_host_spec *spec = calloc(hosts ? hosts : 1, sizeof *spec);
-    char(*names)[32] = calloc(hosts ? hosts : 1, sizeof *names);
-    wsel_ring *r = NULL;
-    if (spec && names) {
-        uint64_t st = 17;
-        for (uint32_t i = 0; i < hosts; i++) {
-            host_name(i, names[i], sizeof names[i]);
-            spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&st, 1, 100)};
-        }
-        wsel_ring_opts o;
-        wsel_ring_opts_init(&o);
-        o.dns.resolve = wsel_kit_ring_literals_only;
-        o.wheel_size = slots;
-        o.hosts = spec;
-        o.n_hosts = hosts;
-        if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
-            r = NULL;
-    }
-    free(spec);
-    free(names);
-    return r;
+    return wsel_kit_ring_bench(slots, hosts);
 }
 
 static bool fx_ensure(ring_fx *fx)
@@ -104,7 +80,7 @@ static bool fx_ensure(ring_fx *fx)
         return false;
     for (uint32_t i = 0; fx->down25 && i < fx->hosts; i += 4) {
         char name[32];
-        host_name(i, name, sizeof name);
+        wsel_kit_ring_bench_name(i, name, sizeof name);
         if (wsel_ring_set_host_status(fx->r, name, 80, false, NULL))
             return false;
     }
@@ -229,7 +205,11 @@ static void bm_change(wsel_bench_state *st, void *arg)
     if (!fx_ready(st, c))
         return;
     int rc = 0;
-    while (wsel_bench_keep_running(st)) {
+    while (c->op == RO_PAIR && wsel_bench_keep_running(st)) {
+        rc |= toggle(c, true);
+        rc |= toggle(c, false);
+    }
+    while (c->op != RO_PAIR && wsel_bench_keep_running(st)) {
         wsel_bench_pause(st);
         rc |= toggle(c, c->op == RO_REMOVE); /* set up the opposite, untimed */
         wsel_bench_resume(st);
@@ -300,6 +280,7 @@ size_t wsel_bench_ring_register(void)
     for (int e = RE_REF; e <= RE_FAST; e++) {
         n += reg(e, RO_ADD, fx, bm_change, WSEL_BENCH_US);
         n += reg(e, RO_REMOVE, fx, bm_change, WSEL_BENCH_US);
+        n += reg(e, RO_PAIR, fx, bm_change, WSEL_BENCH_US);
     }
     ring_fx *big = fx_new(65536, 1000, false);
     for (int e = RE_REF; e <= RE_FAST; e++)

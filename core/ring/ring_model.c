@@ -13,15 +13,6 @@
 #include "../addr.h"
 #include "ring_model.h"
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static int nomem(wsel_error *err)
 {
     return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "ring: out of memory");
@@ -64,18 +55,73 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-WSEL__RING_MOVE uint32_t slot_pop(wsel_ring *r, wsel__raddr *a)
+/* Address a drops its most recent slots onto the free stack until it holds c (< its
+ * count). The moves of a redistribution, so written with the list ends, counts and arrays
+ * in locals: stores through the uint32_t arrays could otherwise alias a->count and
+ * r->nfree and force a reload per slot. A dropped slot's owner and journal entry are
+ * left to the end of the redistribution (settle_free): pass 2 hands most of them out
+ * again, and every drop comes before every fill. */
+WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 {
+    const uint32_t *const prev = r->prev;
+    uint32_t *top = r->free + r->nfree, *const end = top + (a->count - c);
     uint32_t s = a->tail;
-    a->tail = r->prev[s];
-    if (a->tail)
-        r->next[a->tail] = 0;
+    while (top != end) {
+        *top++ = s;
+        s = prev[s];
+    }
+    a->tail = s;
+    if (s)
+        r->next[s] = 0;
     else
         a->head = 0;
-    a->count--;
-    r->wheel[s] = NULL;
-    wsel__ring_journal_note(r, s);
-    return s;
+    r->nfree += a->count - c;
+    a->count = c;
+}
+
+/* Address a takes slots from the top of the free stack until it holds c (> its count) or
+ * the stack is empty; the same locals as drop_to. Each slot taken is noted in the
+ * journal (a slot changes owner at most once a redistribution, but a sync may come
+ * after several: the marks keep it once). */
+WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+{
+    uint32_t *const prev = r->prev, *const next = r->next, *const fr = r->free;
+    uint32_t *const journal = r->journal;
+    wsel__raddr **const wheel = r->wheel;
+    uint8_t *const jmark = r->jmark;
+    uint32_t need = c - a->count, nf = r->nfree, nj = r->njournal;
+    uint32_t k = need < nf ? need : nf, t = a->tail;
+    const uint32_t *top = fr + nf, *const end = top - k;
+    a->count += k;
+    r->nfree = nf - k;
+    if (!t) /* the first slot heads the list: next[] is then linked from it on */
+        a->head = top[-1]; /* (k > 0: the caller saw count < c and a free slot) */
+    while (top != end) {
+        uint32_t s = *--top;
+        wheel[s] = a;
+        prev[s] = t;
+        next[t] = s; /* next[0]: a slot no list reads */
+        if (jmark && !jmark[s]) {
+            jmark[s] = 1;
+            journal[nj++] = s;
+        }
+        t = s;
+    }
+    next[t] = 0;
+    a->tail = t;
+    r->njournal = nj;
+}
+
+/* The end of a redistribution whose free stack held `before` slots before its drops:
+ * the slots dropped and not handed out again (free[before..nfree), when any) lose their
+ * owner and are noted in the journal. */
+static void settle_free(wsel_ring *r, uint32_t before)
+{
+    for (uint32_t i = before; i < r->nfree; i++) {
+        uint32_t s = r->free[i];
+        r->wheel[s] = NULL;
+        wsel__ring_journal_note(r, s);
+    }
 }
 
 #define FOR_EACH_ADDR WSEL__RING_FOR_EACH_ADDR
@@ -125,8 +171,8 @@ static size_t sequential_targets(wsel_ring *r)
     for (size_t i = r->held < from ? r->held : from; i < from; i++) {
         wsel__raddr *a = r->addr[i];
         a->target = 0;
-        while (a->count > 0)
-            r->free[r->nfree++] = slot_pop(r, a);
+        if (a->count > 0)
+            drop_to(r, a, 0);
     }
     uint32_t L = r->n;
     for (size_t i = from; i < r->naddr; i++) {
@@ -135,8 +181,8 @@ static size_t sequential_targets(wsel_ring *r)
         a->target = c;
         L -= c;
         W -= a->weight;
-        while (a->count > c)
-            r->free[r->nfree++] = slot_pop(r, a);
+        if (a->count > c)
+            drop_to(r, a, c);
     }
     wsel__ring_cost_add(WSEL__RING_COUNTED, r->naddr - from);
     return from;
@@ -281,6 +327,7 @@ static void strict_targets(wsel_ring *r)
 
 static void redistribute(wsel_ring *r)
 {
+    uint32_t before = r->nfree;
     /* 5.2.3's mode counts (and drops, pass 1) from `from` on: the addresses before it get
      * no slot; strict mode counts every address */
     size_t from = 0;
@@ -289,19 +336,20 @@ static void redistribute(wsel_ring *r)
         strict_targets(r);
         /* pass 1: surplus slots go back on the free stack, most recently acquired first */
         FOR_EACH_ADDR(r, a)
-            while (a->count > a->target)
-                r->free[r->nfree++] = slot_pop(r, a);
+            if (a->count > a->target)
+                drop_to(r, a, a->target);
     } else {
         from = sequential_targets(r);
     }
     /* pass 2: deficits in iteration order, from the top of the free stack */
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
-        while (a->count < a->target && r->nfree > 0)
-            wsel__ring_slot_push(r, a, r->free[--r->nfree]);
+        if (a->count < a->target && r->nfree > 0)
+            fill_to(r, a, a->target);
         a->settled = true;
         a->prev_weight = a->weight;
     }
+    settle_free(r, before);
     r->held = from;
 }
 
@@ -334,10 +382,15 @@ uint64_t wsel_ring_unavailable_weight(const wsel_ring *r)
     return u;
 }
 
+bool wsel__ring_healthy_of(const wsel_ring *r, uint64_t w, uint64_t u)
+{
+    return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
+}
+
 bool wsel__ring_healthy(const wsel_ring *r)
 {
     uint64_t u, w = weights(r, &u);
-    return w > 0 && (double)(w - u) / (double)w * 100.0 > r->threshold;
+    return wsel__ring_healthy_of(r, w, u);
 }
 
 bool wsel_ring_healthy(const wsel_ring *r)
@@ -366,14 +419,17 @@ typedef struct plan {
     size_t n;
 } plan;
 
+static void addr_free(wsel__raddr *a)
+{
+    free(a); /* and its text (addr_new) */
+}
+
 static void plan_free(plan *p)
 {
     if (p->e)
         for (size_t i = 0; i < p->n; i++)
-            if (p->e[i].fresh) {
-                free(p->e[i].fresh->ip);
-                free(p->e[i].fresh);
-            }
+            if (p->e[i].fresh)
+                addr_free(p->e[i].fresh);
     free(p->e);
     p->e = NULL;
 }
@@ -462,8 +518,8 @@ static int plan_ip_entry(const wsel__rhost *h, wsel_ring_rrtype type, const wsel
     pe->weight = h->node_weight;
     if (want == WSEL_RING_IPV6)
         aaaa_key(pe->ip, pe->key, sizeof pe->key);
-    else
-        snprintf(pe->key, sizeof pe->key, "%s", pe->ip);
+    else /* an IPv4 address's text is its key (at most 15 bytes) */
+        memcpy(pe->key, pe->ip, strlen(pe->ip) + 1);
     return WSEL_OK;
 }
 
@@ -528,20 +584,20 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
         pe->ord = i;
         p->n++;
     }
-    qsort(p->e, p->n, sizeof *p->e, cmp_pentry);
+    if (p->n > 1)
+        qsort(p->e, p->n, sizeof *p->e, cmp_pentry);
     return WSEL_OK;
 }
 
+/* An address and its text are one block (addr_free). */
 static wsel__raddr *addr_new(wsel_ring *r, wsel__rhost *h, const pentry *pe)
 {
-    wsel__raddr *a = calloc(1, sizeof *a);
+    size_t len = strlen(pe->ip) + 1;
+    wsel__raddr *a = calloc(1, sizeof *a + len);
     if (!a)
         return NULL;
-    a->ip = dupstr(pe->ip);
-    if (!a->ip) {
-        free(a);
-        return NULL;
-    }
+    a->ip = (char *)(a + 1);
+    memcpy(a->ip, pe->ip, len);
     a->iptype = pe->iptype;
     a->port = pe->port;
     a->weight = pe->weight;
@@ -590,11 +646,6 @@ static int plan_addresses(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err
     return WSEL_OK;
 }
 
-static void addr_free(wsel__raddr *a)
-{
-    free(a->ip);
-    free(a);
-}
 
 /* Applies a plan: disable what goes, append what comes, redistribute once (unless
  * `settle` is false: a batch build, whose new hosts have nothing to disable, replays the
@@ -647,12 +698,11 @@ static int resolve_plan(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
     memset(&rec, 0, sizeof rec);
     wsel_ring_entry self;
     if (h->literal) {
-        char buf[64];
+        /* an IP literal answers itself; only an IPv6 literal holds a colon */
         memset(&self, 0, sizeof self);
         self.address = h->name;
         self.ttl = UINT32_MAX;
-        rec.type = wsel__ring_parse_ip(h->name, buf, sizeof buf) == WSEL_RING_IPV4 ? WSEL_RING_A
-                                                                        : WSEL_RING_AAAA;
+        rec.type = strchr(h->name, ':') ? WSEL_RING_AAAA : WSEL_RING_A;
         rec.entries = &self;
         rec.n_entries = 1;
     } else if (r->dns.resolve(r->dns.ctx, h->name, &rec) != 0) {
@@ -802,21 +852,21 @@ static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t w
 {
     if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
         return nomem(err);
-    wsel__rhost *h = calloc(1, sizeof *h);
-    if (!h || !(h->name = dupstr(name))) {
-        free(h);
+    size_t len = strlen(name) + 1;
+    wsel__rhost *h = calloc(1, sizeof *h + len); /* the host and its name: one block */
+    if (!h)
         return nomem(err);
-    }
-    char buf[64];
+    h->name = (char *)(h + 1);
+    memcpy(h->name, name, len);
+    uint8_t bin[16];
     h->port = (uint16_t)port;
     h->node_weight = weight;
-    h->literal = wsel__ring_parse_ip(name, buf, sizeof buf) != WSEL_RING_NAME;
+    h->literal = wsel__addr_parse(name, len - 1, true, bin) != 0;
     h->prev_ttl0_or_empty = true;
     plan p;
     int rc = resolve_plan(r, h, &p, err);
     if (rc) {
         free(h->a);
-        free(h->name);
         free(h);
         return rc;
     }
@@ -850,8 +900,7 @@ static void host_free(wsel__rhost *h)
     for (size_t k = 0; k < h->n; k++)
         addr_free(h->a[k]);
     free(h->a);
-    free(h->name);
-    free(h);
+    free(h); /* and its name (host_append) */
 }
 
 int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *found,

@@ -161,6 +161,9 @@ wsel_ring_iptype wsel__ring_parse_ip(const char *s, char *out, size_t len);
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err);
 /* W > 0 and (W - U) / W * 100 > threshold (section 10). */
 bool wsel__ring_healthy(const wsel_ring *r);
+/* The same test for a total weight w of which u is unavailable (a caller that summed
+ * them in its own walk over the addresses: the fast engine's sync). */
+bool wsel__ring_healthy_of(const wsel_ring *r, uint64_t w, uint64_t u);
 /* Host (name, port), or NULL; through the host index. */
 wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t port);
 /* The first host named `name` (any port) after host list position `after` (SIZE_MAX:

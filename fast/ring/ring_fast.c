@@ -103,13 +103,48 @@ static void view_set(wsel__fview *v, const wsel_ring *r, uint32_t s)
         v->avail[s >> 6] &= ~bit;
 }
 
-/* Brings v (unpublished) to the ring's state: by replaying the log from its position if
- * the log still reaches back that far, else from a copy of the current view. */
-static void view_update(wsel_ring_fast *f, wsel__fview *v)
+/* view_set for the slots log[from..to), the arrays in locals (a store through owner or
+ * avail could alias the ring's). older: the part of the log before this sync's, whose
+ * slots marked in the ring's journal (jmark) are skipped, as this sync's part rewrites
+ * them; else this sync's part, whose marks are cleared once the slot is written.
+ * Inlined with `older` constant, so each loop has only its own test. */
+static inline __attribute__((always_inline)) void replay(wsel__fview *v, wsel_ring *r,
+                                                         const uint32_t *log, size_t from,
+                                                         size_t to, bool older)
 {
-    const wsel_ring *r = f->r;
+    wsel__raddr *const *const wheel = r->wheel;
+    const wsel__frec **const owner = v->owner;
+    uint64_t *const avail = v->avail;
+    uint8_t *const jmark = r->jmark;
+    for (size_t i = from; i < to; i++) {
+        uint32_t s = log[i];
+        if (older && jmark[s])
+            continue;
+        const wsel__raddr *a = wheel[s];
+        uint64_t bit = UINT64_C(1) << (s & 63), w = avail[s >> 6] & ~bit;
+        const wsel__frec *rec = NULL;
+        if (a) {
+            rec = a->fast;
+            w |= a->available ? bit : 0;
+        }
+        owner[s] = rec;
+        avail[s >> 6] = w;
+        if (!older)
+            jmark[s] = 0;
+    }
+}
+
+/* Brings v (unpublished) to the ring's state: by replaying the log from its position if
+ * the log still reaches back that far, else from a copy of the current view. The log
+ * from position `base` on is this sync's (the journal's slots, then the flipped ones); a
+ * slot of the older part that the journal also holds is written once, by the newer
+ * part. Clears the journal's marks. */
+static void view_update(wsel_ring_fast *f, wsel__fview *v, uint64_t base)
+{
+    wsel_ring *r = f->r;
     const wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
     uint64_t from = v->log_pos;
+    size_t b = (size_t)(base - f->log_off);
     if (!cur) {
         for (uint32_t s = 1; s <= r->n; s++)
             view_set(v, r, s);
@@ -119,9 +154,9 @@ static void view_update(wsel_ring_fast *f, wsel__fview *v)
             memcpy(v->avail, cur->avail, ((size_t)(r->n >> 6) + 1) * sizeof *v->avail);
             from = cur->log_pos;
         }
-        for (size_t i = (size_t)(from - f->log_off); i < f->nlog; i++)
-            view_set(v, r, f->log[i]);
+        replay(v, r, f->log, (size_t)(from - f->log_off), b, true);
     }
+    replay(v, r, f->log, b, f->nlog, false);
     v->log_pos = f->log_off + f->nlog;
 }
 
@@ -130,36 +165,56 @@ typedef struct sync_scan {
     uint64_t gen;               /* this sync */
     size_t flips;               /* slots of the addresses whose availability flipped */
     size_t fresh, gone;         /* records made for new addresses, records of gone ones */
+    size_t stale;               /* records whose expiry is not their host's */
     double min_expire;
     bool healthy;
 } sync_scan;
 
-/* 1. a record for every address (a failure here leaves spare records, no harm) */
+/* 1. one walk over the addresses: a record for each (a failure here leaves spare records,
+ * no harm), what flipped or expires differently, the smallest expiry, the weights that
+ * decide health. The records of removed addresses are counted, not looked for: every
+ * address has one record, so the live list holds nrecs - naddr others. */
 static int scan_addresses(wsel_ring_fast *f, sync_scan *sc, wsel_error *err)
 {
     wsel_ring *r = f->r;
     wsel__raddr *a;
+    uint64_t w = 0, u = 0;
     sc->min_expire = INFINITY;
     FOR_EACH_ADDR(r, a) {
         wsel__frec *rec = a->fast;
+        double e = a->host->expire;
         if (!rec) {
             if (!(rec = rec_new(r, a)))
                 return nomem(err);
             rec->next = f->recs;
             f->recs = rec;
+            f->nrecs++;
             a->fast = rec;
             sc->fresh++;
         }
         rec->seen = sc->gen;
         if (rec->avail_pub != a->available)
             sc->flips += a->count;
-        if (a->host->expire < sc->min_expire)
-            sc->min_expire = a->host->expire;
+        if (atomic_load_explicit(&rec->expire, memory_order_relaxed) != e)
+            sc->stale++;
+        if (e < sc->min_expire)
+            sc->min_expire = e;
+        w += a->weight;
+        u += a->available ? 0 : a->weight;
     }
-    for (wsel__frec *rec = f->recs; rec; rec = rec->next)
-        sc->gone += rec->seen != sc->gen;
-    sc->healthy = wsel__ring_healthy(r);
+    sc->gone = f->nrecs - r->naddr;
+    sc->healthy = wsel__ring_healthy_of(r, w, u);
     return WSEL_OK;
+}
+
+/* The records' expiries brought up to date, in place (only when one differs). */
+static void store_expiries(wsel_ring_fast *f, const sync_scan *sc)
+{
+    const wsel__raddr *a;
+    if (sc->stale)
+        FOR_EACH_ADDR(f->r, a)
+            atomic_store_explicit(&((wsel__frec *)a->fast)->expire, a->host->expire,
+                                  memory_order_relaxed);
 }
 
 /* Nothing a reader could see changed since the view cur: only expiries are brought up
@@ -170,10 +225,7 @@ static bool unchanged(wsel_ring_fast *f, const wsel__fview *cur, const sync_scan
     if (!cur || sc->fresh || sc->gone || sc->flips || r->njournal || cur->healthy != sc->healthy ||
         cur->now != r->now || cur->min_expire != sc->min_expire)
         return false;
-    const wsel__raddr *a;
-    FOR_EACH_ADDR(r, a)
-        atomic_store_explicit(&((wsel__frec *)a->fast)->expire, a->host->expire,
-                              memory_order_relaxed);
+    store_expiries(f, sc);
     return true;
 }
 
@@ -198,37 +250,40 @@ static wsel__fview *reserve(wsel_ring_fast *f, const sync_scan *sc)
     return v;
 }
 
-/* 3. commit: log the moved and flipped slots, retire gone records, build v, publish it */
+/* 3. commit: log the moved and flipped slots, retire gone records, build v, publish it.
+ * The journal's marks stay set until v is built (view_update skips those slots in the
+ * older part of the log). */
 static void commit(wsel_ring_fast *f, wsel__fview *v, const sync_scan *sc)
 {
     wsel_ring *r = f->r;
-    for (uint32_t i = 0; i < r->njournal; i++) {
-        uint32_t s = r->journal[i];
-        r->jmark[s] = 0;
-        f->log[f->nlog++] = s;
-    }
-    r->njournal = 0;
+    uint64_t base = f->log_off + f->nlog;
+    if (r->njournal) /* (no log yet: f->log may be NULL) */
+        memcpy(f->log + f->nlog, r->journal, (size_t)r->njournal * sizeof *f->log);
+    f->nlog += r->njournal;
+    store_expiries(f, sc);
     wsel__raddr *a;
-    FOR_EACH_ADDR(r, a) {
-        wsel__frec *rec = a->fast;
-        atomic_store_explicit(&rec->expire, a->host->expire, memory_order_relaxed);
-        if (rec->avail_pub != a->available) {
-            rec->avail_pub = a->available;
-            for (uint32_t s = a->head; s; s = r->next[s])
-                f->log[f->nlog++] = s;
+    if (sc->flips)
+        FOR_EACH_ADDR(r, a) {
+            wsel__frec *rec = a->fast;
+            if (rec->avail_pub != a->available) {
+                rec->avail_pub = a->available;
+                for (uint32_t s = a->head; s; s = r->next[s])
+                    f->log[f->nlog++] = s;
+            }
         }
-    }
-    for (wsel__frec **pp = &f->recs; *pp;) {
+    for (wsel__frec **pp = &f->recs; sc->gone && *pp;) {
         wsel__frec *rec = *pp;
         if (rec->seen != sc->gen) {
             *pp = rec->next;
             f->dead[f->ndead++] = rec;
+            f->nrecs--;
         } else {
             pp = &rec->next;
         }
     }
     wsel__fview *cur = atomic_load_explicit(&f->cur, memory_order_relaxed);
-    view_update(f, v);
+    view_update(f, v, base);
+    r->njournal = 0;
     v->healthy = sc->healthy;
     v->now = r->now;
     v->min_expire = sc->min_expire;

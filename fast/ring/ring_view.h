@@ -68,6 +68,8 @@ struct wsel_ring_fast {
     /* writer only */
     uint64_t gen;
     wsel__frec *recs;           /* live records */
+    size_t nrecs;               /* how many: one per address, plus those of addresses
+                                   removed since the last sync */
     wsel__frec **dead;          /* records of removed addresses, freed by reclaim */
     size_t ndead, capdead;
     wsel__retired retired;      /* replaced views (core/retire.h) */

@@ -144,6 +144,13 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
  * reach it: any name it is asked about fails. */
 int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
 
+/* The benchmarks' ring (bench/ring_cases.c, fast/ring/perf/ring_change_perf.c): `hosts`
+ * IP-literal hosts, host i named by wsel_kit_ring_bench_name (10.a.b.c), port 80, weights
+ * 1..100 drawn from seed 17, given at construction to a wheel of `slots`; NULL when it
+ * cannot be built. */
+wsel_ring *wsel_kit_ring_bench(uint32_t slots, uint32_t hosts);
+void wsel_kit_ring_bench_name(uint32_t i, char *buf, size_t len);
+
 /* Whether rings a and b are in the same state as far as any later change can tell (the
  * batch build's proof, doc/ring.md section 2): the same addresses in the same order
  * (text, port, weight, availability, host), each holding the same slots acquired in the

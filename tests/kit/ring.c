@@ -48,6 +48,36 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
     return 0;
 }
 
+void wsel_kit_ring_bench_name(uint32_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
+}
+
+wsel_ring *wsel_kit_ring_bench(uint32_t slots, uint32_t hosts)
+{
+    wsel_ring_host_spec *spec = calloc(hosts ? hosts : 1, sizeof *spec);
+    char(*names)[32] = calloc(hosts ? hosts : 1, sizeof *names);
+    wsel_ring *r = NULL;
+    if (spec && names) {
+        uint64_t st = 17;
+        for (uint32_t i = 0; i < hosts; i++) {
+            wsel_kit_ring_bench_name(i, names[i], sizeof names[i]);
+            spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&st, 1, 100)};
+        }
+        wsel_ring_opts o;
+        wsel_ring_opts_init(&o);
+        o.dns.resolve = wsel_kit_ring_literals_only;
+        o.wheel_size = slots;
+        o.hosts = spec;
+        o.n_hosts = hosts;
+        if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
+            r = NULL;
+    }
+    free(spec);
+    free(names);
+    return r;
+}
+
 static const char *slots_differ(const wsel_ring *a, const wsel_ring *b, size_t i, char *buf,
                                 size_t len)
 {
