@@ -313,10 +313,10 @@ static void batch_case(uint32_t n, uint32_t hosts, uint32_t lo, uint32_t hi, uin
     free(names);
 }
 
-/* The batch build counts four adds side by side, each from its own first counted
+/* The batch build counts eight adds side by side, each from its own first counted
  * address: where many addresses get nothing those starts differ within a group, so each
  * lane runs alone up to the latest start, and alone again past the first add's end;
- * a batch of 1..3 adds left over is counted one add at a time. */
+ * a batch of 1..7 adds left over is counted one add at a time. */
 static void test_batch_lanes(void **state)
 {
     (void)state;
@@ -324,10 +324,10 @@ static void test_batch_lanes(void **state)
     batch_case(5, 200, 1, 3, 300, 12);        /* a tiny wheel, ties */
     batch_case(1000, 257, 1, 65535, 300, 13); /* every address counted; 1 add left over */
     batch_case(64, 130, 50, 50, 300, 14);     /* equal weights */
-    for (uint32_t h = 1; h <= 9; h++)         /* 0..3 adds past the last group */
-        batch_case(10, h, 1, 100, 300, 15 + h);
+    for (uint32_t h = 1; h <= 17; h++)        /* 0..7 adds past the last group */
+        batch_case(1000, h, 1, 100, 300, 15 + h);
     batch_case(16, 41, 1, 100, 7, 30);        /* a host given twice ends the batch at 41 */
-    batch_case(16, 6, 1, 100, 2, 31);         /* ... at 6: one group and 2 adds */
+    batch_case(16, 10, 1, 100, 2, 31);        /* ... at 10: one group and 2 adds */
     batch_case(3, 150, 1, 100, 149, 32);      /* ... its first mention the last add */
 }
 

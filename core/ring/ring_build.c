@@ -9,7 +9,7 @@
  * the lists are written once, at the end.
  *
  * The counts of one add do not depend on any other add's (only the moves are ordered),
- * so the counts of LANES consecutive adds are taken together, their serial
+ * so the counts of LANES consecutive adds (8) are taken together, their serial
  * floating-point chains side by side in vector lanes (each lane does exactly the scalar
  * operations, IEEE double, in the same order), then each add's moves are made in turn. */
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static inline void drop(replay *p, size_t i, uint32_t keep, uint32_t *fr, uint32
 
 /* The adds replayed together, in vectors of two doubles (the GNU vector extension of gcc
  * and clang; SSE2 registers on x86-64), each operation exact as its scalar form. */
-#define LANES 4
+#define LANES 8
 typedef double v2d __attribute__((vector_size(16)));
 typedef int64_t v2l __attribute__((vector_size(16)));
 
@@ -94,33 +94,42 @@ static void count_one(const replay *p, step *t, size_t a, size_t b)
 }
 
 /* The counts of LANES steps for addresses [a, b), which each of them counts: lane k
- * makes count_one's operations for step k. Every weight is at least 1 here, so the
- * weight left is never 0 (wsel__ring_share's special case). */
+ * makes count_one's operations for step k, two lanes to a vector. Every weight is at
+ * least 1 here, so the weight left is never 0 (wsel__ring_share's special case). */
 static void count_lanes(const replay *p, step *t, size_t a, size_t b)
 {
-    v2d L0 = {t[0].L, t[1].L}, L1 = {t[2].L, t[3].L};
-    v2d W0 = {t[0].W, t[1].W}, W1 = {t[2].W, t[3].W};
+    enum { V = LANES / 2 };
+    v2d L[V], W[V];
     const v2d eps = {0.0001, 0.0001};
-    uint32_t *r0 = t[0].row, *r1 = t[1].row, *r2 = t[2].row, *r3 = t[3].row;
-    size_t f0 = t[0].from, f1 = t[1].from, f2 = t[2].from, f3 = t[3].from;
+    uint32_t *row[LANES];
+    size_t f[LANES];
+    for (int k = 0; k < V; k++) {
+        L[k] = (v2d){t[2 * k].L, t[2 * k + 1].L};
+        W[k] = (v2d){t[2 * k].W, t[2 * k + 1].W};
+    }
+    for (int k = 0; k < LANES; k++) {
+        row[k] = t[k].row;
+        f[k] = t[k].from;
+    }
     for (size_t i = a; i < b; i++) {
         double wi = (double)p->w[i];
         v2d w = {wi, wi};
-        v2d x0 = L0 * (w / W0), x1 = L1 * (w / W1); /* separate statements: never fused */
-        x0 = x0 + eps;
-        x1 = x1 + eps;
-        v2l c0 = __builtin_convertvector(x0, v2l), c1 = __builtin_convertvector(x1, v2l);
-        r0[i - f0] = (uint32_t)c0[0];
-        r1[i - f1] = (uint32_t)c0[1];
-        r2[i - f2] = (uint32_t)c1[0];
-        r3[i - f3] = (uint32_t)c1[1];
-        L0 = L0 - __builtin_convertvector(c0, v2d);
-        L1 = L1 - __builtin_convertvector(c1, v2d);
-        W0 = W0 - w;
-        W1 = W1 - w;
+        for (int k = 0; k < V; k++) {
+            v2d x = L[k] * (w / W[k]); /* separate statements: never fused */
+            x = x + eps;
+            v2l c = __builtin_convertvector(x, v2l);
+            row[2 * k][i - f[2 * k]] = (uint32_t)c[0];
+            row[2 * k + 1][i - f[2 * k + 1]] = (uint32_t)c[1];
+            L[k] = L[k] - __builtin_convertvector(c, v2d);
+            W[k] = W[k] - w;
+        }
     }
-    t[0].L = L0[0], t[1].L = L0[1], t[2].L = L1[0], t[3].L = L1[1];
-    t[0].W = W0[0], t[1].W = W0[1], t[2].W = W1[0], t[3].W = W1[1];
+    for (int k = 0; k < V; k++) {
+        t[2 * k].L = L[k][0];
+        t[2 * k + 1].L = L[k][1];
+        t[2 * k].W = W[k][0];
+        t[2 * k + 1].W = W[k][1];
+    }
 }
 
 /* The counts of n (1..LANES) steps with non-decreasing ends: each starts its chain at
