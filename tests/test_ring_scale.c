@@ -295,11 +295,7 @@ static void batch_case(uint32_t n, uint32_t hosts, uint32_t lo, uint32_t hi, uin
         spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&seed, lo, hi)};
     }
     wsel_ring_opts o;
-    wsel_ring_opts_init(&o);
-    o.dns.resolve = wsel_kit_ring_literals_only;
-    o.wheel_size = n;
-    o.hosts = spec;
-    o.n_hosts = nspec;
+    wsel_kit_ring_literal_opts(&o, n, spec, nspec);
     wsel_ring *batch = NULL, *one = NULL;
     assert_int_equal(wsel_ring_new(&o, &batch, NULL), WSEL_OK);
     assert_int_equal(wsel__ring_new(&o, false, &one, NULL), WSEL_OK);

@@ -48,6 +48,17 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
     return 0;
 }
 
+void wsel_kit_ring_literal_opts(wsel_ring_opts *o, int64_t slots, const wsel_ring_host_spec *h,
+                                size_t n)
+{
+    wsel_ring_opts_init(o);
+    o->dns.resolve = wsel_kit_ring_literals_only;
+    if (slots)
+        o->wheel_size = slots;
+    o->hosts = h;
+    o->n_hosts = n;
+}
+
 static const char *slots_differ(const wsel_ring *a, const wsel_ring *b, size_t i, char *buf,
                                 size_t len)
 {
