@@ -114,6 +114,7 @@ static void count_lanes(const replay *p, step *t, size_t a, size_t b)
     for (size_t i = a; i < b; i++) {
         double wi = (double)p->w[i];
         v2d w = {wi, wi};
+#pragma GCC unroll 4
         for (int k = 0; k < V; k++) {
             v2d x = L[k] * (w / W[k]); /* separate statements: never fused */
             x = x + eps;
