@@ -52,7 +52,7 @@ static inline void drop(replay *p, size_t i, uint32_t keep, uint32_t *fr, uint32
  * and clang; SSE2 registers on x86-64), each operation exact as its scalar form. */
 #define LANES 8
 typedef double v2d __attribute__((vector_size(16)));
-typedef int64_t v2l __attribute__((vector_size(16)));
+typedef int32_t v2i __attribute__((vector_size(8)));
 
 /* One add of a group: its addresses [from, end) are counted, its counts go to row. */
 typedef struct step {
@@ -118,7 +118,7 @@ static void count_lanes(const replay *p, step *t, size_t a, size_t b)
         for (int k = 0; k < V; k++) {
             v2d x = L[k] * (w / W[k]); /* separate statements: never fused */
             x = x + eps;
-            v2l c = __builtin_convertvector(x, v2l);
+            v2i c = __builtin_convertvector(x, v2i); /* below 2^25: as the uint32_t cast */
             row[2 * k][i - f[2 * k]] = (uint32_t)c[0];
             row[2 * k + 1][i - f[2 * k + 1]] = (uint32_t)c[1];
             L[k] = L[k] - __builtin_convertvector(c, v2d);
