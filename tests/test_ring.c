@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_rng.h>
 
 #include "ring_mock.h"
 #include "../core/ring/ring_model.h"
@@ -168,6 +169,48 @@ static void test_order_lists(void **u)
     wsel_error err;
     uint32_t one;
     assert_int_equal(wsel_ring_default_order(0, &one, &err), WSEL_E_ARG);
+}
+
+/* Section 3's list drawn the plain way: GSL's MT19937 through gsl_rng_get, res53, and
+ * 5.2.3's probe one slot at a time. */
+static void naive_order(uint32_t n, uint32_t *out)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    char *taken = calloc(n + 1, 1);
+    assert_true(g && taken);
+    gsl_rng_set(g, 158841259ul);
+    for (uint32_t i = 0; i < n; i++) {
+        double a = (double)(gsl_rng_get(g) >> 5), b = (double)(gsl_rng_get(g) >> 6);
+        uint32_t s = (uint32_t)floor((a * 67108864.0 + b) / 9007199254740992.0 * n) + 1;
+        while (taken[s])
+            s = s == n ? 1 : s + 1;
+        taken[s] = 1;
+        out[i] = s;
+    }
+    free(taken);
+    gsl_rng_free(g);
+}
+
+/* The library's list against the plain one on sizes around the 64-slot words and the
+ * 4096-slot stretch one summary word covers, where probing wraps within a word, across
+ * words and across summary words. */
+static void test_order_probe(void **u)
+{
+    (void)u;
+    static const uint32_t sizes[] = {1, 2, 63, 64, 65, 127, 128, 129, 1000, 4095, 4096, 4097,
+                                     4159, 4160, 4161, 8193, 20000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t n = sizes[k];
+        uint32_t *o = malloc(n * sizeof *o), *want = malloc(n * sizeof *want);
+        assert_true(o && want);
+        naive_order(n, want);
+        assert_int_equal(wsel_ring_default_order(n, o, NULL), WSEL_OK);
+        for (uint32_t i = 0; i < n; i++)
+            if (o[i] != want[i])
+                fail_msg("n=%u: entry %u is %u, want %u", n, i + 1, o[i], want[i]);
+        free(o);
+        free(want);
+    }
 }
 
 /* A given order: the ranks of distinct numbers; a permutation gives the same wheel as the
@@ -1582,6 +1625,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_lists),
+        cmocka_unit_test(test_order_probe),
         cmocka_unit_test(test_given_order),
         cmocka_unit_test(test_equal_keys_keep_order),
         cmocka_unit_test(test_k1),

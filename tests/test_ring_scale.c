@@ -277,12 +277,63 @@ static void test_skip_is_section5(void **state)
     run_model_case(9999, 10001, 1, 1, 5);
 }
 
+/* ---- the batch build's interleaved counts (doc/ring.md section 2) ----------------------- */
+
+/* `hosts` IP literals of weights lo..hi given at construction (the one at `again`, if
+ * below hosts, given a second time at the end with another weight, which ends the batch
+ * there): the batch build's state is the one-by-one build's (wsel__ring_new with batch
+ * false, ring_model.c's own redistribution). */
+static void batch_case(uint32_t n, uint32_t hosts, uint32_t lo, uint32_t hi, uint32_t again,
+                       uint64_t seed)
+{
+    uint32_t nspec = hosts + (again < hosts);
+    wsel_ring_host_spec *spec = calloc(nspec, sizeof *spec);
+    char(*names)[32] = calloc(nspec, sizeof *names);
+    assert_true(spec && names);
+    for (uint32_t i = 0; i < nspec; i++) {
+        literal(i < hosts ? i : again, names[i], sizeof names[i]);
+        spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&seed, lo, hi)};
+    }
+    wsel_ring_opts o;
+    wsel_kit_ring_literal_opts(&o, n, spec, nspec);
+    wsel_ring *batch = NULL, *one = NULL;
+    assert_int_equal(wsel_ring_new(&o, &batch, NULL), WSEL_OK);
+    assert_int_equal(wsel__ring_new(&o, false, &one, NULL), WSEL_OK);
+    char why[256];
+    const char *d = wsel_kit_ring_same_state(batch, one, why, sizeof why);
+    if (d)
+        fail_msg("%u hosts on %u slots: batch and one by one differ: %s", hosts, n, d);
+    wsel_ring_free(batch);
+    wsel_ring_free(one);
+    free(spec);
+    free(names);
+}
+
+/* The batch build counts eight adds side by side, each from its own first counted
+ * address: where many addresses get nothing those starts differ within a group, so each
+ * lane runs alone up to the latest start, and alone again past the first add's end;
+ * a batch of 1..7 adds left over is counted one add at a time. */
+static void test_batch_lanes(void **state)
+{
+    (void)state;
+    batch_case(8, 300, 1, 100, 300, 11);      /* starts differ in nearly every group */
+    batch_case(5, 200, 1, 3, 300, 12);        /* a tiny wheel, ties */
+    batch_case(1000, 257, 1, 65535, 300, 13); /* every address counted; 1 add left over */
+    batch_case(64, 130, 50, 50, 300, 14);     /* equal weights */
+    for (uint32_t h = 1; h <= 17; h++)        /* 0..7 adds past the last group */
+        batch_case(1000, h, 1, 100, 300, 15 + h);
+    batch_case(16, 41, 1, 100, 7, 30);        /* a host given twice ends the batch at 41 */
+    batch_case(16, 10, 1, 100, 2, 31);        /* ... at 10: one group and 2 adds */
+    batch_case(3, 150, 1, 100, 149, 32);      /* ... its first mention the last add */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookups_bounded),
         cmocka_unit_test(test_counted_bounded),
         cmocka_unit_test(test_skip_is_section5),
+        cmocka_unit_test(test_batch_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

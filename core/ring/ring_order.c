@@ -21,21 +21,52 @@ static double res53(const gsl_rng_type *t, void *state)
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
-/* The first free slot at or after s, cyclically: next[] links each taken slot towards
- * the following one, and the path is compressed on the way back, so probing a long run
- * of taken slots costs about one step instead of the run's length (same slot as 5.2.3's
- * one-by-one probe). */
-static uint32_t first_free(uint32_t *next, uint32_t s)
+/* The free slots as bits (slot s is bit s-1 of the words in `bits`), with a summary bit
+ * per word that still has a free slot: the next free slot at or after s, cyclically, is
+ * found 64 slots per step within a word and 64 words per step across them (the same slot
+ * as 5.2.3's step-by-step probe, which walks forward over taken slots, wrapping N -> 1). */
+typedef struct freebits {
+    uint64_t *bits, *sum;
+    uint32_t nw, nsum; /* words of each */
+} freebits;
+
+/* The first nonzero word of w[from..n), or n when none. */
+static uint32_t next_word(const uint64_t *w, uint32_t from, uint32_t n)
 {
-    uint32_t root = s;
-    while (next[root] != root)
-        root = next[root];
-    while (next[s] != root) {
-        uint32_t up = next[s];
-        next[s] = root;
-        s = up;
+    for (uint32_t i = from; i < n; i++)
+        if (w[i])
+            return i;
+    return n;
+}
+
+/* The first word at or after word k (cyclically) that still has a free slot. */
+static uint32_t free_word(const freebits *f, uint32_t k)
+{
+    uint32_t j = k >> 6;
+    uint64_t m = f->sum[j] & (~UINT64_C(0) << (k & 63));
+    if (!m) {
+        j = next_word(f->sum, j + 1, f->nsum);
+        if (j == f->nsum)
+            j = next_word(f->sum, 0, f->nsum); /* wraps; never empty while a slot is free */
+        m = f->sum[j];
     }
-    return root;
+    return (j << 6) + (uint32_t)__builtin_ctzll(m);
+}
+
+/* Takes the first free slot at or after slot s (1-based) and returns it. */
+static uint32_t take_free(freebits *f, uint32_t s)
+{
+    uint32_t b = s - 1, k = b >> 6;
+    uint64_t m = f->bits[k] & (~UINT64_C(0) << (b & 63));
+    if (!m) {
+        k = free_word(f, k + 1 == f->nw ? 0 : k + 1);
+        m = f->bits[k];
+    }
+    b = (k << 6) + (uint32_t)__builtin_ctzll(m);
+    f->bits[k] &= ~(UINT64_C(1) << (b & 63));
+    if (!f->bits[k])
+        f->sum[k >> 6] &= ~(UINT64_C(1) << (k & 63));
+    return b + 1;
 }
 
 int wsel_ring_default_order(uint32_t n, uint32_t *out, wsel_error *err)
@@ -44,23 +75,26 @@ int wsel_ring_default_order(uint32_t n, uint32_t *out, wsel_error *err)
         return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: wheel size %u outside 1..%u", n, WSEL_RING_MAX_SLOTS);
     const gsl_rng_type *t = gsl_rng_mt19937;
+    freebits f = {.nw = (n + 63) / 64};
+    f.nsum = (f.nw + 63) / 64;
     void *state = malloc(t->size);
-    uint32_t *next = malloc(((size_t)n + 1) * sizeof *next);
-    if (!state || !next) {
+    f.bits = malloc(((size_t)f.nw + f.nsum) * sizeof *f.bits);
+    if (!state || !f.bits) {
         free(state);
-        free(next);
+        free(f.bits);
         return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL,
                           "ring: out of memory for the order list");
     }
-    for (uint32_t s = 1; s <= n; s++)
-        next[s] = s; /* free */
+    f.sum = f.bits + f.nw;
+    for (uint32_t k = 0; k < f.nw; k++) /* every slot free, no bit past slot n */
+        f.bits[k] = k + 1 < f.nw || n % 64 == 0 ? ~UINT64_C(0) : (UINT64_C(1) << (n % 64)) - 1;
+    for (uint32_t j = 0; j < f.nsum; j++)
+        f.sum[j] = j + 1 < f.nsum || f.nw % 64 == 0 ? ~UINT64_C(0)
+                                                     : (UINT64_C(1) << (f.nw % 64)) - 1;
     t->set(state, RING_MT_SEED);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = first_free(next, (uint32_t)floor(res53(t, state) * (double)n) + 1);
-        next[s] = s == n ? 1 : s + 1; /* taken: probing goes on forward, wrapping */
-        out[i] = s;
-    }
-    free(next);
+    for (uint32_t i = 0; i < n; i++) /* r * n >= 0, so truncating is the floor */
+        out[i] = take_free(&f, (uint32_t)(res53(t, state) * (double)n) + 1);
+    free(f.bits);
     free(state);
     return WSEL_OK;
 }

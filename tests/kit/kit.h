@@ -143,6 +143,10 @@ const char *wsel_kit_resolver_variant(const wsel_resolver *r);
 /* A ring resolver (wsel_ring_dns.resolve) for rings of IP-literal hosts, which never
  * reach it: any name it is asked about fails. */
 int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *out);
+/* Options for a ring of `slots` slots (0: the default) built from the n IP-literal hosts
+ * h at construction, resolved by wsel_kit_ring_literals_only. */
+void wsel_kit_ring_literal_opts(wsel_ring_opts *o, int64_t slots, const wsel_ring_host_spec *h,
+                                size_t n);
 
 /* The benchmarks' ring (bench/ring_cases.c, fast/ring/perf/ring_change_perf.c): `hosts`
  * IP-literal hosts, host i named by wsel_kit_ring_bench_name (10.a.b.c), port 80, weights

@@ -48,6 +48,17 @@ int wsel_kit_ring_literals_only(void *ctx, const char *name, wsel_ring_record *o
     return 0;
 }
 
+void wsel_kit_ring_literal_opts(wsel_ring_opts *o, int64_t slots, const wsel_ring_host_spec *h,
+                                size_t n)
+{
+    wsel_ring_opts_init(o);
+    o->dns.resolve = wsel_kit_ring_literals_only;
+    if (slots)
+        o->wheel_size = slots;
+    o->hosts = h;
+    o->n_hosts = n;
+}
+
 void wsel_kit_ring_bench_name(uint32_t i, char *buf, size_t len)
 {
     snprintf(buf, len, "10.%u.%u.%u", i / 50000, (i / 200) % 250, 1 + i % 200);
@@ -65,11 +76,7 @@ wsel_ring *wsel_kit_ring_bench(uint32_t slots, uint32_t hosts)
             spec[i] = (wsel_ring_host_spec){names[i], 80, (int64_t)wsel_kit_range(&st, 1, 100)};
         }
         wsel_ring_opts o;
-        wsel_ring_opts_init(&o);
-        o.dns.resolve = wsel_kit_ring_literals_only;
-        o.wheel_size = slots;
-        o.hosts = spec;
-        o.n_hosts = hosts;
+        wsel_kit_ring_literal_opts(&o, slots, spec, hosts);
         if (wsel_ring_new(&o, &r, NULL) != WSEL_OK)
             r = NULL;
     }
