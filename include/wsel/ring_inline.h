@@ -54,9 +54,13 @@ typedef struct wsel_ring_fast_head {
 
 __extension__ typedef unsigned __int128 wsel_ring_u128;
 
+/* Inlined into the caller whatever its optimizer would choose: a call is what these
+ * functions are here to save. */
+#define WSEL_RING_INLINE static inline __attribute__((always_inline))
+
 /* The view f publishes now (acquire: everything the view points to is seen as the
  * writer published it). */
-static inline const wsel_ring_fast_view *wsel_ring_fast_published(const wsel_ring_fast *f)
+WSEL_RING_INLINE const wsel_ring_fast_view *wsel_ring_fast_published(const wsel_ring_fast *f)
 {
     return __atomic_load_n(&((const wsel_ring_fast_head *)(const void *)f)->view,
                            __ATOMIC_ACQUIRE);
@@ -65,7 +69,7 @@ static inline const wsel_ring_fast_view *wsel_ring_fast_published(const wsel_rin
 /* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: with the
  * low 128 bits of M x, the remainder is their product with n over 2^128; exact for
  * 64-bit x when n < 2^64), in 64-bit halves. */
-static inline uint64_t wsel_ring_fast_view_mod(const wsel_ring_fast_view *v, uint64_t x)
+WSEL_RING_INLINE uint64_t wsel_ring_fast_view_mod(const wsel_ring_fast_view *v, uint64_t x)
 {
     uint64_t lo = v->mod_lo * x;
     uint64_t hi = (uint64_t)(((wsel_ring_u128)v->mod_lo * x) >> 64) + v->mod_hi * x;
@@ -78,7 +82,7 @@ static inline uint64_t wsel_ring_fast_view_mod(const wsel_ring_fast_view *v, uin
  * mod N), where floor(u N) rounding up to N counts as N - 1 (not reached with IEEE
  * doubles rounding to nearest; kept for other float evaluation). 0 for anything else:
  * another mode, u outside [0,1), retries >= N. */
-static inline uint32_t wsel_ring_fast_view_start(const wsel_ring_fast_view *v,
+WSEL_RING_INLINE uint32_t wsel_ring_fast_view_start(const wsel_ring_fast_view *v,
                                                  const wsel_ring_handle *h)
 {
     const uint32_t n = v->n;
@@ -102,7 +106,7 @@ static inline uint32_t wsel_ring_fast_view_start(const wsel_ring_fast_view *v,
  * s's bitmap word, when there is one, the view is healthy and no refresh can be due
  * (cache_only, or now <= min_expire). Fills out with it and returns its slot; 0, having
  * written nothing, otherwise. */
-static inline uint32_t wsel_ring_fast_view_quick(const wsel_ring_fast_view *v, uint32_t s,
+WSEL_RING_INLINE uint32_t wsel_ring_fast_view_quick(const wsel_ring_fast_view *v, uint32_t s,
                                                  bool cache_only, wsel_ring_view_pick *out)
 {
     /* bits above n are 0: no wrap within the word */
@@ -118,21 +122,21 @@ static inline uint32_t wsel_ring_fast_view_quick(const wsel_ring_fast_view *v, u
 
 /* wsel_ring_fast_pick_view, with its common case made here (same answers, same errors,
  * same lifetime of out->target). */
-static inline int wsel_ring_fast_pick_view_inline(wsel_ring_fast *f, wsel_ring_handle *h,
+WSEL_RING_INLINE int wsel_ring_fast_pick_view_inline(wsel_ring_fast *f, wsel_ring_handle *h,
                                                   bool cache_only, wsel_ring_view_pick *out,
                                                   wsel_error *err)
 {
     if (f && h && out) {
         const wsel_ring_fast_view *v = wsel_ring_fast_published(f);
         uint32_t s = wsel_ring_fast_view_start(v, h);
-        if (s && wsel_ring_fast_view_quick(v, s, cache_only, out))
+        if (__builtin_expect(s && wsel_ring_fast_view_quick(v, s, cache_only, out), 1))
             return WSEL_OK;
     }
     return wsel_ring_fast_pick_view(f, h, cache_only, out, err);
 }
 
 /* wsel_ring_fast_retry_view, inline as above. */
-static inline int wsel_ring_fast_retry_view_inline(wsel_ring_fast *f, wsel_ring_handle *h,
+WSEL_RING_INLINE int wsel_ring_fast_retry_view_inline(wsel_ring_fast *f, wsel_ring_handle *h,
                                                    bool cache_only, wsel_ring_view_pick *out,
                                                    wsel_error *err)
 {
@@ -143,14 +147,16 @@ static inline int wsel_ring_fast_retry_view_inline(wsel_ring_fast *f, wsel_ring_
 
 /* wsel_ring_fast_pick_rr (the round-robin pick with a caller's cursor), inline as
  * above. */
-static inline int wsel_ring_fast_pick_rr_inline(wsel_ring_fast *f, uint32_t *cursor,
+WSEL_RING_INLINE int wsel_ring_fast_pick_rr_inline(wsel_ring_fast *f, uint32_t *cursor,
                                                 bool cache_only, wsel_ring_view_pick *out,
                                                 wsel_error *err)
 {
     if (f && cursor && out) {
         const wsel_ring_fast_view *v = wsel_ring_fast_published(f);
         uint32_t c = *cursor, s;
-        if (c - 1u < v->n && (s = wsel_ring_fast_view_quick(v, c, cache_only, out)) != 0) {
+        if (__builtin_expect(c - 1u < v->n &&
+                                 (s = wsel_ring_fast_view_quick(v, c, cache_only, out)) != 0,
+                             1)) {
             *cursor = s == v->n ? 1 : s + 1;
             return WSEL_OK;
         }
