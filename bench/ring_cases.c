@@ -181,16 +181,47 @@ static int view_one(const ring_case *c, uint32_t k, wsel_ring_view_pick *vp)
     return wsel_ring_fast_pick_view(c->fx->f, &h, true, vp, NULL);
 }
 
-/* The same made inline (a retry: the handle's one retry counted by the inline retry). */
-static inline __attribute__((always_inline)) int inline_one(const ring_case *c, uint32_t k, wsel_ring_view_pick *vp)
+/* The inline view picks of mode `mode` (a constant at each call, as in a caller's own
+ * code), one retry counted by the inline retry when `retry`, in the floor's loop: each
+ * pick's target summed into *acc (no memory clobber per pick, as the floor has none).
+ * Returns the picks' statuses or'ed, or -1 when the first pick gives no peer. */
+static inline __attribute__((always_inline)) int inline_loop(wsel_bench_state *st,
+                                                             const ring_fx *fx,
+                                                             wsel_ring_mode mode, bool retry,
+                                                             uintptr_t *acc)
 {
-    const ring_fx *fx = c->fx;
-    wsel_ring_handle h = pick_handle(fx, c->op, k);
-    if (c->op == RO_RETRY_INLINE) {
-        h.retries = 0;
-        return wsel_ring_fast_retry_view_inline(fx->f, &h, true, vp, NULL);
-    }
-    return wsel_ring_fast_pick_view_inline(fx->f, &h, true, vp, NULL);
+    wsel_ring_fast *f = fx->f;
+    wsel_ring_view_pick vp;
+    wsel_ring_handle h0 = {.mode = mode, .hash = fx->keys[0], .u = fx->ukeys[0]};
+    int rc = wsel_ring_fast_pick_view_inline(f, &h0, true, &vp, NULL);
+    if (rc || vp.outcome != WSEL_RING_PEER)
+        return -1;
+    uint32_t k = 0;
+    while (wsel_bench_keep_running_batch(st, RING_BATCH))
+        for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
+            wsel_ring_handle h = {.mode = mode, .hash = fx->keys[k], .u = fx->ukeys[k]};
+            rc |= retry ? wsel_ring_fast_retry_view_inline(f, &h, true, &vp, NULL)
+                        : wsel_ring_fast_pick_view_inline(f, &h, true, &vp, NULL);
+            *acc += (uintptr_t)vp.target;
+        }
+    return rc;
+}
+
+/* The same for round-robin with this thread's own cursor. */
+static int cursor_loop(wsel_bench_state *st, const ring_fx *fx, uintptr_t *acc)
+{
+    wsel_ring_fast *f = fx->f;
+    uint32_t cursor = wsel_ring_fast_rr_pointer(f);
+    wsel_ring_view_pick vp;
+    int rc = wsel_ring_fast_pick_rr_inline(f, &cursor, true, &vp, NULL);
+    if (rc || vp.outcome != WSEL_RING_PEER)
+        return -1;
+    while (wsel_bench_keep_running_batch(st, RING_BATCH))
+        for (unsigned i = 0; i < RING_BATCH; i++) {
+            rc |= wsel_ring_fast_pick_rr_inline(f, &cursor, true, &vp, NULL);
+            *acc += (uintptr_t)vp.target;
+        }
+    return rc;
 }
 
 /* The case's fixture, built; NULL (the case skipped) when it cannot be. */
@@ -234,32 +265,16 @@ static void bm_pick(wsel_bench_state *st, void *arg)
         wsel_ring_view_pick vp;
         wsel_ring_peer p;
         if (c->op >= RO_HASH_INLINE) {
-            /* the inline picks in the floor's loop: each pick's target summed, the sum
-             * kept once at the end (no memory clobber per pick, as the floor has none) */
-            wsel_ring_fast *f = fx->f;
-            uint32_t cursor = wsel_ring_fast_rr_pointer(f); /* this thread's own */
             uintptr_t acc = 0;
-            bool rr = c->op == RO_RR_CURSOR;
-            if ((rr ? wsel_ring_fast_pick_rr_inline(f, &cursor, true, &vp, NULL)
-                    : inline_one(c, 0, &vp)) ||
-                vp.outcome != WSEL_RING_PEER) {
+            rc = c->op == RO_RR_CURSOR      ? cursor_loop(st, fx, &acc)
+                 : c->op == RO_FLOAT_INLINE ? inline_loop(st, fx, WSEL_RING_FLOAT, false, &acc)
+                 : c->op == RO_RETRY_INLINE ? inline_loop(st, fx, WSEL_RING_HASH, true, &acc)
+                                            : inline_loop(st, fx, WSEL_RING_HASH, false, &acc);
+            wsel_bench_do_not_optimize(&acc);
+            if (rc == -1) {
                 wsel_bench_skip(st, "the case does not pick a peer");
                 return;
             }
-            if (rr) {
-                while (wsel_bench_keep_running_batch(st, RING_BATCH))
-                    for (unsigned i = 0; i < RING_BATCH; i++) {
-                        rc |= wsel_ring_fast_pick_rr_inline(f, &cursor, true, &vp, NULL);
-                        acc += (uintptr_t)vp.target;
-                    }
-            } else {
-                while (wsel_bench_keep_running_batch(st, RING_BATCH))
-                    for (unsigned i = 0; i < RING_BATCH; i++, k = (k + 1) & (RING_KEYS - 1)) {
-                        rc |= inline_one(c, k, &vp);
-                        acc += (uintptr_t)vp.target;
-                    }
-            }
-            wsel_bench_do_not_optimize(&acc);
         } else if (c->op >= RO_HASH_VIEW)
             RING_PICK_LOOP(view_one(c, k, &vp), &vp);
         else
