@@ -127,8 +127,11 @@ WSEL_RING_INLINE int wsel_ring_fast_pick_view_inline(wsel_ring_fast *f, wsel_rin
                                                   wsel_error *err)
 {
     if (f && h && out) {
+        /* the handle read first: after the acquire load the compiler may no longer
+         * assume what the caller just stored in it (its address escapes below) */
+        const wsel_ring_handle k = *h;
         const wsel_ring_fast_view *v = wsel_ring_fast_published(f);
-        uint32_t s = wsel_ring_fast_view_start(v, h);
+        uint32_t s = wsel_ring_fast_view_start(v, &k);
         if (__builtin_expect(s && wsel_ring_fast_view_quick(v, s, cache_only, out), 1))
             return WSEL_OK;
     }
@@ -152,8 +155,8 @@ WSEL_RING_INLINE int wsel_ring_fast_pick_rr_inline(wsel_ring_fast *f, uint32_t *
                                                 wsel_error *err)
 {
     if (f && cursor && out) {
+        uint32_t c = *cursor, s; /* read first, as the handle above */
         const wsel_ring_fast_view *v = wsel_ring_fast_published(f);
-        uint32_t c = *cursor, s;
         if (__builtin_expect(c - 1u < v->n &&
                                  (s = wsel_ring_fast_view_quick(v, c, cache_only, out)) != 0,
                              1)) {
