@@ -268,7 +268,9 @@ WSEL_API int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool c
  * wsel_ring_fast_pick copies the address (up to 64 bytes of text) and its fields into the
  * caller's wsel_ring_peer. wsel_ring_fast_pick_view makes the same pick and hands back a
  * pointer to the engine's own record of the address instead, so that a pick costs about a
- * table lookup (doc/ring.md section 13). */
+ * table lookup (doc/ring.md section 13). wsel/ring_inline.h (included at the end of this
+ * header) makes the common case of it in the caller's code, with no call:
+ * wsel_ring_fast_pick_view_inline, wsel_ring_fast_retry_view_inline. */
 
 /* An address as the fast engine publishes it. Read-only: nothing in it changes while it
  * is valid. */
