@@ -344,13 +344,13 @@ static void slot_status(rcase *c, uint32_t s, bool up)
                      WSEL_OK);
 }
 
-/* RA = RN + 1 IP hosts, then a.test (A 192.0.2.1, TTL 10), all weight 1: RN + 2
- * addresses on RN slots, each owning at most one, two owning none. The five slots
- * before a.test's are down. */
-static void rc_new(rcase *c)
+/* RA = RN + 1 IP hosts, then a.test (A records `ips`, TTL 10), all weight 1, each of
+ * a.test's addresses owning one slot (the layout the cases rely on); c->p is the first
+ * one's. */
+static void rc_build(rcase *c, const char *const *ips)
 {
     memset(c, 0, sizeof *c);
-    mock_addr(&c->m, "a.test", WSEL_RING_A, 10, (const char *const[]){"192.0.2.1", NULL});
+    mock_addr(&c->m, "a.test", WSEL_RING_A, 10, ips);
     wsel_ring_opts o = mock_opts(&c->m, RN);
     wsel_error err;
     assert_int_equal(wsel_ring_new(&o, &c->r, &err), WSEL_OK);
@@ -360,15 +360,25 @@ static void rc_new(rcase *c)
         assert_int_equal(wsel_ring_add_host(c->r, name, 80, 1, &err), WSEL_OK);
     }
     assert_int_equal(wsel_ring_add_host(c->r, "a.test", 80, 1, &err), WSEL_OK);
-    wsel_ring_address ad;
-    wsel_ring_address_get(c->r, RA, &ad);
-    assert_string_equal(ad.ip, "192.0.2.1");
-    assert_int_equal(ad.n_slots, 1); /* the layout the cases rely on */
+    for (size_t i = 0; ips[i]; i++) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(c->r, RA + i, &ad);
+        assert_string_equal(ad.ip, ips[i]);
+        assert_int_equal(ad.n_slots, 1);
+    }
     wsel_ring_address_slots(c->r, RA, &c->p);
+    c->ptr = 1;
+}
+
+/* a.test with 192.0.2.1 alone: RN + 2 addresses on RN slots, each owning at most one,
+ * two owning none. The five slots before a.test's are down. */
+static void rc_new(rcase *c)
+{
+    rc_build(c, (const char *const[]){"192.0.2.1", NULL});
     for (int k = 1; k <= 5; k++)
         slot_status(c, cyc((int64_t)c->p - k), false);
+    wsel_error err;
     assert_int_equal(wsel_ring_fast_new(c->r, &c->f, &err), WSEL_OK);
-    c->ptr = 1;
 }
 
 static void rc_free(rcase *c)
@@ -393,6 +403,19 @@ static void rc_pointer_to(rcase *c, uint32_t to)
         assert_int_equal(pe.slot, s);
         c->ptr = cyc((int64_t)s + 1);
     }
+}
+
+/* Every slot up: a cache-only round-robin pick shows where the pointer stands, `ptr`. */
+static void rc_pointer_is(rcase *c, uint32_t ptr)
+{
+    for (uint32_t s = 1; s <= RN; s++)
+        slot_status(c, s, true);
+    rc_sync(c);
+    wsel_ring_handle h = {.mode = WSEL_RING_RR};
+    wsel_ring_peer pe;
+    assert_int_equal(wsel_ring_fast_pick(c->f, &h, true, &pe, NULL), WSEL_OK);
+    assert_int_equal(pe.outcome, WSEL_RING_PEER);
+    assert_int_equal(pe.slot, ptr);
 }
 
 static void refresh_case(wsel_ring_mode mode, enum requery what)
@@ -518,16 +541,8 @@ static void refresh_case(wsel_ring_mode mode, enum requery what)
         uint32_t ptr = want                      ? cyc((int64_t)want + 1)
                        : what == FAILED_NONE_UP ? cyc((int64_t)start + 1)
                                                 : cyc((int64_t)p + 1);
-        if (what != FAILED_UNHEALTHY) {
-            /* every slot up: a cache-only pick shows where the pointer stands */
-            for (uint32_t s = 1; s <= RN; s++)
-                slot_status(&c, s, true);
-            rc_sync(&c);
-            h = (wsel_ring_handle){.mode = WSEL_RING_RR};
-            assert_int_equal(wsel_ring_fast_pick(c.f, &h, true, &pe, &err), WSEL_OK);
-            assert_int_equal(pe.outcome, WSEL_RING_PEER);
-            assert_int_equal(pe.slot, ptr);
-        }
+        if (what != FAILED_UNHEALTHY)
+            rc_pointer_is(&c, ptr);
     }
     rc_free(&c);
 }
@@ -543,32 +558,14 @@ static void test_refresh_walk(void **u)
 
 /* ---- the writer's skip budget across a re-query ----------------------------------- */
 
-/* RA IP hosts, then a.test with two addresses (A 192.0.2.1 and 192.0.2.9, TTL 10), all
- * weight 1: RN + 3 addresses on RN slots. p: 192.0.2.1's slot, q: 192.0.2.9's. */
+/* a.test with two addresses, 192.0.2.1 and 192.0.2.9: RN + 3 addresses on RN slots.
+ * p: 192.0.2.1's slot, q: 192.0.2.9's. */
 static void rb_new(rcase *c, uint32_t *q)
 {
-    memset(c, 0, sizeof *c);
-    mock_addr(&c->m, "a.test", WSEL_RING_A, 10,
-              (const char *const[]){"192.0.2.1", "192.0.2.9", NULL});
-    wsel_ring_opts o = mock_opts(&c->m, RN);
-    wsel_error err;
-    assert_int_equal(wsel_ring_new(&o, &c->r, &err), WSEL_OK);
-    char name[32];
-    for (uint32_t i = 0; i < RA; i++) {
-        snprintf(name, sizeof name, "10.0.1.%u", i + 1);
-        assert_int_equal(wsel_ring_add_host(c->r, name, 80, 1, &err), WSEL_OK);
-    }
-    assert_int_equal(wsel_ring_add_host(c->r, "a.test", 80, 1, &err), WSEL_OK);
-    wsel_ring_address ad;
-    for (size_t a = RA; a < RA + 2; a++) { /* the layout the case relies on */
-        wsel_ring_address_get(c->r, a, &ad);
-        assert_string_equal(ad.ip, a == RA ? "192.0.2.1" : "192.0.2.9");
-        assert_int_equal(ad.n_slots, 1);
-    }
-    wsel_ring_address_slots(c->r, RA, &c->p);
+    rc_build(c, (const char *const[]){"192.0.2.1", "192.0.2.9", NULL});
     wsel_ring_address_slots(c->r, RA + 1, q);
+    wsel_error err;
     assert_int_equal(wsel_ring_fast_new(c->r, &c->f, &err), WSEL_OK);
-    c->ptr = 1;
 }
 
 /* The writer's pick starts at q (down), skips the k slots from q up to p (all down),
@@ -625,15 +622,8 @@ static void budget_case(wsel_ring_mode mode)
     if (pe.outcome != WSEL_RING_NO_PEERS)
         fail_msg("mode %d: %s at slot %u after %u skips and a re-query, not NO_PEERS",
                  (int)mode, wsel_ring_outcome_name(pe.outcome), pe.slot, k);
-    if (mode == WSEL_RING_RR) {
-        for (uint32_t s = 1; s <= RN; s++)
-            slot_status(&c, s, true);
-        rc_sync(&c);
-        h = (wsel_ring_handle){.mode = WSEL_RING_RR};
-        assert_int_equal(wsel_ring_fast_pick(c.f, &h, true, &pe, &err), WSEL_OK);
-        assert_int_equal(pe.outcome, WSEL_RING_PEER);
-        assert_int_equal(pe.slot, cyc((int64_t)q + 1));
-    }
+    if (mode == WSEL_RING_RR)
+        rc_pointer_is(&c, cyc((int64_t)q + 1));
     rc_free(&c);
 }
 
