@@ -8,7 +8,9 @@
  * round-robin pointer, advanced by one compare-and-swap to just past the slot taken
  * (where the reference, taking one pointer value per skipped slot, leaves it too), or,
  * when no slot is available, one past where it was (N + 1 values taken, as 5.2.3's loop
- * takes them). */
+ * takes them). The common keyed pick is the public header's (include/wsel/ring_inline.h,
+ * which callers inline too); wsel_ring_fast_pick_rr walks the same way from the caller's
+ * cursor and writes only that. */
 #include <stddef.h>
 #include <string.h>
 
