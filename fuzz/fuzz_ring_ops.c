@@ -6,7 +6,9 @@
  * flips, clock moves, hashed / float / round-robin picks with retries, cache_only or
  * not -- one picked through the reference (wsel_ring_pick) and one through a fast engine
  * (wsel_ring_fast_pick_refresh, synced after every change, reclaimed now and then; each
- * keyed pick also made first as a view pick, wsel_ring_fast_pick_view),
+ * keyed pick also made first as a view pick, wsel_ring_fast_pick_view and its inline
+ * form, each round-robin pick as a pick with a cursor, wsel_ring_fast_pick_rr and its
+ * inline form),
  * agree after every operation: same outcome, address, port, slot, host name and message
  * for every pick, the same owner for every slot, the fast engine's view equal to its
  * ring (wsel_ring_fast_check), and the ring's invariants hold (wsel_ring_check).
@@ -202,22 +204,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     ha.retries++;
                     hb.retries++;
                 }
-                /* a keyed pick also as a view pick first (it changes nothing): unless it
-                 * must leave a re-query to the writer, it says what the others say */
-                wsel_ring_handle hv = hb;
-                wsel_ring_view_pick vp = {0};
-                int rcv = hv.mode == WSEL_RING_RR
-                              ? -1
-                              : wsel_ring_fast_pick_view(f, &hv, cache_only, &vp, NULL);
+                /* a keyed pick also as a view pick first, by the library and inline
+                 * (neither changes anything); a round-robin one as a pick with a cursor
+                 * standing where the reference's pointer does, alternately inline (it
+                 * moves only the cursor): unless it must leave a re-query to the writer,
+                 * it says what the others say, and the cursor ends where the
+                 * reference's pointer does */
+                wsel_ring_handle hv = hb, hi = hb;
+                wsel_ring_view_pick vp = {0}, vi = {0};
+                bool keyed = hv.mode != WSEL_RING_RR;
+                uint32_t cursor = a->pointer;
+                int rcv = keyed ? wsel_ring_fast_pick_view(f, &hv, cache_only, &vp, NULL)
+                          : k % 2 ? wsel_ring_fast_pick_rr_inline(f, &cursor, cache_only, &vp, NULL)
+                                  : wsel_ring_fast_pick_rr(f, &cursor, cache_only, &vp, NULL);
+                int rci = keyed ? wsel_ring_fast_pick_view_inline(f, &hi, cache_only, &vi, NULL)
+                                : rcv;
+                FUZZ_ASSERT_MSG(!keyed || (rci == rcv && (rcv != WSEL_OK ||
+                                                          (vi.outcome == vp.outcome &&
+                                                           vi.slot == vp.slot &&
+                                                           vi.target == vp.target))),
+                                "op %zu: inline view pick %d/%u against %d/%u", op,
+                                (int)vi.outcome, vi.slot, (int)vp.outcome, vp.slot);
                 rca = wsel_ring_pick(a, &ha, cache_only, &pa, NULL);
                 rcb = wsel_ring_fast_pick_refresh(f, &hb, cache_only, &pb, NULL);
                 same_pick(&pa, &pb, rca, rcb, op);
                 char why[256];
-                bool judged = rcv != -1 && !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED);
+                bool judged = !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED);
                 const char *d = judged ? wsel_kit_ring_view_agrees(rcv, &vp, rca, &pa, b, why,
                                                                    sizeof why)
                                        : NULL;
-                FUZZ_ASSERT_MSG(!d, "op %zu: view pick: %s", op, d);
+                FUZZ_ASSERT_MSG(!d, "op %zu: %s pick: %s", op, keyed ? "view" : "cursor", d);
+                FUZZ_ASSERT_MSG(keyed || !judged || cursor == a->pointer,
+                                "op %zu: cursor at %u, the reference's pointer at %u", op,
+                                cursor, a->pointer);
             }
         }
         FUZZ_ASSERT_MSG(rca == rcb, "op %zu (kind %u): ref %d, fast ring %d", op, kind, rca, rcb);

@@ -118,20 +118,35 @@ static inline int fw_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, ws
     struct fw_pair *p = fw_find(r);
     if (!p)
         return wsel_ring_pick(r, h, cache_only, peer, err);
-    /* a keyed pick is made first as a view pick (which changes nothing): unless it must
-     * leave a re-query to the writer, it must say what the writer's pick says */
-    wsel_ring_handle hv = h ? *h : (wsel_ring_handle){0};
-    wsel_ring_view_pick vp = {0};
+    /* a keyed pick is made first as a view pick (which changes nothing), by the library
+     * and inline; a round-robin one first as a pick with a cursor standing where the
+     * shared pointer does, inline (which moves only the cursor): unless it must leave a
+     * re-query to the writer, it must say what the writer's pick says, and the cursor
+     * must end where the writer's pick leaves the shared pointer */
+    wsel_ring_handle hv = h ? *h : (wsel_ring_handle){0}, hi = hv;
+    wsel_ring_view_pick vp = {0}, vi = {0};
     bool keyed = h && h->mode != WSEL_RING_RR;
-    int rcv = keyed ? wsel_ring_fast_pick_view(p->f, &hv, cache_only, &vp, NULL) : WSEL_OK;
+    uint32_t cursor = wsel_ring_fast_rr_pointer(p->f);
+    int rcv = keyed ? wsel_ring_fast_pick_view(p->f, &hv, cache_only, &vp, NULL)
+                    : wsel_ring_fast_pick_rr_inline(p->f, &cursor, cache_only, &vp, NULL);
+    int rci = keyed ? wsel_ring_fast_pick_view_inline(p->f, &hi, cache_only, &vi, NULL) : rcv;
+    if (keyed && (rci != rcv || (rcv == WSEL_OK && (vi.outcome != vp.outcome ||
+                                                    vi.slot != vp.slot ||
+                                                    vi.target != vp.target))))
+        fail_msg("inline view pick: %d %s at slot %u; library: %d %s at slot %u", rci,
+                 wsel_ring_outcome_name(vi.outcome), vi.slot, rcv,
+                 wsel_ring_outcome_name(vp.outcome), vp.slot);
     int rc = wsel_ring_fast_pick_refresh(p->f, h, cache_only, peer, err);
     fw_synced(p); /* a refresh inside the pick syncs */
     char why[256];
-    const char *d = keyed && !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED)
-                        ? wsel_kit_ring_view_agrees(rcv, &vp, rc, peer, r, why, sizeof why)
-                        : NULL;
+    bool judged = h && !(rcv == WSEL_OK && vp.outcome == WSEL_RING_EXPIRED);
+    const char *d = judged ? wsel_kit_ring_view_agrees(rcv, &vp, rc, peer, r, why, sizeof why)
+                           : NULL;
     if (d)
-        fail_msg("view pick against the writer's pick: %s", d);
+        fail_msg("%s against the writer's pick: %s", keyed ? "view pick" : "cursor pick", d);
+    if (judged && !keyed && cursor != wsel_ring_fast_rr_pointer(p->f))
+        fail_msg("cursor at %u after the pick, the shared pointer at %u", cursor,
+                 wsel_ring_fast_rr_pointer(p->f));
     return rc;
 }
 

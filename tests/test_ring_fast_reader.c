@@ -83,11 +83,11 @@ static void same_view(const twins *t, const wsel_ring_peer *pr, int rcv,
         fail_msg("N %u, %s, view pick: %s", t->n, what, d);
 }
 
-/* One pick and two retries on each side from the same handle, the fast engine's both as
- * copying picks and as view picks. */
+/* One pick and two retries on each side from the same handle, the fast engine's as
+ * copying picks, as view picks and as inline view picks (include/wsel/ring_inline.h). */
 static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const char *what)
 {
-    wsel_ring_handle hr = h, hf = h, hv = h;
+    wsel_ring_handle hr = h, hf = h, hv = h, hi = h;
     wsel_ring_peer pr, pf;
     wsel_ring_view_pick vp;
     wsel_error er, ef;
@@ -95,6 +95,8 @@ static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const c
     assert_int_equal(wsel_ring_fast_pick(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
     same_peer(&pr, &pf, what, t->n);
     same_view(t, &pr, wsel_ring_fast_pick_view(t->f, &hv, cache_only, &vp, &ef), &vp, what);
+    same_view(t, &pr, wsel_ring_fast_pick_view_inline(t->f, &hi, cache_only, &vp, &ef), &vp,
+              what);
     for (int k = 0; k < 2; k++) {
         assert_int_equal(wsel_ring_retry(t->ref, &hr, cache_only, &pr, &er), WSEL_OK);
         assert_int_equal(wsel_ring_fast_retry(t->f, &hf, cache_only, &pf, &ef), WSEL_OK);
@@ -102,7 +104,38 @@ static void compare_keyed(twins *t, wsel_ring_handle h, bool cache_only, const c
         same_peer(&pr, &pf, what, t->n);
         same_view(t, &pr, wsel_ring_fast_retry_view(t->f, &hv, cache_only, &vp, &ef), &vp, what);
         assert_int_equal(hv.retries, hr.retries);
+        same_view(t, &pr, wsel_ring_fast_retry_view_inline(t->f, &hi, cache_only, &vp, &ef),
+                  &vp, what);
+        assert_int_equal(hi.retries, hr.retries);
     }
+}
+
+/* Round-robin with a cursor (wsel_ring_fast_pick_rr and its inline form, in turn)
+ * against the reference's round-robin: the cursor starts where the reference's pointer
+ * stands (the shared one, in step with it) and must give the reference's sequence; the
+ * shared pointer does not move. */
+static void compare_cursor(twins *t, bool cache_only)
+{
+    uint32_t cursor = wsel_ring_fast_rr_pointer(t->f), shared = cursor;
+    wsel_ring_handle hr = {.mode = WSEL_RING_RR};
+    wsel_ring_peer pr;
+    wsel_ring_view_pick vp;
+    for (uint32_t i = 0; i < 2 * t->n + 3 && i < 400; i++) {
+        assert_int_equal(wsel_ring_pick(t->ref, &hr, cache_only, &pr, NULL), WSEL_OK);
+        uint32_t c = cursor;
+        int rc = i % 2 ? wsel_ring_fast_pick_rr_inline(t->f, &cursor, cache_only, &vp, NULL)
+                       : wsel_ring_fast_pick_rr(t->f, &cursor, cache_only, &vp, NULL);
+        same_view(t, &pr, rc, &vp, i % 2 ? "cursor, inline" : "cursor");
+        /* section 9: one past the slot taken; after no peer N + 1 values from c, so one
+         * past c; unhealthy, where it was */
+        uint32_t want = pr.outcome == WSEL_RING_PEER       ? pr.slot % t->n + 1
+                        : pr.outcome == WSEL_RING_NO_PEERS ? c % t->n + 1
+                                                           : c;
+        if (cursor != want)
+            fail_msg("N %u: cursor %u after a %s pick from %u, not %u", t->n, cursor,
+                     wsel_ring_outcome_name(pr.outcome), c, want);
+    }
+    assert_int_equal(wsel_ring_fast_rr_pointer(t->f), shared);
 }
 
 static void compare_all(twins *t, bool cache_only)
@@ -139,6 +172,7 @@ static void compare_all(twins *t, bool cache_only)
             }
         }
     }
+    compare_cursor(t, cache_only);
 }
 
 /* Availability patterns: all up, every second host down, all but the last down, and
@@ -196,7 +230,7 @@ static void test_reader_no_peers(void **u)
 }
 
 /* The pick with handle h refused as WSEL_E_ARG with `msg` in its message, by the copying
- * and by the view pick. */
+ * pick, the view pick and the inline view pick. */
 static void refused(twins *t, wsel_ring_handle *h, const char *msg)
 {
     wsel_ring_peer p;
@@ -207,6 +241,9 @@ static void refused(twins *t, wsel_ring_handle *h, const char *msg)
     assert_non_null(strstr(err.message, msg));
     wsel_error_clear(&err);
     assert_int_equal(wsel_ring_fast_pick_view(t->f, h, true, &vp, &err), WSEL_E_ARG);
+    assert_non_null(strstr(err.message, msg));
+    wsel_error_clear(&err);
+    assert_int_equal(wsel_ring_fast_pick_view_inline(t->f, h, true, &vp, &err), WSEL_E_ARG);
     assert_non_null(strstr(err.message, msg));
 }
 
@@ -236,12 +273,61 @@ static void test_reader_refuses(void **u)
     twins_free(&t);
 }
 
+/* A cursor starts at rr_start: the shared pointer of a new engine on a new ring stands
+ * there, and a cursor taken from it gives the sequence of a reference ring with the same
+ * rr_start. Cursors outside 1..N and missing arguments are refused, the cursor
+ * untouched. */
+static void test_reader_cursor_start(void **u)
+{
+    (void)u;
+    mock m;
+    memset(&m, 0, sizeof m);
+    wsel_ring_opts o = mock_opts(&m, 70);
+    o.rr_start = 66;
+    wsel_ring *ref, *fr;
+    wsel_ring_fast *f;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &ref, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_new(&o, &fr, &err), WSEL_OK);
+    for (unsigned i = 0; i < 5; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.0.0.%u", i + 1);
+        assert_int_equal(wsel_ring_add_host(ref, name, 80, 1 + i, &err), WSEL_OK);
+        assert_int_equal(wsel_ring_add_host(fr, name, 80, 1 + i, &err), WSEL_OK);
+    }
+    assert_int_equal(wsel_ring_fast_new(fr, &f, &err), WSEL_OK);
+    uint32_t cursor = wsel_ring_fast_rr_pointer(f);
+    assert_int_equal(cursor, 66);
+    twins t = {.ref = ref, .fr = fr, .f = f, .n = 70};
+    compare_cursor(&t, true);
+    wsel_ring_view_pick vp;
+    const uint32_t bad[] = {0, 71, UINT32_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cursor = bad[i];
+        wsel_error_clear(&err);
+        assert_int_equal(wsel_ring_fast_pick_rr(f, &cursor, true, &vp, &err), WSEL_E_ARG);
+        assert_non_null(strstr(err.message, "cursor must be a slot 1..70"));
+        assert_int_equal(wsel_ring_fast_pick_rr_inline(f, &cursor, true, &vp, NULL), WSEL_E_ARG);
+        assert_int_equal(cursor, bad[i]);
+    }
+    cursor = 1;
+    assert_int_equal(wsel_ring_fast_pick_rr(NULL, &cursor, true, &vp, NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick_rr_inline(f, NULL, true, &vp, NULL), WSEL_E_ARG);
+    assert_int_equal(wsel_ring_fast_pick_rr_inline(f, &cursor, true, NULL, NULL), WSEL_E_ARG);
+    assert_int_equal(cursor, 1);
+    assert_int_equal(wsel_ring_fast_rr_pointer(NULL), 0);
+    wsel_ring_fast_free(f);
+    wsel_ring_free(ref);
+    wsel_ring_free(fr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader_matches_reference),
         cmocka_unit_test(test_reader_no_peers),
         cmocka_unit_test(test_reader_refuses),
+        cmocka_unit_test(test_reader_cursor_start),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("ring fast reader", tests, NULL, NULL);

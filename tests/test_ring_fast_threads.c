@@ -8,8 +8,12 @@
  * of one. Round-robin picks run beside them and must name one of the hosts. The test
  * runs in rounds: readers start, the writer syncs, readers stop, and the writer reclaims
  * (its quiescent point), so later rounds reuse reclaimed views by replaying the log.
- * Every second pick is a view pick (wsel_ring_fast_pick_view), whose target the reader
- * reads while the writer goes on. */
+ * Of every three picks one copies, one is a view pick (wsel_ring_fast_pick_view) and one
+ * an inline one (wsel_ring_fast_pick_view_inline; for round-robin, the reader's own
+ * cursor, wsel_ring_fast_pick_rr_inline), whose targets the reader reads while the writer
+ * goes on. A cursor pick from slot c answers what a hashed pick starting at c answers (the
+ * first available slot from c on), so it is held to the same records, and the cursor
+ * must stand one past the slot taken. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -68,27 +72,39 @@ static void *reader_main(void *arg)
     reader *rd = arg;
     shared *sh = rd->sh;
     uint64_t st = rd->seed;
+    uint32_t cursor = 1 + (uint32_t)(rd->seed % N); /* this reader's own */
     for (unsigned long q = 0; q < MIN_PICKS || !atomic_load(&sh->stop); q++) {
         wsel_ring_handle h = {.mode = (wsel_ring_mode)wsel_kit_range(&st, 0, 2)};
         uint32_t start = (uint32_t)wsel_kit_range(&st, 1, N);
         h.hash = start - 1 + N * wsel_kit_range(&st, 0, 1000);
         h.u = ((double)start - 1 + 0.5) / N;
-        /* every second pick a view pick, its target read here, beside the writer (valid
-         * until the writer's reclaim after this round) */
+        /* view and inline picks' targets read here, beside the writer (valid until the
+         * writer's reclaim after this round) */
         wsel_ring_peer p;
         wsel_ring_view_pick vp;
-        int rc = q % 2 ? wsel_ring_fast_pick_view(sh->f, &h, true, &vp, NULL)
-                       : wsel_ring_fast_pick(sh->f, &h, true, &p, NULL);
+        const unsigned kind = (unsigned)(q % 3); /* copy, view, inline */
+        const bool own = kind == 2 && h.mode == WSEL_RING_RR;
+        const uint32_t from = cursor;
+        int rc = kind == 0 ? wsel_ring_fast_pick(sh->f, &h, true, &p, NULL)
+                 : kind == 1 ? wsel_ring_fast_pick_view(sh->f, &h, true, &vp, NULL)
+                 : own       ? wsel_ring_fast_pick_rr_inline(sh->f, &cursor, true, &vp, NULL)
+                             : wsel_ring_fast_pick_view_inline(sh->f, &h, true, &vp, NULL);
         if (rc != WSEL_OK) {
             rd->bad++;
             continue;
         }
         rd->picks++;
-        uint32_t c = q % 2 ? view_code(&vp) : code(&p);
-        if (h.mode == WSEL_RING_RR) {
-            if (p.outcome == WSEL_RING_PEER && (c % 16 < 1 || c % 16 > HOSTS))
+        uint32_t c = kind ? view_code(&vp) : code(&p);
+        if (h.mode == WSEL_RING_RR && !own) {
+            if (c >= 16 && (c % 16 < 1 || c % 16 > HOSTS))
                 rd->bad++;
             continue;
+        }
+        if (own) {
+            start = from;
+            rd->bad += cursor != (vp.outcome == WSEL_RING_PEER       ? vp.slot % N + 1
+                                  : vp.outcome == WSEL_RING_NO_PEERS ? from % N + 1
+                                                                     : from);
         }
         unsigned pub = atomic_load(&sh->published);
         bool seen = false;

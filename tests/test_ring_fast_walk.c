@@ -344,13 +344,13 @@ static void slot_status(rcase *c, uint32_t s, bool up)
                      WSEL_OK);
 }
 
-/* RA = RN + 1 IP hosts, then a.test (A 192.0.2.1, TTL 10), all weight 1: RN + 2
- * addresses on RN slots, each owning at most one, two owning none. The five slots
- * before a.test's are down. */
-static void rc_new(rcase *c)
+/* RA = RN + 1 IP hosts, then a.test (A records `ips`, TTL 10), all weight 1, each of
+ * a.test's addresses owning one slot (the layout the cases rely on); c->p is the first
+ * one's. */
+static void rc_build(rcase *c, const char *const *ips)
 {
     memset(c, 0, sizeof *c);
-    mock_addr(&c->m, "a.test", WSEL_RING_A, 10, (const char *const[]){"192.0.2.1", NULL});
+    mock_addr(&c->m, "a.test", WSEL_RING_A, 10, ips);
     wsel_ring_opts o = mock_opts(&c->m, RN);
     wsel_error err;
     assert_int_equal(wsel_ring_new(&o, &c->r, &err), WSEL_OK);
@@ -360,15 +360,25 @@ static void rc_new(rcase *c)
         assert_int_equal(wsel_ring_add_host(c->r, name, 80, 1, &err), WSEL_OK);
     }
     assert_int_equal(wsel_ring_add_host(c->r, "a.test", 80, 1, &err), WSEL_OK);
-    wsel_ring_address ad;
-    wsel_ring_address_get(c->r, RA, &ad);
-    assert_string_equal(ad.ip, "192.0.2.1");
-    assert_int_equal(ad.n_slots, 1); /* the layout the cases rely on */
+    for (size_t i = 0; ips[i]; i++) {
+        wsel_ring_address ad;
+        wsel_ring_address_get(c->r, RA + i, &ad);
+        assert_string_equal(ad.ip, ips[i]);
+        assert_int_equal(ad.n_slots, 1);
+    }
     wsel_ring_address_slots(c->r, RA, &c->p);
+    c->ptr = 1;
+}
+
+/* a.test with 192.0.2.1 alone: RN + 2 addresses on RN slots, each owning at most one,
+ * two owning none. The five slots before a.test's are down. */
+static void rc_new(rcase *c)
+{
+    rc_build(c, (const char *const[]){"192.0.2.1", NULL});
     for (int k = 1; k <= 5; k++)
         slot_status(c, cyc((int64_t)c->p - k), false);
+    wsel_error err;
     assert_int_equal(wsel_ring_fast_new(c->r, &c->f, &err), WSEL_OK);
-    c->ptr = 1;
 }
 
 static void rc_free(rcase *c)
@@ -393,6 +403,19 @@ static void rc_pointer_to(rcase *c, uint32_t to)
         assert_int_equal(pe.slot, s);
         c->ptr = cyc((int64_t)s + 1);
     }
+}
+
+/* Every slot up: a cache-only round-robin pick shows where the pointer stands, `ptr`. */
+static void rc_pointer_is(rcase *c, uint32_t ptr)
+{
+    for (uint32_t s = 1; s <= RN; s++)
+        slot_status(c, s, true);
+    rc_sync(c);
+    wsel_ring_handle h = {.mode = WSEL_RING_RR};
+    wsel_ring_peer pe;
+    assert_int_equal(wsel_ring_fast_pick(c->f, &h, true, &pe, NULL), WSEL_OK);
+    assert_int_equal(pe.outcome, WSEL_RING_PEER);
+    assert_int_equal(pe.slot, ptr);
 }
 
 static void refresh_case(wsel_ring_mode mode, enum requery what)
@@ -518,16 +541,8 @@ static void refresh_case(wsel_ring_mode mode, enum requery what)
         uint32_t ptr = want                      ? cyc((int64_t)want + 1)
                        : what == FAILED_NONE_UP ? cyc((int64_t)start + 1)
                                                 : cyc((int64_t)p + 1);
-        if (what != FAILED_UNHEALTHY) {
-            /* every slot up: a cache-only pick shows where the pointer stands */
-            for (uint32_t s = 1; s <= RN; s++)
-                slot_status(&c, s, true);
-            rc_sync(&c);
-            h = (wsel_ring_handle){.mode = WSEL_RING_RR};
-            assert_int_equal(wsel_ring_fast_pick(c.f, &h, true, &pe, &err), WSEL_OK);
-            assert_int_equal(pe.outcome, WSEL_RING_PEER);
-            assert_int_equal(pe.slot, ptr);
-        }
+        if (what != FAILED_UNHEALTHY)
+            rc_pointer_is(&c, ptr);
     }
     rc_free(&c);
 }
@@ -539,6 +554,85 @@ static void test_refresh_walk(void **u)
     for (size_t m = 0; m < 3; m++)
         for (int what = SAME; what <= MALFORMED; what++)
             refresh_case(modes[m], (enum requery)what);
+}
+
+/* ---- the writer's skip budget across a re-query ----------------------------------- */
+
+/* a.test with two addresses, 192.0.2.1 and 192.0.2.9: RN + 3 addresses on RN slots.
+ * p: 192.0.2.1's slot, q: 192.0.2.9's. */
+static void rb_new(rcase *c, uint32_t *q)
+{
+    rc_build(c, (const char *const[]){"192.0.2.1", "192.0.2.9", NULL});
+    wsel_ring_address_slots(c->r, RA + 1, q);
+    wsel_error err;
+    assert_int_equal(wsel_ring_fast_new(c->r, &c->f, &err), WSEL_OK);
+}
+
+/* The writer's pick starts at q (down), skips the k slots from q up to p (all down),
+ * lands on p (192.0.2.1, up) whose host's answer expired, and re-queries a.test, which
+ * now fails: both its addresses go, their slots to slotless IP hosts. Set up so that the
+ * heir of q is up and every other address down, the slots from p on are all down and
+ * only q, the first slot skipped, is up. Section 9: the walk goes on at p with the k
+ * skips counted, N in all: it looks at the N - k slots p .. q - 1 and stops there, NO_PEERS,
+ * never coming back to q. (A walk given N skips afresh would answer q.) Round-robin took
+ * N + 1 pointer values from q. */
+static void budget_case(wsel_ring_mode mode)
+{
+    rcase c;
+    uint32_t q;
+    rb_new(&c, &q);
+    const uint32_t p = c.p, k = cyc((int64_t)p - q + 1) - 1; /* skips before p */
+    assert_true(k >= 1 && k < RN);
+    if (mode == WSEL_RING_RR)
+        rc_pointer_to(&c, q);
+    /* which IP host takes slot q when a.test fails: a twin ring (same ops, same layout;
+     * availability moves no slot) shows it */
+    rcase t;
+    uint32_t tq;
+    rb_new(&t, &tq);
+    mock_fail(&t.m, "a.test");
+    wsel_error err;
+    assert_int_equal(wsel_ring_refresh(t.r, "a.test", &err), WSEL_OK);
+    long heir = wsel_ring_owner(t.r, q);
+    assert_true(heir >= 0 && heir < RA);
+    wsel_ring_address ad;
+    wsel_ring_address_get(t.r, (size_t)heir, &ad);
+    assert_int_equal(ad.n_slots, 1); /* it owns q alone */
+    rc_free(&t);
+    for (size_t a = 0; a < RA; a++) {
+        wsel_ring_address_get(c.r, a, &ad);
+        if ((long)a != heir)
+            assert_int_equal(wsel_ring_set_host_status(c.r, ad.host, 80, false, &err), WSEL_OK);
+    }
+    assert_int_equal(wsel_ring_set_address_status(c.r, "192.0.2.9", 80, "a.test", false, &err),
+                     WSEL_OK);
+    for (uint32_t d = 0; d <= k; d++) /* q .. p - 1 down, p up */
+        assert_int_equal(slot_up(c.r, cyc((int64_t)q + d)), d == k);
+    assert_int_equal(wsel_ring_tick(c.r, 10.25, &err), WSEL_OK); /* expired, not renewed */
+    rc_sync(&c);
+    mock_fail(&c.m, "a.test");
+    wsel_ring_handle h = {.mode = mode, .hash = q - 1 + 3 * (uint64_t)RN, .u = (q - 0.5) / RN};
+    wsel_ring_peer pe;
+    assert_int_equal(wsel_ring_fast_pick_refresh(c.f, &h, false, &pe, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_check(c.f, &err), WSEL_OK);
+    /* the case as set up: q came back up, nothing from p to q - 1 is */
+    assert_true(slot_up(c.r, q));
+    for (uint32_t d = 0; d < RN - k; d++)
+        assert_false(slot_up(c.r, cyc((int64_t)p + d)));
+    if (pe.outcome != WSEL_RING_NO_PEERS)
+        fail_msg("mode %d: %s at slot %u after %u skips and a re-query, not NO_PEERS",
+                 (int)mode, wsel_ring_outcome_name(pe.outcome), pe.slot, k);
+    if (mode == WSEL_RING_RR)
+        rc_pointer_is(&c, cyc((int64_t)q + 1));
+    rc_free(&c);
+}
+
+static void test_refresh_budget(void **u)
+{
+    (void)u;
+    budget_case(WSEL_RING_HASH);
+    budget_case(WSEL_RING_FLOAT);
+    budget_case(WSEL_RING_RR);
 }
 
 /* ---- the view's check ------------------------------------------------------------- */
@@ -624,6 +718,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_refresh_walk),
+        cmocka_unit_test(test_refresh_budget),
         cmocka_unit_test(test_check_catches),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -8,10 +8,32 @@
  * round-robin pointer, advanced by one compare-and-swap to just past the slot taken
  * (where the reference, taking one pointer value per skipped slot, leaves it too), or,
  * when no slot is available, one past where it was (N + 1 values taken, as 5.2.3's loop
- * takes them). */
+ * takes them). The common keyed pick is the public header's (include/wsel/ring_inline.h,
+ * which callers inline too); wsel_ring_fast_pick_rr walks the same way from the caller's
+ * cursor and writes only that. */
+#include <stddef.h>
 #include <string.h>
 
 #include "ring_view.h"
+
+/* The layout include/wsel/ring_inline.h gives callers: the engine's published view
+ * pointer where wsel_ring_fast_head has it, and the view's first fields where
+ * wsel_ring_fast_view has them. */
+_Static_assert(offsetof(struct wsel_ring_fast, cur) == offsetof(wsel_ring_fast_head, view) &&
+                   sizeof(((struct wsel_ring_fast *)0)->cur) == sizeof(void *),
+               "wsel_ring_fast_head");
+_Static_assert(offsetof(wsel__fview, n) == offsetof(wsel_ring_fast_view, n) &&
+                   offsetof(wsel__fview, healthy) == offsetof(wsel_ring_fast_view, healthy) &&
+                   offsetof(wsel__fview, mod_lo) == offsetof(wsel_ring_fast_view, mod_lo) &&
+                   offsetof(wsel__fview, mod_hi) == offsetof(wsel_ring_fast_view, mod_hi) &&
+                   offsetof(wsel__fview, avail) == offsetof(wsel_ring_fast_view, avail) &&
+                   offsetof(wsel__fview, owner) == offsetof(wsel_ring_fast_view, owner) &&
+                   offsetof(wsel__fview, now) == offsetof(wsel_ring_fast_view, now) &&
+                   offsetof(wsel__fview, min_expire) ==
+                       offsetof(wsel_ring_fast_view, min_expire) &&
+                   offsetof(wsel__fview, log_pos) >= sizeof(wsel_ring_fast_view) &&
+                   offsetof(wsel__frec, pub) == 0,
+               "wsel_ring_fast_view");
 
 #define NONE UINT32_MAX
 #define HOT static inline __attribute__((always_inline))
@@ -169,32 +191,16 @@ static int walk_on(wsel_ring_fast *f, const wsel__fview *v, wsel_ring_mode mode,
     return land(v, w, d, cache_only, out);
 }
 
-/* A hashed pick's start slot: 1 + ((hash mod N + retries mod N) mod N). */
-HOT uint32_t hash_slot(const wsel__fview *v, const wsel_ring_handle *h)
+/* A keyed pick's start slot (doc/ring.md section 9), for any retries: the public
+ * wsel_ring_fast_view_start, with retries of N or more taken mod N first (the same
+ * remainder). The mode is HASH or FLOAT, a float key in [0,1). */
+HOT uint32_t key_slot(const wsel__fview *v, const wsel_ring_handle *h)
 {
-    uint64_t k = wsel__fview_mod(v, h->hash);
-    if (h->retries) {
-        k += h->retries < v->n ? h->retries : h->retries % v->n;
-        k = k >= v->n ? k - v->n : k;
-    }
-    return 1 + (uint32_t)k;
-}
-
-/* A float pick's start slot (u in [0,1)): 1 + ((floor(u N) + retries) mod N), where
- * floor(u N) rounding up to N counts as N - 1. */
-HOT uint32_t float_slot(const wsel__fview *v, const wsel_ring_handle *h)
-{
-    const uint32_t n = v->n;
-    double x = h->u * (double)n;
-    /* 0 <= x <= n <= 2^24: truncation is the floor, and the signed conversion is enough.
-     * x >= n is not reached with IEEE doubles rounding to nearest (u <= 1 - 2^-53 keeps
-     * u N below n by more than half a unit there); kept for other float evaluation */
-    uint64_t k = x >= (double)n ? n - 1 : (uint64_t)(int64_t)x;
-    if (h->retries) {
-        k += h->retries < n ? h->retries : h->retries % n;
-        k = k >= n ? k - n : k;
-    }
-    return 1 + (uint32_t)k;
+    if (__builtin_expect(h->retries < v->n, 1))
+        return wsel_ring_fast_view_start(&v->pub, h);
+    wsel_ring_handle r = *h;
+    r.retries %= v->n;
+    return wsel_ring_fast_view_start(&v->pub, &r);
 }
 
 static __attribute__((cold, noinline)) int refuse(wsel_error *err)
@@ -213,13 +219,13 @@ HOT int begin(const wsel_ring_fast *f, const wsel_ring_handle *h,
     w->skipped = 0;
     switch (h->mode) {
     case WSEL_RING_HASH:
-        w->slot = hash_slot(v, h);
+        w->slot = key_slot(v, h);
         return WSEL_OK;
     case WSEL_RING_FLOAT:
         if (!(h->u >= 0 && h->u < 1))
             return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
                               "ring: a float key must be in [0,1), got %g", h->u);
-        w->slot = float_slot(v, h);
+        w->slot = key_slot(v, h);
         return WSEL_OK;
     case WSEL_RING_RR:
         w->slot = 0;
@@ -250,35 +256,19 @@ HOT bool fresh_at(const wsel__fview *v, uint32_t s, bool cache_only)
 }
 
 /* The common keyed pick, with no call: a hashed or float pick whose start slot, or a
- * slot after it in the same 64-slot bitmap word, holds an available address needing no
- * refresh. Returns false, having changed nothing, for anything else: the general way
- * (pick) then gives the same answer on the same view. With cache_only it reads the view's
- * header, one bitmap word and one owner entry, and not the record. */
+ * slot after it in the same 64-slot bitmap word, holds an available address, no refresh
+ * being due -- the public inline picks' own test (include/wsel/ring_inline.h), written
+ * once there. Returns false, having changed nothing, for anything else: the general way
+ * (pick) then gives the same answer on the same view. It reads the view's header, one
+ * bitmap word and one owner entry, and not the record. */
 HOT bool quick_keyed(wsel_ring_fast *f, const wsel_ring_handle *h, bool cache_only,
                      wsel_ring_view_pick *out)
 {
     if (__builtin_expect(!f || !h || !out, 0))
         return false;
     const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
-    if (__builtin_expect(h->retries >= v->n, 0)) /* a division: the general way */
-        return false;
-    uint32_t s;
-    if (h->mode == WSEL_RING_HASH)
-        s = hash_slot(v, h);
-    else if (h->mode == WSEL_RING_FLOAT && h->u >= 0 && h->u < 1)
-        s = float_slot(v, h);
-    else
-        return false;
-    /* the first available slot from s on within s's word: bits above N are never set,
-     * so there is no wrap, and no branch on whether s itself is available */
-    uint64_t x = v->avail[s >> 6] >> (s & 63);
-    if (__builtin_expect(!v->healthy || x == 0, 0))
-        return false;
-    s += (uint32_t)__builtin_ctzll(x);
-    if (!fresh_at(v, s, cache_only))
-        return false;
-    chose(out, v->owner[s], s);
-    return true;
+    uint32_t s = wsel_ring_fast_view_start(&v->pub, h);
+    return s && wsel_ring_fast_view_quick(&v->pub, s, cache_only, out);
 }
 
 /* The common round-robin pick: the pointer's slot holds an available address needing no
@@ -338,6 +328,34 @@ int wsel_ring_fast_retry_view(wsel_ring_fast *f, wsel_ring_handle *h, bool cache
     if (f && h && out) /* else the pick refuses the call, h untouched */
         h->retries++;
     return wsel_ring_fast_pick_view(f, h, cache_only, out, err);
+}
+
+/* The round-robin pick with the caller's cursor (include/wsel/ring.h): the walk of the
+ * shared pointer's pick, from the cursor, and the cursor moved where the reference leaves
+ * its pointer (one past the slot taken; one past the start when none was). */
+int wsel_ring_fast_pick_rr(wsel_ring_fast *f, uint32_t *cursor, bool cache_only,
+                           wsel_ring_view_pick *out, wsel_error *err)
+{
+    if (!f || !cursor || !out)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: a cursor pick needs a fast engine, a cursor and a record "
+                          "for its result");
+    const wsel__fview *v = atomic_load_explicit(&f->cur, memory_order_acquire);
+    const uint32_t n = v->n, c = *cursor;
+    if (c < 1 || c > n)
+        return wsel__fail(err, WSEL_E_ARG, NULL, 0, 0, NULL, NULL, NULL,
+                          "ring: a round-robin cursor must be a slot 1..%u, got %u", n, c);
+    if (!v->healthy)
+        return outcome(out, WSEL_RING_UNHEALTHY, 0);
+    uint32_t d = next_avail(v, c);
+    *cursor = d == NONE ? step(c, 1, n) : step(c, (uint64_t)d + 1, n); /* none: N + 1 */
+    wsel__fwalk w = {c, 0};
+    return land(v, &w, d, cache_only, out);
+}
+
+uint32_t wsel_ring_fast_rr_pointer(const wsel_ring_fast *f)
+{
+    return f ? atomic_load_explicit(&f->rr, memory_order_relaxed) : 0;
 }
 
 int wsel_ring_fast_pick(wsel_ring_fast *f, wsel_ring_handle *h, bool cache_only,

@@ -33,29 +33,33 @@ typedef struct wsel__frec {
 
 __extension__ typedef unsigned __int128 wsel__u128;
 
-/* What a common pick reads comes first (n .. owner), within the view's first 64 bytes: the
- * view is allocated on a 64-byte boundary (ring_fast.c). */
+/* What a common pick reads comes first (n .. min_expire), within the view's first 64
+ * bytes: the view is allocated on a 64-byte boundary (ring_fast.c). Those fields are the
+ * public wsel_ring_fast_view (include/wsel/ring_inline.h), which the inline picks read:
+ * `pub` names them together, the unnamed struct one by one. */
 typedef struct wsel__fview {
-    uint32_t n;
-    bool healthy;
-    uint64_t mod_lo, mod_hi;    /* M = floor((2^128 - 1) / n) + 1 in two halves, for
-                                   wsel__fview_mod */
-    uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1 words */
-    const wsel__frec **owner;   /* [1..n] */
-    double now;                 /* the ring's clock */
-    double min_expire;          /* smallest expire of any record: nothing expired below it */
+    union {
+        wsel_ring_fast_view pub;
+        struct {
+            uint32_t n;
+            bool healthy;
+            uint64_t mod_lo, mod_hi;    /* M = floor((2^128 - 1) / n) + 1 in two halves,
+                                           for wsel__fview_mod */
+            uint64_t *avail;            /* bit s: slot s's owner is available; n / 64 + 1
+                                           words */
+            const wsel__frec **owner;   /* [1..n] */
+            double now;                 /* the ring's clock */
+            double min_expire;          /* smallest expire of any record: nothing expired
+                                           below it */
+        };
+    };
     uint64_t log_pos;           /* the writer's slot log position this view reflects */
 } wsel__fview;
 
-/* x mod v->n without a division (Lemire, Kaser and Kurz's direct remainder: with the low
- * 128 bits of M x, the remainder is their product with n over 2^128; exact for 64-bit x
- * when n < 2^64, here n <= 2^24), written as 64-bit halves. */
+/* x mod v->n without a division (the public wsel_ring_fast_view_mod). */
 static inline uint64_t wsel__fview_mod(const wsel__fview *v, uint64_t x)
 {
-    uint64_t lo = v->mod_lo * x;
-    uint64_t hi = (uint64_t)(((wsel__u128)v->mod_lo * x) >> 64) + v->mod_hi * x;
-    uint64_t carry = (uint64_t)(((wsel__u128)lo * v->n) >> 64);
-    return (uint64_t)(((wsel__u128)hi * v->n + carry) >> 64);
+    return wsel_ring_fast_view_mod(&v->pub, x);
 }
 
 #define WSEL__FAST_SPARES 2     /* views kept for reuse after a reclaim */

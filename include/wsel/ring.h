@@ -268,7 +268,9 @@ WSEL_API int wsel_ring_fast_retry(wsel_ring_fast *f, wsel_ring_handle *h, bool c
  * wsel_ring_fast_pick copies the address (up to 64 bytes of text) and its fields into the
  * caller's wsel_ring_peer. wsel_ring_fast_pick_view makes the same pick and hands back a
  * pointer to the engine's own record of the address instead, so that a pick costs about a
- * table lookup (doc/ring.md section 13). */
+ * table lookup (doc/ring.md section 13). wsel/ring_inline.h (included at the end of this
+ * header) makes the common case of it in the caller's code, with no call:
+ * wsel_ring_fast_pick_view_inline, wsel_ring_fast_retry_view_inline. */
 
 /* An address as the fast engine publishes it. Read-only: nothing in it changes while it
  * is valid. */
@@ -312,6 +314,38 @@ WSEL_API int wsel_ring_fast_retry_view(wsel_ring_fast *f, wsel_ring_handle *h, b
  * still be valid (above). */
 WSEL_API void wsel_ring_fast_view_peer(const wsel_ring_fast *f, const wsel_ring_view_pick *vp,
                                        bool cache_only, wsel_ring_peer *peer);
+
+/* ---- round-robin with the caller's cursor ---------------------------------------------
+ *
+ * The shared round-robin pointer above is one atomic that every reader moves with a
+ * locked compare-and-swap. 5.2.3's pointer belongs to one balancer in one nginx worker
+ * process and is never shared; a reader that wants that can keep its own pointer, a
+ * cursor: a slot number 1..N, read and written with plain loads and stores by its owner
+ * alone (doc/ring.md section 13, "Round-robin with a cursor").
+ *
+ * One cursor's picks are the reference's round-robin picks (wsel_ring_pick in mode
+ * WSEL_RING_RR) on a ring whose pointer stood where the cursor stands, made on the
+ * published views: the slot taken, and the cursor left where the reference leaves its
+ * pointer -- one past the slot taken, one past the start after a walk that finds no
+ * peer (N + 1 values taken, section 9), untouched when the ring is unhealthy, one past
+ * the slot of an EXPIRED outcome. Readers with separate cursors do not see each other:
+ * each has its own sequence, and two of them may take the same slot at once. The shared
+ * pointer is neither read nor moved. A cursor is a slot number and the wheel's size
+ * never changes, so it stays valid across every view of its engine; a view that changed
+ * under it only changes which slots are available from it on. Start one at the ring's
+ * rr_start (wsel_ring_opts), or where the shared pointer stands
+ * (wsel_ring_fast_rr_pointer). */
+
+/* Reader: one round-robin pick from *cursor, which it moves on as above; the result as
+ * wsel_ring_fast_pick_view gives it (outcome, slot, target with its lifetime).
+ * WSEL_E_ARG (cursor untouched) for a NULL argument or a cursor outside 1..N.
+ * wsel_ring_fast_pick_rr_inline (wsel/ring_inline.h) is the same without a call in the
+ * common case. */
+WSEL_API int wsel_ring_fast_pick_rr(wsel_ring_fast *f, uint32_t *cursor, bool cache_only,
+                                    wsel_ring_view_pick *out, wsel_error *err);
+/* Where the shared round-robin pointer stands now (1..N): on a new engine, the ring's
+ * pointer, rr_start if the ring made no round-robin pick. 0 for a NULL f. */
+WSEL_API uint32_t wsel_ring_fast_rr_pointer(const wsel_ring_fast *f);
 
 /* Writer: as wsel_ring_fast_pick, and where that would say WSEL_RING_EXPIRED it
  * re-queries the host, syncs, and goes on exactly as wsel_ring_pick does, so that it
@@ -464,4 +498,6 @@ WSEL_API int wsel_ring_scenario_run(const wsel_ring_scenario *sc, const wsel_rin
 #ifdef __cplusplus
 }
 #endif
+
+#include "ring_inline.h" /* the inline picks: the view's layout, picks without a call */
 #endif

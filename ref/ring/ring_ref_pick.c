@@ -43,7 +43,7 @@ int wsel_ring_pick(wsel_ring *r, wsel_ring_handle *h, bool cache_only, wsel_ring
         p = 1 + (uint32_t)((h->hash % n + h->retries % n) % n);
     } else if (h->mode == WSEL_RING_FLOAT) {
         double f = floor(h->u * (double)n);
-        /* f >= n is not reached with IEEE doubles (fast/ring/ring_fast_pick.c, float_slot) */
+        /* f >= n is not reached with IEEE doubles (include/wsel/ring_inline.h, wsel_ring_fast_view_start) */
         uint32_t k = f >= (double)n ? n - 1 : (uint32_t)f;
         p = 1 + (uint32_t)(((uint64_t)k + h->retries % n) % n);
     } else {
