@@ -129,12 +129,14 @@ static void *spare_take(spares *sp, size_t bytes)
     return np;
 }
 
-/* Keeps a list's buffer (NULL: none) for the next list. */
+/* Keeps a list's buffer (NULL: none) for the next list: small ones only, so that the
+ * spares stay below SPARES * SPARE_MAX bytes of each kind (doc/weighted.md §2.9). */
+#define SPARE_MAX ((size_t)4096)
 static void spare_give(spares *sp, void *data)
 {
     if (!data)
         return;
-    if (sp->n < SPARES)
+    if (sp->n < SPARES && wsel__arena_vec_cap(data) <= SPARE_MAX)
         sp->v[sp->n++] = data;
     else
         wsel__arena_vec_free(data);
