@@ -3,9 +3,12 @@
  * Property: the fast variants take a wsel_prng's words by paths of their own
  * (fast/README.md), which replayed words never reach. For each query of weighted.h's
  * producer, with one default generator shared by the queries (so its buffer position
- * moves), every engine variant answering from a copy of it gives the answer
- * wsel_ref_resolve gives from another copy, and leaves the generator as ref leaves it:
- * the same state and the same words still buffered. */
+ * moves), the engine variant the input picks (its last byte modulo the number of
+ * variants, weighted.h's one_variant: each variant is fuzzed on its share of the inputs,
+ * and an input builds one resolver instead of one per variant) answering
+ * from a copy of it gives the answer wsel_ref_resolve gives from another copy, and
+ * leaves the generator as ref leaves it: the same state and the same words still
+ * buffered. */
 #include "weighted.h"
 
 static void query(wfz *w, const wfz_query *qu)
@@ -33,7 +36,7 @@ static void query(wfz *w, const wfz_query *qu)
     w->direct = pr;
 }
 
-static const wfz_target target = { .query = query, .resolvers = true };
+static const wfz_target target = { .query = query, .resolvers = true, .one_variant = true };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

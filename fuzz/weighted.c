@@ -570,7 +570,10 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
 {
     fuzz_producer fp = fuzz_producer_make(data, size);
     static wfz w;
+    /* One text buffer for every input, grown as needed: no per-input allocation. */
+    sbuf text = { .s = w.text.s, .cap = w.text.cap };
     memset(&w, 0, sizeof w);
+    w.text = text;
     gen_case(&w.c, &fp, &w.text);
     /* FUZZ_DUMP=1 shows the case as config text (replay a reproducer to read it). */
     const char *dump = getenv("FUZZ_DUMP");
@@ -600,8 +603,12 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
 
     if (t->resolvers) {
         const char *names[MAX_RESOLVERS];
-        size_t nv = wsel_kit_variants(names, MAX_RESOLVERS, true);
-        for (size_t v = 0; v < nv; v++) {
+        size_t nv = wsel_kit_variants(names, MAX_RESOLVERS, true), v0 = 0;
+        if (t->one_variant && nv) {
+            v0 = size ? data[size - 1] % nv : 0;
+            nv = v0 + 1;
+        }
+        for (size_t v = v0; v < nv; v++) {
             rc = wsel_kit_resolver_new(w.cfg, w.st, names[v], &w.rv[w.nrv], &err);
             FUZZ_ASSERT_MSG(rc == WSEL_OK, "resolver_new(%s): %d %s", names[v], rc, err.message);
             w.rv_name[w.nrv++] = names[v];
@@ -623,6 +630,5 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
     wsel_state_free(w.st);
     wsel_config_free(w.cfg);
     case_free(&w.c);
-    free(w.text.s);
     return 0;
 }

@@ -128,6 +128,9 @@ typedef struct wfz_target {
     void (*query)(wfz *w, const wfz_query *q);
     void (*phase_end)(wfz *w);
     bool resolvers;     /* build w->rv (a resolver per engine variant): the query hook uses them */
+    bool one_variant;   /* with resolvers: only the variant the input's last byte picks
+                           (modulo their number; the decoding reads from the front, so
+                           the case is the same whichever variant runs it) */
 } wfz_target;
 
 /* Decodes data, loads, applies the first state, runs a query phase, applies the second

@@ -3,7 +3,7 @@
 #   make fuzz       [FUZZ_SECONDS=180] [FUZZ_TARGETS="config ..."]  libFuzzer, merge into corpus/
 #   make fuzz-afl   [FUZZ_SECONDS=180]                              AFL++, merge into corpus/
 #   make fuzz-ci    [FUZZ_CI_SECONDS=10]                            each target briefly, fails on any finding
-#   make fuzz-speed [FUZZ_SPEED_RUNS=3000]                          each target alone: execs/s, execs/CPU-s
+#   make fuzz-speed [FUZZ_SPEED_RUNS=3000]                          each target alone: execs/s, execs/CPU-s, faults/exec
 #   make oss-fuzz-check                                             fuzz/oss-fuzz/build.sh as OSS-Fuzz runs it
 #   make coverage                                                   gcov/lcov report in report/coverage/,
 #                                                                   per folder and per system
@@ -87,7 +87,7 @@ fuzz-ci: fuzz-build ## CI gate: each fuzz target FUZZ_CI_SECONDS (10) under libF
 	@sh fuzz/run.sh ci $(FUZZ_LF) $(FUZZ_CI_SECONDS) $(FUZZ_TARGETS)
 
 FUZZ_SPEED_RUNS ?= 3000
-fuzz-speed: fuzz-build ## each fuzz target alone, FUZZ_SPEED_RUNS (3000) libFuzzer executions from its seed corpus: execs per second and per CPU second (fuzz/README.md)
+fuzz-speed: fuzz-build ## each fuzz target alone, FUZZ_SPEED_RUNS (3000) libFuzzer executions from its seed corpus: execs per second and per CPU second, page faults per exec (fuzz/README.md)
 	@sh fuzz/speed.sh $(FUZZ_LF) $(FUZZ_SPEED_RUNS) $(FUZZ_TARGETS)
 
 # ---- AFL++ (afl-clang-fast with its libFuzzer-compatible driver) ----

@@ -1833,21 +1833,32 @@ static void t_arena(void **state)
     assert_string_equal(wsel__arena_strndup(&a, "", 0), "");
     assert_string_equal(wsel__arena_strdup(&a, "weighted"), "weighted");
 
-    /* growable lists: resized outside the arena, then adopted (a small one copied, a
-     * large one kept as a block of its own), contents kept either way */
+    /* growable lists: resized outside the arena (cap says what they hold), then adopted
+     * (a small one copied, the caller keeping its buffer; a large one kept as a block of
+     * its own, the caller's pointer cleared), contents kept either way */
     assert_null(wsel__arena_vec_resize(NULL, SIZE_MAX));
     for (size_t bytes = 16; bytes <= 65536; bytes *= 64) {
         unsigned char *v = wsel__arena_vec_resize(NULL, 8);
         assert_non_null(v);
+        assert_int_equal(wsel__arena_vec_cap(v), 8);
         v = wsel__arena_vec_resize(v, bytes);
         assert_non_null(v);
+        assert_int_equal(wsel__arena_vec_cap(v), bytes);
         for (size_t k = 0; k < bytes; k++)
             v[k] = (unsigned char)(k * 7);
-        unsigned char *kept = wsel__arena_vec_adopt(&a, v, bytes);
+        void *mine = v;
+        unsigned char *kept = wsel__arena_vec_adopt(&a, &mine, bytes);
         assert_non_null(kept);
         for (size_t k = 0; k < bytes; k++)
             if (kept[k] != (unsigned char)(k * 7))
                 fail_msg("adopted list of %zu bytes: byte %zu changed", bytes, k);
+        if (bytes < 4096) {
+            assert_ptr_equal(mine, v); /* copied: still the caller's */
+            assert_ptr_not_equal(kept, v);
+            wsel__arena_vec_free(mine);
+        } else {
+            assert_null(mine); /* the arena's now */
+        }
     }
     wsel__arena_free(&a);
     assert_null(a.head);
@@ -1855,8 +1866,10 @@ static void t_arena(void **state)
     unsigned char *v = wsel__arena_vec_resize(NULL, 65536);
     assert_non_null(v);
     v[65535] = 9;
-    unsigned char *kept = wsel__arena_vec_adopt(&a, v, 65536);
+    void *mine = v;
+    unsigned char *kept = wsel__arena_vec_adopt(&a, &mine, 65536);
     assert_non_null(kept);
+    assert_null(mine);
     assert_int_equal(kept[65535], 9);
     assert_non_null(a.head);
     wsel__arena_free(&a);

@@ -120,19 +120,24 @@ void *wsel__arena_vec_resize(void *data, size_t bytes)
     return b->data;
 }
 
-void *wsel__arena_vec_adopt(wsel__arena *a, void *data, size_t bytes)
+size_t wsel__arena_vec_cap(const void *data)
+{
+    return ((const wsel__arena_block *)(const void *)((const char *)data -
+                                                      offsetof(wsel__arena_block, data)))->cap;
+}
+
+void *wsel__arena_vec_adopt(wsel__arena *a, void **data, size_t bytes)
 {
     if (bytes < BLOCK_SIZE / 16) {
         /* Small lists (most of them) are copied: a block of their own would cost more in
          * headers than the copy does. */
         void *p = wsel__arena_alloc_aligned(a, bytes, sizeof(void *));
-        if (p) {
-            memcpy(p, data, bytes);
-            wsel__arena_vec_free(data);
-        }
+        if (p)
+            memcpy(p, *data, bytes);
         return p;
     }
-    wsel__arena_block *b = vec_block(data);
+    wsel__arena_block *b = vec_block(*data);
+    *data = NULL;
     wsel__arena_block *t = realloc(b, sizeof *b + bytes); /* a shrink: rarely moves */
     if (t)
         b = t;

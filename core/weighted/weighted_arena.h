@@ -23,11 +23,14 @@ void wsel__arena_free(wsel__arena *a);
 
 /* A growable array (a parser's list of children) that an arena can later take over
  * without copying it. resize: NULL data starts one; NULL return = out of memory, data
- * still valid. adopt: makes its first `bytes` the arena's (a big one in place, a small
- * one copied) and returns where they now live; NULL = out of memory, data still valid
- * and still the caller's. free: drops one never adopted. */
+ * still valid. cap: the bytes it holds (what resize was last asked for). adopt: makes
+ * the first `bytes` of *data the arena's and returns where they now live: a big array
+ * in place (*data becomes NULL: the arena owns it), a small one copied (*data stays
+ * the caller's, to reuse or free); NULL = out of memory, *data still valid and still
+ * the caller's. free: drops one never adopted. */
 void *wsel__arena_vec_resize(void *data, size_t bytes);
-void *wsel__arena_vec_adopt(wsel__arena *a, void *data, size_t bytes);
+size_t wsel__arena_vec_cap(const void *data);
+void *wsel__arena_vec_adopt(wsel__arena *a, void **data, size_t bytes);
 void wsel__arena_vec_free(void *data);
 
 #endif

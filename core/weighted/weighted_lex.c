@@ -74,15 +74,36 @@ static int fail(wsel__lexer *lx, int code, unsigned line, unsigned col, const ch
     return wsel__fail(lx->err, code, lx->file, line, col, NULL, NULL, NULL, fmt, arg);
 }
 
-static int put(wsel__lexer *lx, size_t *n, char c, unsigned line, unsigned col)
+/* Appends the k bytes at s to the string being decoded (*n bytes so far, never more
+ * than the limit). */
+static int put_run(wsel__lexer *lx, size_t *n, const char *s, size_t k, unsigned line,
+                   unsigned col)
 {
-    if (*n >= lx->max_string)
+    if (k > lx->max_string - *n)
         return wsel__fail(lx->err, WSEL_E_LIMIT, lx->file, line, col, NULL, NULL, NULL,
                           "string longer than the limit of %zu bytes", lx->max_string);
-    if (!wsel__grow(&lx->buf, &lx->cap, *n + 1, 1))
+    if (!wsel__grow(&lx->buf, &lx->cap, *n + k, 1))
         return fail(lx, WSEL_E_NOMEM, line, col, "out of memory%s", "");
-    lx->buf[(*n)++] = c;
+    memcpy(lx->buf + *n, s, k);
+    *n += k;
     return WSEL_OK;
+}
+
+static int put(wsel__lexer *lx, size_t *n, char c, unsigned line, unsigned col)
+{
+    return put_run(lx, n, &c, 1, line, col);
+}
+
+/* Takes the plain characters from lx->p up to `stop` (none of them a newline) as one
+ * run: appended to the string, the position moved past them. */
+static int take_run(wsel__lexer *lx, size_t *n, const char *stop, const wsel__token *tok)
+{
+    if (stop == lx->p)
+        return WSEL_OK;
+    int rc = put_run(lx, n, lx->p, (size_t)(stop - lx->p), tok->line, tok->col);
+    lx->col += (unsigned)(stop - lx->p);
+    lx->p = stop;
+    return rc;
 }
 
 /* Decodes the escape whose backslash is at lx->p: \X is X, \DDD is the byte DDD. */
@@ -154,16 +175,22 @@ static int quoted(wsel__lexer *lx, wsel__token *tok)
     bool escaped = false;
     advance(lx);
     for (;;) {
+        /* a run of characters that stand for themselves first */
+        const char *stop = lx->p;
+        while (stop < lx->end && *stop != '"' && *stop != '\\' && *stop != '\n')
+            stop++;
+        int rc = take_run(lx, &n, stop, tok);
+        if (rc)
+            return rc;
         int c = peek(lx);
         if (c < 0)
             return fail(lx, WSEL_E_SYNTAX, tok->line, tok->col,
                         "unterminated quoted string; expected a closing '\"'%s", "");
         if (c == '"') {
-            int rc = finish_string(lx, tok, n, raw, escaped);
+            rc = finish_string(lx, tok, n, raw, escaped);
             advance(lx);
             return rc;
         }
-        int rc;
         if (c == '\\') {
             escaped = true;
             rc = escape(lx, &n, tok->line, tok->col);
@@ -182,17 +209,17 @@ static int unquoted(wsel__lexer *lx, wsel__token *tok)
     const char *raw = lx->p;
     bool escaped = false;
     for (;;) {
-        int c = peek(lx);
-        int rc;
-        if (c == '\\') {
-            escaped = true;
-            rc = escape(lx, &n, tok->line, tok->col);
-        } else if (ends_unquoted(c)) {
+        /* a run of characters that stand for themselves first (a newline ends it) */
+        const char *stop = lx->p;
+        while (stop < lx->end && *stop != '\\' && !ends_unquoted((unsigned char)*stop))
+            stop++;
+        int rc = take_run(lx, &n, stop, tok);
+        if (rc)
+            return rc;
+        if (peek(lx) != '\\')
             return finish_string(lx, tok, n, raw, escaped);
-        } else {
-            rc = put(lx, &n, (char)c, tok->line, tok->col);
-            advance(lx);
-        }
+        escaped = true;
+        rc = escape(lx, &n, tok->line, tok->col);
         if (rc)
             return rc;
     }

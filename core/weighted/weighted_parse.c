@@ -24,8 +24,18 @@ typedef struct frame {
     wsel__pos at;     /* the $include{} that brought it in (file NULL for the top) */
 } frame;
 
+/* Buffers of finished lists kept for the next ones: a load builds a list (and an index)
+ * per hash and array, most of them short, and reusing the buffers spares an allocation
+ * per list and the copies of regrowing each from nothing. */
+#define SPARES 8
+typedef struct spares {
+    void *v[SPARES];  /* wsel__arena_vec_resize buffers */
+    size_t n;
+} spares;
+
 typedef struct ctx {
     wsel__arena *arena;
+    spares ents, tabs, elems; /* hash entries, hash indexes, array elements */
     const wsel__parse_opts *opts;
     wsel_error *err;
     unsigned n_includes;
@@ -104,6 +114,40 @@ static int expected(fstate *fs, const char *what)
                       "unexpected %s; expected %s", name, what);
 }
 
+/* ---- list buffers ---- */
+
+/* A buffer of at least `bytes` bytes for a list that has none yet: a spare one when
+ * there is one (grown if short), else a new one; NULL when out of memory. */
+static void *spare_take(spares *sp, size_t bytes)
+{
+    void *p = sp->n ? sp->v[--sp->n] : NULL;
+    if (p && wsel__arena_vec_cap(p) >= bytes)
+        return p;
+    void *np = wsel__arena_vec_resize(p, bytes);
+    if (!np)
+        wsel__arena_vec_free(p);
+    return np;
+}
+
+/* Keeps a list's buffer (NULL: none) for the next list: small ones only, so that the
+ * spares stay below SPARES * SPARE_MAX bytes of each kind (doc/weighted.md §2.9). */
+#define SPARE_MAX ((size_t)4096)
+static void spare_give(spares *sp, void *data)
+{
+    if (!data)
+        return;
+    if (sp->n < SPARES && wsel__arena_vec_cap(data) <= SPARE_MAX)
+        sp->v[sp->n++] = data;
+    else
+        wsel__arena_vec_free(data);
+}
+
+static void spares_free(spares *sp)
+{
+    while (sp->n)
+        wsel__arena_vec_free(sp->v[--sp->n]);
+}
+
 /* ---- hash builder ---- */
 
 static uint64_t hash_key(const char *k, size_t n)
@@ -141,27 +185,28 @@ static void hb_index(hbuild *hb, size_t idx)
     hb->tab[i] = (uint32_t)(idx + 1);
 }
 
-static bool hb_push(hbuild *hb, const wsel__entry *e)
+static bool hb_push(ctx *c, hbuild *hb, const wsel__entry *e)
 {
     if (hb->n >= UINT32_MAX - 1)
         return false;
     if (hb->n == hb->cap) {
-        size_t cap = hb->cap ? hb->cap * 2 : 8;
-        wsel__entry *nv = wsel__arena_vec_resize(hb->v, cap * sizeof *nv);
+        wsel__entry *nv = hb->v ? wsel__arena_vec_resize(hb->v, 2 * hb->cap * sizeof *nv)
+                                : spare_take(&c->ents, 8 * sizeof *nv);
         if (!nv)
             return false;
         hb->v = nv;
-        hb->cap = cap;
+        hb->cap = wsel__arena_vec_cap(nv) / sizeof *nv;
     }
     hb->v[hb->n++] = *e;
     if (2 * hb->n > hb->tcap) {
         size_t tcap = hb->tcap ? hb->tcap * 2 : 16;
         while (2 * hb->n > tcap)
             tcap *= 2;
-        uint32_t *nt = calloc(tcap, sizeof *nt);
+        uint32_t *nt = spare_take(&c->tabs, tcap * sizeof *nt);
         if (!nt)
             return false;
-        free(hb->tab);
+        memset(nt, 0, tcap * sizeof *nt);
+        spare_give(&c->tabs, hb->tab);
         hb->tab = nt;
         hb->tcap = tcap;
         for (size_t i = 0; i < hb->n; i++)
@@ -172,10 +217,10 @@ static bool hb_push(hbuild *hb, const wsel__entry *e)
     return true;
 }
 
-static void hb_free(hbuild *hb)
+static void hb_free(ctx *c, hbuild *hb)
 {
-    wsel__arena_vec_free(hb->v);
-    free(hb->tab);
+    spare_give(&c->ents, hb->v);
+    spare_give(&c->tabs, hb->tab);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -206,7 +251,7 @@ static int hb_add(fstate *fs, hbuild *hb, const wsel__entry *e)
                           hb->owner ? "the hash of '" : "the top-level hash",
                           hb->owner ? hb->owner : "", hb->owner ? "'" : "", old->kpos.file,
                           old->kpos.line, old->kpos.col);
-    if (!hb_push(hb, e))
+    if (!hb_push(fs->c, hb, e))
         return nomem(fs);
     return WSEL_OK;
 }
@@ -236,11 +281,14 @@ static int hb_finish(fstate *fs, hbuild *hb, wsel__node *node)
 {
     node->len = (uint32_t)hb->n; /* n <= max_nodes <= UINT32_MAX */
     if (hb->n) {
-        node->entries = wsel__arena_vec_adopt(fs->c->arena, hb->v, hb->n * sizeof *hb->v);
+        void *v = hb->v;
+        node->entries = wsel__arena_vec_adopt(fs->c->arena, &v, hb->n * sizeof *hb->v);
         if (!node->entries)
             return nomem(fs);
-        hb->v = NULL;
-        hb->cap = 0;
+        if (!v) { /* handed over whole */
+            hb->v = NULL;
+            hb->cap = 0;
+        }
     }
     return WSEL_OK;
 }
@@ -446,7 +494,7 @@ static int parse_hash(fstate *fs, unsigned level, wsel__node **out)
         rc = parse_entries(fs, level + 1, WSEL__T_RBRACE, &hb);
     if (!rc)
         rc = hb_finish(fs, &hb, node);
-    hb_free(&hb);
+    hb_free(fs->c, &hb);
     if (!rc)
         rc = next(fs);
     return rc;
@@ -470,14 +518,14 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
             break;
         }
         if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 4;
-            wsel__node **nv = wsel__arena_vec_resize(v, ncap * sizeof *nv);
+            wsel__node **nv = v ? wsel__arena_vec_resize(v, 2 * cap * sizeof *nv)
+                                : spare_take(&fs->c->elems, 4 * sizeof *nv);
             if (!nv) {
                 rc = nomem(fs);
                 break;
             }
             v = nv;
-            cap = ncap;
+            cap = wsel__arena_vec_cap(nv) / sizeof *nv;
         }
         const char *owner = fs->key;
         rc = parse_value(fs, level + 1, &v[n]);
@@ -489,13 +537,14 @@ static int parse_array(fstate *fs, unsigned level, wsel__node **out)
             rc = next(fs);
     }
     if (!rc && n) {
-        node->elems = wsel__arena_vec_adopt(fs->c->arena, v, n * sizeof *v);
-        if (node->elems)
-            v = NULL;
-        else
+        void *kept = v;
+        node->elems = wsel__arena_vec_adopt(fs->c->arena, &kept, n * sizeof *v);
+        if (!node->elems)
             rc = nomem(fs);
+        else
+            v = kept; /* NULL when handed over whole */
     }
-    wsel__arena_vec_free(v);
+    spare_give(&fs->c->elems, v);
     node->len = (uint32_t)n;
     if (!rc)
         rc = next(fs);
@@ -568,7 +617,7 @@ static int parse_text(ctx *c, const char *data, size_t len, const char *name,
     rc = parse_entries(&fs, level + 1, WSEL__T_EOF, &hb);
     if (!rc)
         rc = hb_finish(&fs, &hb, node);
-    hb_free(&hb);
+    hb_free(c, &hb);
     *out = node;
 done:
     wsel__lex_fini(&fs.lx);
@@ -599,6 +648,9 @@ static int parse_top(wsel__arena *arena, const wsel__parse_opts *opts, const cha
     c.depth = 1;
     wsel__node *root = NULL;
     int rc = parse_text(&c, data, len, name, 0, NULL, NULL, &root);
+    spares_free(&c.ents);
+    spares_free(&c.tabs);
+    spares_free(&c.elems);
     free(c.stack[0].real);
     free(c.stack);
     if (rc == WSEL_OK)

@@ -70,7 +70,7 @@ struct wsel_state {
 
     size_t n_sets;
     int **set_svc;           /* per set: its service types as indexes */
-    char ***set_keys;        /* per set, per item: canonical key */
+    char ***set_keys;        /* per set, per item: canonical key (set_keys_new: one block) */
     uint64_t *version;       /* per set */
 
     keyref *refs;            /* sorted by key */
@@ -316,17 +316,47 @@ void wsel_state_free(wsel_state *st)
         free(st->set_svc ? st->set_svc[s] : NULL);
         /* Each key list ends with a NULL, so freeing never reads the config: a state
          * may be freed after its config (include/wsel/state.h). */
-        if (st->set_keys && st->set_keys[s]) {
-            for (char **k = st->set_keys[s]; *k; k++)
-                free(*k);
-            free(st->set_keys[s]);
-        }
+        free(st->set_keys ? st->set_keys[s] : NULL);
     }
     free(st->set_svc);
     free(st->set_keys);
     free(st->version);
     free(st->refs);
     free(st);
+}
+
+/* Item i's canonical key (its monitoring name) in buf (KEY_MAX bytes). */
+static void item_key(const wsel_set *set, uint32_t i, char *buf)
+{
+    const char *src = set->items[i].key ? set->items[i].key : set->items[i].value;
+    if (!wsel__canon_key(src, buf, KEY_MAX))
+        snprintf(buf, KEY_MAX, "%s", src);
+}
+
+/* One set's canonical item keys in one block: the list of n_items pointers and a NULL,
+ * then the texts they point to (one allocation per set, not one per item); NULL when out
+ * of memory. */
+static char **set_keys_new(const wsel_set *set)
+{
+    char buf[KEY_MAX];
+    size_t head = ((size_t)set->n_items + 1) * sizeof(char *), len = 0;
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        item_key(set, i, buf);
+        len += strlen(buf) + 1;
+    }
+    char **keys = malloc(head + len);
+    if (!keys)
+        return NULL;
+    char *p = (char *)keys + head;
+    for (uint32_t i = 0; i < set->n_items; i++) {
+        item_key(set, i, buf);
+        size_t n = strlen(buf) + 1;
+        memcpy(p, buf, n);
+        keys[i] = p;
+        p += n;
+    }
+    keys[set->n_items] = NULL;
+    return keys;
 }
 
 int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
@@ -354,7 +384,7 @@ int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
         const wsel_set *set = wsel_config_set(cfg, s);
         n_refs += set->n_items;
         st->set_svc[s] = calloc(set->n_services ? set->n_services : 1, sizeof(int));
-        st->set_keys[s] = calloc((size_t)set->n_items + 1, sizeof(char *));
+        st->set_keys[s] = set_keys_new(set);
         if (!st->set_svc[s] || !st->set_keys[s])
             goto nomem;
         for (uint32_t k = 0; k < set->n_services; k++) {
@@ -362,15 +392,6 @@ int wsel_state_new(const wsel_config *cfg, wsel_state **out, wsel_error *err)
             if (idx == -3)
                 goto nomem;
             st->set_svc[s][k] = idx;
-        }
-        for (uint32_t i = 0; i < set->n_items; i++) {
-            char buf[KEY_MAX];
-            const char *src = set->items[i].key ? set->items[i].key : set->items[i].value;
-            if (!wsel__canon_key(src, buf, sizeof buf))
-                snprintf(buf, sizeof buf, "%s", src);
-            st->set_keys[s][i] = strdup(buf);
-            if (!st->set_keys[s][i])
-                goto nomem;
         }
     }
     st->n_svc_used = st->n_svc;

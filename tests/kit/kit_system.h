@@ -79,5 +79,10 @@ size_t wsel_kit_system_variants(const wsel_kit_system *sys, const char **names, 
  * invariants. NULL when all hold, else the reason (in buf). */
 const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
                               const uint64_t *w, size_t n, char *buf, size_t len);
+/* The same check against the variants names[0..nv) only (a subset of
+ * wsel_kit_system_variants' list: fuzz/fuzz_systems_identity.c checks one per input). */
+const char *wsel_kit_identity_of(const wsel_kit_system *sys, void *c, size_t q,
+                                 const uint64_t *w, size_t n, const char *const *names,
+                                 size_t nv, char *buf, size_t len);
 
 #endif

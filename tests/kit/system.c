@@ -56,6 +56,15 @@ const wsel_kit_system *wsel_kit_system_find(const char *name)
 const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
                               const uint64_t *w, size_t n, char *buf, size_t len)
 {
+    const char *names[WSEL_KIT_MAX_VARIANTS];
+    size_t nv = wsel_kit_system_variants(sys, names, WSEL_KIT_MAX_VARIANTS);
+    return wsel_kit_identity_of(sys, c, q, w, n, names, nv, buf, len);
+}
+
+const char *wsel_kit_identity_of(const wsel_kit_system *sys, void *c, size_t q,
+                                 const uint64_t *w, size_t n, const char *const *names,
+                                 size_t nv, char *buf, size_t len)
+{
     char want[4096], got[4096], why[512];
     wsel_kit_replay rp;
     wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
@@ -73,8 +82,6 @@ const char *wsel_kit_identity(const wsel_kit_system *sys, void *c, size_t q,
                  why);
         return buf;
     }
-    const char *names[WSEL_KIT_MAX_VARIANTS];
-    size_t nv = wsel_kit_system_variants(sys, names, WSEL_KIT_MAX_VARIANTS);
     for (size_t v = 0; v < nv; v++) {
         rng = wsel_kit_replay_rng(&rp, w, n);
         if (sys->run(c, names[v], q, &rng, got, sizeof got) != WSEL_OK) {
