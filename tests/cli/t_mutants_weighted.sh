@@ -86,4 +86,36 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP fast-avx2 not available on this CPU"
 fi
 
+# cli/weighted/weighted_sample.c@d27a646142:stmt:rc = oom();:;:1 -- wsel(1), sample draws N
+# answers, and out of memory is exit 3 with a message (EXIT STATUS): when the tally of
+# distinct answers of a resource too big to enumerate (14-item multi set, 2^13 answers)
+# cannot grow, the run fails with 3, never exit 0 with fewer than N answers counted. Each
+# allocation of the run is refused in turn, alone (tests/cli/failmalloc.c,
+# WSEL_FAILMALLOC_ONCE: the allocations after it succeed, so nothing later masks a
+# failure that was not reported).
+if oom_setup; then
+    printf 'mix => { addrs_v6 => { multi => true\n' >"$TMP/m14.conf"
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+        printf '  h%d = [ 2001:db8::%x, %d ]\n' "$i" "$i" "$i" >>"$TMP/m14.conf"
+    done
+    printf '} }\n' >>"$TMP/m14.conf"
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" sample "$TMP/m14.conf" mix -n 300 --json \
+        >/dev/null 2>&1
+    n=$(cat "$TMP/count"); i=0; bad=""
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" sample "$TMP/m14.conf" mix -n 300 --json \
+            >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq 0 ]; then
+            jq -e '[.answers[] | .count] | add == 300' "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:short"
+        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
+            bad="$bad $i:exit$RC"
+        fi
+        i=$((i + 1))
+    done
+    [ -z "$bad" ]
+    ok $? "sample of 2^13 answers, each of $n allocations refused alone: exit 3 or all 300 draws counted${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
+fi
+
 done_testing
