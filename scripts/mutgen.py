@@ -6,7 +6,7 @@
     mutgen.py show ID                              the diff of one mutant
     mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
     mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--systems ...]
-                  [--keep] [--ids FILE] [--out DIR] [--no-lsan]  FILE: run these ids instead of a sample
+                  [--keep] [--ids FILE] [--out DIR] [--no-lsan] [--full]  FILE: run these ids instead of a sample
     mutgen.py retally SUMMARY...                   per-folder and per-system tables of earlier runs
                                                    (a later summary's result for an id wins) against
                                                    the current stats/mutants-equivalent.txt
@@ -24,6 +24,25 @@ every system. `run` copies the tree to a scratch folder (the real tree is never 
 (-O1), then for each mutant drawn: applies it, rebuilds incrementally
 (make rebuilds what depends on the one file), runs the quick test set (unit tests and CLI
 tests, two at a time, fastest first, stopping at the first failure), restores the file.
+Test selection by coverage (the default; --full turns it off): after the baseline, the tree
+is built once more with gcov (build-mgcov/, -O0) and each quick-set program is run alone
+with its own GCOV_PREFIX (two at a time); gcov's per-line counts then say which programs
+execute each line of the mutable files, the inline functions of headers included. A
+mutant runs only the programs that execute a line its edit spans (in the same order: its
+system's own first, fastest first, stopping at the first failure), and its rebuild makes
+only those programs, the library (where the mutant compiles, or fails to) and bin/wsel
+(when a CLI test is selected or the mutant is in cli/), not all ~48 programs. A program
+that does not execute the mutated line runs the same code as on the unchanged tree
+(the tests are deterministic), so it cannot kill the mutant: the result is the one the
+whole quick set would give. Two cases follow: a mutant on lines no program executes
+survives without running ("SURVIVED (not-covered)" in the log); one on lines gcov does
+not mark executable (declarations, a local initialiser table) runs the whole quick set.
+A program that fails under gcov runs for every mutant. The map is cached in
+build-mg-covmap/ (in the real tree), keyed by a hash of the copied tree's content and
+the compiler, so a rerun on the same tree skips the gcov build (a few minutes).
+--full keeps the earlier behaviour (every program rebuilt and, for a survivor, the whole
+quick set run): CI's `make mutants-ci` uses it, since its 12 mutants would not repay the
+gcov build.
 Unit tests run with LeakSanitizer preloaded (liblsan0), so a leak fails them, except those
 that replace malloc themselves (tests/support/nomem.h); so does bin/wsel when a CLI test
 runs it through tap.sh's run() (WSEL_LSAN).
@@ -52,6 +71,7 @@ arguments of assert / static_assert.
 import argparse
 import ctypes.util
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -543,6 +563,160 @@ def quick_tests(scratch):
     return units, clis
 
 
+# ------------------------------------------------------------------ coverage-based selection
+
+COV_BUILD = "build-mgcov"
+COV_CACHE = "build-mg-covmap"       # under the real tree's root (ignored by git: build-*)
+COV_VERSION = 1
+
+
+def tree_key(scratch):
+    """A hash of the scratch copy's content as copied (every file, by path and bytes, but this
+    generator, which no build or test reads) and the compiler: the coverage map of one tree
+    is reused by a later run on the same tree only. Taken before anything is built there."""
+    h = hashlib.sha1(("mutgen-covmap %d\0" % COV_VERSION).encode())
+    cc = subprocess.run(["gcc", "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    h.update(cc.stdout.encode())
+    for d, dirs, names in os.walk(scratch):
+        dirs.sort()
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            if os.path.islink(p) or not os.path.isfile(p) or os.path.relpath(p, scratch) == "scripts/mutgen.py":
+                continue
+            h.update(os.path.relpath(p, scratch).encode() + b"\0")
+            with open(p, "rb") as fh:
+                h.update(hashlib.sha1(fh.read()).digest())
+    return h.hexdigest()[:20]
+
+
+def gcov_lines(paths, cwd, folders):
+    """{source file: {line: count}} of the source files under `folders` (headers included)
+    that gcov reports for the objects whose .gcda / .gcno are `paths`; a line gcov does
+    not list is not executable (declarations, initialiser tables, blank lines)."""
+    out = {}
+    for i in range(0, len(paths), 64):
+        r = subprocess.run(["gcov", "-j", "-t"] + paths[i:i + 64], cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        dec, s, k = json.JSONDecoder(), r.stdout, 0
+        while True:
+            while k < len(s) and s[k].isspace():
+                k += 1
+            if k >= len(s):
+                break
+            doc, k = dec.raw_decode(s, k)
+            for f in doc.get("files", []):
+                name = f["file"]
+                if os.path.isabs(name):
+                    name = os.path.relpath(name, cwd)
+                name = os.path.normpath(name)
+                if name.split("/")[0] not in folders:
+                    continue
+                lines = out.setdefault(name, {})
+                for ln in f.get("lines", []):
+                    lines[ln["line_number"]] = lines.get(ln["line_number"], 0) + ln["count"]
+    return out
+
+
+def coverage_map(scratch, key, progs, jobs, folders, log):
+    """Which quick-set programs execute each source line: the tree built once with gcov
+    (COV_BUILD), each program run alone with its own GCOV_PREFIX (two at a time), gcov's
+    per-line counts read per program. Cached under COV_CACHE by the tree's content.
+    Returns {"exec": {file: [lines]}, "cov": {prog: {file: [lines]}}, "all": [progs]}:
+    the executable lines, the lines each program executes, and the programs that failed
+    under coverage (they are run for every mutant)."""
+    cache = os.path.join(ROOT, COV_CACHE, key + ".json")
+    if os.path.exists(cache):
+        with open(cache, encoding="utf-8") as fh:
+            cm = json.load(fh)
+        if set(progs) <= set(cm["cov"]) | set(cm["all"]):
+            log("mutgen: coverage map reused (%s)" % os.path.relpath(cache, ROOT))
+            return cm
+    t0 = time.time()
+    units = [p for p in progs if not p.endswith(".sh")]
+    cu = [COV_BUILD + p[len(BUILD):] for p in units]
+    env = dict(os.environ, CFLAGS="-g -fprofile-update=atomic")
+    blog = os.path.join(scratch, "covmap-build.log")
+    with open(blog, "w") as fh:
+        rc = subprocess.run(["make", "-s", "-j%d" % jobs, "BUILD=" + COV_BUILD, "COVERAGE=1", "WERROR=1",
+                             COV_BUILD + "/libwsel.a", COV_BUILD + "/bin/wsel"] + cu,
+                            cwd=scratch, env=env, stdout=fh, stderr=subprocess.STDOUT).returncode
+    if rc != 0:
+        sys.exit("mutgen: the coverage build failed (%s); --full runs without it" % blog)
+    gcnos = []
+    for d, _dirs, names in os.walk(os.path.join(scratch, COV_BUILD)):
+        gcnos += [os.path.relpath(os.path.join(d, n), scratch) for n in names if n.endswith(".gcno")]
+    exe = gcov_lines(sorted(gcnos), scratch, folders)
+    strip = len([c for c in os.path.realpath(scratch).split("/") if c])
+    pre = os.path.join(scratch, "covmap")
+    queue = list(enumerate(progs))
+    running, failed = [], []
+    while queue or running:
+        while queue and len(running) < jobs:
+            i, p = queue.pop(0)
+            e = dict(os.environ, WSEL=COV_BUILD + "/bin/wsel", BUILD=COV_BUILD,
+                     GCOV_PREFIX=os.path.join(pre, str(i)), GCOV_PREFIX_STRIP=str(strip))
+            cmd = ["sh", p] if p.endswith(".sh") else [COV_BUILD + p[len(BUILD):]]
+            outf = tempfile.TemporaryFile(mode="w+")
+            running.append((subprocess.Popen(cmd, cwd=scratch, env=e, stdout=outf, stderr=subprocess.STDOUT,
+                                             start_new_session=True), p, time.time(), outf))
+        time.sleep(0.05)
+        still = []
+        for proc, p, ts, outf in running:
+            rc = proc.poll()
+            if rc is None and time.time() - ts < 900:
+                still.append((proc, p, ts, outf))
+                continue
+            if rc is None:
+                kill(proc)
+                rc = 124
+            outf.seek(0)
+            if tap_failed(outf.read(), rc):
+                failed.append(p)
+            outf.close()
+        running = still
+    cov = {}
+    for i, p in enumerate(progs):
+        if p in failed:
+            continue
+        root = os.path.join(pre, str(i))
+        gcdas = []
+        for d, _dirs, names in os.walk(root):
+            for n in names:
+                if n.endswith(".gcda"):
+                    g = os.path.join(d, n)
+                    rel = os.path.relpath(g, root)[:-5] + ".gcno"
+                    if os.path.exists(os.path.join(scratch, rel)):
+                        os.symlink(os.path.join(scratch, rel), g[:-5] + ".gcno")
+                        gcdas.append(os.path.relpath(g, scratch))
+        lines = gcov_lines(sorted(gcdas), scratch, folders)
+        cov[p] = {f: sorted(ln for ln, c in ls.items() if c > 0) for f, ls in lines.items()}
+        cov[p] = {f: ls for f, ls in cov[p].items() if ls}
+    shutil.rmtree(pre, ignore_errors=True)
+    cm = {"exec": {f: sorted(ls) for f, ls in exe.items()}, "cov": cov, "all": failed}
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    with open(cache + ".tmp", "w", encoding="utf-8") as fh:
+        json.dump(cm, fh)
+    os.replace(cache + ".tmp", cache)
+    log("mutgen: coverage map built in %.0f s: %d programs, %d failed under gcov (run for every mutant)%s; "
+        "cached in %s" % (time.time() - t0, len(progs), len(failed), (" " + ",".join(failed)) if failed else "",
+                          os.path.relpath(cache, ROOT)))
+    return cm
+
+
+def select(m, progs, cm, scratch):
+    """The programs to run for mutant m (in progs' order) and why: the programs that execute
+    a line the mutated text spans ("covered"), every program when gcov marks none of those
+    lines executable ("not-executable": initialisers, declarations), none when no program
+    executes them ("not-covered")."""
+    with open(os.path.join(scratch, m["file"]), encoding="utf-8") as fh:
+        src = fh.read()
+    lines = set(range(m["line"], m["line"] + src[m["start"]:m["end"]].count("\n") + 1))
+    if not lines & set(cm["exec"].get(m["file"], ())):
+        return progs, "not-executable"
+    sel = [p for p in progs if p in cm["all"] or lines & set(cm["cov"].get(p, {}).get(m["file"], ()))]
+    return sel, ("covered" if sel else "not-covered")
+
+
 STATES = ("killed", "timeout", "survived", "equivalent", "not-built")
 
 
@@ -614,6 +788,7 @@ def cmd_run(a):
         subprocess.run("tar cf - --exclude=./.git --exclude='./build' --exclude='./build-*' "
                        "--exclude=./bin --exclude=./report . | (cd '%s' && tar xf -)" % scratch,
                        shell=True, cwd=ROOT, check=True)
+        key = None if a.full else tree_key(scratch)
         muts = enumerate_all(folders, scratch, systems)
         if a.ids:
             with open(a.ids, encoding="utf-8") as fh:
@@ -655,6 +830,7 @@ def cmd_run(a):
                "leak check: %s preloaded into %d unit tests and bin/wsel in %d CLI tests"
                % (lsan, sum("LD_PRELOAD" in e for e in envs.values()), sum("WSEL_LSAN" in e for e in envs.values()))
                if lsan else "no leak check (--no-lsan, or liblsan not found)"))
+        cm = None if a.full else coverage_map(scratch, key, progs, a.jobs, folders, log)
         rows = []
         t_start = time.time()                               # the budget counts mutants only
         for idx, m in enumerate(sample, 1):
@@ -666,15 +842,30 @@ def cmd_run(a):
                 rows.append((m, "equivalent", None))
                 log("%-10s %-22s %4.0fs  %s  (%s)" % ("EQUIVALENT", "(listed,not-run)", 0, m["id"], m["text"][:70]))
                 continue
+            if cm is None:
+                sel, why, mk = progs, "full", make
+            else:
+                sel, why = select(m, progs, cm, scratch)
+                # build what the selected programs need: the library (where the mutant
+                # compiles, or fails to), bin/wsel for a CLI test or a cli/ mutant
+                mk = make[:make.index(BUILD + "/bin/wsel")]
+                if m["folder"] == "cli" or any(p.endswith(".sh") for p in sel):
+                    mk.append(BUILD + "/bin/wsel")
+                mk += [p for p in sel if not p.endswith(".sh")]
             orig = apply(m, scratch)
             blog = os.path.join(out, "logs", "build-%d.log" % idx)
             try:
-                if sh(make, scratch, blog, timeout=a.build_timeout) != 0:
+                if sh(mk, scratch, blog, timeout=a.build_timeout) != 0:
                     status, by = "not-built", None
+                elif not sel:
+                    os.remove(blog)
+                    status, by = "survived", "(not-covered)"
                 else:
                     os.remove(blog)
-                    status, by = run_tests(own_first(progs, m["system"]), scratch, limits, a.jobs, envs)
+                    status, by = run_tests(own_first(sel, m["system"]), scratch, limits, a.jobs, envs)
                     status = {"pass": "survived", "fail": "killed", "timeout": "timeout"}[status]
+                    if status == "survived" and why != "full":
+                        by = "(%s:%d)" % (why, len(sel))
             finally:
                 with open(os.path.join(scratch, m["file"]), "w", encoding="utf-8") as fh:
                     fh.write(orig)
@@ -687,7 +878,8 @@ def cmd_run(a):
                                                else "SURVIVED"))
                     fh.write(diff_of(m, scratch))
             rows.append((m, status, by))
-            log("%-10s %-22s %4.0fs  %s  (%s)" % (status.upper(), os.path.basename(by) if by else "-",
+            log("%-10s %-22s %4.0fs  %s  (%s)" % (status.upper(), os.path.basename(by) if by and by[0] != "("
+                                                  else by or "-",
                                                   time.time() - t0, m["id"], m["text"][:70]))
         log("")
         for line in tables([(m["id"], st) for m, st, _ in rows], folders):
@@ -747,6 +939,8 @@ def main():
     p.add_argument("--no-lsan", action="store_true",
                    help="do not preload LeakSanitizer into the unit tests and bin/wsel (leaks then go unseen)")
     p.add_argument("--ids", help="run the mutants listed in this file (one id a line) instead of a sample")
+    p.add_argument("--full", action="store_true",
+                   help="no coverage map: rebuild every quick-set program and run the whole quick set for each mutant")
     p.add_argument("--out", default="mutants-sample", help="report folder under report/")
     p = sub.add_parser("retally")
     p.add_argument("summaries", nargs="+")

@@ -2124,6 +2124,12 @@ static void api_null_handles(void **s)
     assert_string_equal(wsel_gslb_event_method(NULL), "?");
     assert_int_equal(wsel_gslb_event_record_line(NULL, &ev), 0);
     assert_string_equal(wsel_gslb_event_name((wsel_gslb_event_kind)99), "?");
+    /* the edges of the kinds (include/wsel/gslb.h): RESULT is the last one, named "result";
+     * the value right after it is unknown ("?"; kills ref/gslb/gslb_log.c@5dbfa6ee5f:ror:<:<=:1,
+     * which read one name past the table) */
+    assert_string_equal(wsel_gslb_event_name(WSEL_GSLB_EV_POOL_SELECTION), "pool-selection");
+    assert_string_equal(wsel_gslb_event_name(WSEL_GSLB_EV_RESULT), "result");
+    assert_string_equal(wsel_gslb_event_name((wsel_gslb_event_kind)(WSEL_GSLB_EV_RESULT + 1)), "?");
     assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)99), "?");
     wsel_gslb_state_free(st);
     wsel_gslb_inputs_free(in);

@@ -1,6 +1,8 @@
 /* Out-of-memory injection for the CLI tests (t_hardening.sh), loaded with LD_PRELOAD
  * into bin/wsel (glibc only). With WSEL_FAILMALLOC=N the first N allocations succeed and
- * every later one fails, as when memory is really exhausted; WSEL_FAILMALLOC_COUNT=FILE
+ * every later one fails, as when memory is really exhausted (with WSEL_FAILMALLOC_ONCE set
+ * as well, only the next one fails and later ones succeed again: a passing shortage, which
+ * a caller that gives up must report rather than go on); WSEL_FAILMALLOC_COUNT=FILE
  * writes the number of allocations made to FILE at exit, so a test knows how many
  * failure points a command has. Built by the test itself, never linked into anything.
  *
@@ -25,6 +27,7 @@ extern void *__libc_memalign(size_t, size_t);
 
 static long budget = -2; /* -2: not read yet; -1: never fail */
 static long made;
+static int once;       /* refuse the (N+1)th allocation alone, grant the later ones */
 static int after_main; /* main has returned: grant every allocation, count none */
 
 static int refuse(void)
@@ -34,12 +37,15 @@ static int refuse(void)
     if (budget == -2) {
         const char *s = getenv("WSEL_FAILMALLOC");
         budget = s ? strtol(s, NULL, 10) : -1;
+        once = getenv("WSEL_FAILMALLOC_ONCE") != NULL;
     }
     if (budget == -1) {
         made++;
         return 0;
     }
-    if (made >= budget) {
+    if (made >= budget && (!once || made == budget)) {
+        if (once)
+            made++; /* WSEL_FAILMALLOC_ONCE: only the allocation after the first N fails */
         errno = ENOMEM; /* as the real allocator does */
         return 1;
     }

@@ -77,4 +77,14 @@ vg 0 "ring diff k2: clean under valgrind" ring diff "$EXAMPLES/ring/k2.json"
 # glibc; valgrind sees it. C1 moves slot 3 of 3 with the fast engine attached.
 vg 0 "ring run c1 --engine fast: clean under valgrind" ring run "$R/c1.json" --engine fast --json
 
+# cli/ring/ring_diff.c@f426d951b3:aor:/:*:1 -- `ring diff` in text gives the smallest possible
+# move as a share of the wheel too. examples/ring/k2.json, op 0 adds mashape.com:80 (two
+# A records) to an empty 10-slot wheel: both addresses are touched and gain all 10 slots,
+# none loses any, so the smallest possible move is max(10, 0) = 10 slots (doc/ring.md
+# decision 12), 10 / 10 = 100 % of the keys; every slot changes owner (10, 100 %).
+run ring diff "$EXAMPLES/ring/k2.json"
+is_rc 0 "ring diff k2 (text): exit 0"
+holds '  10 slots changed owner (100.0000% of keys); smallest possible 10 (100.0000%); 0 between untouched addresses' \
+    "ring diff k2, first add: smallest possible 10 slots, 100 % of the 10-slot wheel"
+
 done_testing

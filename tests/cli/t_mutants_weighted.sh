@@ -86,4 +86,42 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP fast-avx2 not available on this CPU"
 fi
 
+# cli/weighted/weighted_sample.c@d27a646142:stmt:rc = oom();:;:1 and
+# cli/weighted/weighted_amap.c@843221245a:const:1:0:1 -- wsel(1), sample: N answers are drawn,
+# and for a resource too big to enumerate "every distinct answer drawn, in order" is
+# listed: answers compared item by item in configuration order, one that is a prefix of
+# another first (here every answer holds h1, the heaviest, so prefixes abound); out of
+# memory is exit 3 with a message (EXIT STATUS). A 14-item multi set (2^13 answers) is
+# sampled with each allocation refused in turn, alone (tests/cli/failmalloc.c,
+# WSEL_FAILMALLOC_ONCE: the later ones succeed, so nothing masks a failure that went
+# unreported): each run exits 3, or exits 0 with all 300 draws counted and the answers in
+# that order -- also when the refused allocation is qsort's own scratch buffer, which makes
+# glibc fall back to its unstable quicksort.
+if oom_setup; then
+    printf 'mix => { addrs_v6 => { multi => true\n' >"$TMP/m14.conf"
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+        printf '  h%d = [ 2001:db8::%x, %d ]\n' "$i" "$i" "$((15 - i))" >>"$TMP/m14.conf"
+    done
+    printf '} }\n' >>"$TMP/m14.conf"
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" sample "$TMP/m14.conf" mix -n 300 --json \
+        >/dev/null 2>&1
+    n=$(cat "$TMP/count"); i=0; bad=""
+    inorder='[.answers[] | [.labels[] | ltrimstr("addrs_v6/h") | tonumber]] as $a | $a == ($a | sort)'
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" sample "$TMP/m14.conf" mix -n 300 \
+            --json >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq 0 ]; then
+            jq -e '[.answers[] | .count] | add == 300' "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:short"
+            jq -e "$inorder" "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:order"
+        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
+            bad="$bad $i:exit$RC"
+        fi
+        i=$((i + 1))
+    done
+    [ -z "$bad" ]
+    ok $? "sample of 2^13 answers, each of $n allocations refused alone: exit 3, or all 300 draws counted and listed in order${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
+fi
+
 done_testing
