@@ -18,10 +18,11 @@ static int bin_cmp(const void *a, const void *b)
 
 wsel__stat wsel__chisq_gof(const double *obs, const double *exp, size_t n)
 {
-    wsel__stat r = { 0.0, 0, 1.0, 0 };
+    wsel__stat r = { 0.0, 0, 1.0, 0, false };
     bin *b = malloc((n ? n : 1) * sizeof *b);
     if (!b) {
         r.p = 0.0; /* a test that cannot run must not pass silently */
+        r.nomem = true;
         return r;
     }
     size_t m = 0;
@@ -68,8 +69,9 @@ wsel__stat wsel__chisq_one_of(const double *obs, const double *p, size_t n, doub
 {
     double *exp = malloc((n ? n : 1) * sizeof *exp);
     if (!exp) {
-        wsel__stat r = { 0.0, 0, 0.0, 0 };
+        wsel__stat r = { 0.0, 0, 0.0, 0, false };
         r.df = 1; /* cannot run: fail rather than pass (see wsel__chisq_gof) */
+        r.nomem = true;
         return r;
     }
     for (size_t i = 0; i < n; i++)
@@ -87,7 +89,7 @@ wsel__stat wsel__chisq_one_of(const double *obs, const double *p, size_t n, doub
 
 wsel__stat wsel__chisq_binoms(const double *obs, const double *p, size_t n, double N)
 {
-    wsel__stat r = { 0.0, 0, 1.0, 0 };
+    wsel__stat r = { 0.0, 0, 1.0, 0, false };
     for (size_t i = 0; i < n; i++) {
         double e = N * p[i];
         if (p[i] <= 0) {

@@ -20,6 +20,8 @@ typedef struct wsel__stat {
     unsigned df;        /* degrees of freedom after pooling (0: nothing to test) */
     double p;           /* p-value; 1 when df == 0 */
     size_t impossible;  /* observations in bins whose expected count is exactly 0 */
+    bool nomem;         /* the test could not allocate its bins: not run (p 0, see below);
+                         * a caller that reports results must treat it as out of memory */
 } wsel__stat;
 
 /* Pearson goodness of fit of counts obs[] against expected counts exp[] (same total).
@@ -27,13 +29,13 @@ typedef struct wsel__stat {
  * expecting fewer than WSEL__MIN_EXPECTED joins one pool, smallest first, and while
  * that pool still expects fewer it takes in the next smallest bin too. The pool then
  * counts as one bin. Bins with exp == 0 are not tested but any count in them is
- * reported in `impossible`. p is 0 when the bins cannot be allocated. */
+ * reported in `impossible`. p is 0 and nomem set when the bins cannot be allocated. */
 wsel__stat wsel__chisq_gof(const double *obs, const double *exp, size_t n);
 
 /* Chi-squared over outcomes exactly one of which each of N draws takes: counts obs[]
  * against N * p[] (a multinomial, the pooling rule above). An impossible count makes
  * the statistic infinite, p 0 and df at least 1 (a finding, never "nothing to test");
- * so does a failed allocation. */
+ * so does a failed allocation, which also sets nomem. */
 wsel__stat wsel__chisq_one_of(const double *obs, const double *p, size_t n, double N);
 
 /* Sum over outcomes i with 0 < p[i] < 1 of (obs - N p)^2 / (N p (1 - p)), one degree of

@@ -348,9 +348,9 @@ static void test_sidak(void **state)
     double p4[] = { 1e-12, 0.5 };
     assert_true(fabs(wsel_kit_sidak(p4, 2) / 2e-12 - 1) < 1e-9);
     wsel_kit_subtest t[3] = {
-        { "groups", 0, -1, 100, { 3.0, 2, 0.2, 0 } },
-        { "group-items", 0, 0, 40, { 0.0, 0, 1.0, 0 } },
-        { "group-items", 0, 1, 60, { 5.0, 4, 0.5, 0 } },
+        { "groups", 0, -1, 100, { 3.0, 2, 0.2, 0, false } },
+        { "group-items", 0, 0, 40, { 0.0, 0, 1.0, 0, false } },
+        { "group-items", 0, 1, 60, { 5.0, 4, 0.5, 0, false } },
     };
     wsel_kit_stat r = wsel_kit_subtests_combine(t, 3);
     assert_true(r.df == 6 && r.stat == 8.0);

@@ -26,7 +26,7 @@ static wsel__stat group_items(const wsel_set_odds *so, const wsel_group *g,
         if (d > max)
             max = d;
     }
-    wsel__stat r = { INFINITY, 1, 0.0, (size_t)Ng };
+    wsel__stat r = { INFINITY, 1, 0.0, (size_t)Ng, false };
     if (sum == 0)
         return r; /* the group cannot be drawn, yet it was */
     double p[64];
@@ -42,7 +42,7 @@ static wsel__subtest answer_sets(const wsel_set_odds *so, uint32_t set, double N
                                  const double *answers)
 {
     double *q = malloc((so->n_answers ? so->n_answers : 1) * sizeof *q);
-    wsel__stat r = { 0.0, 1, 0.0, 0 };
+    wsel__stat r = { 0.0, 1, 0.0, 0, false };
     if (q) {
         for (uint32_t k = 0; k < so->n_answers; k++)
             q[k] = (double)so->answers[k].p.p;
@@ -87,10 +87,11 @@ size_t wsel__weighted_set_fit(const wsel_set_odds *so, uint32_t set, double N,
 
 wsel__stat wsel__subtests_combine(const wsel__subtest *t, size_t n)
 {
-    wsel__stat r = { 0.0, 0, 1.0, 0 };
+    wsel__stat r = { 0.0, 0, 1.0, 0, false };
     double *p = malloc((n ? n : 1) * sizeof *p);
     if (!p) {
         r.p = 0.0;
+        r.nomem = true;
         return r;
     }
     size_t m = 0;

@@ -53,7 +53,7 @@ size_t wsel__weighted_set_fit(const wsel_set_odds *so, uint32_t set, double N,
 
 /* The combination of sub-tests t[0..n-1]: stat and df the sums over those with df > 0
  * (shown for information), p = wsel__sidak() over their p-values, impossible the sum
- * of theirs (p 0 then). */
+ * of theirs (p 0 then). p 0 and nomem when it cannot allocate. */
 wsel__stat wsel__subtests_combine(const wsel__subtest *t, size_t n);
 
 /* Lexicographic order of two item lists (the order wsel_odds answers are sorted in):

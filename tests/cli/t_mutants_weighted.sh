@@ -124,4 +124,30 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
 fi
 
+
+# wsel(1), sample: out of memory is exit 3 with a message, never a result. The
+# goodness-of-fit test's own bins (odds/stat.c) are allocations too: a refusal there once
+# printed chi2 0, df 0, p null and exited 0, a test that did not run reported as
+# "nothing to test". Each allocation of a sample of corpwww (three answers, a real test:
+# df 1) is refused alone: each run exits 3 saying so, or exits 0 with df 1 and p a number.
+if oom_setup; then
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" sample examples/synopsis.conf corpwww -n 50 \
+        --json >/dev/null 2>&1
+    n=$(cat "$TMP/count"); i=0; bad=""
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" sample examples/synopsis.conf corpwww \
+            -n 50 --json >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq 0 ]; then
+            jq -e '.df == 1 and (.p | type) == "number"' "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:untested"
+        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
+            bad="$bad $i:exit$RC"
+        fi
+        i=$((i + 1))
+    done
+    [ -z "$bad" ]
+    ok $? "sample's fit with each of $n allocations refused alone: exit 3, or a test that ran${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
+fi
+
 done_testing

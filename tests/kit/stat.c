@@ -11,7 +11,7 @@
 
 wsel_kit_stat wsel_kit_binom(uint64_t k, uint64_t n, double p)
 {
-    wsel_kit_stat r = { 0.0, 1, 1.0, 0 };
+    wsel_kit_stat r = { 0.0, 1, 1.0, 0, false };
     double sd = sqrt((double)n * p * (1.0 - p));
     r.stat = sd > 0 ? ((double)k - (double)n * p) / sd : 0.0;
     double lo = gsl_cdf_binomial_P((unsigned)k, p, (unsigned)n);
@@ -31,7 +31,7 @@ wsel_kit_stat wsel_kit_binom(uint64_t k, uint64_t n, double p)
 
 wsel_kit_stat wsel_kit_indep2x2(double n11, double n10, double n01, double n00)
 {
-    wsel_kit_stat r = { 0.0, 0, 1.0, 0 };
+    wsel_kit_stat r = { 0.0, 0, 1.0, 0, false };
     double n = n11 + n10 + n01 + n00;
     double r1 = n11 + n10, r0 = n01 + n00, c1 = n11 + n01, c0 = n10 + n00;
     if (n <= 0 || r1 <= 0 || r0 <= 0 || c1 <= 0 || c0 <= 0)
@@ -51,7 +51,7 @@ wsel_kit_stat wsel_kit_indep2x2(double n11, double n10, double n01, double n00)
 
 wsel_kit_stat wsel_kit_ztest(double z)
 {
-    wsel_kit_stat r = { z, 1, 2 * gsl_cdf_ugaussian_Q(fabs(z)), 0 };
+    wsel_kit_stat r = { z, 1, 2 * gsl_cdf_ugaussian_Q(fabs(z)), 0, false };
     return r;
 }
 
@@ -81,7 +81,7 @@ static double kolmogorov_q(double t)
 
 wsel_kit_stat wsel_kit_ks_uniform(double *u, size_t n)
 {
-    wsel_kit_stat r = { 0.0, 0, 1.0, 0 };
+    wsel_kit_stat r = { 0.0, 0, 1.0, 0, false };
     if (n == 0)
         return r;
     qsort(u, n, sizeof *u, dbl_cmp);
