@@ -86,6 +86,38 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP fast-avx2 not available on this CPU"
 fi
 
+# each_refused CHECK ARGS...: `wsel ARGS` (--json) once to count its allocations, then once
+# with each allocation refused alone (tests/cli/failmalloc.c, WSEL_FAILMALLOC_ONCE: the
+# later ones succeed, so nothing masks a failure that went unreported). A run must exit 3
+# saying "out of memory", or exit 0 with output the shell function CHECK accepts (CHECK
+# reads $TMP/out and prints why it does not). Sets $n and $bad ("ALLOCATION:why" ...).
+each_refused() {
+    check=$1; shift
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" "$@" >/dev/null 2>&1
+    n=$(cat "$TMP/count"); i=0; bad=""
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq 0 ]; then
+            for why in $($check); do bad="$bad $i:$why"; done
+        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
+            bad="$bad $i:exit$RC"
+        fi
+        i=$((i + 1))
+    done
+}
+
+# The 2^13-answer sample's draws all counted (short) and its answers in order (order).
+all_drawn_in_order() {
+    jq -e '[.answers[] | .count] | add == 300' "$TMP/out" >/dev/null 2>&1 || echo short
+    jq -e '[.answers[] | [.labels[] | ltrimstr("addrs_v6/h") | tonumber]] as $a | $a == ($a | sort)' \
+        "$TMP/out" >/dev/null 2>&1 || echo order
+}
+
+# corpwww's fit ran: df 1 and p a number (untested).
+fit_ran() {
+    jq -e '.df == 1 and (.p | type) == "number"' "$TMP/out" >/dev/null 2>&1 || echo untested
+}
+
 # cli/weighted/weighted_sample.c@d27a646142:stmt:rc = oom();:;:1 and
 # cli/weighted/weighted_amap.c@843221245a:const:1:0:1 -- wsel(1), sample: N answers are drawn,
 # and for a resource too big to enumerate "every distinct answer drawn, in order" is
@@ -103,47 +135,21 @@ if oom_setup; then
         printf '  h%d = [ 2001:db8::%x, %d ]\n' "$i" "$i" "$((15 - i))" >>"$TMP/m14.conf"
     done
     printf '} }\n' >>"$TMP/m14.conf"
-    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" sample "$TMP/m14.conf" mix -n 300 --json \
-        >/dev/null 2>&1
-    n=$(cat "$TMP/count"); i=0; bad=""
-    inorder='[.answers[] | [.labels[] | ltrimstr("addrs_v6/h") | tonumber]] as $a | $a == ($a | sort)'
-    while [ "$i" -le "$n" ]; do
-        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" sample "$TMP/m14.conf" mix -n 300 \
-            --json >"$TMP/out" 2>"$TMP/err"; RC=$?
-        if [ "$RC" -eq 0 ]; then
-            jq -e '[.answers[] | .count] | add == 300' "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:short"
-            jq -e "$inorder" "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:order"
-        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
-            bad="$bad $i:exit$RC"
-        fi
-        i=$((i + 1))
-    done
+    each_refused all_drawn_in_order sample "$TMP/m14.conf" mix -n 300 --json
     [ -z "$bad" ]
     ok $? "sample of 2^13 answers, each of $n allocations refused alone: exit 3, or all 300 draws counted and listed in order${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
 else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
 fi
 
-
 # wsel(1), sample: out of memory is exit 3 with a message, never a result. The
-# goodness-of-fit test's own bins (odds/stat.c) are allocations too: a refusal there once
-# printed chi2 0, df 0, p null and exited 0, a test that did not run reported as
-# "nothing to test". Each allocation of a sample of corpwww (three answers, a real test:
-# df 1) is refused alone: each run exits 3 saying so, or exits 0 with df 1 and p a number.
+# goodness-of-fit test's own bins (odds/stat.c) and their combination are allocations
+# too: a refusal there once printed chi2 0, df 0, p null and exited 0, a test that did not
+# run reported as "nothing to test". Each allocation of a sample of corpwww (three
+# answers, a real test: df 1) is refused alone: each run exits 3 saying so, or exits 0
+# with df 1 and p a number.
 if oom_setup; then
-    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" sample examples/synopsis.conf corpwww -n 50 \
-        --json >/dev/null 2>&1
-    n=$(cat "$TMP/count"); i=0; bad=""
-    while [ "$i" -le "$n" ]; do
-        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" sample examples/synopsis.conf corpwww \
-            -n 50 --json >"$TMP/out" 2>"$TMP/err"; RC=$?
-        if [ "$RC" -eq 0 ]; then
-            jq -e '.df == 1 and (.p | type) == "number"' "$TMP/out" >/dev/null 2>&1 || bad="$bad $i:untested"
-        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
-            bad="$bad $i:exit$RC"
-        fi
-        i=$((i + 1))
-    done
+    each_refused fit_ran sample examples/synopsis.conf corpwww -n 50 --json
     [ -z "$bad" ]
     ok $? "sample's fit with each of $n allocations refused alone: exit 3, or a test that ran${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
 else
