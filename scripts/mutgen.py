@@ -69,6 +69,7 @@ Sites are skipped in comments, string and character literals, preprocessor lines
 arguments of assert / static_assert.
 """
 import argparse
+import concurrent.futures
 import ctypes.util
 import hashlib
 import json
@@ -811,22 +812,28 @@ def cmd_run(a):
                "listed" if a.ids else "%d per system" % a.n, a.seed, scratch))
         if sh(make, scratch, os.path.join(out, "logs", "baseline-build.log")) != 0:
             sys.exit("mutgen: the unchanged tree does not build (report/%s/logs/baseline-build.log)" % a.out)
-        # baseline: time every program alone; this orders them and sets their timeouts
+        # baseline: time every program; this orders them and sets their timeouts
         limits, times = {}, {}
         lsan = None if a.no_lsan else lsan_library()
         envs = {p: prog_env(p, scratch, lsan) for p in units + clis}
-        for p in units + clis:
+        # (`jobs` programs at a time, as the mutants' runs are: a program's time is then
+        # what it takes beside another one, the condition its timeout is used in)
+        def baseline(p):
             t0 = time.time()
             cmd = ["sh", p] if p.endswith(".sh") else [p]
             r = subprocess.run(cmd, cwd=scratch, env=envs[p], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
-            if tap_failed(r.stdout, r.returncode):
-                sys.exit("mutgen: %s fails on the unchanged tree; kills would mean nothing" % p)
-            times[p] = time.time() - t0
-            limits[p] = max(30.0, a.timeout_factor * times[p])
+            return p, tap_failed(r.stdout, r.returncode), time.time() - t0
+        t_base = time.time()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            for p, failed, secs in pool.map(baseline, units + clis):
+                if failed:
+                    sys.exit("mutgen: %s fails on the unchanged tree; kills would mean nothing" % p)
+                times[p] = secs
+                limits[p] = max(30.0, a.timeout_factor * secs)
         progs = sorted(units + clis, key=lambda p: times[p])
-        log("mutgen: baseline passes; quick set %d programs, %.0f s one at a time; %s"
-            % (len(progs), sum(times.values()),
+        log("mutgen: baseline passes; quick set %d programs, %.0f s in all, %d at a time (%.0f s wall); %s"
+            % (len(progs), sum(times.values()), max(1, a.jobs), time.time() - t_base,
                "leak check: %s preloaded into %d unit tests and bin/wsel in %d CLI tests"
                % (lsan, sum("LD_PRELOAD" in e for e in envs.values()), sum("WSEL_LSAN" in e for e in envs.values()))
                if lsan else "no leak check (--no-lsan, or liblsan not found)"))
