@@ -503,7 +503,7 @@ def run_tests(progs, scratch, limits, jobs, envs):
         while queue and len(running) < jobs and result[0] == "pass":
             p = queue.pop(0)
             cmd = ["sh", p] if p.endswith(".sh") else [p]
-            outf = tempfile.TemporaryFile(mode="w+")
+            outf = tempfile.TemporaryFile(mode="w+", errors="replace")
             proc = subprocess.Popen(cmd, cwd=scratch, env=envs[p], stdout=outf, stderr=subprocess.STDOUT,
                                     start_new_session=True)
             running.append((proc, p, time.time(), outf))
@@ -657,7 +657,7 @@ def coverage_map(scratch, key, progs, jobs, folders, log):
             e = dict(os.environ, WSEL=COV_BUILD + "/bin/wsel", BUILD=COV_BUILD,
                      GCOV_PREFIX=os.path.join(pre, str(i)), GCOV_PREFIX_STRIP=str(strip))
             cmd = ["sh", p] if p.endswith(".sh") else [COV_BUILD + p[len(BUILD):]]
-            outf = tempfile.TemporaryFile(mode="w+")
+            outf = tempfile.TemporaryFile(mode="w+", errors="replace")
             running.append((subprocess.Popen(cmd, cwd=scratch, env=e, stdout=outf, stderr=subprocess.STDOUT,
                                              start_new_session=True), p, time.time(), outf))
         time.sleep(0.05)
@@ -822,7 +822,7 @@ def cmd_run(a):
             t0 = time.time()
             cmd = ["sh", p] if p.endswith(".sh") else [p]
             r = subprocess.run(cmd, cwd=scratch, env=envs[p], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+                               text=True, errors="replace")
             return p, tap_failed(r.stdout, r.returncode), time.time() - t0
         t_base = time.time()
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
