@@ -6,8 +6,10 @@
 
 /* The features found, with bit 31 set once detected (0 = not yet). */
 static _Atomic unsigned detected;
+/* Features hidden from every caller (wsel__cpu_hide; 0 = none). */
+static _Atomic unsigned hidden;
 
-unsigned wsel__cpu_features(void)
+static unsigned detect(void)
 {
     unsigned f = atomic_load_explicit(&detected, memory_order_relaxed);
     if (f)
@@ -27,4 +29,14 @@ unsigned wsel__cpu_features(void)
     /* Racing first callers compute the same value; storing it twice is harmless. */
     atomic_store_explicit(&detected, f, memory_order_relaxed);
     return f & ~(1u << 31);
+}
+
+unsigned wsel__cpu_features(void)
+{
+    return detect() & ~atomic_load_explicit(&hidden, memory_order_relaxed);
+}
+
+void wsel__cpu_hide(unsigned features)
+{
+    atomic_store_explicit(&hidden, features, memory_order_relaxed);
 }

@@ -26,6 +26,11 @@
 
 /* The features of this CPU that this build has code for; detected once, cached. */
 unsigned wsel__cpu_features(void);
+/* Tests only: report the CPU without `features` (WSEL__CPU_* bits; 0 shows them all
+ * again), so the paths of a CPU without SSE2 or AVX2 run on one with them. Whether a
+ * variant or level runs is asked anew each time; the automatic level, once chosen, is
+ * kept. */
+void wsel__cpu_hide(unsigned features);
 
 /* The levels, narrowest first. */
 typedef enum wsel__isa {

@@ -184,6 +184,45 @@ static void test_engine_api(void **unused)
     wsel_config_free(cfg);
 }
 
+/* A CPU without SSE2 and AVX2 (core/isa.h's wsel__cpu_hide): every SIMD variant is then
+ * unavailable, and asking for one by name is WSEL_E_UNSUPPORTED with no resolver made,
+ * on this machine too; fast-scalar and ref still run. */
+static void test_variant_cpu_without_simd(void **unused)
+{
+    (void)unused;
+    wsel_config *cfg = wsel_test_load("r => { a => [ 192.0.2.1, 1 ] }\n");
+    wsel_state *st;
+    assert_int_equal(wsel_state_new(cfg, &st, NULL), WSEL_OK);
+    wsel__cpu_hide(WSEL__CPU_SSE2 | WSEL__CPU_AVX2);
+    static const char *const simd[] = {"fast-sse2", "fast-avx2"};
+    for (size_t i = 0; i < sizeof simd / sizeof simd[0]; i++) {
+        assert_false(wsel_variant_available(simd[i]));
+        wsel_resolver *r = (wsel_resolver *)&r;
+        wsel_error err;
+        assert_int_equal(wsel_resolver_new_variant(cfg, st, simd[i], &r, &err),
+                         WSEL_E_UNSUPPORTED);
+        assert_null(r);
+        assert_non_null(strstr(err.message, "not available in this build or on this CPU"));
+    }
+    static const char *const plain[] = {"ref", "fast-scalar"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        wsel_resolver *r = NULL;
+        assert_int_equal(wsel_resolver_new_variant(cfg, st, plain[i], &r, NULL), WSEL_OK);
+        assert_string_equal(wsel_resolver_variant(r), plain[i]);
+        wsel_resolver_free(r);
+    }
+    wsel_state_free(st);
+    wsel_config_free(cfg);
+}
+
+/* Shows the CPU's features again even when the test above failed half-way. */
+static int show_cpu(void **unused)
+{
+    (void)unused;
+    wsel__cpu_hide(0);
+    return 0;
+}
+
 /* ---- identity sweep --------------------------------------------------------------- */
 
 /* Every engine variant this build and CPU run, by the kit's list (ref, fast and each
@@ -1163,6 +1202,7 @@ int main(void)
         cmocka_unit_test(test_prng_fill_matches_next),
         cmocka_unit_test(test_prng_blocks_variants),
         cmocka_unit_test(test_engine_api),
+        cmocka_unit_test_teardown(test_variant_cpu_without_simd, show_cpu),
         cmocka_unit_test(test_source_take_op),
         cmocka_unit_test(test_sync_follows_state),
         cmocka_unit_test(test_prng_direct_paths),

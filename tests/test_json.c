@@ -633,6 +633,14 @@ static void t_unknown_key_hint_nearest(void **state)
     assert_int_equal(wsel__json_keys(&j, &root, j.root, w), WSEL_E_SYNTAX);
     assert_string_equal(err.message, "$.ewihgt: unknown key 'ewihgt' (did you mean 'weight'?)");
     wsel__json_free(&j);
+    /* two letters left out far apart ('h' of "health", 'o' of "Threshold") are 2 edits:
+     * the distance must carry each insertion along the row, not only substitutions */
+    parse_ok(&j, "{\"healtThreshld\": 1}", &err);
+    static const char *const ht[] = {"hosts", "healthThreshold", NULL};
+    assert_int_equal(wsel__json_keys(&j, &root, j.root, ht), WSEL_E_SYNTAX);
+    assert_string_equal(err.message,
+                        "$.healtThreshld: unknown key 'healtThreshld' (did you mean 'healthThreshold'?)");
+    wsel__json_free(&j);
     parse_ok(&j, "{\"portt\": 1}", &err);
     /* 3 edits: no hint */
     static const char *const far[] = {"pt", NULL};
