@@ -7,7 +7,7 @@
     mutgen.py sample [-n N] [--seed S]             the ids `run` would draw, in order
     mutgen.py run [-n N] [--seed S] [--budget SEC] [--min-rate PCT] [--folders ...] [--systems ...]
                   [--keep] [--ids FILE] [--out DIR] [--no-lsan] [--full]  FILE: run these ids instead of a sample
-    mutgen.py retally SUMMARY...                   per-folder and per-system tables of earlier runs
+    mutgen.py retally [-n N --seed S] SUMMARY...   per-folder and per-system tables of earlier runs
                                                    (a later summary's result for an id wins) against
                                                    the current stats/mutants-equivalent.txt
 
@@ -759,12 +759,23 @@ def cmd_retally(a):
     the current equivalent list: the table after triage."""
     eq = load_equivalents()
     res = {}
+    want = None
+    if a.n:
+        want = [m["id"] for m in draw(enumerate_all(FOLDERS), a.n, a.seed)]
     for path in a.summaries:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 m = RESULT_RE.match(line)
                 if m:
                     res[m.group(2)] = m.group(1).lower()
+    if want is not None:
+        # only the current sample's ids (an id whose line changed since is no longer drawn);
+        # a listed equivalent without a result counts as equivalent, as `run
+        # --skip-equivalent` would count it
+        res = {mid: res.get(mid, "equivalent" if mid in eq else None) for mid in want}
+        print("results for %d of the %d sampled ids (-n %d --seed %d)"
+              % (sum(1 for v in res.values() if v), len(want), a.n, a.seed))
+        res = {mid: st for mid, st in res.items() if st}
     rows = []
     for mid, st in res.items():
         if st in ("survived", "equivalent"):
@@ -950,6 +961,9 @@ def main():
                    help="no coverage map: rebuild every quick-set program and run the whole quick set for each mutant")
     p.add_argument("--out", default="mutants-sample", help="report folder under report/")
     p = sub.add_parser("retally")
+    p.add_argument("-n", type=int, default=0,
+                   help="count only the ids of the sample of N per system (and --seed) drawn from the tree now")
+    p.add_argument("--seed", type=int, default=1)
     p.add_argument("summaries", nargs="+")
     a = ap.parse_args()
     if a.cmd == "list":
