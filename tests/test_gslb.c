@@ -419,7 +419,7 @@ static void parse_limits(void **s)
     wsel_error err;
     assert_int_equal(load_err(buf, &err), WSEL_E_LIMIT);
     /* 257 members */
-    size_t cap = 1 << 16;
+    size_t cap = 1 << 18;
     char *big = malloc(cap);
     assert_non_null(big);
     strcpy(big, "gtm pool a p { members { ");
@@ -427,6 +427,29 @@ static void parse_limits(void **s)
         sprintf(big + strlen(big), "s:v%d ", i);
     strcat(big, "} }\n");
     assert_int_equal(load_err(big, &err), WSEL_E_LIMIT);
+    /* 4096 virtual servers in all are read; the 4097th is refused where it is named */
+    for (int n = 4096; n <= 4097; n++) {
+        size_t at = 0;
+        at += (size_t)sprintf(big + at, "gtm server /Common/s { datacenter /Common/d virtual-servers {");
+        size_t last = 0;
+        for (int i = 0; i < n; i++) {
+            last = at + 1;
+            at += (size_t)sprintf(big + at, " v%d { destination 192.0.2.1:%d }", i, i % 65535 + 1);
+        }
+        strcpy(big + at, " } }\n");
+        wsel_gslb_config *c = NULL;
+        int rc = wsel_gslb_config_load_buffer("vs.conf", big, strlen(big), &c, &err);
+        if (n == 4096) {
+            assert_int_equal(rc, WSEL_OK);
+            wsel_gslb_config_free(c);
+            continue;
+        }
+        assert_int_equal(rc, WSEL_E_LIMIT);
+        assert_null(c);
+        assert_int_equal(err.line, 1);
+        assert_int_equal(err.col, last + 1);
+        assert_string_equal(err.message, "gtm server /Common/s: more than 4096 virtual servers in all");
+    }
     free(big);
     /* 2^21 + 1 tokens: a limit, not 50 MB of token records */
     size_t nt = (1u << 21) + 1;

@@ -253,6 +253,76 @@ static void check_k4_run(const wsel_ring_scenario *sc, wsel_ring_engine engine)
     assert_true(s.now == 2.5);
 }
 
+/* A resolver that hands over one fixed record (bad_answer_cases). */
+static int one_record(void *ctx, const char *name, wsel_ring_record *out)
+{
+    (void)name;
+    *out = *(const wsel_ring_record *)ctx;
+    return 0;
+}
+
+/* Answers the library cannot read (include/wsel/ring.h's wsel_ring_record): each is
+ * WSEL_E_ADDR naming the host and what is wrong, and leaves the ring as it was (no host,
+ * no address); a good answer after them is taken. The messages are written out here. */
+static void test_bad_answers(void **u)
+{
+    (void)u;
+    char longname[260];
+    memset(longname, 'a', 254);
+    longname[254] = '\0';
+    static const wsel_ring_entry v4 = {"10.0.0.1", 30, 0, 0, 0}, v6 = {"2001:db8::1", 30, 0, 0, 0};
+    const wsel_ring_entry noaddr = {NULL, 30, 0, 0, 0}, empty = {"", 30, 0, 0, 0},
+                          toolong = {longname, 30, 0, 0, 0},
+                          port = {"s.test", 30, 65536, 1, 1},
+                          weight = {"s.test", 30, 80, WSEL_RING_MAX_WEIGHT + 1, 1},
+                          prio = {"s.test", 30, 80, 1, 65536};
+    static char want_long[320];
+    snprintf(want_long, sizeof want_long, "ring: DNS answer for host 'h.test': name too long: %s",
+             longname);
+    const struct {
+        wsel_ring_record rec;
+        const char *message;
+    } cases[] = {
+        {{false, NULL, WSEL_RING_A, NULL, 1}, "ring: DNS answer for host 'h.test': entries missing"},
+        {{false, NULL, WSEL_RING_A, &noaddr, 1},
+         "ring: DNS answer for host 'h.test': an entry without an address or target"},
+        {{false, NULL, WSEL_RING_SRV, &empty, 1},
+         "ring: DNS answer for host 'h.test': an entry without an address or target"},
+        {{false, NULL, WSEL_RING_A, &toolong, 1}, want_long},
+        {{false, NULL, WSEL_RING_SRV, &port, 1},
+         "ring: DNS answer for host 'h.test': SRV port, weight or priority above 65535 for s.test"},
+        {{false, NULL, WSEL_RING_SRV, &weight, 1},
+         "ring: DNS answer for host 'h.test': SRV port, weight or priority above 65535 for s.test"},
+        {{false, NULL, WSEL_RING_SRV, &prio, 1},
+         "ring: DNS answer for host 'h.test': SRV port, weight or priority above 65535 for s.test"},
+        {{false, NULL, WSEL_RING_A, &v6, 1},
+         "ring: DNS answer for host 'h.test': A entry is not an IPv4 address: 2001:db8::1"},
+        {{false, NULL, WSEL_RING_AAAA, &v4, 1},
+         "ring: DNS answer for host 'h.test': AAAA entry is not an IPv6 address: 10.0.0.1"},
+        {{false, NULL, (wsel_ring_rrtype)99, &v4, 1},
+         "ring: DNS answer for host 'h.test': unknown/unsupported record type 99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wsel_ring_record rec = cases[i].rec;
+        wsel_ring_opts o;
+        wsel_ring_opts_init(&o);
+        o.dns.resolve = one_record;
+        o.dns.ctx = &rec;
+        o.wheel_size = 8;
+        wsel_ring *r = NULL;
+        wsel_error err;
+        assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+        assert_int_equal(wsel_ring_add_host(r, "h.test", 80, 10, &err), WSEL_E_ADDR);
+        assert_string_equal(err.message, cases[i].message);
+        assert_int_equal(wsel_ring_host_count(r), 0);
+        assert_int_equal(wsel_ring_address_count(r), 0);
+        rec = (wsel_ring_record){false, NULL, WSEL_RING_A, &v4, 1};
+        assert_int_equal(wsel_ring_add_host(r, "h.test", 80, 10, &err), WSEL_OK);
+        assert_int_equal(wsel_ring_address_count(r), 1);
+        wsel_ring_free(r);
+    }
+}
+
 static void test_scenario_runs(void **u)
 {
     (void)u;
@@ -454,6 +524,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handles),
         cmocka_unit_test(test_refusals_and_edges),
+        cmocka_unit_test(test_bad_answers),
         cmocka_unit_test(test_scenario_runs),
         cmocka_unit_test(test_scenario_dns),
         cmocka_unit_test(test_scenario_faults),
