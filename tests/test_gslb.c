@@ -926,6 +926,24 @@ static void method_topology_members(void **s)
     assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
     assert_string_equal(r.o.reason, "no-more-pools");
     run_free(&r);
+    /* no topology record at all: every candidate scores 0 (A-14), at either level. The
+     * wide IP's topology finds no pool => return-to-dns; the pool's preferred topology
+     * fails => its alternate (round-robin, the default) answers with the first member */
+    run_init(&r,
+             "gtm server a { datacenter DC1 product bigip virtual-servers { v { destination 10.0.0.1:80 } } }\n"
+             "gtm server b { datacenter DC2 product bigip virtual-servers { v { destination 10.0.0.2:80 } } }\n"
+             "gtm pool a p1 { members { a:v } }\n"
+             "gtm pool a p2 { members { b:v } }\n"
+             "gtm wideip a w { pool-lb-mode topology pools { p1 p2 } }\n"
+             "gtm pool a pt { load-balancing-mode topology members { a:v b:v } }\n"
+             "gtm wideip a w2 { pools { pt } }\n",
+             "{\"query\": {\"ldns\": \"203.0.113.9\"}, \"members\": {\"a:v\": {\"up\": true}, \"b:v\": {\"up\": true}}}");
+    q(&r, "w");
+    assert_int_equal(r.o.kind, WSEL_GSLB_O_RETURN_TO_DNS);
+    assert_string_equal(r.o.reason, "no-more-pools");
+    assert_string_equal(first(q(&r, "w2")), "10.0.0.1");
+    assert_int_equal(r.o.step, WSEL_GSLB_STEP_ALTERNATE);
+    run_free(&r);
 }
 
 static void availability_inputs(void **s)

@@ -776,6 +776,25 @@ static void t_locator_path_at(void **state)
         if (strcmp(o, sur[i].want) != 0 || n != strlen(sur[i].want))
             fail_msg("%s: got %zu bytes, want %zu", sur[i].json, n, strlen(sur[i].want));
     }
+    /* hex digits in either case (U+00C9 is C3 89); a \u without four hex digits, because
+     * one is not hex or the text ends first, is an invalid escape: its letter 'u' is
+     * copied and what follows is read on its own */
+    static const struct {
+        const char *json, *want;
+    } hex[] = {
+        {"\"\\u00C9\"", "\xc3\x89"},
+        {"\"\\u00c9\"", "\xc3\x89"},
+        {"\"\\uFFFD\"", "\xef\xbf\xbd"},
+        {"\"\\u00g1\"", "u00g1"},
+        {"\"\\u00", "u00"},
+        {"\"\\u", "u"},
+    };
+    for (size_t i = 0; i < sizeof hex / sizeof hex[0]; i++) {
+        char o[16];
+        size_t n = wsel__json_string_at(hex[i].json, strlen(hex[i].json), 0, o, sizeof o);
+        if (strcmp(o, hex[i].want) != 0 || n != strlen(hex[i].want))
+            fail_msg("%s: got %zu bytes, want %zu", hex[i].json, n, strlen(hex[i].want));
+    }
 }
 
 /* Every prefix of a document, and the document with one byte changed, scanned from heap

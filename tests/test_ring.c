@@ -892,14 +892,27 @@ static void test_validation(void **u)
     o = mock_opts(&m, 10);
     o.health_threshold = 100.5;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    /* an option is no place in a file: line and column 0, the option named as the key */
+    assert_string_equal(err.message, "ring: expected 'healthThreshold' to be in the range 0-100, got 100.5");
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_string_equal(err.path, "healthThreshold");
     o.health_threshold = -1;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
     o = mock_opts(&m, 10);
     o.requery = 0;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_string_equal(err.message, "ring: expected 'requery' to be > 0, got 0");
+    assert_int_equal(err.line, 0);
     o = mock_opts(&m, 10);
     o.ttl0 = -1;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_string_equal(err.message, "ring: expected 'ttl0' to be > 0, got -1");
+    o = mock_opts(&m, 10);
+    o.now = INFINITY;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);
+    assert_string_equal(err.message, "ring: the clock must be finite, got inf");
+    assert_string_equal(err.path, "now");
     o = mock_opts(&m, 10);
     o.rr_start = 11;
     assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_E_ARG);

@@ -118,7 +118,7 @@ WSEL_API const char *wsel_error_kind_name(wsel_error_kind kind);
  *   weighted  resource name                   stanza / group path      item label or key
  *   gslb      "gtm pool a /Common/p" ...      --                       the offending token
  *   JSON      the JSON path of the value      the JSON path            the offending key
- *   ring      host or option name             --                       -- */
+ *   ring      host name                       option name              -- */
 typedef struct wsel_error {
     int code;               /* wsel_status */
     char file[512];         /* file (or buffer name) where the error was found */
