@@ -564,6 +564,16 @@ static void inputs_errors(void **s)
                                          "\"/Common/s1:v1\" (one entry each)");
         assert_null(in);
     }
+    /* a persistence record's member may be spelled with the server's full path: it names
+     * the pool member written "s1:v1" (the config's first virtual server, index 0) */
+    {
+        static const char full[] = "{\"persistence\": [{\"wideip\": \"w\", \"key\": \"1.2.3.0/24\", "
+                                   "\"pool\": \"p\", \"member\": \"/Common/s1:v1\", \"expires\": 5}]}";
+        wsel_gslb_inputs *in = NULL;
+        wsel_error err;
+        assert_int_equal(wsel_gslb_inputs_load_buffer(c, "in.json", full, strlen(full), &in, &err), WSEL_OK);
+        wsel_gslb_inputs_free(in);
+    }
     /* An error at a key spelled more than once in the text is placed at the offending
      * spelling, not at the first one: in json2 the first "up" (line 1) is fine, the value
      * of the second is not (line 2: 13 blanks, "s1:v2" at column 14, its "up" at 24 and

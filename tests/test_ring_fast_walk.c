@@ -681,6 +681,9 @@ static void test_check_catches(void **u)
     v->avail[1] |= UINT64_C(1) << 7; /* slot 71: beyond the wheel */
     expect_bad(f, "slot 71: availability bit 1");
     v->avail[1] &= ~(UINT64_C(1) << 7);
+    v->avail[1] |= UINT64_C(1) << 63; /* slot 127: the last bit of the last word */
+    expect_bad(f, "slot 127: availability bit 1");
+    v->avail[1] &= ~(UINT64_C(1) << 63);
 
     wsel__frec *rec = (wsel__frec *)v->owner[s2]; /* a.test's 192.0.2.1 */
     rec->pub.port++;
