@@ -19,6 +19,7 @@
 #include "../core/addr.h"
 #include "../core/escape.h"
 #include "../core/internal.h"
+#include "../core/io.h"
 #include "../core/isa.h"
 
 /* The kinds the exit status depends on: out of memory (3), the call or the build (2),
@@ -282,6 +283,33 @@ static void test_fast_force_by_name(void **unused)
     assert_int_equal(wsel_fast_force(NULL), WSEL_OK);
 }
 
+/* The one file reader (core/io.h) given descriptor 0: with standard input closed, open()
+ * hands the file the lowest free descriptor, 0, which is a good one; the file is read. */
+static void test_read_file_on_fd0(void **unused)
+{
+    (void)unused;
+    char path[] = "/tmp/wsel-test-fd0-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "abc\n", 4), 4);
+    close(fd);
+    int saved = dup(0);
+    assert_true(saved >= 0);
+    close(0);
+    char *data = NULL;
+    size_t len = 0;
+    wsel_error err;
+    int rc = wsel__read_file(path, "file", 100, NULL, &data, &len, &err);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    unlink(path);
+    assert_int_equal(rc, WSEL_OK);
+    assert_non_null(data);
+    assert_int_equal(len, 4);
+    assert_string_equal(data, "abc\n");
+    free(data);
+}
+
 /* A weighted resolver by engine id (include/wsel/resolve.h): the reference engine is the
  * variant "ref", the fast one the variant "fast" resolves to; any other id is a bad
  * argument. sync and reclaim on no resolver do nothing and say so. */
@@ -322,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_fast_force_by_name),
         cmocka_unit_test(test_resolver_by_engine),
+        cmocka_unit_test(test_read_file_on_fd0),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }
