@@ -80,10 +80,11 @@ WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
 }
 
 /* Address a takes slots from the top of the free stack until it holds c (> its count) or
- * the stack is empty; the same locals as drop_to. Each slot taken is noted in the
- * journal (a slot changes owner at most once a redistribution, but a sync may come
- * after several: the marks keep it once). */
-WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+ * the stack is empty; the same locals as drop_to. With `noted` (a fast engine listens),
+ * each slot taken is noted in the journal (a slot changes owner at most once a
+ * redistribution, but a sync may come after several: the marks keep it once). Inlined
+ * with `noted` constant (fill_to), so a ring without an engine tests nothing per slot. */
+WSEL__RING_MOVE void fill_slots(wsel_ring *r, wsel__raddr *a, uint32_t c, bool noted)
 {
     uint32_t *const prev = r->prev, *const next = r->next, *const fr = r->free;
     uint32_t *const journal = r->journal;
@@ -101,7 +102,7 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         wheel[s] = a;
         prev[s] = t;
         next[t] = s; /* next[0]: a slot no list reads */
-        if (jmark && !jmark[s]) {
+        if (noted && !jmark[s]) {
             jmark[s] = 1;
             journal[nj++] = s;
         }
@@ -110,6 +111,14 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     next[t] = 0;
     a->tail = t;
     r->njournal = nj;
+}
+
+WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+{
+    if (r->jmark)
+        fill_slots(r, a, c, true);
+    else
+        fill_slots(r, a, c, false);
 }
 
 /* The end of a redistribution whose free stack held `before` slots before its drops:
@@ -149,9 +158,14 @@ static void renumber(wsel_ring *r, size_t from, size_t pos)
 /* The first address a redistribution in 5.2.3's mode must count (section 5, "Skipping
  * what gets nothing"): every address before it gets 0 slots, since its weight is below
  * 0.999 N / W' of the weight W' from it on. Found walking back from the last address
- * while that weight stays small; *rest gets the weight from the returned one on. */
+ * while that weight stays small; *rest gets the weight from the returned one on. When
+ * the total weight is small (the walk would reach the first address), no walk. */
 static size_t first_counted(const wsel_ring *r, double *rest)
 {
+    if (wsel__ring_uncounted(r->wsum, r->wmax, r->n)) {
+        *rest = (double)r->wsum;
+        return 0;
+    }
     uint64_t S = 0;
     size_t i = r->naddr;
     while (i > 0 && wsel__ring_uncounted(S + r->addr[i - 1]->weight, r->wmax, r->n))
@@ -341,16 +355,23 @@ static void redistribute(wsel_ring *r)
     } else {
         from = sequential_targets(r);
     }
-    /* pass 2: deficits in iteration order, from the top of the free stack */
-    for (size_t i = from; i < r->naddr; i++) {
+    /* pass 2: deficits in iteration order, from the top of the free stack (until it is
+     * empty) */
+    for (size_t i = from; i < r->naddr && r->nfree > 0; i++) {
         wsel__raddr *a = r->addr[i];
-        if (a->count < a->target && r->nfree > 0)
+        if (a->count < a->target)
             fill_to(r, a, a->target);
-        a->settled = true;
-        a->prev_weight = a->weight;
     }
     settle_free(r, before);
     r->held = from;
+    /* what strict mode's next redistribution compares with (section 8) */
+    if (r->strict) {
+        wsel__raddr *a;
+        FOR_EACH_ADDR(r, a) {
+            a->settled = true;
+            a->prev_weight = a->weight;
+        }
+    }
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
@@ -659,16 +680,18 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p, bool settle)
             kept = p->e[i].match == a;
         if (!kept) {
             a->disabled = true;
-            a->weight = 0;
+            wsel__ring_set_weight(r, a, 0);
         }
     }
     for (size_t i = 0; i < p->n; i++) {
         pentry *pe = &p->e[i];
         if (pe->match) {
-            pe->match->weight = pe->weight; /* SRV weight changes in place; A/AAAA: unchanged */
+            /* SRV weight changes in place; A/AAAA: unchanged */
+            wsel__ring_set_weight(r, pe->match, pe->weight);
             r->wmax = pe->weight > r->wmax ? pe->weight : r->wmax;
         } else {
             h->a[h->n++] = pe->fresh;
+            r->wsum += pe->fresh->weight; /* (it enters the address array below) */
             pe->fresh = NULL;
         }
     }
@@ -840,7 +863,7 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
     if (h->real_srv || h->n == 0)
         return; /* SRV weights win; a failed host uses it when it resolves */
     for (size_t k = 0; k < h->n; k++)
-        h->a[k]->weight = weight;
+        wsel__ring_set_weight(r, h->a[k], weight);
     r->wmax = weight > r->wmax ? weight : r->wmax;
     redistribute(r);
 }
@@ -917,7 +940,7 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     size_t i = h->idx;
     for (size_t k = 0; k < h->n; k++) {
         h->a[k]->disabled = true;
-        h->a[k]->weight = 0;
+        wsel__ring_set_weight(r, h->a[k], 0);
     }
     redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);

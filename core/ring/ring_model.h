@@ -74,12 +74,21 @@ struct wsel_ring {
     size_t naddr, capaddr;
     size_t held;                /* no address before addr[held] holds a slot */
     uint32_t wmax;              /* no address ever weighed more (section 5, skipping) */
+    uint64_t wsum;              /* the weight of every address in addr[] (each change of a
+                                   weight goes through wsel__ring_set_weight) */
     /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner
      * changed since it was last emptied, once each; jmark == NULL while no engine listens. */
     uint32_t *journal;
     uint8_t *jmark;
     uint32_t njournal;
 };
+
+/* Address a (in the address array) weighs w from now on: its weight and the ring's total. */
+static inline void wsel__ring_set_weight(wsel_ring *r, wsel__raddr *a, uint32_t w)
+{
+    r->wsum = r->wsum - a->weight + w;
+    a->weight = w;
+}
 
 /* Each address of ring r in iteration order, into `a` (a wsel__raddr *). */
 #define WSEL__RING_FOR_EACH_ADDR(r, a)                                                    \
