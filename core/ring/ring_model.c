@@ -108,16 +108,18 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-/* Address a drops its most recent slots onto the free stack until it holds c (< its
- * count). The moves of a redistribution, so written with the list ends, counts and arrays
- * in locals: stores through the uint32_t arrays could otherwise alias a->count and
- * r->nfree and force a reload per slot. A dropped slot's owner and journal entry are
- * left to the end of the redistribution (settle_free): pass 2 hands most of them out
- * again, and every drop comes before every fill. */
-WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+/* Address a drops its most recent slots onto the free stack, whose top is `top` (one
+ * past its last entry), until it holds c (< its count); returns the new top. The moves
+ * of a redistribution, so written with the list ends, counts and arrays in locals, and
+ * the stack's top in the caller's (it stores r->nfree once, after its drops): stores
+ * through the uint32_t arrays could otherwise alias a->count and r->nfree and force a
+ * reload per slot. A dropped slot's owner and journal entry are left to the end of the
+ * redistribution (settle_free): pass 2 hands most of them out again, and every drop
+ * comes before every fill. */
+WSEL__RING_MOVE uint32_t *drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c, uint32_t *top)
 {
     const uint32_t *const prev = r->prev;
-    uint32_t *top = r->free + r->nfree, *const end = top + (a->count - c);
+    uint32_t *const end = top + (a->count - c);
     uint32_t s = a->tail;
     while (top != end) {
         *top++ = s;
@@ -128,8 +130,8 @@ WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         r->next[s] = 0;
     else
         a->head = 0;
-    r->nfree += a->count - c;
     a->count = c;
+    return top;
 }
 
 /* Address a takes slots from the top of the free stack until it holds c (> its count) or
@@ -230,18 +232,21 @@ static size_t first_counted(const wsel_ring *r, double *rest)
 /* 5.2.3's counts: each address gets the floor of its share of what is left. Returns the
  * first address counted; those before it get 0 (first_counted). Pass 1 of section 5 runs
  * in the same walk: an address drops its surplus as soon as its count is known (the
- * counts do not read the free stack, so the drops are the same, in the same order). */
-static size_t sequential_targets(wsel_ring *r)
+ * counts do not read the free stack, so the drops are the same, in the same order).
+ * *deficit gets the first address below its count (naddr: none), where pass 2 starts. */
+static size_t sequential_targets(wsel_ring *r, size_t *deficit)
 {
     double W;
     size_t from = first_counted(r, &W);
+    uint32_t *top = r->free + r->nfree;
     for (size_t i = r->held < from ? r->held : from; i < from; i++) {
         wsel__raddr *a = r->addr[i];
         a->target = 0;
         if (a->count > 0)
-            drop_to(r, a, 0);
+            top = drop_to(r, a, 0, top);
     }
     uint32_t L = r->n;
+    size_t first = r->naddr;
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
         uint32_t c = wsel__ring_share(L, a->weight, W);
@@ -249,8 +254,12 @@ static size_t sequential_targets(wsel_ring *r)
         L -= c;
         W -= a->weight;
         if (a->count > c)
-            drop_to(r, a, c);
+            top = drop_to(r, a, c, top);
+        else if (a->count < c && first == r->naddr)
+            first = i;
     }
+    *deficit = first;
+    r->nfree = (uint32_t)(top - r->free);
     wsel__ring_cost_add(WSEL__RING_COUNTED, r->naddr - from);
     return from;
 }
@@ -397,20 +406,22 @@ static void redistribute(wsel_ring *r)
     uint32_t before = r->nfree;
     /* 5.2.3's mode counts (and drops, pass 1) from `from` on: the addresses before it get
      * no slot; strict mode counts every address */
-    size_t from = 0;
+    size_t from = 0, deficit = 0;
     if (r->strict) {
         wsel__raddr *a;
         strict_targets(r);
         /* pass 1: surplus slots go back on the free stack, most recently acquired first */
+        uint32_t *top = r->free + r->nfree;
         FOR_EACH_ADDR(r, a)
             if (a->count > a->target)
-                drop_to(r, a, a->target);
+                top = drop_to(r, a, a->target, top);
+        r->nfree = (uint32_t)(top - r->free);
     } else {
-        from = sequential_targets(r);
+        from = sequential_targets(r, &deficit);
     }
     /* pass 2: deficits in iteration order, from the top of the free stack (until it is
      * empty) */
-    for (size_t i = from; i < r->naddr && r->nfree > 0; i++) {
+    for (size_t i = deficit; i < r->naddr && r->nfree > 0; i++) {
         wsel__raddr *a = r->addr[i];
         if (a->count < a->target)
             fill_to(r, a, a->target);
