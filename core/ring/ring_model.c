@@ -115,10 +115,26 @@ void wsel__ring_journal_stop(wsel_ring *r)
  * through the uint32_t arrays could otherwise alias a->count and r->nfree and force a
  * reload per slot. A dropped slot's owner and journal entry are left to the end of the
  * redistribution (settle_free): pass 2 hands most of them out again, and every drop
- * comes before every fill. */
+ * comes before every fill. An address that drops every slot (one being removed) is
+ * walked from both ends at once, the tail back and the head forward, each end filling its
+ * half of the stack's new part: two chains of loads, each half as long. */
 WSEL__RING_MOVE uint32_t *drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c, uint32_t *top)
 {
     const uint32_t *const prev = r->prev;
+    if (c == 0) {
+        const uint32_t *const next = r->next;
+        uint32_t n = a->count, back = a->tail, fwd = a->head;
+        for (uint32_t j = 0; j < n / 2; j++) {
+            top[j] = back;          /* the most recent first */
+            top[n - 1 - j] = fwd;   /* the first acquired last */
+            back = prev[back];
+            fwd = next[fwd];
+        }
+        if (n % 2) /* the middle slot, where the two walks meet */
+            top[n / 2] = back;
+        a->head = a->tail = a->count = 0;
+        return top + n;
+    }
     uint32_t *const end = top + (a->count - c);
     uint32_t s = a->tail;
     while (top != end) {
