@@ -249,7 +249,7 @@ static size_t first_counted(const wsel_ring *r, double *rest)
  * first address counted; those before it get 0 (first_counted). Pass 1 of section 5 runs
  * in the same walk: an address drops its surplus as soon as its count is known (the
  * counts do not read the free stack, so the drops are the same, in the same order).
- * *deficit gets the first address below its count (naddr: none), where pass 2 starts. */
+ * *deficit gets the first address below its target (naddr: none), where pass 2 starts. */
 static size_t sequential_targets(wsel_ring *r, size_t *deficit)
 {
     double W;
