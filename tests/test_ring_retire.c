@@ -16,6 +16,7 @@
 
 #include "wsel.h"
 #include "kit/kit.h"
+#include "ring_mock.h"
 #include "../fast/ring/ring_view.h"
 
 #define SLOTS 65536
@@ -201,12 +202,122 @@ static void test_records_bounded(void **u)
     wsel_ring_free(r);
 }
 
+/* The address of ring r whose text is ip (it must have one). */
+static wsel_ring_address address_of(const wsel_ring *r, const char *ip)
+{
+    wsel_ring_address a;
+    for (size_t i = 0; i < wsel_ring_address_count(r); i++) {
+        wsel_ring_address_get(r, i, &a);
+        if (strcmp(a.ip, ip) == 0)
+            return a;
+    }
+    fail_msg("no address %s", ip);
+    return a;
+}
+
+/* The ring keeps the records of removed hosts and addresses and reuses them for the next
+ * ones (core/ring/ring_model.h, wsel__ring_spares): a reused record must carry nothing
+ * from its earlier life. The first life here leaves every kind of trace: an SRV host
+ * (SRV record, real weights, a last answer with a TTL), its addresses marked down, known
+ * to a fast engine, then disabled by the removal. The second life is a host whose first
+ * answer has TTL 0, so a fresh host stands as one unresolved entry (doc/ring.md section
+ * 7.2), up, at the host's weight, with a record of its own in the engine: what the same
+ * add gives on a ring that never had the first host. */
+static void test_spare_records_reset(void **u)
+{
+    (void)u;
+    wsel_error err;
+    mock m = {0};
+    mock_srv_clear(&m, "old.test");
+    mock_srv(&m, "old.test", "10.9.0.1", 81, 7, 1, 300);
+    mock_srv(&m, "old.test", "10.9.0.2", 82, 9, 1, 300);
+    static const char *const fresh[] = {"10.8.0.1", NULL};
+    mock_addr(&m, "new.test", WSEL_RING_A, 0, fresh);
+    wsel_ring_opts o = mock_opts(&m, 100);
+    wsel_ring *r = NULL, *clean = NULL;
+    wsel_ring_fast *f = NULL;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_new(&o, &clean, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "10.0.0.1", 80, 10, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(clean, "10.0.0.1", 80, 10, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_new(r, &f, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(r, "old.test", 80, 10, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_address_count(r), 3);
+    assert_int_equal(wsel_ring_set_host_status(r, "old.test", 80, false, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_fast_sync(f, &err), WSEL_OK);
+    bool found = false;
+    assert_int_equal(wsel_ring_remove_host(r, "old.test", 80, &found, &err), WSEL_OK);
+    assert_true(found);
+    assert_int_equal(wsel_ring_fast_sync(f, &err), WSEL_OK);
+    wsel_ring_fast_reclaim(f);
+    assert_int_equal(r->spare_h.n, 1);
+    assert_int_equal(r->spare_a.n, 2);
+
+    assert_int_equal(wsel_ring_add_host(r, "new.test", 80, 12, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_add_host(clean, "new.test", 80, 12, &err), WSEL_OK);
+    assert_int_equal(r->spare_h.n, 0); /* the second life is in reused records */
+    assert_int_equal(r->spare_a.n, 1);
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_OK);
+    assert_int_equal(wsel_ring_address_count(r), 2);
+    wsel_ring_address a = address_of(r, "new.test"), b = address_of(clean, "new.test");
+    assert_int_equal(a.iptype, WSEL_RING_NAME);
+    assert_int_equal(a.iptype, b.iptype);
+    assert_int_equal(a.port, 80);
+    assert_int_equal(a.weight, 12);
+    assert_true(a.available);
+    assert_int_equal(a.n_slots, b.n_slots);
+    assert_string_equal(a.host, "new.test");
+    assert_int_equal(a.host_port, 80);
+    assert_int_equal(wsel_ring_fast_sync(f, &err), WSEL_OK);
+    assert_int_equal(records_live(f), 2);
+    assert_int_equal(wsel_ring_fast_check(f, &err), WSEL_OK);
+    /* the engine's pick at a slot of the new host answers with the new host's entry */
+    wsel_ring_handle hh = {.mode = WSEL_RING_HASH};
+    for (hh.hash = 0; hh.hash < 100; hh.hash++) {
+        wsel_ring_view_pick vp;
+        assert_int_equal(wsel_ring_fast_pick_view(f, &hh, true, &vp, &err), WSEL_OK);
+        assert_int_equal(vp.outcome, WSEL_RING_PEER);
+        assert_true(strcmp(vp.target->ip, "new.test") == 0 ||
+                    strcmp(vp.target->ip, "10.0.0.1") == 0);
+    }
+
+    /* a host added and removed again and again lives in the same records */
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(wsel_ring_add_host(r, "10.7.0.1", 80, 30, &err), WSEL_OK);
+        a = address_of(r, "10.7.0.1");
+        assert_true(a.available && a.weight == 30 && a.iptype == WSEL_RING_IPV4);
+        assert_int_equal(wsel_ring_set_address_status(r, "10.7.0.1", 80, NULL, false, &err),
+                         WSEL_OK);
+        assert_int_equal(wsel_ring_remove_host(r, "10.7.0.1", 80, NULL, &err), WSEL_OK);
+        assert_int_equal(r->spare_h.n, 1);
+        assert_int_equal(r->spare_a.n, 1);
+    }
+    /* and many removed at once leave at most WSEL__RING_SPARES of each kind */
+    for (int i = 0; i < 3 * WSEL__RING_SPARES; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.6.0.%d", i + 1);
+        assert_int_equal(wsel_ring_add_host(r, name, 80, 5, &err), WSEL_OK);
+    }
+    for (int i = 0; i < 3 * WSEL__RING_SPARES; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "10.6.0.%d", i + 1);
+        assert_int_equal(wsel_ring_remove_host(r, name, 80, NULL, &err), WSEL_OK);
+    }
+    assert_int_equal(r->spare_h.n, WSEL__RING_SPARES);
+    assert_int_equal(r->spare_a.n, WSEL__RING_SPARES);
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_OK);
+    wsel_ring_fast_free(f);
+    wsel_ring_free(r);
+    wsel_ring_free(clean);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runner_bounded),
         cmocka_unit_test(test_sync_reclaim),
         cmocka_unit_test(test_records_bounded),
+        cmocka_unit_test(test_spare_records_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * failing, so an error changes nothing. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,58 @@
 static int nomem(wsel_error *err)
 {
     return wsel__fail(err, WSEL_E_NOMEM, NULL, 0, 0, NULL, NULL, NULL, "ring: out of memory");
+}
+
+/* ---- records: a record and its text in one block, spares reused ------------------------ */
+
+/* The room for text that a block of a `head`-byte record has when made for `len` bytes
+ * of text (the NUL included): len rounded up so that the block is a multiple of 16
+ * bytes, which the allocator hands out anyway. A block taken again for a shorter text
+ * keeps its room, which is then at least what this gives for the shorter length. */
+static size_t room_of(size_t head, size_t len)
+{
+    return (head + len + 15) / 16 * 16 - head;
+}
+
+/* A block for a `head`-byte record and `len` bytes of text: a spare whose room fits,
+ * else a new one, zeroed; NULL when out of memory. A spare comes as its last life left
+ * it: the caller sets every field of the record (host_new, addr_new). */
+static void *block_take(wsel__ring_spares *s, size_t head, size_t len)
+{
+    for (unsigned i = s->n; i-- > 0;)
+        if (s->room[i] >= len) {
+            void *b = s->rec[i];
+            s->n--;
+            s->rec[i] = s->rec[s->n];
+            s->room[i] = s->room[s->n];
+            return b;
+        }
+    return calloc(1, head + room_of(head, len));
+}
+
+/* Block b, a `head`-byte record whose text is `len` bytes long, is done with: kept as a
+ * spare, or, when enough are kept, false (the caller frees it). */
+static bool block_give(wsel__ring_spares *s, void *b, size_t head, size_t len)
+{
+    if (s->n == WSEL__RING_SPARES)
+        return false;
+    s->rec[s->n] = b;
+    s->room[s->n++] = room_of(head, len);
+    return true;
+}
+
+/* Frees spare host and address records until nh and na are left: at the end of a ring,
+ * and when a change fails (a failed change gives back every block it took, so trimming
+ * the spares to their count before it leaves as many blocks allocated as before). */
+static void spares_trim(wsel_ring *r, unsigned nh, unsigned na)
+{
+    while (r->spare_h.n > nh) {
+        wsel__rhost *h = r->spare_h.rec[--r->spare_h.n];
+        free(h->a);
+        free(h);
+    }
+    while (r->spare_a.n > na)
+        free(r->spare_a.rec[--r->spare_a.n]);
 }
 
 /* IP literal -> canonical text (IPv6 without brackets; "[...]" accepted). */
@@ -55,16 +108,34 @@ void wsel__ring_journal_stop(wsel_ring *r)
     r->njournal = 0;
 }
 
-/* Address a drops its most recent slots onto the free stack until it holds c (< its
- * count). The moves of a redistribution, so written with the list ends, counts and arrays
- * in locals: stores through the uint32_t arrays could otherwise alias a->count and
- * r->nfree and force a reload per slot. A dropped slot's owner and journal entry are
- * left to the end of the redistribution (settle_free): pass 2 hands most of them out
- * again, and every drop comes before every fill. */
-WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+/* Address a drops its most recent slots onto the free stack, whose top is `top` (one
+ * past its last entry), until it holds c (< its count); returns the new top. The moves
+ * of a redistribution, so written with the list ends, counts and arrays in locals, and
+ * the stack's top in the caller's (it stores r->nfree once, after its drops): stores
+ * through the uint32_t arrays could otherwise alias a->count and r->nfree and force a
+ * reload per slot. A dropped slot's owner and journal entry are left to the end of the
+ * redistribution (settle_free): pass 2 hands most of them out again, and every drop
+ * comes before every fill. An address that drops every slot (one being removed) is
+ * walked from both ends at once, the tail back and the head forward, each end filling its
+ * half of the stack's new part: two chains of loads, each half as long. */
+WSEL__RING_MOVE uint32_t *drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c, uint32_t *top)
 {
     const uint32_t *const prev = r->prev;
-    uint32_t *top = r->free + r->nfree, *const end = top + (a->count - c);
+    if (c == 0) {
+        const uint32_t *const next = r->next;
+        uint32_t n = a->count, back = a->tail, fwd = a->head;
+        for (uint32_t j = 0; j < n / 2; j++) {
+            top[j] = back;          /* the most recent first */
+            top[n - 1 - j] = fwd;   /* the first acquired last */
+            back = prev[back];
+            fwd = next[fwd];
+        }
+        if (n % 2) /* the middle slot, where the two walks meet */
+            top[n / 2] = back;
+        a->head = a->tail = a->count = 0;
+        return top + n;
+    }
+    uint32_t *const end = top + (a->count - c);
     uint32_t s = a->tail;
     while (top != end) {
         *top++ = s;
@@ -75,15 +146,16 @@ WSEL__RING_MOVE void drop_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         r->next[s] = 0;
     else
         a->head = 0;
-    r->nfree += a->count - c;
     a->count = c;
+    return top;
 }
 
 /* Address a takes slots from the top of the free stack until it holds c (> its count) or
- * the stack is empty; the same locals as drop_to. Each slot taken is noted in the
- * journal (a slot changes owner at most once a redistribution, but a sync may come
- * after several: the marks keep it once). */
-WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+ * the stack is empty; the same locals as drop_to. With `noted` (a fast engine listens),
+ * each slot taken is noted in the journal (a slot changes owner at most once a
+ * redistribution, but a sync may come after several: the marks keep it once). Inlined
+ * with `noted` constant (fill_to), so a ring without an engine tests nothing per slot. */
+WSEL__RING_MOVE void fill_slots(wsel_ring *r, wsel__raddr *a, uint32_t c, bool noted)
 {
     uint32_t *const prev = r->prev, *const next = r->next, *const fr = r->free;
     uint32_t *const journal = r->journal;
@@ -101,7 +173,7 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
         wheel[s] = a;
         prev[s] = t;
         next[t] = s; /* next[0]: a slot no list reads */
-        if (jmark && !jmark[s]) {
+        if (noted && !jmark[s]) {
             jmark[s] = 1;
             journal[nj++] = s;
         }
@@ -110,6 +182,14 @@ WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
     next[t] = 0;
     a->tail = t;
     r->njournal = nj;
+}
+
+WSEL__RING_MOVE void fill_to(wsel_ring *r, wsel__raddr *a, uint32_t c)
+{
+    if (r->jmark)
+        fill_slots(r, a, c, true);
+    else
+        fill_slots(r, a, c, false);
 }
 
 /* The end of a redistribution whose free stack held `before` slots before its drops:
@@ -149,9 +229,14 @@ static void renumber(wsel_ring *r, size_t from, size_t pos)
 /* The first address a redistribution in 5.2.3's mode must count (section 5, "Skipping
  * what gets nothing"): every address before it gets 0 slots, since its weight is below
  * 0.999 N / W' of the weight W' from it on. Found walking back from the last address
- * while that weight stays small; *rest gets the weight from the returned one on. */
+ * while that weight stays small; *rest gets the weight from the returned one on. When
+ * the total weight is small (the walk would reach the first address), no walk. */
 static size_t first_counted(const wsel_ring *r, double *rest)
 {
+    if (wsel__ring_uncounted(r->wsum, r->wmax, r->n)) {
+        *rest = (double)r->wsum;
+        return 0;
+    }
     uint64_t S = 0;
     size_t i = r->naddr;
     while (i > 0 && wsel__ring_uncounted(S + r->addr[i - 1]->weight, r->wmax, r->n))
@@ -163,18 +248,21 @@ static size_t first_counted(const wsel_ring *r, double *rest)
 /* 5.2.3's counts: each address gets the floor of its share of what is left. Returns the
  * first address counted; those before it get 0 (first_counted). Pass 1 of section 5 runs
  * in the same walk: an address drops its surplus as soon as its count is known (the
- * counts do not read the free stack, so the drops are the same, in the same order). */
-static size_t sequential_targets(wsel_ring *r)
+ * counts do not read the free stack, so the drops are the same, in the same order).
+ * *deficit gets the first address below its target (naddr: none), where pass 2 starts. */
+static size_t sequential_targets(wsel_ring *r, size_t *deficit)
 {
     double W;
     size_t from = first_counted(r, &W);
+    uint32_t *top = r->free + r->nfree;
     for (size_t i = r->held < from ? r->held : from; i < from; i++) {
         wsel__raddr *a = r->addr[i];
         a->target = 0;
         if (a->count > 0)
-            drop_to(r, a, 0);
+            top = drop_to(r, a, 0, top);
     }
     uint32_t L = r->n;
+    size_t first = r->naddr;
     for (size_t i = from; i < r->naddr; i++) {
         wsel__raddr *a = r->addr[i];
         uint32_t c = wsel__ring_share(L, a->weight, W);
@@ -182,8 +270,12 @@ static size_t sequential_targets(wsel_ring *r)
         L -= c;
         W -= a->weight;
         if (a->count > c)
-            drop_to(r, a, c);
+            top = drop_to(r, a, c, top);
+        else if (a->count < c && first == r->naddr)
+            first = i;
     }
+    *deficit = first;
+    r->nfree = (uint32_t)(top - r->free);
     wsel__ring_cost_add(WSEL__RING_COUNTED, r->naddr - from);
     return from;
 }
@@ -330,27 +422,36 @@ static void redistribute(wsel_ring *r)
     uint32_t before = r->nfree;
     /* 5.2.3's mode counts (and drops, pass 1) from `from` on: the addresses before it get
      * no slot; strict mode counts every address */
-    size_t from = 0;
+    size_t from = 0, deficit = 0;
     if (r->strict) {
         wsel__raddr *a;
         strict_targets(r);
         /* pass 1: surplus slots go back on the free stack, most recently acquired first */
+        uint32_t *top = r->free + r->nfree;
         FOR_EACH_ADDR(r, a)
             if (a->count > a->target)
-                drop_to(r, a, a->target);
+                top = drop_to(r, a, a->target, top);
+        r->nfree = (uint32_t)(top - r->free);
     } else {
-        from = sequential_targets(r);
+        from = sequential_targets(r, &deficit);
     }
-    /* pass 2: deficits in iteration order, from the top of the free stack */
-    for (size_t i = from; i < r->naddr; i++) {
+    /* pass 2: deficits in iteration order, from the top of the free stack (until it is
+     * empty) */
+    for (size_t i = deficit; i < r->naddr && r->nfree > 0; i++) {
         wsel__raddr *a = r->addr[i];
-        if (a->count < a->target && r->nfree > 0)
+        if (a->count < a->target)
             fill_to(r, a, a->target);
-        a->settled = true;
-        a->prev_weight = a->weight;
     }
     settle_free(r, before);
     r->held = from;
+    /* what strict mode's next redistribution compares with (section 8) */
+    if (r->strict) {
+        wsel__raddr *a;
+        FOR_EACH_ADDR(r, a) {
+            a->settled = true;
+            a->prev_weight = a->weight;
+        }
+    }
 }
 
 /* ---- section 10: totals and health ------------------------------------------------ */
@@ -417,20 +518,43 @@ typedef struct plan {
     double expire;
     pentry *e;
     size_t n;
+    pentry one;          /* e, when the answer has one entry: nothing to allocate */
 } plan;
 
-static void addr_free(wsel__raddr *a)
+/* An address record of ring r is done with (it and its text are one block: addr_new). */
+static void addr_free(wsel_ring *r, wsel__raddr *a)
 {
-    free(a); /* and its text (addr_new) */
+    if (!block_give(&r->spare_a, a, sizeof *a, strlen(a->ip) + 1))
+        free(a);
 }
 
-static void plan_free(plan *p)
+/* A plan with nothing in it (every field before `one`). */
+static void plan_init(plan *p)
+{
+    memset(p, 0, offsetof(plan, one));
+}
+
+/* Room for n entries in p->e (n >= 1), each with no match and no fresh address yet
+ * (their fillers set the rest); false when out of memory. */
+static bool plan_room(plan *p, size_t n)
+{
+    if (n > 1)
+        return (p->e = calloc(n, sizeof *p->e)) != NULL;
+    p->e = &p->one;
+    p->one.match = p->one.fresh = NULL;
+    p->one.ord = 0;
+    p->one.key[0] = '\0';
+    return true;
+}
+
+static void plan_free(wsel_ring *r, plan *p)
 {
     if (p->e)
         for (size_t i = 0; i < p->n; i++)
             if (p->e[i].fresh)
-                addr_free(p->e[i].fresh);
-    free(p->e);
+                addr_free(r, p->e[i].fresh);
+    if (p->e != &p->one)
+        free(p->e);
     p->e = NULL;
 }
 
@@ -456,8 +580,7 @@ static int plan_ttl0(const wsel_ring *r, const wsel__rhost *h, plan *p, wsel_err
     p->ttl0 = true;
     p->prev_flag = true;
     p->expire = r->now + r->ttl0;
-    p->e = calloc(1, sizeof *p->e);
-    if (!p->e)
+    if (!plan_room(p, 1))
         return nomem(err);
     p->n = 1;
     snprintf(p->e[0].ip, sizeof p->e[0].ip, "%s", h->name);
@@ -540,10 +663,10 @@ static void plan_srv_entry(const wsel__rhost *h, const wsel_ring_entry *en, pent
 }
 
 /* Reads a record into p->e (sorted, lowest SRV priority only), or the ttl=0 stand-in. */
-static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_ring_record *rec,
+static int plan_entries(wsel_ring *r, const wsel__rhost *h, const wsel_ring_record *rec,
                         plan *p, wsel_error *err)
 {
-    memset(p, 0, sizeof *p);
+    plan_init(p);
     if (rec->failed || rec->n_entries == 0) {
         /* a failure is an empty A record; the host keeps its place (section 7.4) */
         p->kind = WSEL_RING_A;
@@ -567,8 +690,7 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
     if (rc)
         return rc;
     p->expire = r->now + (double)minttl;
-    p->e = calloc(rec->n_entries, sizeof *p->e);
-    if (!p->e)
+    if (!plan_room(p, rec->n_entries))
         return nomem(err);
     for (size_t i = 0; i < rec->n_entries; i++) {
         const wsel_ring_entry *en = &rec->entries[i];
@@ -578,7 +700,7 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
         if (p->real_srv) {
             plan_srv_entry(h, en, pe);
         } else if ((rc = plan_ip_entry(h, rec->type, en, pe, err))) {
-            plan_free(p);
+            plan_free(r, p);
             return rc;
         }
         pe->ord = i;
@@ -589,22 +711,19 @@ static int plan_entries(const wsel_ring *r, const wsel__rhost *h, const wsel_rin
     return WSEL_OK;
 }
 
-/* An address and its text are one block (addr_free). */
+/* An address and its text are one block (addr_free), a spare one if there is one: every
+ * field is set here, none kept from a spare's earlier life. */
 static wsel__raddr *addr_new(wsel_ring *r, wsel__rhost *h, const pentry *pe)
 {
     size_t len = strlen(pe->ip) + 1;
-    wsel__raddr *a = calloc(1, sizeof *a + len);
+    wsel__raddr *a = block_take(&r->spare_a, sizeof *a, len);
     if (!a)
         return NULL;
-    a->ip = (char *)(a + 1);
+    *a = (wsel__raddr){.ip = (char *)(a + 1), .iptype = pe->iptype, .port = pe->port,
+                       .weight = pe->weight, .available = true, .host = h,
+                       .serial = ++r->serial};
     memcpy(a->ip, pe->ip, len);
-    a->iptype = pe->iptype;
-    a->port = pe->port;
-    a->weight = pe->weight;
     r->wmax = a->weight > r->wmax ? a->weight : r->wmax;
-    a->available = true;
-    a->host = h;
-    a->serial = ++r->serial;
     return a;
 }
 
@@ -659,16 +778,18 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p, bool settle)
             kept = p->e[i].match == a;
         if (!kept) {
             a->disabled = true;
-            a->weight = 0;
+            wsel__ring_set_weight(r, a, 0);
         }
     }
     for (size_t i = 0; i < p->n; i++) {
         pentry *pe = &p->e[i];
         if (pe->match) {
-            pe->match->weight = pe->weight; /* SRV weight changes in place; A/AAAA: unchanged */
+            /* SRV weight changes in place; A/AAAA: unchanged */
+            wsel__ring_set_weight(r, pe->match, pe->weight);
             r->wmax = pe->weight > r->wmax ? pe->weight : r->wmax;
         } else {
             h->a[h->n++] = pe->fresh;
+            r->wsum += pe->fresh->weight; /* (it enters the address array below) */
             pe->fresh = NULL;
         }
     }
@@ -683,50 +804,72 @@ static void apply_plan(wsel_ring *r, wsel__rhost *h, plan *p, bool settle)
     size_t w = 0;
     for (size_t k = 0; k < h->n; k++) {
         if (h->a[k]->disabled)
-            addr_free(h->a[k]);
+            addr_free(r, h->a[k]);
         else
             h->a[w++] = h->a[k];
     }
-    h->n = w;
-    renumber(r, h->idx, h->first);
+    if (w != h->n) { /* (else the numbers above stand) */
+        h->n = w;
+        renumber(r, h->idx, h->first);
+    }
 }
 
-/* Asks the resolver about h (an IP literal answers itself) and plans the update. */
-static int resolve_plan(wsel_ring *r, wsel__rhost *h, plan *p, wsel_error *err)
+/* Section 7: an IP-literal host answers itself, as an A or AAAA record of one entry
+ * that never expires: its own canonical text `self` (an IPv6 address's holds a colon),
+ * its port and weight. */
+static void plan_self(const wsel__rhost *h, const char *self, plan *p)
 {
-    wsel_ring_record rec;
-    memset(&rec, 0, sizeof rec);
-    wsel_ring_entry self;
+    plan_init(p);
+    plan_room(p, 1);
+    p->n = 1;
+    p->e->iptype = strchr(self, ':') ? WSEL_RING_IPV6 : WSEL_RING_IPV4;
+    p->kind = p->e->iptype == WSEL_RING_IPV4 ? WSEL_RING_A : WSEL_RING_AAAA;
+    p->expire = INFINITY;
+    memcpy(p->e->ip, self, strlen(self) + 1); /* (at most 46 bytes) */
+    p->e->port = h->port;
+    p->e->weight = h->node_weight;
+}
+
+/* Asks the resolver about h (an IP literal answers itself: plan_self, with its
+ * canonical text `self`, or NULL to work it out here) and plans the update. */
+static int resolve_plan(wsel_ring *r, wsel__rhost *h, const char *self, plan *p,
+                        wsel_error *err)
+{
+    int rc = WSEL_OK;
+    unsigned na = r->spare_a.n;
     if (h->literal) {
-        /* an IP literal answers itself; only an IPv6 literal holds a colon */
-        memset(&self, 0, sizeof self);
-        self.address = h->name;
-        self.ttl = UINT32_MAX;
-        rec.type = strchr(h->name, ':') ? WSEL_RING_AAAA : WSEL_RING_A;
-        rec.entries = &self;
-        rec.n_entries = 1;
-    } else if (r->dns.resolve(r->dns.ctx, h->name, &rec) != 0) {
+        char own[64];
+        if (!self) {
+            wsel__ring_parse_ip(h->name, own, sizeof own);
+            self = own;
+        }
+        plan_self(h, self, p);
+    } else {
+        wsel_ring_record rec;
         memset(&rec, 0, sizeof rec);
-        rec.failed = true;
+        if (r->dns.resolve(r->dns.ctx, h->name, &rec) != 0) {
+            memset(&rec, 0, sizeof rec);
+            rec.failed = true;
+        }
+        rc = plan_entries(r, h, &rec, p, err);
     }
-    int rc = plan_entries(r, h, &rec, p, err);
     if (rc == WSEL_OK)
         rc = plan_addresses(r, h, p, err);
-    if (rc != WSEL_OK)
-        plan_free(p);
-    if (h->literal)
-        p->expire = INFINITY;
+    if (rc != WSEL_OK) {
+        plan_free(r, p);
+        spares_trim(r, r->spare_h.n, na);
+    }
     return rc;
 }
 
 int wsel__ring_query(wsel_ring *r, wsel__rhost *h, wsel_error *err)
 {
     plan p;
-    int rc = resolve_plan(r, h, &p, err);
+    int rc = resolve_plan(r, h, NULL, &p, err);
     if (rc != WSEL_OK)
         return rc;
     apply_plan(r, h, &p, true);
-    plan_free(&p);
+    plan_free(r, &p);
     return WSEL_OK;
 }
 
@@ -752,9 +895,10 @@ void wsel__ring_cost_add(wsel__ring_cost_kind kind, uint64_t n)
     atomic_fetch_add_explicit(&costs[kind], n, memory_order_relaxed);
 }
 
-wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t port)
+/* wsel__ring_find_host, with key = wsel__ring_name_key(name) known. */
+static wsel__rhost *find_keyed(const wsel_ring *r, const char *name, uint32_t key,
+                               uint32_t port)
 {
-    uint32_t key = wsel__ring_name_key(name);
     uint64_t k = 0;
     wsel__rhost *h = r->nbucket ? r->bucket[key & (r->nbucket - 1)] : NULL;
     for (; h && ++k; h = h->hnext)
@@ -762,6 +906,11 @@ wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t
             break;
     wsel__ring_cost_add(WSEL__RING_EXAMINED, k);
     return h;
+}
+
+wsel__rhost *wsel__ring_find_host(const wsel_ring *r, const char *name, uint32_t port)
+{
+    return find_keyed(r, name, wsel__ring_name_key(name), port);
 }
 
 wsel__rhost *wsel__ring_next_named(const wsel_ring *r, const char *name, size_t after)
@@ -799,9 +948,9 @@ static bool index_room(wsel_ring *r)
     return true;
 }
 
+/* Host h, whose nkey is set, into the index. */
 static void index_add(wsel_ring *r, wsel__rhost *h)
 {
-    h->nkey = wsel__ring_name_key(h->name);
     h->hnext = r->bucket[h->nkey & (r->nbucket - 1)];
     r->bucket[h->nkey & (r->nbucket - 1)] = h;
 }
@@ -840,34 +989,59 @@ static void set_host_weight(wsel_ring *r, wsel__rhost *h, uint32_t weight)
     if (h->real_srv || h->n == 0)
         return; /* SRV weights win; a failed host uses it when it resolves */
     for (size_t k = 0; k < h->n; k++)
-        h->a[k]->weight = weight;
+        wsel__ring_set_weight(r, h->a[k], weight);
     r->wmax = weight > r->wmax ? weight : r->wmax;
     redistribute(r);
 }
 
-/* Appends new host (name, port), resolved; settle: and redistributes (else a batch
- * build replays the redistributions later, wsel__ring_replay). */
-static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t weight,
-                       bool settle, wsel_error *err)
+/* A host and its name are one block (host_free), a spare one if there is one: every
+ * field is set here, none kept from a spare's earlier life but its address array
+ * (empty; NULL in a new block). */
+static wsel__rhost *host_new(wsel_ring *r, const char *name, uint32_t key, uint32_t port,
+                             uint32_t weight)
+{
+    size_t len = strlen(name) + 1;
+    wsel__rhost *h = block_take(&r->spare_h, sizeof *h, len);
+    if (!h)
+        return NULL;
+    wsel__raddr **a = h->a;
+    size_t cap = h->cap;
+    *h = (wsel__rhost){.name = (char *)(h + 1), .port = (uint16_t)port, .node_weight = weight,
+                       .prev_ttl0_or_empty = true, .a = a, .cap = cap, .nkey = key};
+    memcpy(h->name, name, len);
+    return h;
+}
+
+static void host_free(wsel_ring *r, wsel__rhost *h)
+{
+    for (size_t k = 0; k < h->n; k++)
+        addr_free(r, h->a[k]);
+    h->n = 0;
+    if (!block_give(&r->spare_h, h, sizeof *h, strlen(h->name) + 1)) {
+        free(h->a);
+        free(h);
+    }
+}
+
+/* Appends new host (name, port), key its wsel__ring_name_key, resolved; settle: and
+ * redistributes (else a batch build replays the redistributions later,
+ * wsel__ring_replay). */
+static int host_append(wsel_ring *r, const char *name, uint32_t key, uint32_t port,
+                       uint32_t weight, bool settle, wsel_error *err)
 {
     if (!wsel__grow(&r->h, &r->caph, r->nh + 1, sizeof *r->h) || !index_room(r))
         return nomem(err);
-    size_t len = strlen(name) + 1;
-    wsel__rhost *h = calloc(1, sizeof *h + len); /* the host and its name: one block */
+    unsigned nh = r->spare_h.n;
+    wsel__rhost *h = host_new(r, name, key, port, weight);
     if (!h)
         return nomem(err);
-    h->name = (char *)(h + 1);
-    memcpy(h->name, name, len);
-    uint8_t bin[16];
-    h->port = (uint16_t)port;
-    h->node_weight = weight;
-    h->literal = wsel__addr_parse(name, len - 1, true, bin) != 0;
-    h->prev_ttl0_or_empty = true;
+    char self[64]; /* an IP literal's canonical text */
+    h->literal = wsel__ring_parse_ip(name, self, sizeof self) != WSEL_RING_NAME;
     plan p;
-    int rc = resolve_plan(r, h, &p, err);
+    int rc = resolve_plan(r, h, self, &p, err);
     if (rc) {
-        free(h->a);
-        free(h);
+        host_free(r, h);
+        spares_trim(r, nh, r->spare_a.n);
         return rc;
     }
     h->idx = r->nh;
@@ -875,7 +1049,7 @@ static int host_append(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     r->h[r->nh++] = h;
     index_add(r, h);
     apply_plan(r, h, &p, settle);
-    plan_free(&p);
+    plan_free(r, &p);
     return WSEL_OK;
 }
 
@@ -887,20 +1061,13 @@ int wsel_ring_add_host(wsel_ring *r, const char *name, uint32_t port, uint32_t w
     int rc = check_host_args(name, port, weight, err);
     if (rc)
         return rc;
-    wsel__rhost *h = wsel__ring_find_host(r, name, port);
+    uint32_t key = wsel__ring_name_key(name);
+    wsel__rhost *h = find_keyed(r, name, key, port);
     if (h) {
         set_host_weight(r, h, weight);
         return WSEL_OK;
     }
-    return host_append(r, name, port, weight, true, err);
-}
-
-static void host_free(wsel__rhost *h)
-{
-    for (size_t k = 0; k < h->n; k++)
-        addr_free(h->a[k]);
-    free(h->a);
-    free(h); /* and its name (host_append) */
+    return host_append(r, name, key, port, weight, true, err);
 }
 
 int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *found,
@@ -917,14 +1084,14 @@ int wsel_ring_remove_host(wsel_ring *r, const char *name, uint32_t port, bool *f
     size_t i = h->idx;
     for (size_t k = 0; k < h->n; k++) {
         h->a[k]->disabled = true;
-        h->a[k]->weight = 0;
+        wsel__ring_set_weight(r, h->a[k], 0);
     }
     redistribute(r);
     memmove(&r->h[i], &r->h[i + 1], (r->nh - i - 1) * sizeof *r->h);
     r->nh--;
     index_remove(r, h);
     renumber(r, i, h->first);
-    host_free(h);
+    host_free(r, h);
     if (found)
         *found = true;
     return WSEL_OK;
@@ -1105,12 +1272,13 @@ static int add_hosts(wsel_ring *r, const hs *v, size_t n, bool batch, wsel_error
         const wsel_ring_host_spec *s = v[i].s;
         uint32_t port = s->port < 0 ? 80u : (uint32_t)s->port;
         uint32_t weight = s->weight < 0 ? 10u : (uint32_t)s->weight;
-        if (batch && wsel__ring_find_host(r, s->name, port)) {
+        uint32_t key = wsel__ring_name_key(s->name);
+        if (batch && find_keyed(r, s->name, key, port)) {
             batch = false;
             rc = wsel__ring_replay(r, ends, nsteps, err);
         }
         if (rc == WSEL_OK && batch) {
-            rc = host_append(r, s->name, port, weight, false, err);
+            rc = host_append(r, s->name, key, port, weight, false, err);
             ends[nsteps++] = r->naddr;
         } else if (rc == WSEL_OK) {
             rc = wsel_ring_add_host(r, s->name, port, weight, err);
@@ -1199,7 +1367,8 @@ void wsel_ring_free(wsel_ring *r)
     if (!r)
         return;
     for (size_t i = 0; i < r->nh; i++)
-        host_free(r->h[i]);
+        host_free(r, r->h[i]);
+    spares_trim(r, 0, 0);
     free(r->h);
     free(r->bucket);
     free(r->wheel); /* and next, prev, free */

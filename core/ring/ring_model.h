@@ -48,6 +48,18 @@ typedef struct wsel__rhost {
     struct wsel__rhost *hnext;  /* the next host in its bucket */
 } wsel__rhost;
 
+/* Records of removed hosts and addresses kept for the next ones, so that a change
+ * allocates nothing in the common case: a record and its text are one block, whose room
+ * for text is wsel__ring_room of the text's length; a spare is taken when its room fits
+ * the new text, and reset in full (ring_model.c). At most WSEL__RING_SPARES of each kind
+ * are kept; the rest are freed. */
+#define WSEL__RING_SPARES 8
+typedef struct wsel__ring_spares {
+    void *rec[WSEL__RING_SPARES];
+    size_t room[WSEL__RING_SPARES];
+    unsigned n;
+} wsel__ring_spares;
+
 struct wsel_ring {
     uint32_t n;                 /* wheel size N */
     wsel__raddr **wheel;        /* [1..N] owner or NULL; one allocation with next, prev, free */
@@ -74,12 +86,22 @@ struct wsel_ring {
     size_t naddr, capaddr;
     size_t held;                /* no address before addr[held] holds a slot */
     uint32_t wmax;              /* no address ever weighed more (section 5, skipping) */
+    uint64_t wsum;              /* the weight of every address in addr[] (each change of a
+                                   weight goes through wsel__ring_set_weight) */
     /* The slot journal a fast engine reads (fast/ring/ring_fast.c): every slot whose owner
      * changed since it was last emptied, once each; jmark == NULL while no engine listens. */
     uint32_t *journal;
     uint8_t *jmark;
     uint32_t njournal;
+    wsel__ring_spares spare_h, spare_a; /* spare host and address records */
 };
+
+/* Address a (in the address array) weighs w from now on: its weight and the ring's total. */
+static inline void wsel__ring_set_weight(wsel_ring *r, wsel__raddr *a, uint32_t w)
+{
+    r->wsum = r->wsum - a->weight + w;
+    a->weight = w;
+}
 
 /* Each address of ring r in iteration order, into `a` (a wsel__raddr *). */
 #define WSEL__RING_FOR_EACH_ADDR(r, a)                                                    \

@@ -158,6 +158,9 @@ int wsel_ring_check(const wsel_ring *r, wsel_error *err)
     }
     if (pos != r->naddr)
         return BAD("ring: %zu addresses, %zu numbered", pos, r->naddr);
+    if (w != r->wsum)
+        return BAD("ring: the addresses weigh %llu, the ring's total says %llu",
+                   (unsigned long long)w, (unsigned long long)r->wsum);
     uint64_t wheel_owned = 0;
     for (uint32_t s = 1; s <= r->n; s++)
         wheel_owned += r->wheel[s] != NULL;
