@@ -206,6 +206,14 @@ static int on_step(void *ctx, const wsel_ring_step *st)
     assert_true(s->n + 1 < sizeof s->kinds);
     s->kinds[s->n++] = letter[st->kind];
     assert_non_null(st->ring);
+    /* a pick's handle and result are the PICK step's alone (include/wsel/ring.h) */
+    if (st->kind == WSEL_RING_STEP_PICK) {
+        assert_non_null(st->handle);
+        assert_non_null(st->peer);
+    } else {
+        assert_null(st->handle);
+        assert_null(st->peer);
+    }
     if (st->kind == WSEL_RING_STEP_PICK && s->npicks < 64) {
         const wsel_ring_peer *p = st->peer;
         if (p->outcome == WSEL_RING_PEER)

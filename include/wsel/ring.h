@@ -461,7 +461,7 @@ typedef struct wsel_ring_step {
     size_t index;                   /* BEGIN, PICK, END: the op's index */
     const wsel_ring_op *op;         /* BEGIN, PICK, END: the op; else NULL */
     double now;                     /* the run's clock in seconds (advance moves it) */
-    /* PICK */
+    /* PICK (handle and peer are NULL in every other step) */
     uint64_t pick;                  /* its number in the op, from 0 (retry: 0 is the first
                                        pick, k the k-th retry) */
     const wsel_ring_handle *handle; /* the handle picked with (mode, key, retries) */
