@@ -953,6 +953,12 @@ static void method_topology_members(void **s)
     assert_string_equal(r.o.reason, "no-more-pools");
     assert_string_equal(first(q(&r, "w2")), "10.0.0.1");
     assert_int_equal(r.o.step, WSEL_GSLB_STEP_ALTERNATE);
+    /* only the alternate's pointer moved: the output state still holds the pool */
+    char *js = wsel_gslb_state_json(r.st);
+    assert_non_null(js);
+    assert_string_equal(js, "{\"persistence\":[],\"pool\":{\"/Common/pt\":{\"alternate\":{\"ratio\":{},"
+                            "\"rr\":0}}},\"wideip\":{}}");
+    free(js);
     run_free(&r);
 }
 
