@@ -2188,6 +2188,10 @@ static void api_null_handles(void **s)
     assert_string_equal(wsel_gslb_event_name(WSEL_GSLB_EV_RESULT), "result");
     assert_string_equal(wsel_gslb_event_name((wsel_gslb_event_kind)(WSEL_GSLB_EV_RESULT + 1)), "?");
     assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)99), "?");
+    /* and of the results: MATCHED is the last one (kills ref/gslb/gslb_log.c@8cb3d8fc45:ror:<:<=:1) */
+    assert_string_equal(wsel_gslb_result_name(WSEL_GSLB_R_SKIPPED), "skipped");
+    assert_string_equal(wsel_gslb_result_name(WSEL_GSLB_R_MATCHED), "matched");
+    assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)(WSEL_GSLB_R_MATCHED + 1)), "?");
     wsel_gslb_state_free(st);
     wsel_gslb_inputs_free(in);
     wsel_gslb_config_free(c);
