@@ -34,6 +34,8 @@
 #define JANSSON_DEPTH 2048          /* jansson's JSON_PARSER_MAX_DEPTH: values nest this deep */
 #define SMALL_OBJECT 16             /* members compared one by one for repeats; beyond: hashed */
 #define STR_CHUNK 262144            /* bytes of one block of decoded strings */
+#define SMALL_BLOCK 256             /* arrays up to this size share zeroed blocks of: */
+#define SMALL_CHUNK 65536
 
 /* One decoded value. The table lists them in text order, each container followed by
  * what it holds; `skip` steps to the next sibling. Strings and member names are
@@ -51,11 +53,20 @@ typedef struct rnode {
     uint8_t type;      /* json_type */
 } rnode;
 
+/* Where the next small array goes (a zeroed block kept with the scenario), and the room
+ * left there: the one small block a record list or a short array takes is carved from
+ * a shared one instead of a malloc of its own. */
+typedef struct small_room {
+    char *at;
+    size_t left;
+} small_room;
+
 /* The parsed document being read and the scenario it fills. */
 typedef struct scenario_doc {
     const wsel__json *json;
     wsel_ring_scenario *sc;
     const rnode *root;
+    small_room *small;
 } scenario_doc;
 
 /* ---- memory: every block the scenario owns ------------------------------------------ */
@@ -73,9 +84,22 @@ static void *block_keep(wsel_ring_scenario *sc, void *m)
 }
 
 /* n zeroed elements of `size` bytes, freed with the scenario; NULL when out of memory. */
-static void *block_new(wsel_ring_scenario *sc, size_t n, size_t size)
+static void *block_new(wsel_ring_scenario *sc, small_room *room, size_t n, size_t size)
 {
-    return block_keep(sc, calloc(n ? n : 1, size));
+    size_t bytes = (n ? n : 1) * size;
+    if (!room || n > SMALL_BLOCK || bytes > SMALL_BLOCK)
+        return block_keep(sc, calloc(n ? n : 1, size));
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (room->left < bytes) {
+        room->at = block_keep(sc, calloc(1, SMALL_CHUNK));
+        room->left = room->at ? SMALL_CHUNK : 0;
+        if (!room->at)
+            return NULL;
+    }
+    void *m = room->at;
+    room->at += bytes;
+    room->left -= bytes;
+    return m;
 }
 
 static int nomem(const scenario_doc *d)
@@ -102,8 +126,9 @@ typedef struct tape {
     char *chunk;             /* where the next string goes, and the room left there */
     size_t room;
     size_t root_end;         /* the offset just past the top value */
-    uint64_t *hash;          /* repeated keys of large objects: (object, member) pairs */
+    struct hslot *hash;      /* repeated keys of large objects: (object, member) pairs */
     size_t hash_cap, hash_n;
+    const char *seen[64];    /* member names met before, by a hash of theirs: kept once */
     int fault;
 } tape;
 
@@ -223,6 +248,21 @@ static bool decoded_ok(const tape *t, const char *s)
     return (s >= t->text && s < t->text + t->len) || escapes_ok(t);
 }
 
+/* Room for one more node (not zeroed: every node is written whole). The first guess is
+ * one node for every 8 bytes of text, so that a usual text never grows the table. */
+static bool tape_room(tape *t)
+{
+    if (t->n < t->cap)
+        return true;
+    size_t cap = t->cap ? 2 * t->cap : t->len / 8 + 64;
+    rnode *x = cap <= SIZE_MAX / sizeof *x ? realloc(t->node, cap * sizeof *x) : NULL;
+    if (!x)
+        return tape_nomem(t);
+    t->node = x;
+    t->cap = cap;
+    return true;
+}
+
 /* A new value of `type`: its node, under the pending member name or as the next
  * element; NULL when the text is refused or memory runs out (t->fault says). */
 static rnode *tape_value(tape *t, uint8_t type)
@@ -232,10 +272,8 @@ static rnode *tape_value(tape *t, uint8_t type)
         tape_refuse(t);
         return NULL;
     }
-    if (!wsel__grow(&t->node, &t->cap, t->n + 1, sizeof *t->node)) {
-        tape_nomem(t);
+    if (!tape_room(t))
         return NULL;
-    }
     rnode *x = &t->node[t->n++];
     *x = (rnode){.key = t->key, .keylen = t->keylen, .type = type, .skip = 1};
     t->key = NULL;
@@ -345,7 +383,12 @@ static uint64_t key_hash(size_t obj, const char *k, size_t n)
     return h;
 }
 
-/* The hash table's entries: (object node, member node), 0 for free. */
+/* An entry of the hash table: a member's name hashed with its object; mem 0: free. */
+struct hslot {
+    uint64_t h;
+    uint32_t obj, mem;
+};
+
 static bool same_key(const rnode *m, const char *k, size_t n)
 {
     return m->keylen == n && memcmp(m->key, k, n) == 0;
@@ -357,17 +400,16 @@ static bool hash_enter(tape *t, size_t obj, size_t mem)
 {
     if (2 * (t->hash_n + 1) > t->hash_cap) {
         size_t cap = t->hash_cap ? 2 * t->hash_cap : 1024;
-        uint64_t *h = calloc(cap, sizeof *h);
+        struct hslot *h = calloc(cap, sizeof *h);
         if (!h) {
             tape_nomem(t);
             return false;
         }
         for (size_t i = 0; i < t->hash_cap; i++) {
-            if (!t->hash[i])
+            if (!t->hash[i].mem)
                 continue;
-            const rnode *m = &t->node[(uint32_t)t->hash[i]];
-            size_t s = key_hash(t->hash[i] >> 32, m->key, m->keylen) & (cap - 1);
-            while (h[s])
+            size_t s = t->hash[i].h & (cap - 1);
+            while (h[s].mem)
                 s = (s + 1) & (cap - 1);
             h[s] = t->hash[i];
         }
@@ -376,12 +418,13 @@ static bool hash_enter(tape *t, size_t obj, size_t mem)
         t->hash_cap = cap;
     }
     const rnode *x = &t->node[mem];
-    size_t s = key_hash(obj, x->key, x->keylen) & (t->hash_cap - 1);
-    for (; t->hash[s]; s = (s + 1) & (t->hash_cap - 1))
-        if ((t->hash[s] >> 32) == obj && same_key(&t->node[(uint32_t)t->hash[s]], x->key,
-                                                 x->keylen))
+    uint64_t hv = key_hash(obj, x->key, x->keylen);
+    size_t s = hv & (t->hash_cap - 1);
+    for (; t->hash[s].mem; s = (s + 1) & (t->hash_cap - 1))
+        if (t->hash[s].h == hv && t->hash[s].obj == obj &&
+            same_key(&t->node[t->hash[s].mem], x->key, x->keylen))
             return false;
-    t->hash[s] = (uint64_t)obj << 32 | mem;
+    t->hash[s] = (struct hslot){hv, (uint32_t)obj, (uint32_t)mem};
     t->hash_n++;
     return true;
 }
@@ -401,14 +444,18 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t n)
             if (same_key(&t->node[m], k, n))
                 return tape_refuse(t);
     }
-    if (!(t->key = tape_str(t, k, n)))
+    const char **seen = &t->seen[(n * 31 + (n ? (unsigned char)k[0] * 7 + (unsigned char)k[n - 1]
+                                                : 0)) & 63];
+    if (!*seen || strncmp(*seen, k, n) != 0 || (*seen)[n] != '\0')
+        *seen = tape_str(t, k, n);
+    if (!(t->key = *seen))
         return tape_nomem(t);
     t->keylen = (uint32_t)n;
     if (members + 1 < SMALL_OBJECT)
         return 1;
     /* the value is not there yet: enter its name through a provisional node */
-    if (!wsel__grow(&t->node, &t->cap, t->n + 1, sizeof *t->node))
-        return tape_nomem(t);
+    if (!tape_room(t))
+        return 0;
     t->node[t->n] = (rnode){.key = t->key, .keylen = t->keylen};
     if (members + 1 == SMALL_OBJECT)
         for (size_t m = obj + 1; m < t->n; m += t->node[m].skip)
@@ -616,7 +663,7 @@ static void *array_room(const scenario_doc *d, const wsel__jpath *p, const rnode
     wsel__jval b;
     if ((*rc = wsel__jv_arr(d->json, p, jvp(v, &b), SIZE_MAX, n)))
         return NULL;
-    void *room = block_new(d->sc, *n, size);
+    void *room = block_new(d->sc, d->small, *n, size);
     if (!room)
         *rc = nomem(d);
     return room;
@@ -680,7 +727,7 @@ static int read_order(const scenario_doc *d)
     if (n == 0)
         return wsel__json_fail(d->json, &op, WSEL_E_RANGE, "expected 1..%u numbers",
                                WSEL_RING_MAX_SLOTS);
-    double *order = block_new(d->sc, n, sizeof *order);
+    double *order = block_new(d->sc, d->small, n, sizeof *order);
     if (!order)
         return nomem(d);
     const rnode *e = first(v);
@@ -866,7 +913,7 @@ static int read_dns(const scenario_doc *d)
     if (rc || !v)
         return rc;
     wsel_ring_scenario *sc = d->sc;
-    if (!(sc->names = block_new(sc, v->n, sizeof *sc->names)))
+    if (!(sc->names = block_new(sc, d->small, v->n, sizeof *sc->names)))
         return nomem(d);
     const rnode *answer = first(v);
     for (uint32_t i = 0; i < v->n; i++, answer = next(answer)) {
@@ -1098,7 +1145,8 @@ static int load_text(const char *name, char *text, size_t len, wsel_ring_scenari
     int fault = tape_build(&t), rc;
     if (fault == FAULT_NONE) {
         wsel__json json = {sc->name, text, len, NULL, err};
-        scenario_doc d = {&json, sc, t.node};
+        small_room small = {NULL, 0};
+        scenario_doc d = {&json, sc, t.node, &small};
         rc = read_scenario(&d);
     } else if (fault == FAULT_NOMEM) {
         rc = wsel__fail(err, WSEL_E_NOMEM, sc->name, 0, 0, NULL, NULL, NULL,
