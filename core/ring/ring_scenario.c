@@ -173,7 +173,13 @@ static const char *tape_str(tape *t, const char *s, size_t n)
  * yajl checks neither so closely (overlong forms pass, and \v and \f are white space). */
 static bool text_ok(const unsigned char *s, size_t len)
 {
+    const uint64_t high = 0x8080808080808080ull, space = 0x2020202020202020ull;
     for (size_t i = 0; i < len;) {
+        uint64_t w;
+        if (len - i >= 8 && (memcpy(&w, s + i, 8), !((w | ((w - space) & ~w)) & high))) {
+            i += 8; /* eight bytes of 0x20..0x7F */
+            continue;
+        }
         unsigned c = s[i];
         if (c < 0x80) {
             if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
