@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #define JANSSON_DEPTH 2048          /* jansson's JSON_PARSER_MAX_DEPTH: values nest this deep */
 #define SMALL_OBJECT 16             /* members compared one by one for repeats; beyond: hashed */
 #define STR_CHUNK 262144            /* bytes of one block of decoded strings */
+#define YAJL_BLOCKS 32              /* yajl's live allocations (it holds about six) */
 #define SMALL_BLOCK 256             /* arrays up to this size share zeroed blocks of: */
 #define SMALL_CHUNK 65536
 
@@ -129,6 +131,8 @@ typedef struct tape {
     struct hslot *hash;      /* repeated keys of large objects: (object, member) pairs */
     size_t hash_cap, hash_n;
     const char *seen[64];    /* member names met before, by a hash of theirs: kept once */
+    jmp_buf *out_of_memory;  /* where yajl's allocator goes when malloc fails */
+    void *yajl_block[YAJL_BLOCKS];
     int fault;
 } tape;
 
@@ -472,6 +476,42 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t n)
     return 1;
 }
 
+/* ---- yajl's memory: yajl does not check what its allocator returns, so a failure
+ * leaves the parse (longjmp) and the blocks it holds are freed here ---- */
+
+static void **yajl_slot(tape *t, const void *p)
+{
+    for (size_t i = 0; i < YAJL_BLOCKS; i++)
+        if (t->yajl_block[i] == p)
+            return &t->yajl_block[i];
+    return NULL;
+}
+
+static void *yajl_realloc_cb(void *ctx, void *p, size_t n)
+{
+    tape *t = ctx;
+    void **slot = yajl_slot(t, p);
+    void *q = slot ? realloc(p, n ? n : 1) : NULL;
+    if (!q)
+        longjmp(*t->out_of_memory, 1);
+    *slot = q;
+    return q;
+}
+
+static void *yajl_malloc_cb(void *ctx, size_t n)
+{
+    return yajl_realloc_cb(ctx, NULL, n);
+}
+
+static void yajl_free_cb(void *ctx, void *p)
+{
+    void **slot = p ? yajl_slot(ctx, p) : NULL;
+    if (slot) {
+        free(p);
+        *slot = NULL;
+    }
+}
+
 static const yajl_callbacks tape_callbacks = {
     cb_null, cb_bool, NULL, NULL, cb_number, cb_string, cb_start_map, cb_map_key,
     close_container, cb_start_array, close_container,
@@ -482,8 +522,15 @@ static int tape_build(tape *t)
 {
     if (!text_ok((const unsigned char *)t->text, t->len))
         return FAULT_TEXT;
-    if (!(t->yh = yajl_alloc(&tape_callbacks, NULL, t)))
+    jmp_buf out;
+    yajl_alloc_funcs funcs = {yajl_malloc_cb, yajl_realloc_cb, yajl_free_cb, t};
+    t->out_of_memory = &out;
+    if (setjmp(out)) {
+        for (size_t i = 0; i < YAJL_BLOCKS; i++)
+            free(t->yajl_block[i]);
         return FAULT_NOMEM;
+    }
+    t->yh = yajl_alloc(&tape_callbacks, &funcs, t);
     yajl_status st = yajl_parse(t->yh, (const unsigned char *)t->text, t->len);
     if (st == yajl_status_ok)
         st = yajl_complete_parse(t->yh);
