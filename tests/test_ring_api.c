@@ -414,6 +414,20 @@ static void test_scenario_strict_json(void **u)
         else
             refused(deep, (size_t)len, WSEL_E_LIMIT, "maximum parsing depth reached");
     }
+    /* and one text jansson reads and yajl does not: a NUL byte right after a number or a
+     * literal is dropped by jansson's one-byte look-ahead (its lexer ungets it and then
+     * takes the NUL for the end of its buffer); anywhere else a NUL is refused */
+    static const char nul[] = "{\"wheelSize\": 3\0, \"strict\": true\0}";
+    wsel_ring_scenario *sn;
+    wsel_error en;
+    assert_int_equal(wsel_ring_scenario_load_buffer("t.json", nul, sizeof nul - 1, &sn, &en),
+                     WSEL_OK);
+    assert_int_equal(wsel_ring_scenario_opts(sn)->wheel_size, 3);
+    assert_true(wsel_ring_scenario_opts(sn)->strict);
+    wsel_ring_scenario_free(sn);
+    REFUSED("{\"wheelSize\": 3 \0}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"wheelSize\": 3\0\0}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"hosts\": [\"a1\0\"]}", WSEL_E_SYNTAX, "");
     /* what both read: escapes decoded alike (U+00E9, and U+1F600 from its surrogate pair) */
     static const char ok[] = "{\"hosts\": [\"h\\u00e9.test\", \"\\ud83d\\ude00.test\", \"\\/x\"]}";
     wsel_ring_scenario *sc;
