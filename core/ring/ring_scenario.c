@@ -34,7 +34,8 @@
 #define ADVANCE_MAX 1e9             /* seconds of one advance op */
 #define JANSSON_DEPTH 2048          /* jansson's JSON_PARSER_MAX_DEPTH: values nest this deep */
 #define SMALL_OBJECT 16             /* members compared one by one for repeats; beyond: hashed */
-#define STR_CHUNK 262144            /* bytes of one block of decoded strings */
+#define STR_CHUNK 262144            /* bytes of one block of decoded strings, at most */
+#define FIRST_CHUNK 1024            /* the first block of either kind; each next one twice */
 #define YAJL_BLOCKS 32              /* yajl's live allocations (it holds about six) */
 #define SMALL_BLOCK 256             /* arrays up to this size share zeroed blocks of: */
 #define SMALL_CHUNK 65536
@@ -60,8 +61,17 @@ typedef struct rnode {
  * a shared one instead of a malloc of its own. */
 typedef struct small_room {
     char *at;
-    size_t left;
+    size_t left, next; /* next: the size of the next block (0: FIRST_CHUNK) */
 } small_room;
+
+/* The size of the next shared block: FIRST_CHUNK, then twice the last, up to max (small
+ * texts, a fuzzer's, take small blocks). */
+static size_t next_chunk(size_t *next, size_t max)
+{
+    size_t n = *next ? *next : FIRST_CHUNK;
+    *next = n < max ? 2 * n : max;
+    return n;
+}
 
 /* The parsed document being read and the scenario it fills. */
 typedef struct scenario_doc {
@@ -93,8 +103,9 @@ static void *block_new(wsel_ring_scenario *sc, small_room *room, size_t n, size_
         return block_keep(sc, calloc(n ? n : 1, size));
     bytes = (bytes + 15) & ~(size_t)15;
     if (room->left < bytes) {
-        room->at = block_keep(sc, calloc(1, SMALL_CHUNK));
-        room->left = room->at ? SMALL_CHUNK : 0;
+        size_t size = next_chunk(&room->next, SMALL_CHUNK);
+        room->at = block_keep(sc, calloc(1, size));
+        room->left = room->at ? size : 0;
         if (!room->at)
             return NULL;
     }
@@ -126,7 +137,7 @@ typedef struct tape {
     const char *key;         /* the member name the next value goes under */
     uint32_t keylen;
     char *chunk;             /* where the next string goes, and the room left there */
-    size_t room;
+    size_t room, next_chunk;
     size_t root_end;         /* the offset just past the top value */
     struct hslot *hash;      /* repeated keys of large objects: (object, member) pairs */
     size_t hash_cap, hash_n;
@@ -152,12 +163,13 @@ static int tape_refuse(tape *t)
 static const char *tape_str(tape *t, const char *s, size_t n)
 {
     char *c;
-    if (n + 1 > STR_CHUNK / 4) {
+    if (n + 1 > FIRST_CHUNK / 4) {
         c = block_keep(t->sc, malloc(n + 1));
     } else {
         if (t->room < n + 1) {
-            t->chunk = block_keep(t->sc, malloc(STR_CHUNK));
-            t->room = t->chunk ? STR_CHUNK : 0;
+            size_t size = next_chunk(&t->next_chunk, STR_CHUNK);
+            t->chunk = block_keep(t->sc, malloc(size));
+            t->room = t->chunk ? size : 0;
         }
         c = t->chunk;
         if (c) {
@@ -1239,7 +1251,7 @@ static int load_text(const char *name, char *text, size_t len, wsel_ring_scenari
     int fault = tape_build(&t), rc;
     if (fault == FAULT_NONE) {
         wsel__json json = {sc->name, text, len, NULL, err};
-        small_room small = {NULL, 0};
+        small_room small = {NULL, 0, 0};
         scenario_doc d = {&json, sc, t.node, &small};
         rc = read_scenario(&d);
     } else if (fault == FAULT_NOMEM) {
@@ -1257,7 +1269,7 @@ static int load_text(const char *name, char *text, size_t len, wsel_ring_scenari
         wsel__json_free(&json);
         if (rc == WSEL_OK) {
             wsel__json j = {sc->name, text, len, NULL, err};
-            small_room small = {NULL, 0};
+            small_room small = {NULL, 0, 0};
             scenario_doc d = {&j, sc, t.node, &small};
             rc = read_scenario(&d);
         }
