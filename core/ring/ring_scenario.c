@@ -10,7 +10,8 @@
  * (yajl's error, or one of the places where yajl is laxer than jansson: bytes that are
  * not strict UTF-8, control bytes, \u escapes of NUL or of a lone surrogate, integers
  * beyond long long, reals beyond double, nesting beyond jansson's depth, a repeated key,
- * a top value that is not an object) is handed to wsel__json_parse for its message. The
+ * a top value that is not an object, something after it) is handed to wsel__json_parse
+ * for its message, or read from jansson's tree when jansson takes it after all. The
  * checks then walk the table in the order the jansson-based reader walked its tree
  * (doc/ring.md section 17), so every text gets the same scenario or the same error. */
 #include <errno.h>
@@ -37,8 +38,8 @@
 #define STR_CHUNK 262144            /* bytes of one block of decoded strings, at most */
 #define FIRST_CHUNK 1024            /* the first block of either kind; each next one twice */
 #define YAJL_BLOCKS 32              /* yajl's live allocations (it holds about six) */
-#define SMALL_BLOCK 256             /* arrays up to this size share zeroed blocks of: */
-#define SMALL_CHUNK 65536
+#define SMALL_BLOCK 256             /* arrays of up to this many bytes share zeroed blocks */
+#define SMALL_CHUNK 65536           /* of up to this many bytes */
 
 /* One decoded value. The table lists them in text order, each container followed by
  * what it holds; `skip` steps to the next sibling. Strings and member names are
