@@ -13,8 +13,9 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Wpedantic
 CPPFLAGS += -Iinclude -D_DEFAULT_SOURCE
-# jansson: the one JSON reading layer (core/json.c) every system's JSON input goes through.
-LDLIBS  += -ljansson -lm -lpthread
+# jansson: the one JSON reading layer (core/json.c) every system's JSON input goes through;
+# yajl: the ring scenario reader's streaming parser (core/ring/ring_scenario.c).
+LDLIBS  += -ljansson -lyajl -lm -lpthread
 
 ifeq ($(WERROR),1)
 WARN += -Werror

@@ -706,20 +706,38 @@ static void fmt_bound(double d, char *buf, size_t len)
         fmt_g(d, buf, len);
 }
 
+/* v as the typed reads see it. */
+static wsel__jval jval_of(const json_t *v)
+{
+    wsel__jval x = {json_typeof(v), 0, 0, NULL, 0};
+    if (json_is_integer(v))
+        x.i = json_integer_value(v);
+    else if (json_is_real(v))
+        x.r = json_real_value(v);
+    else if (json_is_string(v)) {
+        x.s = json_string_value(v);
+        x.n = json_string_length(v);
+    } else if (json_is_array(v))
+        x.n = json_array_size(v);
+    else if (json_is_object(v))
+        x.n = json_object_size(v);
+    return x;
+}
+
 /* What v is, for "got ...": its value when it is a number or literal. */
-static const char *got(const json_t *v, char *buf, size_t len)
+static const char *got_v(const wsel__jval *v, char *buf, size_t len)
 {
     if (!v)
         return "nothing";
-    switch (json_typeof(v)) {
+    switch (v->type) {
     case JSON_OBJECT: return "an object";
     case JSON_ARRAY: return "an array";
     case JSON_STRING: return "a string";
     case JSON_INTEGER:
-        snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        snprintf(buf, len, "%lld", v->i);
         return buf;
     case JSON_REAL:
-        fmt_real(json_real_value(v), buf, len);
+        fmt_real(v->r, buf, len);
         return buf;
     case JSON_TRUE: return "true";
     case JSON_FALSE: return "false";
@@ -728,15 +746,31 @@ static const char *got(const json_t *v, char *buf, size_t len)
     return "something else";
 }
 
-int wsel__json_bool(const wsel__json *j, const wsel__jpath *p, const json_t *v, bool *out)
+static const char *got(const json_t *v, char *buf, size_t len)
+{
+    wsel__jval x = v ? jval_of(v) : (wsel__jval){0};
+    return got_v(v ? &x : NULL, buf, len);
+}
+
+/* The json_t read `name` as the wsel__jval read `jv` of the same value. */
+#define JV_WRAP(name, jv, params, args)                                                  \
+    int name(const wsel__json *j, const wsel__jpath *p, const json_t *v WSEL__UNPAREN params) \
+    {                                                                                    \
+        wsel__jval x = v ? jval_of(v) : (wsel__jval){0};                                 \
+        return jv(j, p, v ? &x : NULL WSEL__UNPAREN args);                               \
+    }
+#define WSEL__UNPAREN(...) __VA_ARGS__
+
+int wsel__jv_bool(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, bool *out)
 {
     char g[64];
-    if (!json_is_boolean(v))
+    if (!v || (v->type != JSON_TRUE && v->type != JSON_FALSE))
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected true or false, got %s",
-                               got(v, g, sizeof g));
-    *out = json_is_true(v);
+                               got_v(v, g, sizeof g));
+    *out = v->type == JSON_TRUE;
     return 0;
 }
+JV_WRAP(wsel__json_bool, wsel__jv_bool, (, bool *out), (, out))
 
 /* "an integer in 1..65535", "an integer >= 0", "an integer" */
 static const char *int_want(long long lo, long long hi, char *buf, size_t len)
@@ -752,20 +786,22 @@ static const char *int_want(long long lo, long long hi, char *buf, size_t len)
     return buf;
 }
 
-int wsel__json_int(const wsel__json *j, const wsel__jpath *p, const json_t *v, long long lo,
-                   long long hi, long long *out)
+int wsel__jv_int(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, long long lo,
+                 long long hi, long long *out)
 {
     char g[64], w[96];
-    if (!json_is_integer(v))
+    if (!v || v->type != JSON_INTEGER)
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected %s, got %s",
-                               int_want(lo, hi, w, sizeof w), got(v, g, sizeof g));
-    long long x = json_integer_value(v);
+                               int_want(lo, hi, w, sizeof w), got_v(v, g, sizeof g));
+    long long x = v->i;
     if (x < lo || x > hi)
         return wsel__json_fail(j, p, WSEL_E_RANGE, "expected %s, got %lld",
                                int_want(lo, hi, w, sizeof w), x);
     *out = x;
     return 0;
 }
+JV_WRAP(wsel__json_int, wsel__jv_int, (, long long lo, long long hi, long long *out),
+        (, lo, hi, out))
 
 int wsel__json_u64(const wsel__json *j, const wsel__jpath *p, const json_t *v, uint64_t *out)
 {
@@ -797,58 +833,62 @@ static const char *num_want(double lo, double hi, char *buf, size_t len)
     return buf;
 }
 
-int wsel__json_num(const wsel__json *j, const wsel__jpath *p, const json_t *v, double lo,
-                   double hi, double *out)
+int wsel__jv_num(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, double lo,
+                 double hi, double *out)
 {
     char g[64], w[100];
-    if (!json_is_number(v))
+    if (!v || (v->type != JSON_INTEGER && v->type != JSON_REAL))
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected %s, got %s",
-                               num_want(lo, hi, w, sizeof w), got(v, g, sizeof g));
-    double d = json_number_value(v);
+                               num_want(lo, hi, w, sizeof w), got_v(v, g, sizeof g));
+    double d = v->type == JSON_INTEGER ? (double)v->i : v->r;
     if (!isfinite(d) || !(d >= lo && d <= hi))
         return wsel__json_fail(j, p, WSEL_E_RANGE, "expected %s, got %s",
-                               num_want(lo, hi, w, sizeof w), got(v, g, sizeof g));
+                               num_want(lo, hi, w, sizeof w), got_v(v, g, sizeof g));
     *out = d;
     return 0;
 }
+JV_WRAP(wsel__json_num, wsel__jv_num, (, double lo, double hi, double *out), (, lo, hi, out))
 
-int wsel__json_str(const wsel__json *j, const wsel__jpath *p, const json_t *v, const char **out)
+int wsel__jv_str(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v,
+                 const char **out)
 {
     char g[64];
-    if (!json_is_string(v))
+    if (!v || v->type != JSON_STRING)
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected a string, got %s",
-                               got(v, g, sizeof g));
-    if (strlen(json_string_value(v)) != json_string_length(v))
+                               got_v(v, g, sizeof g));
+    if (strlen(v->s) != v->n)
         return wsel__json_fail(j, p, WSEL_E_RANGE, "expected a string without NUL characters");
-    *out = json_string_value(v);
+    *out = v->s;
     return 0;
 }
+JV_WRAP(wsel__json_str, wsel__jv_str, (, const char **out), (, out))
 
-int wsel__json_obj(const wsel__json *j, const wsel__jpath *p, const json_t *v)
+int wsel__jv_obj(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v)
 {
     char g[64];
-    if (!json_is_object(v))
+    if (!v || v->type != JSON_OBJECT)
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected an object, got %s",
-                               got(v, g, sizeof g));
+                               got_v(v, g, sizeof g));
     return 0;
 }
+JV_WRAP(wsel__json_obj, wsel__jv_obj, (), ())
 
-int wsel__json_arr(const wsel__json *j, const wsel__jpath *p, const json_t *v, size_t max,
-                   size_t *n)
+int wsel__jv_arr(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, size_t max,
+                 size_t *n)
 {
     char g[64], w[80] = "";
     if (max != SIZE_MAX)
         snprintf(w, sizeof w, " of at most %zu elements", max);
-    if (!json_is_array(v))
+    if (!v || v->type != JSON_ARRAY)
         return wsel__json_fail(j, p, WSEL_E_TYPE, "expected an array%s, got %s", w,
-                               got(v, g, sizeof g));
-    if (json_array_size(v) > max)
-        return wsel__json_fail(j, p, WSEL_E_LIMIT, "expected an array%s, got %zu", w,
-                               json_array_size(v));
+                               got_v(v, g, sizeof g));
+    if (v->n > max)
+        return wsel__json_fail(j, p, WSEL_E_LIMIT, "expected an array%s, got %zu", w, v->n);
     if (n)
-        *n = json_array_size(v);
+        *n = v->n;
     return 0;
 }
+JV_WRAP(wsel__json_arr, wsel__jv_arr, (, size_t max, size_t *n), (, max, n))
 
 int wsel__json_member(const wsel__json *j, const wsel__jpath *p, const json_t *obj,
                       const char *key, bool required, const json_t **out)
@@ -856,6 +896,11 @@ int wsel__json_member(const wsel__json *j, const wsel__jpath *p, const json_t *o
     *out = json_is_object(obj) && key ? json_object_get(obj, key) : NULL;
     if (*out || !required)
         return 0;
+    return wsel__json_missing(j, p, key);
+}
+
+int wsel__json_missing(const wsel__json *j, const wsel__jpath *p, const char *key)
+{
     return fail_named(j, p, key ? key : "", WSEL_E_TYPE, "missing '%s'", key ? key : "");
 }
 
@@ -927,19 +972,26 @@ static bool is_known(const char *const *keys, const char *k)
     return false;
 }
 
+int wsel__json_key_check(const wsel__json *j, const wsel__jpath *p, const char *k,
+                         const char *const *keys)
+{
+    if (is_known(keys, k))
+        return 0;
+    const char *hint = key_hint(keys, k);
+    wsel__jpath kp = wsel__jkey(p, k);
+    return wsel__json_fail_key(j, &kp, WSEL_E_SYNTAX, "unknown key '%s'%s%s%s", k,
+                               hint ? " (did you mean '" : "", hint ? hint : "",
+                               hint ? "'?)" : "");
+}
+
 int wsel__json_keys(const wsel__json *j, const wsel__jpath *p, const json_t *v,
                     const char *const *keys)
 {
     json_t *o = (json_t *)v; /* jansson's iterators take no const; nothing is changed */
     for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it)) {
-        const char *k = json_object_iter_key(it);
-        if (is_known(keys, k))
-            continue;
-        const char *hint = key_hint(keys, k);
-        wsel__jpath kp = wsel__jkey(p, k);
-        return wsel__json_fail_key(j, &kp, WSEL_E_SYNTAX, "unknown key '%s'%s%s%s", k,
-                                   hint ? " (did you mean '" : "", hint ? hint : "",
-                                   hint ? "'?)" : "");
+        int rc = wsel__json_key_check(j, p, json_object_iter_key(it), keys);
+        if (rc)
+            return rc;
     }
     return 0;
 }

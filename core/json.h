@@ -81,6 +81,37 @@ int wsel__json_fail(const wsel__json *j, const wsel__jpath *p, int code, const c
 int wsel__json_fail_key(const wsel__json *j, const wsel__jpath *p, int code,
                         const char *fmt, ...) WSEL_PRINTF(4, 5);
 
+/* A decoded value as the typed reads below see it, whichever parser decoded it (the
+ * jansson tree, or the ring scenario's streaming reader): its jansson type, the number
+ * (i for JSON_INTEGER, r for JSON_REAL), the string (s, NUL-terminated, n bytes) or
+ * a container's size n. */
+typedef struct wsel__jval {
+    json_type type;
+    long long i;
+    double r;
+    const char *s;
+    size_t n;
+} wsel__jval;
+
+/* The typed reads of a wsel__jval (v NULL: "got nothing"): the same checks and
+ * messages as the json_t reads below, which are these applied to the jansson value. */
+int wsel__jv_bool(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, bool *out);
+int wsel__jv_int(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, long long lo,
+                 long long hi, long long *out);
+int wsel__jv_num(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, double lo,
+                 double hi, double *out);
+int wsel__jv_str(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v,
+                 const char **out);
+int wsel__jv_obj(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v);
+int wsel__jv_arr(const wsel__json *j, const wsel__jpath *p, const wsel__jval *v, size_t max,
+                 size_t *n);
+/* wsel__json_member's failure for a required member `key` absent from the object at p. */
+int wsel__json_missing(const wsel__json *j, const wsel__jpath *p, const char *key);
+/* wsel__json_keys' verdict on one member name k of the object at p: 0 when k is in
+ * keys[], else its "unknown key" failure. */
+int wsel__json_key_check(const wsel__json *j, const wsel__jpath *p, const char *k,
+                         const char *const *keys);
+
 /* Typed reads of the value v found at path p (v NULL reads as "got nothing"). Each fails
  * with a message naming what was expected and what was found ("$.ops[0].weight: expected
  * an integer in 1..65535, got 0.5"): WSEL_E_TYPE when the JSON type is wrong,

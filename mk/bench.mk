@@ -54,7 +54,7 @@ $(BUILD)/obj/bench/shim.o: bench/shim.cc bench/shim.h | bench-deps
 
 $(BENCH_BIN): $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(KIT_LIB) $(STATIC_LIB) | bench-deps
 	@mkdir -p $(dir $@)
-	$(CXX) $(LDFLAGS) -o $@ $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(KIT_LIB) $(STATIC_LIB) -lbenchmark $(GSL_LIBS) -ljansson -lpthread -lm
+	$(CXX) $(LDFLAGS) -o $@ $(BENCH_C_OBJ) $(BUILD)/obj/bench/shim.o $(KIT_LIB) $(STATIC_LIB) -lbenchmark $(GSL_LIBS) -ljansson -lyajl -lpthread -lm
 
 bench: $(BENCH_BIN) ## run the benchmark matrix, write Google Benchmark JSON to BENCH_OUT (default bench/results/<cpu>.json); BENCH_FILTER=<regex>
 	@mkdir -p $(dir $(BENCH_OUT))

@@ -6,8 +6,8 @@ set -u
 pkgs=""
 for job in "$@"; do
     case "$job" in
-    build)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev zlib1g-dev" ;;
-    check)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev zlib1g-dev jq python3-jsonschema" ;;
+    build)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev libyajl-dev zlib1g-dev" ;;
+    check)    pkgs="$pkgs gcc make libc6-dev pkg-config libgsl-dev libcmocka-dev libjansson-dev libyajl-dev zlib1g-dev jq python3-jsonschema" ;;
     bench)    pkgs="$pkgs g++ libbenchmark-dev python3 gnuplot-nox valgrind" ;;
     fuzz)     pkgs="$pkgs clang llvm libclang-rt-14-dev afl++ zip unzip" ;;
     coverage) pkgs="$pkgs lcov" ;;

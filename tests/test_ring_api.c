@@ -421,6 +421,104 @@ static void fault(const char *text, int load_code, int run_code, unsigned line, 
     wsel_ring_scenario_free(sc);
 }
 
+/* Loads text[0..len) and expects it refused with code and a message starting with
+ * msg_start (the JSON layer's words), at line 1 of t.json. */
+static void refused(const char *text, size_t len, int code, const char *msg_start)
+{
+    wsel_ring_scenario *sc = NULL;
+    wsel_error err;
+    int rc = wsel_ring_scenario_load_buffer("t.json", text, len, &sc, &err);
+    if (rc != code)
+        fail_msg("'%s': status %d, expected %d (%s)", text, rc, code, rc ? err.message : "");
+    assert_null(sc);
+    if (strncmp(err.message, msg_start, strlen(msg_start)) != 0)
+        fail_msg("message '%s' does not start with '%s'", err.message, msg_start);
+    assert_string_equal(err.file, "t.json");
+    assert_int_equal(err.line, 1);
+}
+
+#define REFUSED(lit, code, msg) refused(lit, sizeof lit - 1, code, msg)
+
+/* The texts yajl (the reader's parser) would take and jansson (the JSON layer every
+ * other reader uses, and this one used) refuses: the reader refuses them too, with the
+ * JSON layer's message (doc/ring.md section 17). jansson's rules: strict UTF-8 (RFC 3629:
+ * no overlong forms, no surrogates, nothing past U+10FFFF), JSON's four white-space
+ * bytes only, no \u0000 (no JSON_ALLOW_NUL), surrogate escapes only in pairs, integers
+ * in long long, reals in double, values nested at most 2048 deep, no repeated key. */
+static void test_scenario_strict_json(void **u)
+{
+    (void)u;
+    REFUSED("{\"hosts\": [\"a\xc0\xaf\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xc0");
+    REFUSED("{\"hosts\": [\"\xed\xa0\x80\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xed");
+    REFUSED("{\"hosts\": [\"\xf4\x90\x80\x80\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xf4");
+    REFUSED("{\"wheelSize\":\v3}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"wheelSize\": 3\f}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"hosts\": [\"a\\u0000b\"]}", WSEL_E_SYNTAX, "\\u0000 is not allowed");
+    REFUSED("{\"dns\": {\"a\\u0000\": {\"fail\": \"timeout\"}}}", WSEL_E_SYNTAX,
+            "NUL byte in object key");
+    REFUSED("{\"hosts\": [\"\\uDC00\"]}", WSEL_E_SYNTAX, "invalid Unicode '\\uDC00'");
+    REFUSED("{\"hosts\": [\"x\\ud800\"]}", WSEL_E_SYNTAX, "invalid Unicode '\\uD800'");
+    REFUSED("{\"hosts\": [\"\\uD800\\u0041\"]}", WSEL_E_SYNTAX,
+            "invalid Unicode '\\uD800\\u0041'");
+    REFUSED("{\"ops\": [{\"op\": \"retry\", \"hash\": 9223372036854775808, \"count\": 1}]}",
+            WSEL_E_RANGE, "too big integer");
+    REFUSED("{\"ops\": [{\"op\": \"advance\", \"seconds\": -9223372036854775809}]}",
+            WSEL_E_RANGE, "too big negative integer");
+    REFUSED("{\"requery\": 1e400}", WSEL_E_RANGE, "real number overflow");
+    REFUSED("{\"requery\": 1}\"", WSEL_E_SYNTAX, "");
+    REFUSED("{\"requery\": 1} {", WSEL_E_SYNTAX, "");
+    /* a repeated key: in a small object, in a large one (hashed), and spelt otherwise */
+    REFUSED("{\"dns\": {\"a.test\": {\"fail\": \"timeout\", \"fail\": \"timeout\"}}}",
+            WSEL_E_DUPKEY, "$.dns[\"a.test\"]: duplicate key 'fail'");
+    char big[2048] = "{\"dns\": {";
+    for (int i = 0; i < 40; i++)
+        sprintf(big + strlen(big), "\"n%d.test\": {\"fail\": \"timeout\"}, ", i == 33 ? 3 : i);
+    strcpy(big + strlen(big) - 2, "}}");
+    refused(big, strlen(big), WSEL_E_DUPKEY, "$.dns: duplicate key 'n3.test'");
+    REFUSED("{\"dns\": {\"a.test\": {\"fail\": \"timeout\"}, \"\\u0061.test\": {\"fail\": \"timeout\"}}}",
+            WSEL_E_DUPKEY, "$.dns: duplicate key 'a.test'");
+    /* values nest 2048 deep, the root being 1: "x"'s 2047 arrays read (and "x" is
+     * unknown), 2048 do not */
+    static char deep[8192];
+    for (int n = 2047; n <= 2048; n++) {
+        int len = sprintf(deep, "{\"x\": ");
+        for (int i = 0; i < n; i++)
+            deep[len++] = '[';
+        for (int i = 0; i < n; i++)
+            deep[len++] = ']';
+        deep[len++] = '}';
+        if (n == 2047)
+            refused(deep, (size_t)len, WSEL_E_SYNTAX, "$.x: unknown key 'x'");
+        else
+            refused(deep, (size_t)len, WSEL_E_LIMIT, "maximum parsing depth reached");
+    }
+    /* and one text jansson reads and yajl does not: a NUL byte right after a number or a
+     * literal is dropped by jansson's one-byte look-ahead (its lexer ungets it and then
+     * takes the NUL for the end of its buffer); anywhere else a NUL is refused */
+    static const char nul[] = "{\"wheelSize\": 3\0, \"strict\": true\0}";
+    wsel_ring_scenario *sn;
+    wsel_error en;
+    assert_int_equal(wsel_ring_scenario_load_buffer("t.json", nul, sizeof nul - 1, &sn, &en),
+                     WSEL_OK);
+    assert_int_equal(wsel_ring_scenario_opts(sn)->wheel_size, 3);
+    assert_true(wsel_ring_scenario_opts(sn)->strict);
+    wsel_ring_scenario_free(sn);
+    REFUSED("{\"wheelSize\": 3 \0}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"wheelSize\": 3\0\0}", WSEL_E_SYNTAX, "");
+    REFUSED("{\"hosts\": [\"a1\0\"]}", WSEL_E_SYNTAX, "");
+    /* what both read: escapes decoded alike (U+00E9, and U+1F600 from its surrogate pair) */
+    static const char ok[] = "{\"hosts\": [\"h\\u00e9.test\", \"\\ud83d\\ude00.test\", \"\\/x\"]}";
+    wsel_ring_scenario *sc;
+    wsel_error err;
+    assert_int_equal(wsel_ring_scenario_load_buffer("t.json", ok, strlen(ok), &sc, &err), WSEL_OK);
+    const wsel_ring_opts *o = wsel_ring_scenario_opts(sc);
+    assert_int_equal(o->n_hosts, 3);
+    assert_string_equal(o->hosts[0].name, "h\xc3\xa9.test");
+    assert_string_equal(o->hosts[1].name, "\xf0\x9f\x98\x80.test");
+    assert_string_equal(o->hosts[2].name, "/x");
+    wsel_ring_scenario_free(sc);
+}
+
 static void test_scenario_faults(void **u)
 {
     (void)u;
@@ -536,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_scenario_runs),
         cmocka_unit_test(test_scenario_dns),
         cmocka_unit_test(test_scenario_faults),
+        cmocka_unit_test(test_scenario_strict_json),
         cmocka_unit_test(test_scenario_status_miss),
         cmocka_unit_test(test_scenario_files),
     };

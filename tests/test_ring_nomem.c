@@ -205,6 +205,36 @@ static void test_nomem(void **u)
     assert_int_equal(wsel_ring_remove_host(r, "10.0.0.77", 80, NULL, NULL), WSEL_OK);
     assert_int_equal(live - spare_blocks(r), base);
     wsel_ring_free(r);
+
+    /* reading a scenario: its parser (yajl, which does not check its allocations: the
+     * reader's allocator leaves the parse instead), the value table, the strings (one
+     * with escapes: yajl's decoding buffer), the records and ops */
+    static const char text[] =
+        "{\"wheelSize\": 8, \"hosts\": [\"a.test\", {\"name\": \"h\\u00e9.test\", \"port\": 81}],"
+        " \"dns\": {\"a.test\": {\"A\": [{\"address\": \"10.0.0.1\"}]},"
+        " \"h\\u00e9.test\": {\"fail\": \"timeout\"}},"
+        " \"ops\": [{\"op\": \"peers\", \"hashes\": [1, 2, 3]}, {\"op\": \"rr\", \"count\": 2}]}";
+    base = live;
+    for (long k = 0;; k++) {
+        wsel_ring_scenario *sc = NULL;
+        wsel_error e;
+        hit = 0;
+        countdown = k;
+        int rc = wsel_ring_scenario_load_buffer("s.json", text, sizeof text - 1, &sc, &e);
+        countdown = -1;
+        if (!hit) {
+            if (rc != WSEL_OK)
+                fail_msg("scenario: %s", e.message);
+            wsel_ring_scenario_free(sc);
+            break;
+        }
+        if (rc != WSEL_E_NOMEM)
+            fail_msg("scenario: allocation %ld failed, status %d (%s)", k, rc, e.message);
+        assert_null(sc);
+        if (live != base)
+            fail_msg("scenario: allocation %ld failed and %ld blocks stayed", k, live - base);
+    }
+    assert_int_equal(live, base);
 }
 
 #endif

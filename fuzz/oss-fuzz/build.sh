@@ -29,8 +29,9 @@ lib=$WORK/wsel-build
 make --no-print-directory -j"$(nproc)" BUILD="$lib" CC="$CC" OPT= CFLAGS="$CFLAGS" \
     "$lib/libwsel.a" "$lib/libwsel-kit.a"
 
-# GSL and jansson statically: the engines' runner images do not carry them.
-libs="-Wl,-Bstatic -lgsl -lgslcblas -ljansson -Wl,-Bdynamic -lm -lpthread"
+# GSL, jansson and yajl statically: the engines' runner images do not carry them (Debian
+# and Ubuntu ship yajl's static archive as libyajl_s.a).
+libs="-Wl,-Bstatic -lgsl -lgslcblas -ljansson -lyajl_s -Wl,-Bdynamic -lm -lpthread"
 cppflags="-Iinclude -D_DEFAULT_SOURCE -Itests"
 targets=$(make --no-print-directory -s fuzz-list)
 mkdir -p "$WORK/fuzz-obj"
