@@ -457,7 +457,7 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
  * (grouped-single); per group an INCLUDE of it or nothing, then a CHOOSE among its
  * addresses: 1 + its size options (grouped-multi). Sized by the set, not by
  * WSEL_MAX_ITEMS: the weighted fuzz targets compute odds for every input. */
-static int factors_alloc(const wsel_set *set, work *wk)
+static int factors_alloc(const wsel_set *set, work *wk, char *small, size_t small_len)
 {
     uint32_t n = set->n_items, nf = 1;
     switch (set->mode) {
@@ -471,13 +471,15 @@ static int factors_alloc(const wsel_set *set, work *wk)
     default: break;
     }
     size_t n_opts = 2 * (size_t)n + wk->G + 1; /* at least what any mode assigns below */
-    /* one block (wk->q first, which compute_set frees), the widest elements first */
+    /* one block, the widest elements first: the caller's `small` when it fits (every
+     * set of up to 64 items), else allocated (wk->q, which compute_set frees) */
     _Static_assert(sizeof(long double) % _Alignof(pr) == 0 && sizeof(pr) % _Alignof(factor) == 0 &&
                        sizeof(factor) % _Alignof(int32_t) == 0,
                    "factors_alloc's layout");
     size_t o_tmp = (size_t)n * sizeof(long double), o_p = o_tmp + ((size_t)n + 1) * sizeof(long double),
            o_fac = o_p + n_opts * sizeof(pr), o_items = o_fac + (nf ? nf : 1) * sizeof(factor);
-    char *b = calloc(1, o_items + n_opts * sizeof(int32_t));
+    size_t len = o_items + n_opts * sizeof(int32_t);
+    char *b = len <= small_len ? memset(small, 0, len) : calloc(1, len);
     if (!b)
         return WSEL_E_NOMEM;
     wk->q = (long double *)(void *)b;
@@ -522,12 +524,17 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
         for (uint32_t j = 0; j < set->groups[g].count; j++)
             wk.gw[g] += ss->dyn[set->groups[g].first + j];
 
-    rc = factors_alloc(set, &wk);
+    union {
+        long double align;
+        char b[16384];
+    } small;
+    rc = factors_alloc(set, &wk, small.b, sizeof small.b);
     if (rc == WSEL_OK) {
         by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
         rc = enumerate_answers(set, so, ss, &wk);
     }
-    free(wk.q);
+    if ((char *)wk.q != small.b)
+        free(wk.q);
     return rc;
 }
 
