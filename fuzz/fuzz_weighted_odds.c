@@ -6,7 +6,11 @@
  * and every oracle answer has probability above 0 for each item it holds, holds every
  * item the calculator calls certain, and is among the answers it lists when it
  * enumerates them (found by binary search: the list must be in the order odds.h
- * documents). */
+ * documents).
+ *
+ * The config loaded for the last input is used again when the next input generates
+ * the same config text (wfz_target.keep_config): the load is what fuzz_config and
+ * fuzz_weighted_model check, the odds of a config are checked here. */
 #include "weighted.h"
 
 typedef struct odds_run {
@@ -105,7 +109,8 @@ static void loaded(wfz *w)
 }
 
 static const wfz_target target = {
-    .loaded = loaded, .phase_begin = phase_begin, .query = query, .phase_end = phase_end
+    .loaded = loaded, .phase_begin = phase_begin, .query = query, .phase_end = phase_end,
+    .keep_config = true
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
