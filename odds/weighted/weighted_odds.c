@@ -109,65 +109,53 @@ typedef struct enum_ctx {
     uint16_t *items;       /* slab: answer k uses items[k * stride ..] */
     size_t stride, n;
     uint16_t stack[WSEL_MAX_ITEMS];
+    bool none_from[WSEL_MAX_ITEMS + 1]; /* every factor from d on can add nothing */
 } enum_ctx;
 
-static void emit(enum_ctx *c, uint32_t len, pr acc)
-{
-    uint16_t *dst = c->items + c->n * c->stride;
-    memcpy(dst, c->stack, len * sizeof *dst);
-    c->answers[c->n] = (wsel_odds_answer){ len, dst, to_prob(acc) };
-    c->n++;
-}
-
 /* The answers are produced in their sorted order (wsel_set_odds.answers), no sort
- * needed: an answer's items are increasing, and every item option of factor d is below
+ * needed: an answer's items are increasing, and every item option of a factor is below
  * every item option of a later factor (each factor covers an item range of its own, in
- * set order). So among the completions of a prefix, the one that adds nothing comes
- * first (it is a prefix of every other); then, for each item x of factor d in
- * increasing order, the completions that add x next; then those where factor d adds
- * nothing and a later factor adds something (their next item is above all of factor
- * d's). The probabilities are multiplied in factor order, as a plain walk would. */
-
-/* The completion of factors depth..nf-1 that adds no item, if each has that option. */
-static void enumerate_empty(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
-                            uint32_t len, pr acc)
-{
-    for (uint32_t d = depth; d < nf; d++) {
-        uint32_t k = 0;
-        while (k < f[d].n_opts && f[d].items[k] >= 0)
-            k++;
-        if (k == f[d].n_opts)
-            return;
-        acc = pr_mul(acc, f[d].p[k]);
-    }
-    emit(c, len, acc);
-}
-
-/* The completions of factors depth..nf-1 that add at least one item, sorted. */
-static void enumerate_some(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
+ * set order). So among the completions of a prefix by factors d.., the one that adds
+ * nothing comes first (it is a prefix of every other); then, for d' = d, d+1, ... as
+ * long as the factors before d' can add nothing, those whose next item x comes from
+ * factor d', x increasing. The prefix-only answer's slot is taken first and filled
+ * last, when the walk over d' has multiplied in every factor's nothing-probability.
+ * The probabilities are multiplied in factor order, as a plain walk would. */
+static void enumerate_from(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
                            uint32_t len, pr acc)
 {
-    if (depth == nf)
-        return;
-    int32_t none = -1;
-    for (uint32_t k = 0; k < f[depth].n_opts; k++) {
-        if (f[depth].items[k] < 0) {
-            none = (int32_t)k;
-            continue;
+    size_t slot = c->none_from[depth] ? c->n++ : SIZE_MAX;
+    for (uint32_t d = depth; d < nf; d++) {
+        int32_t none = -1;
+        for (uint32_t k = 0; k < f[d].n_opts; k++) {
+            if (f[d].items[k] < 0) {
+                none = (int32_t)k;
+                continue;
+            }
+            c->stack[len] = (uint16_t)f[d].items[k];
+            enumerate_from(c, f, nf, d + 1, len + 1, pr_mul(acc, f[d].p[k]));
         }
-        c->stack[len] = (uint16_t)f[depth].items[k];
-        pr p = pr_mul(acc, f[depth].p[k]);
-        enumerate_empty(c, f, nf, depth + 1, len + 1, p);
-        enumerate_some(c, f, nf, depth + 1, len + 1, p);
+        if (none < 0)
+            break;
+        acc = pr_mul(acc, f[d].p[none]);
     }
-    if (none >= 0)
-        enumerate_some(c, f, nf, depth + 1, len, pr_mul(acc, f[depth].p[none]));
+    if (slot != SIZE_MAX) {
+        uint16_t *dst = c->items + slot * c->stride;
+        memcpy(dst, c->stack, len * sizeof *dst);
+        c->answers[slot] = (wsel_odds_answer){ len, dst, to_prob(acc) };
+    }
 }
 
 static void enumerate(enum_ctx *c, const factor *f, uint32_t nf, pr acc)
 {
-    enumerate_empty(c, f, nf, 0, 0, acc);
-    enumerate_some(c, f, nf, 0, 0, acc);
+    c->none_from[nf] = true;
+    for (uint32_t d = nf; d-- > 0;) {
+        bool none = false;
+        for (uint32_t k = 0; k < f[d].n_opts; k++)
+            none = none || f[d].items[k] < 0;
+        c->none_from[d] = none && c->none_from[d + 1];
+    }
+    enumerate_from(c, f, nf, 0, 0, acc);
 }
 
 /* Product of option counts, saturating just above the enumeration limit. */
@@ -421,7 +409,7 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
     if (!ss->answers)
         return WSEL_E_NOMEM;
     ss->answer_items = (uint16_t *)(void *)(ss->answers + wk->count);
-    enum_ctx c = { ss->answers, ss->answer_items, max_len, 0, { 0 } };
+    enum_ctx c = { .answers = ss->answers, .items = ss->answer_items, .stride = max_len };
     pr one = pr_frac(1, 1);
     if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
         /* the factors were overwritten group by group: rebuild each group's */
