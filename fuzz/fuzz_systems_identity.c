@@ -19,7 +19,11 @@
  * (wsel_kit_cases_small: 1..3 weighted resources, sets of at most 8 items or 8 groups of
  * at most 8 addresses) and at most MAX_QUERIES
  * queries; the full-size cases run the same identity in stats/systems.c (`make stats`,
- * `make check`). */
+ * `make check`). The case of the last input's seed is kept: an input with the same
+ * seed (most of the mutations libFuzzer makes keep the first 8 bytes) resets it with
+ * the system's case_reset (kit_system.h) instead of building it anew -- back to what
+ * case_new builds from the seed, so the run is a function of the input alone; a system
+ * without case_reset gets a new case every input. */
 #include "fuzz.h"
 #include "kit/kit_system.h"
 
@@ -39,8 +43,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *names[WSEL_KIT_MAX_VARIANTS];
     size_t nv = wsel_kit_system_variants(s, names, WSEL_KIT_MAX_VARIANTS);
     const char *const *one = nv ? &names[size ? data[size - 1] % nv : 0] : names;
-    void *c = s->case_new(seed, why, sizeof why);
-    FUZZ_ASSERT_MSG(c != NULL, "%s: case %llu: %s", s->name, (unsigned long long)seed, why);
+    static void *c;
+    static const wsel_kit_system *c_sys;
+    static uint64_t c_seed;
+    if (c && (c_sys != s || c_seed != seed || !s->case_reset || s->case_reset(c) != WSEL_OK)) {
+        c_sys->case_free(c);
+        c = NULL;
+    }
+    if (!c) {
+        c = s->case_new(seed, why, sizeof why);
+        FUZZ_ASSERT_MSG(c != NULL, "%s: case %llu: %s", s->name, (unsigned long long)seed, why);
+        c_sys = s;
+        c_seed = seed;
+    }
     size_t nq = s->queries(c);
     for (unsigned k = 0; k < MAX_QUERIES && nq; k++) {
         size_t q = k % nq;
@@ -57,6 +72,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!fp.left)
             break;
     }
-    s->case_free(c);
     return 0;
 }

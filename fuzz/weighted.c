@@ -581,16 +581,31 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
         fprintf(stderr, "%.*s", (int)w.text.len, w.text.s);
 
     wsel_error err;
-    wsel_load_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.input = WSEL_INPUT_WHOLE;
-    opts.flags = WSEL_LOAD_NO_INCLUDE;
-    int rc = wsel_config_load_buffer("weighted.conf", w.text.s, w.text.len, &opts, &w.cfg, &err);
-    if (rc != WSEL_OK) {
-        char msg[2048];
-        fprintf(stderr, "generated config:\n%.*s\n", (int)w.text.len, w.text.s);
-        FUZZ_ASSERT_MSG(0, "a valid generated config was rejected: %s",
-                        wsel_error_format(&err, msg, sizeof msg));
+    int rc;
+    /* wfz_target.keep_config: the last input's config and the text it was loaded from */
+    static wsel_config *kept;
+    static sbuf kept_text;
+    if (t->keep_config && kept && kept_text.len == w.text.len &&
+        memcmp(kept_text.s, w.text.s, w.text.len) == 0) {
+        w.cfg = kept;
+    } else {
+        wsel_load_opts opts;
+        memset(&opts, 0, sizeof opts);
+        opts.input = WSEL_INPUT_WHOLE;
+        opts.flags = WSEL_LOAD_NO_INCLUDE;
+        rc = wsel_config_load_buffer("weighted.conf", w.text.s, w.text.len, &opts, &w.cfg, &err);
+        if (rc != WSEL_OK) {
+            char msg[2048];
+            fprintf(stderr, "generated config:\n%.*s\n", (int)w.text.len, w.text.s);
+            FUZZ_ASSERT_MSG(0, "a valid generated config was rejected: %s",
+                            wsel_error_format(&err, msg, sizeof msg));
+        }
+        if (t->keep_config) {
+            wsel_config_free(kept);
+            kept = w.cfg;
+            kept_text.len = 0;
+            sb_printf(&kept_text, "%.*s", (int)w.text.len, w.text.s);
+        }
     }
     if (t->loaded)
         t->loaded(&w);
@@ -628,7 +643,8 @@ int wfz_run(const uint8_t *data, size_t size, const wfz_target *t)
     for (size_t e = 0; e < w.nrv; e++)
         wsel_resolver_free(w.rv[e]);
     wsel_state_free(w.st);
-    wsel_config_free(w.cfg);
+    if (w.cfg != kept)
+        wsel_config_free(w.cfg);
     case_free(&w.c);
     return 0;
 }

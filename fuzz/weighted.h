@@ -131,6 +131,10 @@ typedef struct wfz_target {
     bool one_variant;   /* with resolvers: only the variant the input's last byte picks
                            (modulo their number; the decoding reads from the front, so
                            the case is the same whichever variant runs it) */
+    bool keep_config;   /* keep the loaded config for the next input, which uses it when
+                           it generates the same config text (the config is a function of
+                           those bytes, and nothing writes to it: every API that reads it
+                           takes it const); for a target that does not check the load */
 } wfz_target;
 
 /* Decodes data, loads, applies the first state, runs a query phase, applies the second

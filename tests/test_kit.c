@@ -246,6 +246,63 @@ static void test_systems_identity(void **unused)
     }
 }
 
+/* A case's queries, in a fixed order, through the reference and every variant: their
+ * answer texts appended to out (len bytes). */
+static void run_sequence(const wsel_kit_system *sys, void *c, char *out, size_t len)
+{
+    const char *names[WSEL_KIT_MAX_VARIANTS + 1] = { NULL };
+    size_t nv = 1 + wsel_kit_system_variants(sys, names + 1, WSEL_KIT_MAX_VARIANTS);
+    uint64_t rs = 0x2e5e7, w[WSEL_WORDS_MAX];
+    size_t pos = 0;
+    out[0] = '\0';
+    for (unsigned k = 0; k < 4; k++)
+        for (size_t q = 0; q < sys->queries(c); q++)
+            for (size_t v = 0; v < nv; v++) {
+                size_t n = sys->words(c, q);
+                for (size_t i = 0; i < n; i++)
+                    w[i] = wsel_kit_mix(&rs);
+                wsel_kit_replay rp;
+                wsel_rng rng = wsel_kit_replay_rng(&rp, w, n);
+                char ans[4096];
+                assert_int_equal(sys->run(c, names[v], q, &rng, ans, sizeof ans), WSEL_OK);
+                int m = snprintf(out + pos, len - pos, "%s\n", ans);
+                assert_true(m > 0 && (size_t)m < len - pos);
+                pos += (size_t)m;
+            }
+}
+
+/* kit_system.h's case_reset: after queries (which may move state: the GSLB chain's
+ * round-robin pointers), a reset case answers the same sequence as a new one. */
+static void test_case_reset(void **unused)
+{
+    (void)unused;
+    size_t nsys;
+    const wsel_kit_system *const *sys = wsel_kit_systems(&nsys);
+    unsigned with_reset = 0;
+    static char fresh[1 << 16], again[1 << 16];
+    for (size_t si = 0; si < nsys; si++) {
+        if (!sys[si]->case_reset)
+            continue;
+        with_reset++;
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            char why[1024];
+            void *c = sys[si]->case_new(seed, why, sizeof why);
+            if (!c)
+                fail_msg("%s: case %llu: %s", sys[si]->name, (unsigned long long)seed, why);
+            run_sequence(sys[si], c, fresh, sizeof fresh);
+            for (int r = 0; r < 2; r++) {
+                assert_int_equal(sys[si]->case_reset(c), WSEL_OK);
+                run_sequence(sys[si], c, again, sizeof again);
+                if (strcmp(fresh, again) != 0)
+                    fail_msg("%s: case %llu answers differently after a reset:\n%s---\n%s",
+                             sys[si]->name, (unsigned long long)seed, fresh, again);
+            }
+            sys[si]->case_free(c);
+        }
+    }
+    assert_true(with_reset >= 2); /* weighted and gslb */
+}
+
 /* The weighted invariants catch what they claim to: answers broken one way each. */
 static void test_weighted_check(void **unused)
 {
@@ -312,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_sources),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_systems_identity),
+        cmocka_unit_test(test_case_reset),
         cmocka_unit_test(test_weighted_check),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);

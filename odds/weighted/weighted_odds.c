@@ -76,7 +76,9 @@ static wsel_prob to_prob(pr x)
     return o;
 }
 
-/* Storage behind one wsel_set_odds (its public pointers are const). */
+/* Storage behind one wsel_set_odds (its public pointers are const): the per-item
+ * arrays in one block that starts with size_p, the enumerated answers and their items
+ * in another that starts with answers (set_alloc, enumerate_answers). */
 typedef struct set_store {
     uint32_t *dyn;
     bool *up;
@@ -107,24 +109,53 @@ typedef struct enum_ctx {
     uint16_t *items;       /* slab: answer k uses items[k * stride ..] */
     size_t stride, n;
     uint16_t stack[WSEL_MAX_ITEMS];
+    bool none_from[WSEL_MAX_ITEMS + 1]; /* every factor from d on can add nothing */
 } enum_ctx;
 
-static void enumerate(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
-                      uint32_t len, pr acc)
+/* The answers are produced in their sorted order (wsel_set_odds.answers), no sort
+ * needed: an answer's items are increasing, and every item option of a factor is below
+ * every item option of a later factor (each factor covers an item range of its own, in
+ * set order). So among the completions of a prefix by factors d.., the one that adds
+ * nothing comes first (it is a prefix of every other); then, for d' = d, d+1, ... as
+ * long as the factors before d' can add nothing, those whose next item x comes from
+ * factor d', x increasing. The prefix-only answer's slot is taken first and filled
+ * last, when the walk over d' has multiplied in every factor's nothing-probability.
+ * The probabilities are multiplied in factor order, as a plain walk would. */
+static void enumerate_from(enum_ctx *c, const factor *f, uint32_t nf, uint32_t depth,
+                           uint32_t len, pr acc)
 {
-    if (depth == nf) {
-        uint16_t *dst = c->items + c->n * c->stride;
+    size_t slot = c->none_from[depth] ? c->n++ : SIZE_MAX;
+    for (uint32_t d = depth; d < nf; d++) {
+        int32_t none = -1;
+        for (uint32_t k = 0; k < f[d].n_opts; k++) {
+            if (f[d].items[k] < 0) {
+                none = (int32_t)k;
+                continue;
+            }
+            c->stack[len] = (uint16_t)f[d].items[k];
+            enumerate_from(c, f, nf, d + 1, len + 1, pr_mul(acc, f[d].p[k]));
+        }
+        if (none < 0)
+            break;
+        acc = pr_mul(acc, f[d].p[none]);
+    }
+    if (slot != SIZE_MAX) {
+        uint16_t *dst = c->items + slot * c->stride;
         memcpy(dst, c->stack, len * sizeof *dst);
-        c->answers[c->n] = (wsel_odds_answer){ len, dst, to_prob(acc) };
-        c->n++;
-        return;
+        c->answers[slot] = (wsel_odds_answer){ len, dst, to_prob(acc) };
     }
-    for (uint32_t k = 0; k < f[depth].n_opts; k++) {
-        uint32_t l = len;
-        if (f[depth].items[k] >= 0)
-            c->stack[l++] = (uint16_t)f[depth].items[k];
-        enumerate(c, f, nf, depth + 1, l, pr_mul(acc, f[depth].p[k]));
+}
+
+static void enumerate(enum_ctx *c, const factor *f, uint32_t nf, pr acc)
+{
+    c->none_from[nf] = true;
+    for (uint32_t d = nf; d-- > 0;) {
+        bool none = false;
+        for (uint32_t k = 0; k < f[d].n_opts; k++)
+            none = none || f[d].items[k] < 0;
+        c->none_from[d] = none && c->none_from[d + 1];
     }
+    enumerate_from(c, f, nf, 0, 0, acc);
 }
 
 /* Product of option counts, saturating just above the enumeration limit. */
@@ -151,16 +182,6 @@ static void bernoulli_factor(factor *f, int32_t item, uint64_t d, uint64_t m)
         f->items[f->n_opts] = -1;
         f->p[f->n_opts++] = pr_frac(m - d, m);
     }
-}
-
-static int cmp_answer(const void *a, const void *b)
-{
-    const wsel_odds_answer *x = a, *y = b;
-    uint32_t n = x->count < y->count ? x->count : y->count;
-    for (uint32_t i = 0; i < n; i++)
-        if (x->items[i] != y->items[i])
-            return x->items[i] < y->items[i] ? -1 : 1;
-    return x->count < y->count ? -1 : x->count > y->count;
 }
 
 /* Poisson-binomial: dist[0..n] = P(k successes) of independent Bernoulli(q[i]). */
@@ -201,24 +222,27 @@ typedef struct work {
     uint32_t max_len;
 } work;
 
-/* The result arrays of one set, owned by ss and shown through so. */
+/* The result arrays of one set, owned by ss and shown through so: one block, the
+ * arrays of the widest elements first (each size a multiple of the next's alignment). */
 static int set_alloc(const wsel_set *set, uint32_t G, wsel_set_odds *so, set_store *ss)
 {
-    uint32_t n = set->n_items;
+    size_t n = set->n_items, ng = G ? G : 1;
+    _Static_assert(sizeof(long double) % _Alignof(wsel_prob) == 0 &&
+                       sizeof(wsel_prob) % _Alignof(uint32_t) == 0,
+                   "set_alloc's layout");
+    size_t o_item = (n + 1) * sizeof(long double), o_group = o_item + n * sizeof(wsel_prob),
+           o_dyn = o_group + ng * sizeof(wsel_prob), o_up = o_dyn + n * sizeof(uint32_t);
     memset(so, 0, sizeof *so);
     so->set = set;
-    ss->dyn = calloc(n, sizeof *ss->dyn);
-    ss->up = calloc(n, sizeof *ss->up);
-    ss->item_p = calloc(n, sizeof *ss->item_p);
-    ss->group_p = calloc(G ? G : 1, sizeof *ss->group_p);
-    ss->size_p = calloc((size_t)n + 1, sizeof *ss->size_p);
-    if (!ss->dyn || !ss->up || !ss->item_p || !ss->group_p || !ss->size_p)
+    char *b = calloc(1, o_up + n * sizeof(bool));
+    if (!b)
         return WSEL_E_NOMEM;
-    so->dyn_weight = ss->dyn;
-    so->up = ss->up;
-    so->item_p = ss->item_p;
+    so->size_p = ss->size_p = (long double *)(void *)b;
+    so->item_p = ss->item_p = (wsel_prob *)(void *)(b + o_item);
+    ss->group_p = (wsel_prob *)(void *)(b + o_group);
     so->group_p = G ? ss->group_p : NULL;
-    so->size_p = ss->size_p;
+    so->dyn_weight = ss->dyn = (uint32_t *)(void *)(b + o_dyn);
+    so->up = ss->up = (bool *)(b + o_up);
     return WSEL_OK;
 }
 
@@ -378,11 +402,14 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
         return WSEL_OK;
     uint32_t G = wk->G, max_len = wk->max_len;
     factor *fac = wk->fac;
-    ss->answers = calloc(wk->count, sizeof *ss->answers);
-    ss->answer_items = calloc(wk->count * max_len, sizeof *ss->answer_items);
-    if (!ss->answers || !ss->answer_items)
+    /* one block: every answer is written below, and of its items slot only the first
+     * `count` entries, the ones it shows */
+    _Static_assert(sizeof(wsel_odds_answer) % _Alignof(uint16_t) == 0, "answers' layout");
+    ss->answers = malloc(wk->count * (sizeof *ss->answers + max_len * sizeof(uint16_t)));
+    if (!ss->answers)
         return WSEL_E_NOMEM;
-    enum_ctx c = { ss->answers, ss->answer_items, max_len, 0, { 0 } };
+    ss->answer_items = (uint16_t *)(void *)(ss->answers + wk->count);
+    enum_ctx c = { .answers = ss->answers, .items = ss->answer_items, .stride = max_len };
     pr one = pr_frac(1, 1);
     if (set->mode == WSEL_MODE_GROUPED_SINGLE) {
         /* the factors were overwritten group by group: rebuild each group's */
@@ -400,14 +427,13 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
             for (uint32_t j = 0; j < grp->count; j++)
                 bernoulli_factor(&fac[j], (int32_t)(grp->first + j),
                                  ss->dyn[grp->first + j], M);
-            enumerate(&c, fac, grp->count, 0, 0, pr_frac(wk->gw[g], D));
+            enumerate(&c, fac, grp->count, pr_frac(wk->gw[g], D));
         }
     } else {
         uint32_t nf = set->mode == WSEL_MODE_UNGROUPED_MULTI ? set->n_items
                       : set->mode == WSEL_MODE_GROUPED_MULTI ? G : 1;
-        enumerate(&c, fac, nf, 0, 0, one);
+        enumerate(&c, fac, nf, one);
     }
-    qsort(ss->answers, c.n, sizeof *ss->answers, cmp_answer);
     so->n_answers = (uint32_t)c.n;
     so->answers = ss->answers;
     return WSEL_OK;
@@ -419,7 +445,7 @@ static int enumerate_answers(const wsel_set *set, wsel_set_odds *so, set_store *
  * (grouped-single); per group an INCLUDE of it or nothing, then a CHOOSE among its
  * addresses: 1 + its size options (grouped-multi). Sized by the set, not by
  * WSEL_MAX_ITEMS: the weighted fuzz targets compute odds for every input. */
-static int factors_alloc(const wsel_set *set, work *wk)
+static int factors_alloc(const wsel_set *set, work *wk, char *small, size_t small_len)
 {
     uint32_t n = set->n_items, nf = 1;
     switch (set->mode) {
@@ -433,11 +459,22 @@ static int factors_alloc(const wsel_set *set, work *wk)
     default: break;
     }
     size_t n_opts = 2 * (size_t)n + wk->G + 1; /* at least what any mode assigns below */
-    wk->fac = calloc(nf ? nf : 1, sizeof *wk->fac);
-    wk->opt_items = calloc(n_opts, sizeof *wk->opt_items);
-    wk->opt_p = calloc(n_opts, sizeof *wk->opt_p);
-    if (!wk->fac || !wk->opt_items || !wk->opt_p)
+    /* one block, the widest elements first: the caller's `small` when it fits (every
+     * set of up to 64 items), else allocated (wk->q, which compute_set frees) */
+    _Static_assert(sizeof(long double) % _Alignof(pr) == 0 && sizeof(pr) % _Alignof(factor) == 0 &&
+                       sizeof(factor) % _Alignof(int32_t) == 0,
+                   "factors_alloc's layout");
+    size_t o_tmp = (size_t)n * sizeof(long double), o_p = o_tmp + ((size_t)n + 1) * sizeof(long double),
+           o_fac = o_p + n_opts * sizeof(pr), o_items = o_fac + (nf ? nf : 1) * sizeof(factor);
+    size_t len = o_items + n_opts * sizeof(int32_t);
+    char *b = len <= small_len ? memset(small, 0, len) : calloc(1, len);
+    if (!b)
         return WSEL_E_NOMEM;
+    wk->q = (long double *)(void *)b;
+    wk->tmp = (long double *)(void *)(b + o_tmp);
+    wk->opt_p = (pr *)(void *)(b + o_p);
+    wk->fac = (factor *)(void *)(b + o_fac);
+    wk->opt_items = (int32_t *)(void *)(b + o_items);
     size_t used = 0;
     for (uint32_t f = 0; f < nf; f++) {
         uint32_t cap = 2;
@@ -466,7 +503,6 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
 {
     if (wsel__set_problem(set))
         return WSEL_E_ARG;
-    uint32_t n = set->n_items;
     work wk = { .G = set->grouped ? set->n_groups : 0, .max_len = 1 };
     int rc = set_alloc(set, wk.G, so, ss);
     if (rc != WSEL_OK)
@@ -476,20 +512,17 @@ static int compute_set(const wsel_set *set, const wsel_state *st, wsel_set_odds 
         for (uint32_t j = 0; j < set->groups[g].count; j++)
             wk.gw[g] += ss->dyn[set->groups[g].first + j];
 
-    rc = factors_alloc(set, &wk);
-    wk.q = calloc(n, sizeof *wk.q);
-    wk.tmp = calloc((size_t)n + 1, sizeof *wk.tmp);
-    if (rc != WSEL_OK || !wk.q || !wk.tmp) {
-        rc = WSEL_E_NOMEM;
-    } else {
+    union {
+        long double align;
+        char b[16384];
+    } small;
+    rc = factors_alloc(set, &wk, small.b, sizeof small.b);
+    if (rc == WSEL_OK) {
         by_mode[set->mode](set, so, ss, &wk); /* a valid set's mode has an entry */
         rc = enumerate_answers(set, so, ss, &wk);
     }
-    free(wk.fac);
-    free(wk.opt_items);
-    free(wk.opt_p);
-    free(wk.q);
-    free(wk.tmp);
+    if ((char *)wk.q != small.b)
+        free(wk.q);
     return rc;
 }
 
@@ -500,13 +533,8 @@ void wsel_odds_free(wsel_odds *o)
     odds_box *box = (odds_box *)o;
     for (int s = 0; s < 2; s++) {
         set_store *ss = &box->store[s];
-        free(ss->dyn);
-        free(ss->up);
-        free(ss->item_p);
-        free(ss->group_p);
         free(ss->size_p);
         free(ss->answers);
-        free(ss->answer_items);
     }
     free(box);
 }

@@ -115,6 +115,19 @@ static void *g_case_new(uint64_t seed, char *why, size_t len)
     return wsel_kit_case_done(c, rc, g_case_free, seed, &err, why, len);
 }
 
+/* A query moves the state (round-robin pointers and the like); the config and the
+ * inputs it only reads: a reset starts a new state from them and drops the last
+ * outcome. */
+static int g_case_reset(void *p)
+{
+    gcase *c = p;
+    wsel_gslb_state_free(c->st);
+    c->st = NULL;
+    c->have_last = false;
+    wsel_error err;
+    return wsel_gslb_state_new(c->cfg, c->in, &c->st, &err);
+}
+
 static const char *g_case_text(const void *p)
 {
     return ((const gcase *)p)->text;
@@ -211,6 +224,7 @@ const wsel_kit_system wsel_kit_system_gslb = {
     .name = "gslb",
     .case_new = g_case_new,
     .case_free = g_case_free,
+    .case_reset = g_case_reset,
     .case_text = g_case_text,
     .queries = g_queries,
     .words = g_words,

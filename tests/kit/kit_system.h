@@ -21,6 +21,14 @@ typedef struct wsel_kit_system {
      * cannot be built (a generator or loader bug: the caller fails). */
     void *(*case_new)(uint64_t seed, char *why, size_t len);
     void (*case_free)(void *c);
+    /* Optional (NULL: not offered): returns c to what case_new built from its seed,
+     * dropping everything queries made or changed since (resolvers, carried state,
+     * the last answer) and keeping only what no query writes (the loaded config, its
+     * generated state, the text). WSEL_OK, or an error (then c is to be freed). A
+     * caller that builds one case per input may keep the case of the last seed and
+     * reset it when the next input has the same seed (fuzz/fuzz_systems_identity.c):
+     * the run stays a function of the input alone. */
+    int (*case_reset)(void *c);
     /* The case's config text (for reports and reproducers). */
     const char *(*case_text)(const void *c);
     /* Query targets of the case (resources), and the words one query of target q

@@ -516,6 +516,18 @@ static void w_case_free(void *p)
     free(c);
 }
 
+/* Queries read the config and the state only (const in resolve.h): a reset drops the
+ * resolvers made on first use and the last answer. */
+static int w_case_reset(void *p)
+{
+    wcase *c = p;
+    for (size_t i = 0; i < c->nrv; i++)
+        wsel_resolver_free(c->rv[i]);
+    c->nrv = 0;
+    c->last_res = NULL;
+    return WSEL_OK;
+}
+
 static void *w_case_new(uint64_t seed, char *why, size_t len)
 {
     wcase *c = calloc(1, sizeof *c);
@@ -636,6 +648,7 @@ const wsel_kit_system wsel_kit_system_weighted = {
     .name = "weighted",
     .case_new = w_case_new,
     .case_free = w_case_free,
+    .case_reset = w_case_reset,
     .case_text = w_case_text,
     .queries = w_queries,
     .words = w_words,
