@@ -628,6 +628,11 @@ static void inputs_errors(void **s)
     assert_int_equal(err.line, 0);
     assert_int_equal(err.col, 0);
     assert_non_null(strstr(err.message, "config larger than 16777216 bytes"));
+    /* a config of exactly the limit (blanks only: no object) loads */
+    memset(big, ' ', max);
+    assert_int_equal(wsel_gslb_config_load_buffer("big.conf", big, max, &c2, &err), WSEL_OK);
+    assert_non_null(c2);
+    wsel_gslb_config_free(c2);
     free(big);
     wsel_gslb_config_free(c);
 }

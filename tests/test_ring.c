@@ -324,6 +324,15 @@ static void test_aaaa_sort_full_form(void **u)
     assert_string_equal(slots_of(r, "10::", 80), "1,10,5,9,8");
     assert_string_equal(slots_of(r, "a::", 80), "3,6,7,4,2");
     wsel_ring_free(r);
+    /* every group is read from its own two bytes: the seventh of "1::a00:0" is "a00" and of
+     * "1::900:0" is "900", so "[1:0:0:0:0:0:900:0]" comes first although listed second */
+    static const char *const g7[] = {"1::a00:0", "1::900:0", NULL};
+    mock_addr(&m, "x6.test", WSEL_RING_AAAA, 300, g7);
+    r = mk(&o);
+    add(r, "x6.test", 80, 10);
+    assert_string_equal(slots_of(r, "1::900:0", 80), "1,10,5,9,8");
+    assert_string_equal(slots_of(r, "1::a00:0", 80), "3,6,7,4,2");
+    wsel_ring_free(r);
 }
 
 /* 5.2.3's client brackets an IPv6 SRV target before the balancer builds its key
