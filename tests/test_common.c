@@ -284,7 +284,8 @@ static void test_fast_force_by_name(void **unused)
 }
 
 /* The one file reader (core/io.h) given descriptor 0: with standard input closed, open()
- * hands the file the lowest free descriptor, 0, which is a good one; the file is read. */
+ * hands the file the lowest free descriptor, 0, which is a good one; the file is read.
+ * And with the largest limit a caller can ask. */
 static void test_read_file_on_fd0(void **unused)
 {
     (void)unused;
@@ -307,6 +308,18 @@ static void test_read_file_on_fd0(void **unused)
     assert_non_null(data);
     assert_int_equal(len, 4);
     assert_string_equal(data, "abc\n");
+    free(data);
+    /* no limit worth the name (a caller's SIZE_MAX): the whole file all the same */
+    char path2[] = "/tmp/wsel-test-max-XXXXXX";
+    fd = mkstemp(path2);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "xyz", 3), 3);
+    close(fd);
+    rc = wsel__read_file(path2, "file", SIZE_MAX, NULL, &data, &len, &err);
+    unlink(path2);
+    assert_int_equal(rc, WSEL_OK);
+    assert_int_equal(len, 3);
+    assert_string_equal(data, "xyz");
     free(data);
 }
 

@@ -1167,6 +1167,9 @@ static void t_dync_escaped_dot(void **state)
                                               &err), WSEL_E_RECORD);
     assert_int_equal(wsel_config_check_record(cfg, "out1", WSEL_RR_DYNC, "example.com", &dep,
                                               &err), WSEL_OK);
+    /* the error of the call before is gone (include/wsel/config.h) */
+    assert_int_equal(err.code, WSEL_OK);
+    assert_string_equal(err.message, "");
     assert_int_equal(wsel_config_check_record(cfg, "out2", WSEL_RR_DYNC, "example.com.", &dep,
                                               &err), WSEL_OK);
     assert_int_equal(wsel_config_check_record(cfg, "other", WSEL_RR_DYNC, "example.com.", &dep,

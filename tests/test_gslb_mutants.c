@@ -117,9 +117,15 @@ static long sweep(const char *what, ctx *c, op_fn op, undo_fn undo)
     return -1;
 }
 
+/* A load that succeeds holds every unknown attribute whole: an allocation that failed
+ * under one may not leave half an entry behind a success (-1: the sweep then fails). */
 static int op_config(ctx *c)
 {
-    return wsel_gslb_config_load_buffer("t.conf", conf, sizeof conf - 1, &c->cfg, &c->err);
+    int rc = wsel_gslb_config_load_buffer("t.conf", conf, sizeof conf - 1, &c->cfg, &c->err);
+    for (size_t i = 0; rc == WSEL_OK && i < c->cfg->n_unknown; i++)
+        if (!c->cfg->unknown[i].object || !c->cfg->unknown[i].what)
+            rc = -1;
+    return rc;
 }
 static void undo_config(ctx *c)
 {

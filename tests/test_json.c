@@ -224,6 +224,9 @@ static void t_path_format(void **state)
     check_path(&i12, "$._a-1_B[\"1a\"][\"-a\"][\"\"][0][12]");
     wsel__jpath top = wsel__jidx(NULL, 7);
     check_path(&top, "$[7]");
+    /* every digit 0-9 after the first character keeps the dotted form */
+    wsel__jpath d09 = wsel__jkey(&root, "k0123456789");
+    check_path(&d09, "$.k0123456789");
 }
 
 static void t_path_cut_short(void **state)

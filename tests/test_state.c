@@ -220,6 +220,9 @@ static void test_extfile(void **state)
     /* col: 1-based column of the offending text (0: whole line) */
     struct { const char *text; unsigned line, col; const char *needle; } bad[] = {
         { "10.0.0.1 => UP\n10.0.0.2 => MAYBE\n", 2, 13, "UP or DOWN" },
+        { "10.0.0.1 => ON\n", 1, 13, "UP or DOWN" },    /* two letters, not UP */
+        { "10.0.0.1 => UPPER\n", 1, 13, "UP or DOWN" }, /* begins with UP */
+        { "10.0.0.1 => DOWNS\n", 1, 13, "UP or DOWN" },
         { "\n\n10.0.0.1 => UP/abc\n", 3, 16, "TTL" },
         { "10.0.0.1 => DOWN/268435456\n", 1, 18, "268435455" },
         { "10.0.0.1 => DOWN/268435455\n  10.0.0.2 UP\n", 2, 12, "=>" },

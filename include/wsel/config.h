@@ -183,8 +183,9 @@ typedef enum wsel_rrtype { WSEL_RR_DYNA = 0, WSEL_RR_DYNC } wsel_rrtype;
 /* Check one record's use of resource `name`. zone_origin is the zone holding the
  * record (e.g. "example.com." -- trailing dot optional), used for the rule that a DYNC
  * may not point a CNAME into its own zone. Returns WSEL_OK, WSEL_E_NORESOURCE or
- * WSEL_E_RECORD. *deprecated (if non-NULL) is set when the use is accepted but
- * deprecated (a DYNC naming an address resource). */
+ * WSEL_E_RECORD (err filled; on WSEL_OK err, if given, is cleared). *deprecated (if
+ * non-NULL) is set when the use is accepted but deprecated (a DYNC naming an address
+ * resource). */
 WSEL_API int wsel_config_check_record(const wsel_config *cfg, const char *name,
                                       wsel_rrtype type, const char *zone_origin,
                                       bool *deprecated, wsel_error *err);
