@@ -303,6 +303,9 @@ static void aaaa_types(void **s)
     assert_int_equal(wsel_gslb_find_wideip_type(c, "only6", WSEL_GSLB_TYPE_AAAA), 2);
     assert_int_equal(c->topo[0].server.ref, 0);
     assert_int_equal(c->topo[0].server.ref_aaaa, 1);
+    /* a side that names no pool refers to none of either type (include/wsel/gslb.h) */
+    assert_int_equal(c->topo[0].ldns.ref, -1);
+    assert_int_equal(c->topo[0].ldns.ref_aaaa, -1);
     assert_int_equal(wsel_gslb_inputs_qtype(r.in), WSEL_GSLB_TYPE_AAAA);
     assert_string_equal(wsel_gslb_type_name(WSEL_GSLB_TYPE_AAAA), "AAAA");
     assert_int_equal(wsel_gslb_type_find("Aaaa"), WSEL_GSLB_TYPE_AAAA);

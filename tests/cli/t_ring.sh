@@ -109,6 +109,7 @@ jqok '.wheelSize == 1000 and (.addresses | length) == 7 and .largestDeviation.ad
 jqok '[.addresses[].slots] | add == 1000' "show: slots add up to N"
 run ring show "$R/c3.json"; is_rc 0 "show (text) exits 0"
 has "$TMP/out" '^largest deviation: 10\.0\.0\.5:80' "show (text): largest deviation line"
+has "$TMP/out" '^address +host +weight +slots +slot share +weight share +deviation$' "show (text): the column header"
 run ring diff "$R/c1.json"; is_rc 0 "diff (text) exits 0"
 has "$TMP/out" 'slot 1 moved between untouched addresses: 10\.0\.0\.3:80 -> 10\.0\.0\.2:80' "diff (text): names the slot"
 run ring run "$EX/k4.json"; is_rc 0 "run (text) exits 0"
