@@ -18,4 +18,9 @@ has "$TMP/err" 'tokens\.zone:8:13: DYNA record without PLUGIN!RESOURCE' "DYNA wi
 has "$TMP/err" "tokens\\.zone:9:15: DYNA record: expected weighted!RESOURCE, got 'weighted'" "weighted without a resource"
 has "$TMP/err" "tokens\\.zone:11:26: DYNA weighted!nosuch2: resource 'nosuch2' is not defined" "a record over two lines: the error on the second, at the resource name"
 has "$TMP/err" "tokens\\.zone:12:1: '\\(' of the record at line 12 is never closed" "an unclosed parenthesis"
+# the same in JSON: the five are errors, none a warning (the unknown class too)
+run check "$DATA/clean.conf" --zone "$Z" example.com. --json
+is_rc 1 "tokens.zone --json: invalid"
+jqok '(.errors | length) == 5 and (.warnings | length) == 0' "--json: five errors, no warning"
+jqok 'any(.errors[]; .line == 7 and .col == 14 and (.message | test("got .XX.")))' "--json: the unknown class is an error"
 done_testing
