@@ -333,6 +333,26 @@ static void test_aaaa_sort_full_form(void **u)
     assert_string_equal(slots_of(r, "1::900:0", 80), "1,10,5,9,8");
     assert_string_equal(slots_of(r, "1::a00:0", 80), "3,6,7,4,2");
     wsel_ring_free(r);
+    /* the same for each of the eight groups: every other group 1 ("0:1" in bytes), group g
+     * a00 against 900 ("a00" after "900"), the a00 address listed first */
+    for (int g = 0; g < 8; g++) {
+        char a[8][4], hi[40], lo[40], host[16];
+        for (int k = 0; k < 8; k++)
+            snprintf(a[k], sizeof a[k], "%s", k == g ? "a00" : "1");
+        snprintf(hi, sizeof hi, "%s:%s:%s:%s:%s:%s:%s:%s", a[0], a[1], a[2], a[3], a[4], a[5],
+                 a[6], a[7]);
+        snprintf(a[g], sizeof a[g], "900");
+        snprintf(lo, sizeof lo, "%s:%s:%s:%s:%s:%s:%s:%s", a[0], a[1], a[2], a[3], a[4], a[5],
+                 a[6], a[7]);
+        const char *const pair[] = {hi, lo, NULL};
+        snprintf(host, sizeof host, "g%d.test", g);
+        mock_addr(&m, host, WSEL_RING_AAAA, 300, pair);
+        r = mk(&o);
+        add(r, host, 80, 10);
+        if (strcmp(slots_of(r, lo, 80), "1,10,5,9,8") != 0)
+            fail_msg("group %d: %s has slots %s, expected the first five", g, lo, slots_of(r, lo, 80));
+        wsel_ring_free(r);
+    }
 }
 
 /* 5.2.3's client brackets an IPv6 SRV target before the balancer builds its key
