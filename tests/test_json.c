@@ -161,6 +161,31 @@ static void t_dup_elsewhere(void **state)
     check_err(&err, WSEL_E_DUPKEY, 1, 14, "$.o[0]: duplicate key 'k'");
 }
 
+/* A repeated key under a path longer than the error's fields: the path is cut to 255
+ * bytes, in err.path and in the message alike (wsel__json_path_at cuts to its buffer). */
+static void t_dup_long_path(void **state)
+{
+    (void)state;
+    char text[1024] = "", full[512] = "$", tail[64];
+    for (int d = 0; d < 8; d++) {
+        char key[48];
+        snprintf(key, sizeof key, "level%d_0123456789012345678901234567890123", d);
+        snprintf(tail, sizeof tail, "{\"%s\":", key);
+        strcat(text, tail);
+        strcat(full, ".");
+        strcat(full, key);
+    }
+    strcat(text, "{\"k\":1,\"k\":2}}}}}}}}}");
+    assert_true(strlen(full) > 300);
+    wsel_error err;
+    parse_fails(text, &err);
+    char want[512];
+    snprintf(want, sizeof want, "%.255s: duplicate key 'k'", full);
+    assert_string_equal(err.message, want);
+    assert_int_equal(strlen(err.path), 255);
+    assert_memory_equal(err.path, full, 255);
+}
+
 static void t_dup_escaped(void **state)
 {
     (void)state;
@@ -909,6 +934,7 @@ int main(void)
         cmocka_unit_test(t_depth_limit),
         cmocka_unit_test(t_dup_simple),
         cmocka_unit_test(t_dup_elsewhere),
+        cmocka_unit_test(t_dup_long_path),
         cmocka_unit_test(t_dup_escaped),
         cmocka_unit_test(t_dup_multibyte_lines),
         cmocka_unit_test(t_path_format),
