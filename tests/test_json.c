@@ -184,6 +184,15 @@ static void t_dup_long_path(void **state)
     assert_string_equal(err.message, want);
     assert_int_equal(strlen(err.path), 255);
     assert_memory_equal(err.path, full, 255);
+    /* and a repeated key longer than that: cut to 255 bytes in the message and err.key */
+    char big[300], text2[700];
+    memset(big, 'q', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    snprintf(text2, sizeof text2, "{\"%s\":1,\"%s\":2}", big, big);
+    parse_fails(text2, &err);
+    snprintf(want, sizeof want, "$: duplicate key '%.255s'", big);
+    assert_string_equal(err.message, want);
+    assert_int_equal(strlen(err.key), 255);
 }
 
 static void t_dup_escaped(void **state)

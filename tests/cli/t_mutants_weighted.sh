@@ -156,4 +156,16 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
 fi
 
+# sample counting answers the odds do not list (8192 answer sets, over the 4096 the odds
+# enumerate: a multi resource of weights 1..14) in its own table, past the table's first
+# size: each set listed once, the counts adding up to the draws (the table's regrowth
+# rehashes every answer it holds)
+{
+    echo 'r => { multi => true'
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do echo "  a$i => [ 192.0.2.$i, $i ]"; done
+    echo '}'
+} >"$TMP/m14.conf"
+run sample "$TMP/m14.conf" r -n 20000 --json; is_rc 0 "sample of 8192 answer sets exits 0"
+jqok '(.answers | length) > 1024 and ([.answers[].labels | join(" ")] | length == (unique | length)) and ([.answers[].count] | add) == 20000' "sample: answers the odds do not list, each once, counts adding up to n"
+
 done_testing
