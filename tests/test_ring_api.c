@@ -538,6 +538,9 @@ static void test_scenario_faults(void **u)
           "$.hosts[0].weight: expected an integer in 1..");
     fault("{\"ops\": [{\"op\": \"peers\", \"floats\": [0.5, 1.0]}]}", WSEL_E_RANGE, 0, 1, 42,
           "$.ops[0].floats[1]: expected a number in [0,1)");
+    /* {1 "2 requery3-9 "10 :11 ' '12 0 13; the second time a number but not > 0 */
+    fault("{\"requery\": 0}", WSEL_E_RANGE, 0, 1, 13, "$.requery: expected a number of seconds > 0");
+    fault("{\"ttl0\": -1.5}", WSEL_E_RANGE, 0, 1, 10, "$.ttl0: expected a number of seconds > 0");
     /* refusals by the ring, at what caused them */
     fault("{\"order\": [3, 1, 3]}", WSEL_OK, WSEL_E_RANGE, 1, 11,
           "$.order: ring: the 'order' list contains duplicates (entries 1 and 3)");
