@@ -107,4 +107,22 @@ gslb_unterminated 'gtm pool a p {' 28
 gslb_unterminated 'gtm wideip a w {' 30
 gslb_unterminated 'gtm region r {' 28
 
+# ref/gslb/gslb_dynamic.c@7b2ca57d0a:const:1:2:2 -- a dynamic-ratio weight that rounds down
+# to 0 counts as 1 (doc/gslb.md A-17: max(1, floor(1e6*min/v)), lower better). RTT 1 us
+# against 20 000 000 us: v1 weighs 1e6, v2 floor(0.05) = 0 -> 1. One smooth-WRR pick adds
+# the weights to the zero counters, picks v1 and takes the total 1 000 001 off it: the
+# output state holds v1 {w 1000000, cur -1} and v2 {w 1, cur 1}. (This weight only picks
+# v2 once in a million queries, so the state is where a test sees it.)
+cat >"$TMP/dyn.conf" <<'EOF2'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } } }
+gtm pool a /Common/p { load-balancing-mode lowest-round-trip-time dynamic-ratio enabled alternate-mode none fallback-mode none members { s1:v1 s1:v2 } }
+gtm wideip a /Common/w.example.com { pools { p } }
+EOF2
+printf '%s\n' '{"members": {"s1:v1": {"up": true, "rtt_us": 1}, "s1:v2": {"up": true, "rtt_us": 20000000}}}' >"$TMP/dyn.json"
+run gslb resolve "$TMP/dyn.conf" w.example.com --inputs "$TMP/dyn.json" --json
+is_rc 0 "dynamic ratio, RTT 1 against 20 000 000: resolves"
+jqok '.queries[0].addresses == ["10.0.0.1"] and .state.pool["/Common/p"].preferred.ratio ==
+      {"s1:v1": {"w": 1000000, "cur": -1}, "s1:v2": {"w": 1, "cur": 1}}' \
+    "a dynamic-ratio weight below 1 counts as 1: the state holds w 1 and cur 1 for v2"
+
 done_testing
