@@ -168,4 +168,31 @@ fi
 run sample "$TMP/m14.conf" r -n 20000 --json; is_rc 0 "sample of 8192 answer sets exits 0"
 jqok '(.answers | length) > 1024 and ([.answers[].labels | join(" ")] | length == (unique | length)) and ([.answers[].count] | add) == 20000' "sample: answers the odds do not list, each once, counts adding up to n"
 
+# cli/weighted/weighted_sample.c@39833b126d:const:2:1:1 -- wsel(1), sample: with N >= 10^6
+# and standard error a terminal, a progress bar on standard error, "redrawn at each whole
+# percent of the draws (0 % to 99 %) and erased when they are done". script(1) (util-linux,
+# essential in Debian) gives the command a terminal. Each frame is "\r[" + 50 cells + "] "
+# + the percentage in 3 columns + "%"; a cell is '#' for each 2 % done (the bar is 50 cells for
+# 100 %), so p % fills p/2 cells; the last frame is erased with "\r" and ESC [ K.
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$WSEL' sample '$SYN' corpwww -n 1000000 --seed 1 --engine ref >/dev/null" /dev/null \
+        >"$TMP/pty" 2>&1
+    python3 - "$TMP/pty" >"$TMP/pty.check" <<'PY'
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("latin-1").replace("\r\n", "\n")
+frames = text.split("\r")
+bad = [f for f in frames[1:-1] if not re.fullmatch(r"\[[# ]{50}\] [ \d]{2}\d%", f)]
+pcts = [int(f[53:56]) for f in frames[1:-1] if f not in bad]
+wrong = [f for f, p in zip(frames[1:-1], pcts) if f[1:51] != "#" * (p // 2) + " " * (50 - p // 2)]
+if frames[0] or bad or wrong or pcts != list(range(100)) or frames[-1] != "\x1b[K":
+    print("first %r; %d malformed (%r); %d wrong fills (%r); percentages %r; last %r"
+          % (frames[0][:40], len(bad), bad[:1], len(wrong), wrong[:1], pcts[:5], frames[-1][:20]))
+PY
+    [ ! -s "$TMP/pty.check" ]; r=$?
+    [ $r -eq 0 ] || echo "# $(head -c 400 "$TMP/pty.check")"
+    ok $r "sample on a terminal, -n 10^6: 100 frames, 0 % to 99 %, p % fills p/2 of 50 cells, then erased"
+else
+    echo "ok $((T_N + 1)) # SKIP script(1) missing: no terminal to draw on"; T_N=$((T_N + 1))
+fi
+
 done_testing
