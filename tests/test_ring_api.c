@@ -475,6 +475,18 @@ static void test_scenario_strict_json(void **u)
         sprintf(big + strlen(big), "\"n%d.test\": {\"fail\": \"timeout\"}, ", i == 33 ? 3 : i);
     strcpy(big + strlen(big) - 2, "}}");
     refused(big, strlen(big), WSEL_E_DUPKEY, "$.dns: duplicate key 'n3.test'");
+    /* past 512 members the hash of member names grows (from 1024 slots, kept at most half
+     * full) and its entries move: each of the first names entered still finds its repeat */
+    static char huge[32768];
+    for (int rep = 0; rep < 24; rep++) {
+        int len = sprintf(huge, "{\"dns\": {");
+        for (int i = 0; i < 600; i++)
+            len += sprintf(huge + len, "\"n%d.test\": {\"fail\": \"timeout\"}, ", i);
+        len += sprintf(huge + len, "\"n%d.test\": {\"fail\": \"timeout\"}}}", rep);
+        char msg[64];
+        snprintf(msg, sizeof msg, "$.dns: duplicate key 'n%d.test'", rep);
+        refused(huge, (size_t)len, WSEL_E_DUPKEY, msg);
+    }
     REFUSED("{\"dns\": {\"a.test\": {\"fail\": \"timeout\"}, \"\\u0061.test\": {\"fail\": \"timeout\"}}}",
             WSEL_E_DUPKEY, "$.dns: duplicate key 'a.test'");
     /* values nest 2048 deep, the root being 1: "x"'s 2047 arrays read (and "x" is

@@ -256,7 +256,8 @@ static long allocations(const char *text, size_t len)
 /* Valid multi-byte UTF-8 is read by the table reader itself (doc/ring.md §17): jansson's
  * tree is built only for texts the reader refuses. A text whose names hold 2-, 3- and
  * 4-byte characters makes exactly the allocations of the same text with as many ASCII
- * bytes in their place; read through jansson's tree, it would make many more. */
+ * bytes in their place; read through jansson's tree, it would make many more. The same
+ * holds for \u escapes against other escapes of the same length. */
 static void test_utf8_read_directly(void **u)
 {
     (void)u;
@@ -272,6 +273,18 @@ static void test_utf8_read_directly(void **u)
     long a = allocations(ascii, sizeof ascii - 1), b = allocations(utf8, sizeof utf8 - 1);
     if (a != b)
         fail_msg("%ld allocations for the UTF-8 names, %ld for the ASCII ones", b, a);
+    /* the same for \u escapes (checked by the reader: \u0000 and lone surrogates are
+     * refused), one of them a surrogate pair, against escapes of the same length that
+     * are not \u (yajl decodes both kinds through the same buffer) */
+    static const char u_esc[] =
+        "{\"hosts\": [\"h\\u00e9.test\", \"\\uD83D\\uDE00.test\", \"\\u20ac\\u00E8.test\"]}";
+    static const char other_esc[] =
+        "{\"hosts\": [\"h\\/\\/\\/.test\", \"\\/\\/\\/\\/\\/\\/.test\", \"\\t\\t\\t\\t\\t\\t.test\"]}";
+    assert_int_equal(sizeof u_esc, sizeof other_esc);
+    a = allocations(other_esc, sizeof other_esc - 1);
+    b = allocations(u_esc, sizeof u_esc - 1);
+    if (a != b)
+        fail_msg("%ld allocations for the \\u escapes, %ld for the others", b, a);
 }
 
 #endif
