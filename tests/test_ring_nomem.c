@@ -274,12 +274,14 @@ static void test_utf8_read_directly(void **u)
     if (a != b)
         fail_msg("%ld allocations for the UTF-8 names, %ld for the ASCII ones", b, a);
     /* the same for \u escapes (checked by the reader: \u0000 and lone surrogates are
-     * refused), one of them a surrogate pair, against escapes of the same length that
-     * are not \u (yajl decodes both kinds through the same buffer) */
+     * refused), surrogate pairs among them (the first and the last), against escapes of
+     * the same length that are not \u (yajl decodes both kinds through one buffer) */
     static const char u_esc[] =
-        "{\"hosts\": [\"h\\u00e9.test\", \"\\uD83D\\uDE00.test\", \"\\u20ac\\u00E8.test\"]}";
+        "{\"hosts\": [\"h\\u00e9.test\", \"\\uD83D\\uDE00.test\", \"\\u20ac\\u00E8.test\","
+        " \"\\uD800\\uDC00\\uDBFF\\uDFFF.test\"]}";
     static const char other_esc[] =
-        "{\"hosts\": [\"h\\/\\/\\/.test\", \"\\/\\/\\/\\/\\/\\/.test\", \"\\t\\t\\t\\t\\t\\t.test\"]}";
+        "{\"hosts\": [\"h\\/\\/\\/.test\", \"\\/\\/\\/\\/\\/\\/.test\", \"\\t\\t\\t\\t\\t\\t.test\","
+        " \"\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n.test\"]}";
     assert_int_equal(sizeof u_esc, sizeof other_esc);
     a = allocations(other_esc, sizeof other_esc - 1);
     b = allocations(u_esc, sizeof u_esc - 1);
