@@ -78,7 +78,8 @@ void cli_statecmd_free(cli_statecmd *c);
 /* ---- weighted_zone.c ---- */
 
 /* Errors and warnings collected by check (config warnings and zone records alike);
- * the caller prints them as text or JSON. */
+ * the caller prints them as text or JSON. An issue's four strings are one allocation, the
+ * block file points to (cli_zone_report_free frees it). */
 typedef struct zone_issue {
     char *file;
     unsigned line, col;

@@ -36,16 +36,6 @@ typedef struct record {
     int directive;     /* a $ line */
 } record;
 
-static char *dupn(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
                   int is_error, const char *name, const char *res, int rrtype,
                   const char *fmt, ...)
@@ -68,18 +58,18 @@ int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned c
         return -1;
     }
     zone_issue *z = &rep->issues[rep->n];
-    z->file = dupn(file, strlen(file));
-    z->message = dupn(msg, strlen(msg));
-    z->name = dupn(name, strlen(name));
-    z->resource = dupn(res, strlen(res));
-    if (!z->file || !z->message || !z->name || !z->resource) {
-        free(z->file);
-        free(z->message);
-        free(z->name);
-        free(z->resource);
+    /* the four strings in one block, which z->file points to */
+    size_t lf = strlen(file) + 1, lm = strlen(msg) + 1, ln = strlen(name) + 1;
+    size_t lr = strlen(res) + 1;
+    char *b = malloc(lf + lm + ln + lr);
+    if (!b) {
         rep->nomem = 1;
         return -1;
     }
+    z->file = memcpy(b, file, lf);
+    z->message = memcpy(b + lf, msg, lm);
+    z->name = memcpy(b + lf + lm, name, ln);
+    z->resource = memcpy(b + lf + lm + ln, res, lr);
     z->line = line;
     z->col = col;
     z->is_error = is_error;
@@ -289,12 +279,8 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
 
 void cli_zone_report_free(zone_report *rep)
 {
-    for (size_t i = 0; i < rep->n; i++) {
-        free(rep->issues[i].file);
-        free(rep->issues[i].message);
-        free(rep->issues[i].name);
-        free(rep->issues[i].resource);
-    }
+    for (size_t i = 0; i < rep->n; i++)
+        free(rep->issues[i].file); /* the block of its four strings */
     free(rep->issues);
     memset(rep, 0, sizeof *rep);
 }
