@@ -195,4 +195,23 @@ else
     echo "ok $((T_N + 1)) # SKIP script(1) missing: no terminal to draw on"; T_N=$((T_N + 1))
 fi
 
+# cli/weighted/weighted_sample.c@a6e4b8752c:lcr:&&:||:1 -- wsel(1), sample (text, a set
+# with more answers than the odds list): the distinct answers drawn, most frequent first,
+# the top 20 only; fewer than 20 drawn are all listed. big_multi's 14 independent
+# inclusions give many distinct answers in 2000 draws and at most 5 in 5.
+answer_lines() { # the lines between the "answer" and the "item" column headers
+    awk '/^ +count +expected +answer$/ { on = 1; next } /^ +count +expected +item$/ { on = 0 } on' "$TMP/out" | wc -l
+}
+run sample "$DATA/big_multi.conf" big -n 2000 --seed 1 --engine ref
+n=$(answer_lines)
+[ "$RC" -eq 0 ] && [ "$n" -eq 20 ] && grep -q ' distinct answers drawn, most frequent first (top 20):$' "$TMP/out"; r=$?
+[ $r -eq 0 ] || echo "# exit $RC, $n answer lines"
+ok $r "sample, 2000 draws of big_multi: the top 20 answers listed, no more"
+run sample "$DATA/big_multi.conf" big -n 5 --seed 2 --engine ref
+n=$(answer_lines)
+d=$(sed -n 's/^  \([0-9]*\) distinct answers drawn, most frequent first:$/\1/p' "$TMP/out")
+[ "$RC" -eq 0 ] && [ -n "$d" ] && [ "$d" -le 5 ] && [ "$n" -eq "$d" ]; r=$?
+[ $r -eq 0 ] || echo "# exit $RC, $n answer lines, '$d' distinct"
+ok $r "sample, 5 draws of big_multi: each distinct answer listed once ($d)"
+
 done_testing
