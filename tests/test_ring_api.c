@@ -450,6 +450,7 @@ static void test_scenario_strict_json(void **u)
     (void)u;
     REFUSED("{\"hosts\": [\"a\xc0\xaf\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xc0");
     REFUSED("{\"hosts\": [\"\xed\xa0\x80\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xed");
+    REFUSED("{\"hosts\": [\"\xed\xbf\xbf\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xed");
     REFUSED("{\"hosts\": [\"\xf4\x90\x80\x80\"]}", WSEL_E_SYNTAX, "unable to decode byte 0xf4");
     REFUSED("{\"wheelSize\":\v3}", WSEL_E_SYNTAX, "");
     REFUSED("{\"wheelSize\": 3\f}", WSEL_E_SYNTAX, "");

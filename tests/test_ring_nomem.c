@@ -255,7 +255,8 @@ static long allocations(const char *text, size_t len)
 
 /* Valid multi-byte UTF-8 is read by the table reader itself (doc/ring.md §17): jansson's
  * tree is built only for texts the reader refuses. A text whose names hold 2-, 3- and
- * 4-byte characters makes exactly the allocations of the same text with as many ASCII
+ * 4-byte characters (among them the first of each length, and those on either side of
+ * the surrogates) makes exactly the allocations of the same text with as many ASCII
  * bytes in their place; read through jansson's tree, it would make many more. The same
  * holds for \u escapes against other escapes of the same length. */
 static void test_utf8_read_directly(void **u)
@@ -263,11 +264,13 @@ static void test_utf8_read_directly(void **u)
     (void)u;
     static const char utf8[] =
         "{\"wheelSize\": 8, \"hosts\": [\"h\xc3\xa9.test\", \"\xe2\x82\xac.test\","
-        " \"\xf0\x9f\x98\x80.test\", \"\xf4\x8f\xbf\xbf.test\"],"
+        " \"\xf0\x9f\x98\x80.test\", \"\xf4\x8f\xbf\xbf.test\","
+        " \"\xc2\x80\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xf0\x90\x80\x80.test\"],"
         " \"dns\": {\"h\xc3\xa9.test\": {\"fail\": \"timeout\"}}}";
     static const char ascii[] =
         "{\"wheelSize\": 8, \"hosts\": [\"hxx.test\", \"xxx.test\","
-        " \"xxxx.test\", \"yyyy.test\"],"
+        " \"xxxx.test\", \"yyyy.test\","
+        " \"zzzzzzzzzzzzzzz.test\"],"
         " \"dns\": {\"hxx.test\": {\"fail\": \"timeout\"}}}";
     assert_int_equal(sizeof utf8, sizeof ascii);
     long a = allocations(ascii, sizeof ascii - 1), b = allocations(utf8, sizeof utf8 - 1);
