@@ -106,6 +106,10 @@ case_ "CNAME with a control byte" 1 "" \
     "r => { a => [ \"a\\001b.example.net.\", 1 ] }"
 case_ "plain CNAME: silent" 0 "" \
     "r => { a => [ ab.example.net., 1 ] }"
+case_ "CNAME with DEL (byte 127, the first past the printable ones)" 1 "byte .127 in label 1" \
+    "r => { a => [ \"a\\127b.example.net.\", 1 ] }"
+case_ "CNAME with ! and ~ (the printable bounds): silent" 0 "" \
+    "r => { a => [ \"a!b~c.example.net.\", 1 ] }"
 
 # 9. a parameter no set reads whose value would be an error where read
 case_ "top up_thresh 2, overridden by every resource" 1 "up_thresh" \
