@@ -1597,6 +1597,55 @@ static void collect(void *ctx, const wsel_gslb_event *ev)
     strcat(l->text, "\n");
 }
 
+/* Each member-traversal event's member index, reason and depends, as "i:reason:depends ". */
+static void collect_depends(void *ctx, const wsel_gslb_event *ev)
+{
+    char *out = ctx;
+    if (ev->kind == WSEL_GSLB_EV_MEMBER_TRAVERSAL)
+        sprintf(out + strlen(out), "%ld:%d:%ld ", ev->member, (int)ev->reason, ev->depends);
+}
+
+/* A member unavailable through depends-on names the failed entry, written as in the
+ * config (include/wsel/gslb.h: "dependency:SERVER:VS"), and "dependency:cycle" only for
+ * the entry that closes a cycle; the same on a later query, when the availability of the
+ * inputs is already known (it was decided for the pool before any member was logged, and
+ * is kept per inputs generation). t:a depends on t:b (up) and t:c (down): entry 1, t:c;
+ * t:x and t:y depend on each other: deciding t:x decides t:y first, whose entry back to
+ * t:x closes the cycle. A member down for another reason has depends -1. */
+static void decision_log_dependency(void **s)
+{
+    (void)s;
+    run r;
+    run_init(&r, SERVERS
+             "gtm server t { virtual-servers { a { destination 10.1.0.1:80 depends-on { t:b t:c } }"
+             " b { destination 10.1.0.2:80 } c { destination 10.1.0.3:80 }"
+             " x { destination 10.1.0.4:80 depends-on { t:y } } y { destination 10.1.0.5:80 depends-on { t:x } } } }\n"
+             POOL1("", "t:a t:x t:y s1:v2 s1:v1") WIDE1,
+             "{\"members\": {\"t:a\": {\"up\": true}, \"t:b\": {\"up\": true}, \"t:c\": {\"up\": false},"
+             " \"t:x\": {\"up\": true}, \"t:y\": {\"up\": true}, " UP(1) "}}");
+    const char *want =
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=t:a result=skipped reason=dependency:t:c\n"
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=t:x result=skipped reason=dependency:t:y\n"
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=t:y result=skipped reason=dependency:cycle\n"
+        "pool-member-traversal pool=/Common/p step=preferred method=round-robin member=s1:v2 result=skipped reason=down\n";
+    for (int k = 0; k < 2; k++) {
+        lines l = {"", 0, r.cfg};
+        wsel_gslb_log log = {WSEL_GSLB_LOG_ALL, collect, &l};
+        assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &log, &r.o, NULL), 0);
+        if (!strstr(l.text, want))
+            fail_msg("query %d's log:\n%s", k + 1, l.text);
+    }
+    char ev[256] = "";
+    wsel_gslb_log raw = {WSEL_GSLB_LOG_ALL, collect_depends, ev};
+    assert_int_equal(wsel_gslb_resolve(r.cfg, 0, r.in, r.st, &raw, &r.o, NULL), 0);
+    char exp[256];
+    snprintf(exp, sizeof exp, "0:%d:1 1:%d:0 2:%d:-1 3:%d:-1 ", (int)WSEL_GSLB_WHY_DEPENDENCY,
+             (int)WSEL_GSLB_WHY_DEPENDENCY, (int)WSEL_GSLB_WHY_DEPENDENCY, (int)WSEL_GSLB_WHY_DOWN);
+    if (strncmp(ev, exp, strlen(exp)) != 0)
+        fail_msg("events %s, expected %s...", ev, exp);
+    run_free(&r);
+}
+
 static void decision_log(void **s)
 {
     (void)s;
@@ -2272,6 +2321,7 @@ WSEL_TEST_MAIN("gslb",
                cmocka_unit_test(properties_generated),
                cmocka_unit_test(round_trip_generated),
                cmocka_unit_test(decision_log),
+               cmocka_unit_test(decision_log_dependency),
                cmocka_unit_test(subnet_match_is_mask),
                cmocka_unit_test(topology_regions_nested_exponential),
                cmocka_unit_test(topology_regions_deep_chain),

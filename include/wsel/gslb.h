@@ -532,7 +532,8 @@ typedef struct wsel_gslb_event {
     long long cur;            /* RATIO: the pick's smooth-WRR counter after the pick */
     double value;             /* TOPOLOGY: the pool's score; BEST: the best value */
     int metric;               /* BEST, NO_METRIC: the wsel_gslb_metric; -1 QoS or none */
-    long depends;             /* DEPENDENCY: index into the member VS's depends-on; -1 cycle */
+    long depends;             /* DEPENDENCY: index into the member VS's depends-on (the
+                                 failed entry), -1 the entry closing a cycle; else -1 */
     bool tie;                 /* SCORE, BEST: tied values, broken by round robin */
     bool unverified;          /* member selection: a fallback with verify disabled */
     wsel_gslb_addr ldns;      /* pool selection: the LDNS (family 0: none) */

@@ -8,23 +8,34 @@
 bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
 {
     uint8_t *mark = q->st->vs_mark;
-    if (mark[v] == 2)
-        return true;
-    if (mark[v] == 3 || mark[v] == 1) /* 1: a depends-on cycle (lint G021) */
+    if (mark[v] >= 2) { /* decided earlier, maybe by a query without a log */
+        if (why_dep)
+            *why_dep = q->st->vs_dep[v];
+        return mark[v] == 2;
+    }
+    if (mark[v] == 1) { /* (never: a VS being decided is not looked up again) */
+        if (why_dep)
+            *why_dep = -1;
         return false;
+    }
     mark[v] = 1;
     const wsel_gslb_vs *vs = &q->cfg->vs[v];
     bool ok = q->cfg->servers[vs->server].enabled && vs->enabled && q->in->vs[v].up &&
               !q->in->vs[v].limit;
+    int8_t dep = -1;
     for (size_t d = 0; ok && d < vs->n_depends; d++) {
         long t = vs->depends[d];
-        if (t < 0 || !wsel__gslb_vs_ok(q, (size_t)t, NULL)) {
+        if (t >= 0 && mark[t] == 1) { /* a VS still being decided: a cycle (lint G021) */
             ok = false;
-            if (why_dep)
-                *why_dep = (long)d;
+        } else if (t < 0 || !wsel__gslb_vs_ok(q, (size_t)t, NULL)) {
+            ok = false;
+            dep = (int8_t)d; /* at most WSEL_GSLB_MAX_DEPENDS (64) entries */
         }
     }
+    q->st->vs_dep[v] = dep;
     mark[v] = ok ? 2 : 3;
+    if (why_dep)
+        *why_dep = dep;
     return ok;
 }
 

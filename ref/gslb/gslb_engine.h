@@ -72,6 +72,8 @@ struct wsel_gslb_state {
     uint64_t mark_gen;
     uint64_t epoch;                       /* bumped with each new (mark_in, mark_gen) */
     uint8_t *vs_mark;                     /* availability DFS: 0 new, 1 visiting, 2 ok, 3 down */
+    int8_t *vs_dep;                       /* a VS marked 3 through its depends-on: the failed
+                                             entry's index, -1 when it closed a cycle */
     uint8_t *pool_mark;                   /* 0 unknown, 2 available, 3 not */
     /* each pool's member eligibility (A-29): elig[elig_off[p] * 2 + i] available,
      * [... + n + i] configured (a fallback with verify off); elig_mark[p] bit 1, bit 2 */
@@ -147,7 +149,10 @@ typedef struct wsel__gslb_why {
 
 /* Virtual server v available (its server, itself, up, no limit, every depends-on target;
  * a cycle makes every VS on it unavailable), worked out once per inputs generation into
- * the state's vs_mark. *why_dep (may be NULL): the first failed depends-on entry. */
+ * the state's vs_mark. *why_dep (may be NULL): for a VS unavailable through its depends-on,
+ * the failed entry (the first whose target is unresolved or unavailable), or -1 when the
+ * entry names a VS still being decided: the entry that closes a cycle. Kept in vs_dep, so
+ * a later look-up (a member's log line after the pool's availability) gets the same. */
 bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep);
 
 /* Configured: server, VS and member enabled; what a fallback with verify off honours. */

@@ -21,6 +21,7 @@ void wsel_gslb_state_free(wsel_gslb_state *st)
     free(st->prec);
     free(st->random);
     free(st->vs_mark);
+    free(st->vs_dep);
     free(st->pool_mark);
     free(st->elig);
     free(st->elig_off);
@@ -45,6 +46,7 @@ static bool alloc_caches(wsel_gslb_state *st, const wsel_gslb_config *cfg)
     size_t np = cfg->n_pools ? cfg->n_pools : 1, nw = cfg->n_wideips ? cfg->n_wideips : 1;
     size_t n_members = 0;
     st->vs_mark = calloc(cfg->n_vs ? cfg->n_vs : 1, 1);
+    st->vs_dep = calloc(cfg->n_vs ? cfg->n_vs : 1, 1);
     st->pool_mark = calloc(np, 1);
     st->sp = calloc(np, sizeof *st->sp);
     st->elig_off = calloc(np, sizeof *st->elig_off);
@@ -60,7 +62,7 @@ static bool alloc_caches(wsel_gslb_state *st, const wsel_gslb_config *cfg)
     st->w_mark = calloc(nw, 1);
     st->region_order = calloc(cfg->n_regions ? cfg->n_regions : 1, sizeof *st->region_order);
     st->region_in = calloc(cfg->n_regions ? 2 * cfg->n_regions : 1, 1);
-    if (!st->vs_mark || !st->pool_mark || !st->sp || !st->elig_off || !st->elig ||
+    if (!st->vs_mark || !st->vs_dep || !st->pool_mark || !st->sp || !st->elig_off || !st->elig ||
         !st->elig_mark || !st->w_avail || !st->w_ok || !st->w_n_avail || !st->w_mark ||
         !st->region_order || !st->region_in)
         return false;
