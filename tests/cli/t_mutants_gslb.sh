@@ -125,4 +125,23 @@ jqok '.queries[0].addresses == ["10.0.0.1"] and .state.pool["/Common/p"].preferr
       {"s1:v1": {"w": 1000000, "cur": -1}, "s1:v2": {"w": 1, "cur": 1}}' \
     "a dynamic-ratio weight below 1 counts as 1: the state holds w 1 and cur 1 for v2"
 
+# ref/gslb/gslb_wideip.c@f1790d42d1:aor:+:-:2 -- a wide IP's pools after the one its method
+# picked are tried in list order from there, wrapping round to the first (doc/gslb.md §4,
+# A-23). p2 and p3 fall through (topology without records, alternate and fallback none:
+# next-pool); p1 answers. Round robin starts query 1 at p1 and query 2 at p2, which then
+# tries p3 and wraps to p1.
+cat >"$TMP/rest.conf" <<'EOF2'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } } }
+gtm pool a /Common/p1 { load-balancing-mode round-robin alternate-mode none fallback-mode none members { s1:v1 } }
+gtm pool a /Common/p2 { load-balancing-mode topology alternate-mode none fallback-mode none members { s1:v2 } }
+gtm pool a /Common/p3 { load-balancing-mode topology alternate-mode none fallback-mode none members { s1:v3 } }
+gtm wideip a /Common/w.example.com { pool-lb-mode round-robin pools { p1 p2 p3 } }
+EOF2
+printf '%s\n' '{"members": {"s1:v1": {"up": true}, "s1:v2": {"up": true}, "s1:v3": {"up": true}}}' >"$TMP/rest.json"
+run gslb resolve "$TMP/rest.conf" w.example.com --inputs "$TMP/rest.json" -n 2 --json --log pool-traversal
+is_rc 0 "three pools, two falling through: resolves"
+jqok '[.queries[] | [.log[] | select(.result == "selected") | .pool]] ==
+      [["/Common/p1"], ["/Common/p2", "/Common/p3", "/Common/p1"]] and [.queries[].addresses[0]] == ["10.0.0.1", "10.0.0.1"]' \
+    "pools after the picked one in list order, wrapping: p1; then p2, p3, p1"
+
 done_testing
