@@ -144,4 +144,19 @@ jqok '[.queries[] | [.log[] | select(.result == "selected") | .pool]] ==
       [["/Common/p1"], ["/Common/p2", "/Common/p3", "/Common/p1"]] and [.queries[].addresses[0]] == ["10.0.0.1", "10.0.0.1"]' \
     "pools after the picked one in list order, wrapping: p1; then p2, p3, p1"
 
+# core/gslb/gslb_lint.c@b8b51e04db:const:3:2:1 -- findings are ordered by object: servers,
+# pools, wide IPs, then the others (include/wsel/gslb.h, wsel_gslb_lint), so a topology
+# record's G013 comes after every wide IP's, even a wide IP later in the list (w2, the
+# second) than the record's index (the first record).
+cat >"$TMP/l13.conf" <<'EOF2'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }
+gtm pool a /Common/p { members { s1:v1 } }
+gtm wideip a /Common/w1.example.com { pools { p } }
+gtm wideip a /Common/w2.example.com { pools { p nope } }
+gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/nope { score 1 }
+EOF2
+run gslb check "$TMP/l13.conf" --json
+jqok '[.findings[] | select(.code == "G013") | .object] == ["gtm wideip a /Common/w2.example.com", "gtm topology (line 5)"]' \
+    "lint order: the second wide IP's G013, then the first topology record's"
+
 done_testing
