@@ -87,4 +87,18 @@ is_rc 0 "ring diff k2 (text): exit 0"
 holds '  10 slots changed owner (100.0000% of keys); smallest possible 10 (100.0000%); 0 between untouched addresses' \
     "ring diff k2, first add: smallest possible 10 slots, 100 % of the 10-slot wheel"
 
+# cli/ring/ring_cli.c@9ca8c93a7e:lcr:&&:||:1 -- a ring command out of memory exits 3 saying
+# so (EXIT STATUS), also when what failed is the snapshot's own slot buffer while the
+# output buffer still had room: with each allocation of `ring run k2 --json` refused
+# alone, a run exits 3 or prints exactly the output of a run without the fault.
+same_as_plain() { cmp -s "$TMP/out" "$TMP/plain" || echo output; }
+if oom_setup; then
+    "$WSEL" ring run "$EXAMPLES/ring/k2.json" --json >"$TMP/plain"
+    each_refused same_as_plain ring run "$EXAMPLES/ring/k2.json" --json
+    [ -z "$bad" ]
+    ok $? "ring run k2 --json, each of $n allocations refused alone: exit 3, or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
+else
+    T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
+fi
+
 done_testing

@@ -86,26 +86,6 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP fast-avx2 not available on this CPU"
 fi
 
-# each_refused CHECK ARGS...: `wsel ARGS` (--json) once to count its allocations, then once
-# with each allocation refused alone (tests/cli/failmalloc.c, WSEL_FAILMALLOC_ONCE: the
-# later ones succeed, so nothing masks a failure that went unreported). A run must exit 3
-# saying "out of memory", or exit 0 with output the shell function CHECK accepts (CHECK
-# reads $TMP/out and prints why it does not). Sets $n and $bad ("ALLOCATION:why" ...).
-each_refused() {
-    check=$1; shift
-    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" "$@" >/dev/null 2>&1
-    n=$(cat "$TMP/count"); i=0; bad=""
-    while [ "$i" -le "$n" ]; do
-        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
-        if [ "$RC" -eq 0 ]; then
-            for why in $($check); do bad="$bad $i:$why"; done
-        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
-            bad="$bad $i:exit$RC"
-        fi
-        i=$((i + 1))
-    done
-}
-
 # The 2^13-answer sample's draws all counted (short) and its answers in order (order).
 all_drawn_in_order() {
     jq -e '[.answers[] | .count] | add == 300' "$TMP/out" >/dev/null 2>&1 || echo short

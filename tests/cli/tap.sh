@@ -120,6 +120,26 @@ oom_sweep() {
     ok $? "$name out of memory after each of $n allocations: exit 3 or the whole output${bad:+ (failed at:$(echo "$bad" | cut -c1-150))}"
 }
 
+# each_refused CHECK ARGS...: `wsel ARGS` (--json) once to count its allocations, then once
+# with each allocation refused alone (tests/cli/failmalloc.c, WSEL_FAILMALLOC_ONCE: the
+# later ones succeed, so nothing masks a failure that went unreported). A run must exit 3
+# saying "out of memory", or exit 0 with output the shell function CHECK accepts (CHECK
+# reads $TMP/out and prints why it does not). Sets $n and $bad ("ALLOCATION:why" ...).
+each_refused() {
+    check=$1; shift
+    LD_PRELOAD="$FM" WSEL_FAILMALLOC_COUNT="$TMP/count" "$WSEL" "$@" >/dev/null 2>&1
+    n=$(cat "$TMP/count"); i=0; bad=""
+    while [ "$i" -le "$n" ]; do
+        LD_PRELOAD="$FM" WSEL_FAILMALLOC=$i WSEL_FAILMALLOC_ONCE=1 "$WSEL" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?
+        if [ "$RC" -eq 0 ]; then
+            for why in $($check); do bad="$bad $i:$why"; done
+        elif [ "$RC" -ne 3 ] || ! grep -q "out of memory" "$TMP/err"; then
+            bad="$bad $i:exit$RC"
+        fi
+        i=$((i + 1))
+    done
+}
+
 holds() { # holds FIXED-TEXT NAME: a line of stdout ($TMP/out) holds FIXED-TEXT
     grep -qF -- "$1" "$TMP/out"; r=$?
     [ $r -eq 0 ] || echo "# no line of stdout holds: $1"
