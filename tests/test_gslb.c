@@ -2249,6 +2249,21 @@ static void api_null_handles(void **s)
     assert_string_equal(wsel_gslb_result_name(WSEL_GSLB_R_SKIPPED), "skipped");
     assert_string_equal(wsel_gslb_result_name(WSEL_GSLB_R_MATCHED), "matched");
     assert_string_equal(wsel_gslb_result_name((wsel_gslb_result)(WSEL_GSLB_R_MATCHED + 1)), "?");
+    /* the step, outcome and rcode names: first, last, the value after the last and one far
+     * past it are "?" (kills core/gslb/gslb_model.c@92c29294c8:aor:/:*:1, whose bound of
+     * 48 entries read past the six step names) */
+    assert_string_equal(wsel_gslb_step_name(WSEL_GSLB_STEP_PREFERRED), "preferred");
+    assert_string_equal(wsel_gslb_step_name(WSEL_GSLB_STEP_NONE), "none");
+    assert_string_equal(wsel_gslb_step_name((wsel_gslb_step)(WSEL_GSLB_STEP_NONE + 1)), "?");
+    assert_string_equal(wsel_gslb_step_name((wsel_gslb_step)40), "?");
+    assert_string_equal(wsel_gslb_outcome_name(WSEL_GSLB_O_ANSWER), "answer");
+    assert_string_equal(wsel_gslb_outcome_name(WSEL_GSLB_O_RCODE), "rcode");
+    assert_string_equal(wsel_gslb_outcome_name((wsel_gslb_outcome_kind)(WSEL_GSLB_O_RCODE + 1)), "?");
+    assert_string_equal(wsel_gslb_outcome_name((wsel_gslb_outcome_kind)40), "?");
+    assert_string_equal(wsel_gslb_rcode_name(0), "noerror");
+    assert_string_equal(wsel_gslb_rcode_name(10), "notzone");
+    assert_string_equal(wsel_gslb_rcode_name(11), "?");
+    assert_string_equal(wsel_gslb_rcode_name(80), "?");
     wsel_gslb_state_free(st);
     wsel_gslb_inputs_free(in);
     wsel_gslb_config_free(c);
