@@ -329,6 +329,27 @@ static void test_bad_answers(void **u)
         assert_int_equal(wsel_ring_address_count(r), 1);
         wsel_ring_free(r);
     }
+    /* and the largest SRV port, priority and weight are taken (65535 each, the weight
+     * WSEL_RING_MAX_WEIGHT): the address has port 65535 and that weight */
+    static const wsel_ring_entry top = {"10.0.0.9", 30, 65535, WSEL_RING_MAX_WEIGHT, 65535};
+    wsel_ring_record rec = {false, NULL, WSEL_RING_SRV, &top, 1};
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = one_record;
+    o.dns.ctx = &rec;
+    o.wheel_size = 8;
+    wsel_ring *r = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    if (wsel_ring_add_host(r, "h.test", 80, 10, &err) != WSEL_OK)
+        fail_msg("SRV 65535/65535/%u: %s", WSEL_RING_MAX_WEIGHT, err.message);
+    assert_int_equal(wsel_ring_address_count(r), 1);
+    wsel_ring_address a;
+    wsel_ring_address_get(r, 0, &a);
+    assert_string_equal(a.ip, "10.0.0.9");
+    assert_int_equal(a.port, 65535);
+    assert_int_equal(a.weight, WSEL_RING_MAX_WEIGHT);
+    wsel_ring_free(r);
 }
 
 static void test_scenario_runs(void **u)
