@@ -360,6 +360,23 @@ static void test_sidak(void **state)
     assert_true(r.p == 0.0 && r.impossible == 3);
 }
 
+/* wsel__chisq_one_of (odds/stat.h): an impossible count makes the statistic infinite, p 0
+ * and df at least 1, never "nothing to test", also when a single outcome is possible (one
+ * bin: df 0 before that rule) and when the bins give df 1 themselves. */
+static void test_one_of_impossible(void **state)
+{
+    (void)state;
+    double obs[] = { 5, 1 }, p[] = { 1.0, 0.0 };
+    wsel__stat r = wsel__chisq_one_of(obs, p, 2, 6);
+    assert_true(r.impossible == 1 && r.df == 1 && r.p == 0.0 && isinf(r.stat));
+    double obs2[] = { 30, 30, 2 }, p2[] = { 0.5, 0.5, 0.0 };
+    r = wsel__chisq_one_of(obs2, p2, 3, 62);
+    assert_true(r.impossible == 2 && r.df == 1 && r.p == 0.0 && isinf(r.stat));
+    double obs3[] = { 31, 31 };
+    r = wsel__chisq_one_of(obs3, p2, 2, 62); /* nothing impossible drawn: an ordinary fit */
+    assert_true(r.impossible == 0 && r.df == 1 && r.p == 1.0 && r.stat == 0.0);
+}
+
 /* wsel_resolver_new_for(): the one resource answers as with a resolver of the whole
  * config, word for word; any other resource is refused by every engine. */
 static void test_resolver_for(void **state)
@@ -414,6 +431,7 @@ int main(int argc, char **argv)
     large = argc > 1 && strcmp(argv[1], "--large") == 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sidak),
+        cmocka_unit_test(test_one_of_impossible),
         cmocka_unit_test(test_resolver_for),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_detects),
