@@ -159,4 +159,17 @@ run gslb check "$TMP/l13.conf" --json
 jqok '[.findings[] | select(.code == "G013") | .object] == ["gtm wideip a /Common/w2.example.com", "gtm topology (line 5)"]' \
     "lint order: the second wide IP's G013, then the first topology record's"
 
+# ref/gslb/gslb_select.c@a1def4987e:ror:!=:==:1 -- answers beyond the first come from the
+# method's own order (doc/gslb.md A-36): for lowest-round-trip-time, by RTT. RTTs 30, 10,
+# 20, 40 with max-answers-returned 3: v2 (10), then v3 (20), then v1 (30).
+cat >"$TMP/mx.conf" <<'EOF2'
+gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } v2 { destination 10.0.0.2:80 } v3 { destination 10.0.0.3:80 } v4 { destination 10.0.0.4:80 } } }
+gtm pool a /Common/p { load-balancing-mode lowest-round-trip-time max-answers-returned 3 alternate-mode none fallback-mode none members { s1:v1 s1:v2 s1:v3 s1:v4 } }
+gtm wideip a /Common/w.example.com { pools { p } }
+EOF2
+printf '%s\n' '{"members": {"s1:v1": {"up": true, "rtt_us": 30}, "s1:v2": {"up": true, "rtt_us": 10}, "s1:v3": {"up": true, "rtt_us": 20}, "s1:v4": {"up": true, "rtt_us": 40}}}' >"$TMP/mx.json"
+run gslb resolve "$TMP/mx.conf" w.example.com --inputs "$TMP/mx.json" --json
+jqok '.queries[0].addresses == ["10.0.0.2", "10.0.0.3", "10.0.0.1"]' \
+    "max-answers-returned 3 by lowest RTT: 10, 20, 30 (v2, v3, v1)"
+
 done_testing
