@@ -105,7 +105,14 @@ static void t_bad_args(void **state)
     wsel__json j;
     assert_int_equal(wsel__json_parse(&j, "x", NULL, 3, &err), WSEL_E_ARG);
     assert_null(j.root);
+    /* an argument error has no place in the text (include/wsel/common.h: line and col 0) */
+    assert_string_equal(err.file, "x");
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
+    assert_string_equal(err.message, "no JSON text given");
     assert_int_equal(wsel__json_parse(NULL, "x", "{}", 2, &err), WSEL_E_ARG);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(err.col, 0);
     /* text NULL with len 0 is the empty text */
     assert_int_equal(wsel__json_parse(&j, "x", NULL, 0, &err), WSEL_E_SYNTAX);
     /* not NUL-terminated: only len bytes are read */
