@@ -23,6 +23,19 @@ jqok '[.findings[] | select(.code == "G035" or .code == "G036") | .object] ==
       ["gtm pool aaaa /Common/p", "gtm pool aaaa /Common/p4"] or
       [.findings[] | select(.code == "G035" or .code == "G036") | .object] ==
       ["gtm pool aaaa /Common/p4", "gtm pool aaaa /Common/p"]' "G035/G036 name the AAAA pools"
+# their messages name both families (doc/gslb.md A-43): the members' and the pool's
+jqok '[.findings[] | select(.code == "G035" or .code == "G036") | .message] | sort ==
+      ["member '"'s:v'"' has an IPv4 virtual server in a pool aaaa: it never answers (the pool answers IPv6 only)",
+       "type mismatch: every member'"'"'s virtual server is IPv4 (s:v first), a pool aaaa answers IPv6 only: its members never answer"]' \
+    "G035/G036 on AAAA pools: IPv4 members, the pool answers IPv6 only"
+printf '%s\n' 'gtm server /Common/s6 { datacenter /Common/DC1 product bigip virtual-servers { v { destination 2001:db8::1.80 } w { destination 10.0.0.1:80 } } }' \
+    'gtm pool a /Common/pa { members { s6:v } }' 'gtm pool a /Common/pb { members { s6:v s6:w } }' \
+    'gtm wideip a /Common/w.example.com { pools { pa pb } }' >"$TMP/a6.conf"
+run gslb check "$TMP/a6.conf" --json
+jqok '[.findings[] | select(.code == "G035" or .code == "G036") | .message] ==
+      ["type mismatch: every member'"'"'s virtual server is IPv6 (s6:v first), a pool a answers IPv4 only: its members never answer",
+       "member '"'s6:v'"' has an IPv6 virtual server in a pool a: it never answers (the pool answers IPv4 only)"]' \
+    "G035/G036 on A pools: IPv6 members, the pool answers IPv4 only"
 run gslb check "$C"
 has "$TMP/out" '5 virtual servers\), 7 pools, 7 wide IPs' "7 pools and 7 wide IPs read (A and AAAA of one name are two)"
 # one name space per type: an A and an AAAA pool of one name are two, two A pools are one twice
