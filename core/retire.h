@@ -22,7 +22,8 @@ void wsel__retire(wsel__retired *r, void *p);
 /* Writer's quiet point: hands every kept pointer to take(ctx, p) -- which frees it or
  * keeps it for reuse -- and empties the list; returns how many it handed over. */
 size_t wsel__reclaim(wsel__retired *r, void (*take)(void *ctx, void *p), void *ctx);
-/* At the end: reclaims everything into take, then frees the list itself. */
+/* At the end: reclaims everything into take, then frees the list itself, leaving it
+ * empty (it may be freed again, or used anew). */
 void wsel__retired_free(wsel__retired *r, void (*take)(void *ctx, void *p), void *ctx);
 
 #endif

@@ -21,6 +21,7 @@
 #include "../core/internal.h"
 #include "../core/io.h"
 #include "../core/isa.h"
+#include "../core/retire.h"
 
 /* The kinds the exit status depends on: out of memory (3), the call or the build (2),
  * a file that cannot be read (2), bad content (1 or 2 by role). */
@@ -352,12 +353,59 @@ static void test_resolver_by_engine(void **unused)
     wsel_config_free(cfg);
 }
 
+/* take() for test_retired_list: records each pointer handed over, in order. */
+static void take_note(void *ctx, void *p)
+{
+    char *seen = ctx;
+    size_t n = strlen(seen);
+    seen[n] = *(char *)p;
+    seen[n + 1] = '\0';
+}
+
+/* core/retire.h: only reserved room keeps a pointer (NULL never); a reclaim hands every
+ * kept pointer over in the order kept and empties the list; the final free hands over
+ * the rest and leaves an empty list, which may be freed again or used anew. */
+static void test_retired_list(void **state)
+{
+    (void)state;
+    static char a = 'a', b = 'b', c = 'c', d = 'd';
+    char seen[16] = "";
+    wsel__retired r = {NULL, 0, 0};
+    wsel__retire(&r, &a); /* no room reserved: not kept */
+    assert_int_equal(r.n, 0);
+    assert_true(wsel__retire_reserve(&r, 2));
+    wsel__retire(&r, &a);
+    wsel__retire(&r, NULL);
+    wsel__retire(&r, &b);
+    assert_int_equal(r.n, 2);
+    assert_false(wsel__retire_reserve(&r, SIZE_MAX)); /* n + more would overflow */
+    assert_int_equal(wsel__reclaim(&r, take_note, seen), 2);
+    assert_string_equal(seen, "ab");
+    assert_int_equal(r.n, 0);
+    assert_int_equal(wsel__reclaim(&r, take_note, seen), 0);
+    assert_true(wsel__retire_reserve(&r, 2));
+    wsel__retire(&r, &c);
+    wsel__retire(&r, &d);
+    wsel__retired_free(&r, take_note, seen);
+    assert_string_equal(seen, "abcd");
+    assert_null(r.v);
+    assert_int_equal(r.n, 0);
+    assert_int_equal(r.cap, 0);
+    wsel__retired_free(&r, take_note, seen); /* again: nothing handed over, nothing freed */
+    assert_string_equal(seen, "abcd");
+    assert_true(wsel__retire_reserve(&r, 1)); /* and used anew */
+    wsel__retire(&r, &a);
+    wsel__retired_free(&r, take_note, seen);
+    assert_string_equal(seen, "abcda");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_code_has_text_and_kind),
         cmocka_unit_test(test_systems),
         cmocka_unit_test(test_isa_levels),
+        cmocka_unit_test(test_retired_list),
         cmocka_unit_test(test_addr_text),
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_grow),
