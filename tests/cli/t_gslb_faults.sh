@@ -458,6 +458,16 @@ gtm topology ldns: subnet 0.0.0.0/0 server: subnet 10.0.0.0/30 { }" "pool: a mem
 fires G021 error "gtm server /Common/t { virtual-servers { a { destination 10.1.0.1:80 depends-on { t:a } } } }
 gtm pool a p { members { t:a } }
 $W" "a VS depending on itself"
+# ... and exactly the VSs on the cycle: t:b and t:c depend on each other; t:a (the first
+# VS, depending on nothing) and t:d (depending on the cycle, not on it) are not named
+conf "gtm server /Common/t { virtual-servers { a { destination 10.1.0.1:80 }
+ b { destination 10.1.0.2:80 depends-on { t:c } } c { destination 10.1.0.3:80 depends-on { t:b } }
+ d { destination 10.1.0.4:80 depends-on { t:b } } } }
+gtm pool a p { members { t:a t:b t:c t:d } }
+$W"
+run gslb check "$C" --json
+jqok '[.findings[] | select(.code == "G021") | .object] == ["gtm server /Common/t virtual-server b", "gtm server /Common/t virtual-server c"]' \
+    "G021 names the two VSs of a cycle of two, not the first VS nor one depending on the cycle"
 # G028: static persistence with a /0 static-persist CIDR, IPv4 or IPv6
 fires G028 warning "$S1
 $(P 'load-balancing-mode static-persistence')
