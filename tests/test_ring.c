@@ -1613,7 +1613,12 @@ static void test_check_catches(void **u)
     a->pos = 0;
     a->disabled = true;
     assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    assert_string_equal(err.message, "ring: disabled address 10.0.0.1 left behind");
     a->disabled = false;
+    a->host = r->h[1]; /* an address whose host pointer names another host */
+    assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    assert_string_equal(err.message, "ring: address 10.0.0.1 points at the wrong host");
+    a->host = r->h[0];
     r->nfree = 1; /* a slot both free and owned */
     r->free[0] = s;
     assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
