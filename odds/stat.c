@@ -8,12 +8,18 @@
 
 typedef struct bin {
     double obs, exp;
+    size_t i; /* its place in the input: ties keep the input order */
 } bin;
 
+/* A total order (expected count, then input place), so that the pool takes the same bins
+ * whatever sort qsort does: glibc merges (stable) when it can allocate a scratch buffer
+ * and falls back to an unstable quicksort when it cannot. */
 static int bin_cmp(const void *a, const void *b)
 {
-    double x = ((const bin *)a)->exp, y = ((const bin *)b)->exp;
-    return (x > y) - (x < y);
+    const bin *x = a, *y = b;
+    if (x->exp != y->exp)
+        return x->exp < y->exp ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
 }
 
 wsel__stat wsel__chisq_gof(const double *obs, const double *exp, size_t n)
@@ -33,11 +39,12 @@ wsel__stat wsel__chisq_gof(const double *obs, const double *exp, size_t n)
         }
         b[m].obs = obs[i];
         b[m].exp = exp[i];
+        b[m].i = i;
         m++;
     }
     qsort(b, m, sizeof *b, bin_cmp);
     size_t first = 0;
-    bin pool = { 0.0, 0.0 };
+    bin pool = { 0.0, 0.0, 0 };
     while (first < m && (b[first].exp < WSEL__MIN_EXPECTED ||
                          (first > 0 && pool.exp < WSEL__MIN_EXPECTED))) {
         pool.obs += b[first].obs;

@@ -25,7 +25,8 @@ typedef struct wsel__stat {
 } wsel__stat;
 
 /* Pearson goodness of fit of counts obs[] against expected counts exp[] (same total).
- * The pooling rule, the only one in wsel: bins are sorted by expected count; every bin
+ * The pooling rule, the only one in wsel: bins are sorted by expected count (equal ones
+ * in input order, so the result does not depend on the sort qsort does); every bin
  * expecting fewer than WSEL__MIN_EXPECTED joins one pool, smallest first, and while
  * that pool still expects fewer it takes in the next smallest bin too. The pool then
  * counts as one bin. Bins with exp == 0 are not tested but any count in them is
