@@ -194,4 +194,21 @@ d=$(sed -n 's/^  \([0-9]*\) distinct answers drawn, most frequent first:$/\1/p' 
 [ $r -eq 0 ] || echo "# exit $RC, $n answer lines, '$d' distinct"
 ok $r "sample, 5 draws of big_multi: each distinct answer listed once ($d)"
 
+# cli/weighted/weighted_answers.c@c8e1c45ffd:aor:/:*:1 -- explain --json: an answer's
+# p_exact is the product of its sets' exact fractions, "num/den when the probability is
+# exactly that fraction (in lowest terms, both parts below 2^64), else null" (wsel(1),
+# explain). Worked with Python's fractions: single sets
+# 999983:1 and 999979:1 give (999983/999984)(999979/999980) = 999962000357/999964000320
+# and the other three; multi sets whose heaviest item is always in (a 999983, b 2, c 3;
+# d 999979, e 5, f 7) give each set's answers denominators 999983^2 and 999979^2, whose
+# product (about 1e24) needs more than 64 bits: every p_exact null.
+printf 'r => { addrs_v4 => { a => [ 192.0.2.1, 999983 ], b => [ 192.0.2.2, 1 ] }\n       addrs_v6 => { d => [ 2001:db8::1, 999979 ], e => [ 2001:db8::2, 1 ] } }\n' >"$TMP/ex1.conf"
+run explain --stanza "$TMP/ex1.conf" --json
+jqok '[.resources[0].answers[] | .p_exact] == ["999962000357/999964000320", "999983/999964000320", "999979/999964000320", "1/999964000320"]' \
+    "explain: exact products of two sets' fractions, reduced"
+printf 'r => { addrs_v4 => { multi => true, a => [ 192.0.2.1, 999983 ], b => [ 192.0.2.2, 2 ], c => [ 192.0.2.3, 3 ] }\n       addrs_v6 => { multi => true, d => [ 2001:db8::1, 999979 ], e => [ 2001:db8::2, 5 ], f => [ 2001:db8::3, 7 ] } }\n' >"$TMP/ex2.conf"
+run explain --stanza "$TMP/ex2.conf" --json
+jqok '(.resources[0].answers | length) == 16 and ([.resources[0].answers[] | .p_exact] | unique) == [null]' \
+    "explain: products past 64 bits are not exact (null), all 16 answers"
+
 done_testing
