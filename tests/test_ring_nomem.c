@@ -292,6 +292,32 @@ static void test_utf8_read_directly(void **u)
         fail_msg("%ld allocations for the \\u escapes, %ld for the others", b, a);
 }
 
+/* {"dns": {...}} with n hosts failing. */
+static size_t dns_object(char *t, int n)
+{
+    size_t len = (size_t)sprintf(t, "{\"dns\": {");
+    for (int i = 0; i < n; i++)
+        len += (size_t)sprintf(t + len, "%s\"n%03d.test\": {\"fail\": \"timeout\"}", i ? ", " : "", i);
+    len += (size_t)sprintf(t + len, "}}");
+    return len;
+}
+
+/* Objects past 16 members are checked for repeated names through a hash (doc/ring.md
+ * §17), by the table reader itself, whose allocations grow with the text's size by
+ * doubling: 80 members make at most a few more than 40 (its tables double once or
+ * twice). Read through the jansson fallback, each member would add allocations of its
+ * own (40 more at least). */
+static void test_large_object_read_directly(void **u)
+{
+    (void)u;
+    static char a[4096], b[8192];
+    size_t la = dns_object(a, 40), lb = dns_object(b, 80);
+    long na = allocations(a, la), nb = allocations(b, lb);
+    if (nb > na + 4)
+        fail_msg("%ld allocations for 80 members, %ld for 40", nb, na);
+}
+
 #endif
 
-NOMEM_MAIN("ring_nomem", cmocka_unit_test(test_nomem), cmocka_unit_test(test_utf8_read_directly))
+NOMEM_MAIN("ring_nomem", cmocka_unit_test(test_nomem), cmocka_unit_test(test_utf8_read_directly),
+           cmocka_unit_test(test_large_object_read_directly))
