@@ -267,10 +267,32 @@ static void test_v6_destinations(void **state)
     }
 }
 
+/* Name spaces by type (core/gslb/gslb_internal.h, doc/gslb.md §1): an AAAA pool, wide
+ * IP, last path part and alias have their own spaces; servers, regions (and a space
+ * already typed) are shared, whatever the type asked for. */
+static void test_name_spaces(void **u)
+{
+    (void)u;
+    static const int untyped[] = {WSEL__GSLB_NS_SERVER, WSEL__GSLB_NS_REGION, WSEL__GSLB_NS_POOL6,
+                                  WSEL__GSLB_NS_WIDEIP6, WSEL__GSLB_NS_LEAF6, WSEL__GSLB_NS_ALIAS6};
+    for (size_t i = 0; i < sizeof untyped / sizeof untyped[0]; i++) {
+        assert_int_equal(wsel__gslb_ns(untyped[i], WSEL_GSLB_TYPE_AAAA), untyped[i]);
+        assert_int_equal(wsel__gslb_ns(untyped[i], WSEL_GSLB_TYPE_A), untyped[i]);
+    }
+    static const int a[] = {WSEL__GSLB_NS_POOL, WSEL__GSLB_NS_WIDEIP, WSEL__GSLB_NS_LEAF, WSEL__GSLB_NS_ALIAS},
+                     aaaa[] = {WSEL__GSLB_NS_POOL6, WSEL__GSLB_NS_WIDEIP6, WSEL__GSLB_NS_LEAF6,
+                               WSEL__GSLB_NS_ALIAS6};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(wsel__gslb_ns(a[i], WSEL_GSLB_TYPE_A), a[i]);
+        assert_int_equal(wsel__gslb_ns(a[i], WSEL_GSLB_TYPE_AAAA), aaaa[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_linear),
+        cmocka_unit_test(test_name_spaces),
         cmocka_unit_test(test_names_duplicates),
         cmocka_unit_test(test_query_names),
         cmocka_unit_test(test_glob),
