@@ -23,7 +23,8 @@ typedef struct wsel__at {
  *   WSEL_E_IO     cannot open / is a directory / is a FIFO / cannot read: REASON
  *   WSEL_E_LIMIT  larger than the limit of N bytes
  *   WSEL_E_NOMEM  out of memory
- * The error is placed at `at` when given, else in the file itself without a position. */
+ * The error is placed at `at` when given, else in the file itself without a position;
+ * *data is then NULL and *len 0. */
 int wsel__read_file(const char *path, const char *what, size_t max_size, const wsel__at *at,
                     char **data, size_t *len, wsel_error *err);
 

@@ -322,6 +322,13 @@ static void test_read_file_on_fd0(void **unused)
     assert_int_equal(len, 3);
     assert_string_equal(data, "xyz");
     free(data);
+    /* a failure leaves no data: *data NULL and *len 0 (core/io.h), whatever they held */
+    data = (char *)path2;
+    len = 7;
+    rc = wsel__read_file(path2, "file", 100, NULL, &data, &len, &err); /* unlinked above */
+    assert_int_equal(rc, WSEL_E_IO);
+    assert_null(data);
+    assert_int_equal(len, 0);
 }
 
 /* A weighted resolver by engine id (include/wsel/resolve.h): the reference engine is the
