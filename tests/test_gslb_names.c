@@ -288,11 +288,37 @@ static void test_name_spaces(void **u)
     }
 }
 
+/* Subnets (core/gslb/gslb_internal.h, doc/gslb.md §1): ADDRESS[/LENGTH], no length the
+ * whole address; an empty address, or one of 64 bytes or more (no address is that long),
+ * is refused before it is copied anywhere. */
+static void test_subnet_lengths(void **u)
+{
+    (void)u;
+    wsel_gslb_addr a;
+    unsigned p = 99;
+    assert_true(wsel__gslb_parse_subnet("192.0.2.200/24", &a, &p));
+    assert_int_equal(p, 24);
+    assert_int_equal(a.bytes[3], 0); /* the network */
+    assert_true(wsel__gslb_parse_subnet("2001:db8::1", &a, &p));
+    assert_int_equal(p, 128);
+    assert_false(wsel__gslb_parse_subnet("", &a, &p));
+    assert_false(wsel__gslb_parse_subnet("/24", &a, &p));
+    static char big[4096 + 4];
+    for (size_t n = 63; n <= 4096; n = n < 70 ? n + 1 : n * 2) {
+        memset(big, '1', n);
+        strcpy(big + n, "/8");
+        assert_false(wsel__gslb_parse_subnet(big, &a, &p));
+        big[n] = '\0';
+        assert_false(wsel__gslb_parse_subnet(big, &a, &p));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_linear),
         cmocka_unit_test(test_name_spaces),
+        cmocka_unit_test(test_subnet_lengths),
         cmocka_unit_test(test_names_duplicates),
         cmocka_unit_test(test_query_names),
         cmocka_unit_test(test_glob),
