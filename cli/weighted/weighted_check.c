@@ -27,15 +27,14 @@ typedef struct zone_arg {
     const char *file, *origin;
 } zone_arg;
 
-static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
-    CLI_PRINTF(4, 5);
+static int warn(zone_report *w, const wsel_loc *loc, const char *fmt, ...) CLI_PRINTF(3, 4);
 
-static int warn(zone_report *w, const wsel_loc *loc, const char *res, const char *fmt, ...)
+static int warn(zone_report *w, const wsel_loc *loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     int rc = cli_issue_vadd(w, loc && loc->file ? loc->file : "", loc ? loc->line : 0,
-                            loc ? loc->col : 0, 0, "", res ? res : "", -1, fmt, ap);
+                            loc ? loc->col : 0, 0, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -45,7 +44,7 @@ static void warn_label(zone_report *w, const wsel_resource *res, const char *wha
 {
     const char *p = wsel_config_key_hint(label);
     if (p)
-        warn(w, loc, res->name,
+        warn(w, loc,
              "resource '%s': %s label '%s' looks like a misspelling of the parameter '%s'",
              res->name, what, label, p);
 }
@@ -77,7 +76,7 @@ static void warn_duplicates(zone_report *w, const wsel_resource *res, const wsel
         if (j - i > 1) {
             cli_item_path(set, v[i], a, sizeof a);
             cli_item_path(set, v[i + 1], b, sizeof b);
-            warn(w, &v[i + 1]->loc, res->name,
+            warn(w, &v[i + 1]->loc,
                  "resource '%s': %s '%s' appears %u times in one set (first as '%s', "
                  "again as '%s'); duplicates are answered as duplicates",
                  res->name, set->kind == WSEL_KIND_CNAME ? "CNAME" : "address", v[i]->key,
@@ -109,7 +108,7 @@ static void warn_threshold(zone_report *w, const wsel_resource *res, const wsel_
     const char *sn = set->stanza ? set->stanza : "";
     const char *sep = set->stanza ? " " : "";
     if (always_down) {
-        warn(w, &set->loc, res->name,
+        warn(w, &set->loc,
              "resource '%s'%s%s: service type 'down' makes every item DOWN, so the set "
              "always fails over (answers as if all were UP, failed flag raised)",
              res->name, sep, sn);
@@ -122,14 +121,14 @@ static void warn_threshold(zone_report *w, const wsel_resource *res, const wsel_
         if (set->items[i].weight < wmin)
             wmin = set->items[i].weight;
     if (set->threshold <= wmin)
-        warn(w, &set->loc, res->name,
+        warn(w, &set->loc,
              "resource '%s'%s%s: up_thresh %.17g gives threshold %llu <= smallest weight "
              "%llu: failover happens only when every item is DOWN, as it would for any "
              "up_thresh",
              res->name, sep, sn, set->up_thresh, (unsigned long long)set->threshold,
              (unsigned long long)wmin);
     else if (set->threshold > set->total - wmin)
-        warn(w, &set->loc, res->name,
+        warn(w, &set->loc,
              "resource '%s'%s%s: up_thresh %.17g gives threshold %llu > T - smallest "
              "weight = %llu - %llu: any single DOWN item triggers failover, so DOWN items "
              "keep being answered",
@@ -153,7 +152,7 @@ static void warn_odds(zone_report *w, const wsel_resource *res, const wsel_state
         for (uint32_t i = 0; i < so->set->n_items; i++) {
             double p = (double)so->item_p[i].p;
             if (p < ODDS_WARN_BELOW)
-                warn(w, &so->set->items[i].loc, res->name,
+                warn(w, &so->set->items[i].loc,
                      "resource '%s': item '%s' is answered with probability %.3g "
                      "(below %g) even with everything UP",
                      res->name, cli_item_path(so->set, &so->set->items[i], path, sizeof path),
@@ -175,11 +174,11 @@ static void collect_warnings(const wsel_config *cfg, const char *path, zone_repo
     /* the loader's own warnings: input gdnsd accepts but reads unexpectedly */
     for (size_t k = 0; k < wsel_config_warning_count(cfg); k++) {
         const wsel_error *cw = wsel_config_warning(cfg, k);
-        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "", cw->object, -1, "%s", cw->message);
+        cli_issue_add(w, cw->file, cw->line, cw->col, 0, "%s", cw->message);
     }
     size_t nres = wsel_config_resource_count(cfg);
     if (nres == 0)
-        cli_issue_add(w, path, 0, 0, 0, "", "", -1, "the weighted stanza defines no resources");
+        cli_issue_add(w, path, 0, 0, 0, "the weighted stanza defines no resources");
     for (size_t r = 0; r < nres; r++) {
         const wsel_resource *res = wsel_config_resource(cfg, r);
         warn_label(w, res, "resource", res->name, &res->loc);

@@ -78,15 +78,13 @@ void cli_statecmd_free(cli_statecmd *c);
 /* ---- weighted_zone.c ---- */
 
 /* Errors and warnings collected by check (config warnings and zone records alike);
- * the caller prints them as text or JSON. An issue's four strings are one allocation, the
+ * the caller prints them as text or JSON. An issue's two strings are one allocation, the
  * block file points to (cli_zone_report_free frees it). */
 typedef struct zone_issue {
     char *file;
     unsigned line, col;
     int is_error;
     char *message;
-    char *name, *resource;
-    int rrtype;
 } zone_issue;
 
 typedef struct zone_report {
@@ -100,11 +98,9 @@ typedef struct zone_report {
 /* Appends an issue whose message is printf(fmt, ...) (copies the strings); -1 (and nomem
  * set) when out of memory. cli_issue_vadd takes the arguments as a va_list. */
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
-                  int is_error, const char *name, const char *res, int rrtype,
-                  const char *fmt, ...) CLI_PRINTF(9, 10);
+                  int is_error, const char *fmt, ...) CLI_PRINTF(6, 7);
 int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned col,
-                   int is_error, const char *name, const char *res, int rrtype,
-                   const char *fmt, va_list ap) CLI_PRINTF(9, 0);
+                   int is_error, const char *fmt, va_list ap) CLI_PRINTF(6, 0);
 
 /* Returns 0, or CLI_USAGE when the zone file cannot be read, CLI_RESOURCE when out of
  * memory (message printed). */

@@ -37,19 +37,17 @@ typedef struct record {
 } record;
 
 int cli_issue_add(zone_report *rep, const char *file, unsigned line, unsigned col,
-                  int is_error, const char *name, const char *res, int rrtype,
-                  const char *fmt, ...)
+                  int is_error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = cli_issue_vadd(rep, file, line, col, is_error, name, res, rrtype, fmt, ap);
+    int rc = cli_issue_vadd(rep, file, line, col, is_error, fmt, ap);
     va_end(ap);
     return rc;
 }
 
 int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned col,
-                   int is_error, const char *name, const char *res, int rrtype,
-                   const char *fmt, va_list ap)
+                   int is_error, const char *fmt, va_list ap)
 {
     char msg[2048];
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -58,22 +56,18 @@ int cli_issue_vadd(zone_report *rep, const char *file, unsigned line, unsigned c
         return -1;
     }
     zone_issue *z = &rep->issues[rep->n];
-    /* the four strings in one block, which z->file points to */
-    size_t lf = strlen(file) + 1, lm = strlen(msg) + 1, ln = strlen(name) + 1;
-    size_t lr = strlen(res) + 1;
-    char *b = malloc(lf + lm + ln + lr);
+    /* both strings in one block, which z->file points to */
+    size_t lf = strlen(file) + 1, lm = strlen(msg) + 1;
+    char *b = malloc(lf + lm);
     if (!b) {
         rep->nomem = 1;
         return -1;
     }
     z->file = memcpy(b, file, lf);
     z->message = memcpy(b + lf, msg, lm);
-    z->name = memcpy(b + lf + lm, name, ln);
-    z->resource = memcpy(b + lf + lm + ln, res, lr);
     z->line = line;
     z->col = col;
     z->is_error = is_error;
-    z->rrtype = rrtype;
     rep->n++;
     if (is_error)
         rep->errors++;
@@ -171,17 +165,14 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     const char *tname = rrtype == WSEL_RR_DYNA ? "DYNA" : "DYNC";
     /* The owner name is present unless the record's line starts with blank space. */
     int has_name = r->has_name;
-    char name[512] = "";
-    if (has_name && ti > 0)
-        snprintf(name, sizeof name, "%.*s", (int)tok[0].len, tok[0].s);
     for (size_t k = has_name ? 1 : 0; k < ti; k++) {
         if (!is_ttl(&tok[k]) && !tok_eq(&tok[k], "IN"))
-            return cli_issue_add(rep, path, tok[k].line, tok[k].col, 1, name, "", rrtype,
+            return cli_issue_add(rep, path, tok[k].line, tok[k].col, 1,
                                  "expected a TTL or class IN before %s, got '%.*s'", tname,
                                  (int)tok[k].len, tok[k].s);
     }
     if (ti + 1 >= n)
-        return cli_issue_add(rep, path, tok[ti].line, tok[ti].col, 1, name, "", rrtype,
+        return cli_issue_add(rep, path, tok[ti].line, tok[ti].col, 1,
                              "%s record without PLUGIN!RESOURCE", tname);
     const token *rd = &tok[ti + 1];
     const char *bang = memchr(rd->s, '!', rd->len);
@@ -189,7 +180,7 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     if (plen != strlen("weighted") || strncmp(rd->s, "weighted", plen) != 0)
         return 0; /* another plugin's record */
     if (!bang || bang + 1 == rd->s + rd->len)
-        return cli_issue_add(rep, path, rd->line, rd->col, 1, name, "", rrtype,
+        return cli_issue_add(rep, path, rd->line, rd->col, 1,
                              "%s record: expected weighted!RESOURCE, got '%.*s'", tname,
                              (int)rd->len, rd->s);
     rep->records++;
@@ -201,11 +192,11 @@ static int check_record(const wsel_config *cfg, const char *path, const char *or
     wsel_error_clear(&err);
     int rc = wsel_config_check_record(cfg, res, (wsel_rrtype)rrtype, origin, &deprecated, &err);
     if (rc != WSEL_OK)
-        return cli_issue_add(rep, path, rd->line, col, 1, name, res, rrtype,
+        return cli_issue_add(rep, path, rd->line, col, 1,
                              "%s weighted!%s: %s", tname, res,
                              err.message[0] ? err.message : wsel_strerror(rc));
     if (deprecated)
-        return cli_issue_add(rep, path, rd->line, col, 0, name, res, rrtype,
+        return cli_issue_add(rep, path, rd->line, col, 0,
                              "DYNC weighted!%s names an address resource: accepted (it "
                              "answers addresses) but deprecated; use DYNA", res);
     return 0;
@@ -268,7 +259,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
         rc = zone_line(&z, line, n);
     }
     if (rc == 0 && z.paren > 0 &&
-        (cli_issue_add(rep, path, z.lineno, 1, 1, "", "", -1,
+        (cli_issue_add(rep, path, z.lineno, 1, 1,
                        "'(' of the record at line %u is never closed", z.rec.line) < 0 ||
          (!z.rec.directive && check_record(cfg, path, origin, &z.rec, rep) < 0)))
         rc = cli_nomem(cmd);
@@ -280,7 +271,7 @@ int cli_zone_check(const char *cmd, const wsel_config *cfg, const char *path,
 void cli_zone_report_free(zone_report *rep)
 {
     for (size_t i = 0; i < rep->n; i++)
-        free(rep->issues[i].file); /* the block of its four strings */
+        free(rep->issues[i].file); /* the block of both its strings */
     free(rep->issues);
     memset(rep, 0, sizeof *rep);
 }
