@@ -21,6 +21,7 @@
 
 #include "support/support.h"
 #include "../core/prng_internal.h"
+#include "../fast/weighted/weighted_fast.h"
 #include "../core/weighted/weighted_variant.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -37,6 +38,36 @@ static void test_bitpos_table(void **unused)
         for (unsigned bit = 0; bit < 8; bit++)
             if (b & (1u << bit))
                 assert_int_equal(wsel__bit_pos[b][k++], bit);
+    }
+}
+
+/* The CHOOSE map floor(w * m / 2^64) without a 128-bit integer (fast/weighted/
+ * weighted_fast.h) against the 128-bit product: every pair of edge values (among them
+ * pairs whose middle partial sum is exactly 2^32, so that one bit less in a partial
+ * product loses the carry: w = 2^32 + 1, m = 2^33 - 1), then a million pseudo-random
+ * pairs (splitmix64). */
+static void test_mulhi_portable(void **unused)
+{
+    (void)unused;
+    __extension__ typedef unsigned __int128 u128;
+    static const uint64_t edge[] = {0, 1, 2, 3, 0xffffffffu, 0x100000000u, 0x100000001u,
+                                    0x1ffffffffu, 0x80000000u, 0x8000000000000000u,
+                                    0xffffffff00000001u, 0xfffffffffffffffeu, 0xffffffffffffffffu};
+    size_t ne = sizeof edge / sizeof edge[0];
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = 0; j < ne; j++)
+            if (wsel__mulhi_portable(edge[i], edge[j]) != (uint64_t)(((u128)edge[i] * edge[j]) >> 64))
+                fail_msg("mulhi(%#llx, %#llx)", (unsigned long long)edge[i],
+                         (unsigned long long)edge[j]);
+    uint64_t x = 0x243f6a8885a308d3u;
+    for (int k = 0; k < 1000000; k++) {
+        uint64_t w = (x += 0x9e3779b97f4a7c15u), m;
+        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9u;
+        w = (w ^ (w >> 27)) * 0x94d049bb133111ebu;
+        w ^= w >> 31;
+        m = w * 0x2545f4914f6cdd1du + (uint64_t)k;
+        if (wsel__mulhi_portable(w, m) != (uint64_t)(((u128)w * m) >> 64))
+            fail_msg("mulhi(%#llx, %#llx)", (unsigned long long)w, (unsigned long long)m);
     }
 }
 
@@ -1199,6 +1230,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bitpos_table),
+        cmocka_unit_test(test_mulhi_portable),
         cmocka_unit_test(test_prng_fill_matches_next),
         cmocka_unit_test(test_prng_blocks_variants),
         cmocka_unit_test(test_engine_api),

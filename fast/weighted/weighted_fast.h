@@ -105,6 +105,16 @@ extern const wsel__engine_ops wsel__fast_ops;
  * Shared by the SIMD kernels to turn a 64-bit include mask into item indices. */
 extern const uint8_t wsel__bit_pos[256][8];
 
+/* floor(w * m / 2^64) from four 32 x 32-bit products, for compilers without a 128-bit
+ * integer (defined everywhere, so that tests hold it against the 128-bit product). */
+static inline uint64_t wsel__mulhi_portable(uint64_t w, uint64_t m)
+{
+    uint64_t wl = w & 0xffffffffu, wh = w >> 32, ml = m & 0xffffffffu, mh = m >> 32;
+    uint64_t ll = wl * ml, lh = wl * mh, hl = wh * ml, hh = wh * mh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
 /* floor(w * m / 2^64): the CHOOSE map of the random-word contract. */
 static inline uint64_t wsel__mulhi(uint64_t w, uint64_t m)
 {
@@ -112,10 +122,7 @@ static inline uint64_t wsel__mulhi(uint64_t w, uint64_t m)
     __extension__ typedef unsigned __int128 u128;
     return (uint64_t)(((u128)w * m) >> 64);
 #else
-    uint64_t wl = w & 0xffffffffu, wh = w >> 32, ml = m & 0xffffffffu, mh = m >> 32;
-    uint64_t ll = wl * ml, lh = wl * mh, hl = wh * ml, hh = wh * mh;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return wsel__mulhi_portable(w, m);
 #endif
 }
 
