@@ -396,6 +396,8 @@ $W" "member"
 fires G013 error "gtm server /Common/s1 { virtual-servers { v1 { destination 10.0.0.1:80 depends-on { s1:v9 } } } }
 gtm pool a p { members { s1:v1 } }
 $W" "depends-on"
+jqok '[.findings[] | select(.code == "G013") | .object] == ["gtm server /Common/s1 virtual-server v1"]' \
+    "G013 for a depends-on entry names the virtual server holding it"
 fires G013 error "$S1
 $(P '')
 gtm wideip a w { pools { p nope } }" "wide IP pool"
