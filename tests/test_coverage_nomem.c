@@ -196,6 +196,14 @@ static int fill_set(world *w, wsel_state *st)
         if (rc == WSEL_OK && i == 4)
             rc = wsel_state_set(st, NULL, keys[i], false, 5, NULL, &w->err);
     }
+    /* a success is complete: every key holds what was set (99: the sweep then fails) */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && rc == WSEL_OK; i++) {
+        wsel_mstate m = wsel_state_get(st, i % 2 ? "web" : "db", keys[i]);
+        bool up = i == 4 ? false : i % 3 != 0;
+        uint32_t ttl = i == 4 ? 5 : (uint32_t)i * 10;
+        if (m.up != up || m.ttl != ttl)
+            rc = 99;
+    }
     return rc;
 }
 
