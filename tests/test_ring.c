@@ -1610,6 +1610,7 @@ static void test_check_catches(void **u)
     a->count--;
     a->pos = 7;
     assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
+    assert_string_equal(err.message, "ring: address 10.0.0.1 numbered 7, expected 0");
     a->pos = 0;
     a->disabled = true;
     assert_int_equal(wsel_ring_check(r, &err), WSEL_E_STATE);
