@@ -41,6 +41,11 @@ run gslb check /nonexistent/gtm.conf
 one_line_error "unreadable config: exit 2, one line"
 run gslb check
 one_line_error "missing CONFIG: exit 2"
+fails_with 2 "missing CONFIG (see wsel gslb check --help)" "missing CONFIG: says so"
+for c in explain inputs; do
+    run gslb $c
+    fails_with 2 "missing CONFIG (see wsel gslb $c --help)" "gslb $c without CONFIG: exit 2, says so"
+done
 run gslb frobnicate
 one_line_error "unknown gslb command: exit 2"
 
