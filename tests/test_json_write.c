@@ -115,6 +115,39 @@ static void test_deep_nesting_stays_in_table(void **u)
     free(buf);
 }
 
+/* Up to the table's 31 levels inside the top one every container keeps its own comma
+ * state: 31 arrays inside each other, the innermost holding 1 and 2, each of the others
+ * its inner array and then a 0: "[[...[1,2],0]...,0]". */
+static void test_nesting_within_table(void **u)
+{
+    (void)u;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wsel__jw j;
+    wsel__jw_init(&j, f);
+    for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++)
+        wsel__jw_arr_begin(&j);
+    wsel__jw_u64(&j, 1);
+    wsel__jw_u64(&j, 2);
+    for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++) {
+        wsel__jw_arr_end(&j);
+        if (i < WSEL__JW_MAX_DEPTH - 2)
+            wsel__jw_u64(&j, 0);
+    }
+    assert_int_equal(fclose(f), 0);
+    char want[256] = "";
+    for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++)
+        strcat(want, "[");
+    strcat(want, "1,2");
+    for (int i = 0; i < WSEL__JW_MAX_DEPTH - 2; i++)
+        strcat(want, "],0");
+    strcat(want, "]");
+    assert_string_equal(buf, want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_controls_escaped),
         cmocka_unit_test(test_finish_reports_write_error),
         cmocka_unit_test(test_deep_nesting_stays_in_table),
+        cmocka_unit_test(test_nesting_within_table),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests_name("json writer", tests, NULL, NULL);
