@@ -172,4 +172,20 @@ run gslb resolve "$TMP/mx.conf" w.example.com --inputs "$TMP/mx.json" --json
 jqok '.queries[0].addresses == ["10.0.0.2", "10.0.0.3", "10.0.0.1"]' \
     "max-answers-returned 3 by lowest RTT: 10, 20, 30 (v2, v3, v1)"
 
+# core/gslb/gslb_parse.c@00fab88f43:ror:>:>=:1 -- a 32-bit attribute (a topology record's
+# score and order, QoS coefficients) takes 0..4294967295 (doc/gslb.md §1): the largest is
+# read, one more is the error that names the range.
+for v in 4294967295 4294967296; do
+    printf '%s\n' 'gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }' \
+        'gtm pool a /Common/p { load-balancing-mode topology members { s1:v1 } }' \
+        'gtm wideip a /Common/w.example.com { pools { p } }' \
+        "gtm topology ldns: subnet 0.0.0.0/0 server: pool /Common/p { score $v }" >"$TMP/score.conf"
+    run gslb check "$TMP/score.conf"
+    if [ "$v" = 4294967295 ]; then
+        is_rc 0 "topology score 4294967295: read"
+    else
+        fails_with 1 "'score' must be an integer in 0..4294967295" "topology score 4294967296: the range error"
+    fi
+done
+
 done_testing
