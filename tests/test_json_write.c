@@ -16,16 +16,37 @@
 
 #include "../core/json_write.h"
 
+/* A writer into memory: open, write through o.j, then mem_close for the text. */
+typedef struct mem {
+    char *buf;
+    size_t len;
+    FILE *f;
+    wsel__jw j;
+} mem;
+
+static void mem_open(mem *o)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->f = open_memstream(&o->buf, &o->len);
+    assert_non_null(o->f);
+    wsel__jw_init(&o->j, o->f);
+}
+
+/* The text written (free() it). */
+static char *mem_close(mem *o)
+{
+    assert_int_equal(fclose(o->f), 0);
+    return o->buf;
+}
+
 static void expect_str(const char *in, const char *want)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wsel__jw j;
-    wsel__jw_init(&j, f);
-    wsel__jw_str(&j, in);
-    assert_int_equal(fclose(f), 0);
+    mem o;
+    mem_open(&o);
+    wsel__jw *j = &o.j;
+    wsel__jw_str(j, in);
+    char *buf = mem_close(&o);
     if (strcmp(buf, want) != 0)
         fail_msg("wrote %s, want %s", buf, want);
     free(buf);
@@ -95,18 +116,15 @@ static void test_finish_reports_write_error(void **u)
 static void test_deep_nesting_stays_in_table(void **u)
 {
     (void)u;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wsel__jw j;
-    wsel__jw_init(&j, f);
+    mem o;
+    mem_open(&o);
+    wsel__jw *j = &o.j;
     for (int i = 0; i < 40; i++)
-        wsel__jw_arr_begin(&j);
+        wsel__jw_arr_begin(j);
     for (int i = 0; i < 40; i++)
-        wsel__jw_arr_end(&j);
-    assert_int_equal(j.depth, 0);
-    assert_int_equal(fclose(f), 0);
+        wsel__jw_arr_end(j);
+    assert_int_equal(j->depth, 0);
+    char *buf = mem_close(&o);
     char want[81];
     memset(want, '[', 40);
     memset(want + 40, ']', 40);
@@ -121,22 +139,19 @@ static void test_deep_nesting_stays_in_table(void **u)
 static void test_nesting_within_table(void **u)
 {
     (void)u;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wsel__jw j;
-    wsel__jw_init(&j, f);
+    mem o;
+    mem_open(&o);
+    wsel__jw *j = &o.j;
     for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++)
-        wsel__jw_arr_begin(&j);
-    wsel__jw_u64(&j, 1);
-    wsel__jw_u64(&j, 2);
+        wsel__jw_arr_begin(j);
+    wsel__jw_u64(j, 1);
+    wsel__jw_u64(j, 2);
     for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++) {
-        wsel__jw_arr_end(&j);
+        wsel__jw_arr_end(j);
         if (i < WSEL__JW_MAX_DEPTH - 2)
-            wsel__jw_u64(&j, 0);
+            wsel__jw_u64(j, 0);
     }
-    assert_int_equal(fclose(f), 0);
+    char *buf = mem_close(&o);
     char want[256] = "";
     for (int i = 0; i < WSEL__JW_MAX_DEPTH - 1; i++)
         strcat(want, "[");

@@ -269,6 +269,20 @@ static int one_record(void *ctx, const char *name, wsel_ring_record *out)
     return 0;
 }
 
+/* An 8-slot ring whose resolver hands over *rec for every name. */
+static wsel_ring *one_record_ring(wsel_ring_record *rec)
+{
+    wsel_ring_opts o;
+    wsel_ring_opts_init(&o);
+    o.dns.resolve = one_record;
+    o.dns.ctx = rec;
+    o.wheel_size = 8;
+    wsel_ring *r = NULL;
+    wsel_error err;
+    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
+    return r;
+}
+
 /* Answers the library cannot read (include/wsel/ring.h's wsel_ring_record): each is
  * WSEL_E_ADDR naming the host and what is wrong, and leaves the ring as it was (no host,
  * no address); a good answer after them is taken. The messages are written out here. */
@@ -312,14 +326,8 @@ static void test_bad_answers(void **u)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         wsel_ring_record rec = cases[i].rec;
-        wsel_ring_opts o;
-        wsel_ring_opts_init(&o);
-        o.dns.resolve = one_record;
-        o.dns.ctx = &rec;
-        o.wheel_size = 8;
-        wsel_ring *r = NULL;
+        wsel_ring *r = one_record_ring(&rec);
         wsel_error err;
-        assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
         assert_int_equal(wsel_ring_add_host(r, "h.test", 80, 10, &err), WSEL_E_ADDR);
         assert_string_equal(err.message, cases[i].message);
         assert_int_equal(wsel_ring_host_count(r), 0);
@@ -333,14 +341,8 @@ static void test_bad_answers(void **u)
      * WSEL_RING_MAX_WEIGHT): the address has port 65535 and that weight */
     static const wsel_ring_entry top = {"10.0.0.9", 30, 65535, WSEL_RING_MAX_WEIGHT, 65535};
     wsel_ring_record rec = {false, NULL, WSEL_RING_SRV, &top, 1};
-    wsel_ring_opts o;
-    wsel_ring_opts_init(&o);
-    o.dns.resolve = one_record;
-    o.dns.ctx = &rec;
-    o.wheel_size = 8;
-    wsel_ring *r = NULL;
+    wsel_ring *r = one_record_ring(&rec);
     wsel_error err;
-    assert_int_equal(wsel_ring_new(&o, &r, &err), WSEL_OK);
     if (wsel_ring_add_host(r, "h.test", 80, 10, &err) != WSEL_OK)
         fail_msg("SRV 65535/65535/%u: %s", WSEL_RING_MAX_WEIGHT, err.message);
     assert_int_equal(wsel_ring_address_count(r), 1);
