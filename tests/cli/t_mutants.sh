@@ -110,4 +110,15 @@ for wc in "-1 0" "4294967296 0" "3 4503599627370497" "3 -4503599627370497"; do
     ok $r "ratio entry w, cur = $wc: refused, exit 2"
 done
 
+# cli/util.c@ab7ab03215:const:0:1:1 -- an input the command reads that has an error at a
+# place exits 2 with the place first, FILE:LINE:COL: PATH: message, and no "wsel: CMD: "
+# before it (wsel(1), gslb resolve --inputs), whatever the file's name: here one letter.
+printf '%s\n' '{"members": 5}' >"$TMP/i"
+cd "$TMP" || exit 1
+run gslb resolve "$GR" ratio.example.com --inputs i
+cd - >/dev/null || exit 1
+fails_with 2 "i:1:13: \$.members: expected an object, got 5" "inputs file named 'i': its place first"
+grep -q '^i:1:13: ' "$TMP/err"
+ok $? "inputs file named 'i': no command prefix"
+
 done_testing
