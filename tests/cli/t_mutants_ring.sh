@@ -101,4 +101,13 @@ else
     T_N=$((T_N + 1)); echo "ok $T_N - # SKIP out-of-memory injection needs a glibc build without sanitizers"
 fi
 
+# core/ring/ring_scenario.c@63369cbfa6:const:0:1:1 -- 'order' holds 1..16777216 numbers
+# (man page, RING SCENARIO): an empty list is the error, a one-slot wheel's list of one
+# number is read.
+ring_bad '{"order": []}' '^[^ ]*:1:11: \$\.order: expected 1\.\.16777216 numbers$' "order []: expected 1..16777216 numbers"
+printf '%s\n' '{"wheelSize": 1, "hosts": ["10.0.0.1"], "order": [7]}' >"$TMP/o1.json"
+run ring run "$TMP/o1.json" --json
+is_rc 0 "order [7] on a one-slot wheel: read"
+jqok '.initial.wheel == ["10.0.0.1:80"]' "order [7]: the one slot goes to 10.0.0.1"
+
 done_testing
