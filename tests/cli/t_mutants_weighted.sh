@@ -193,6 +193,11 @@ d=$(sed -n 's/^  \([0-9]*\) distinct answers drawn, most frequent first:$/\1/p' 
 [ "$RC" -eq 0 ] && [ -n "$d" ] && [ "$d" -le 5 ] && [ "$n" -eq "$d" ]; r=$?
 [ $r -eq 0 ] || echo "# exit $RC, $n answer lines, '$d' distinct"
 ok $r "sample, 5 draws of big_multi: each distinct answer listed once ($d)"
+# cli/weighted/weighted_sample.c@37bc5cf9ab:aor:*:/:1 -- and the list's own table of the
+# distinct answers (sorted by count) is as large as their number: under valgrind, no
+# memory error ("never a crash")
+vg 0 "sample text of big_multi, 2000 draws: no memory error under valgrind" \
+    sample "$DATA/big_multi.conf" big -n 2000 --seed 1 --engine ref
 
 # cli/weighted/weighted_answers.c@c8e1c45ffd:aor:/:*:1 -- explain --json: an answer's
 # p_exact is the product of its sets' exact fractions, "num/den when the probability is
