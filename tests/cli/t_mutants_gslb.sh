@@ -188,4 +188,13 @@ for v in 4294967295 4294967296; do
     fi
 done
 
+# core/gslb/gslb_lex.c@9d15e373a4:ror:<=:<:1 -- the first "#TMSH-VERSION: X" comment with a
+# value gives the version `check` reports; the tag alone, with nothing after it, is an
+# ordinary comment.
+printf '%s\n' '#TMSH-VERSION:' '#TMSH-VERSION: 15.1.0' \
+    'gtm server /Common/s1 { datacenter /Common/DC1 product bigip virtual-servers { v1 { destination 10.0.0.1:80 } } }' \
+    'gtm pool a /Common/p { members { s1:v1 } }' 'gtm wideip a /Common/w.example.com { pools { p } }' >"$TMP/ver.conf"
+run gslb check "$TMP/ver.conf"
+holds ", TMSH-VERSION 15.1.0" "a bare #TMSH-VERSION: tag is passed over; the next one gives 15.1.0"
+
 done_testing
