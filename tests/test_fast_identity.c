@@ -45,7 +45,7 @@ static void test_bitpos_table(void **unused)
  * weighted_fast.h) against the 128-bit product: every pair of edge values (among them
  * pairs whose middle partial sum is exactly 2^32, so that one bit less in a partial
  * product loses the carry: w = 2^32 + 1, m = 2^33 - 1), then a million pseudo-random
- * pairs (splitmix64). */
+ * pairs (the kit's splitmix64, wsel_kit_mix). */
 static void test_mulhi_portable(void **unused)
 {
     (void)unused;
@@ -61,11 +61,7 @@ static void test_mulhi_portable(void **unused)
                          (unsigned long long)edge[j]);
     uint64_t x = 0x243f6a8885a308d3u;
     for (int k = 0; k < 1000000; k++) {
-        uint64_t w = (x += 0x9e3779b97f4a7c15u), m;
-        w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9u;
-        w = (w ^ (w >> 27)) * 0x94d049bb133111ebu;
-        w ^= w >> 31;
-        m = w * 0x2545f4914f6cdd1du + (uint64_t)k;
+        uint64_t w = wsel_kit_mix(&x), m = wsel_kit_mix(&x);
         if (wsel__mulhi_portable(w, m) != (uint64_t)(((u128)w * m) >> 64))
             fail_msg("mulhi(%#llx, %#llx)", (unsigned long long)w, (unsigned long long)m);
     }
