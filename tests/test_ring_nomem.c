@@ -242,15 +242,13 @@ static long allocations(const char *text, size_t len)
 {
     wsel_ring_scenario *sc = NULL;
     wsel_error e;
-    const long start = 1L << 40;
-    arm(start);
+    count_begin();
     int rc = wsel_ring_scenario_load_buffer("s.json", text, len, &sc, &e);
-    long left = countdown;
-    disarm();
+    long made = count_end();
     if (rc != WSEL_OK)
         fail_msg("scenario: %s", e.message);
     wsel_ring_scenario_free(sc);
-    return start - left;
+    return made;
 }
 
 /* Valid multi-byte UTF-8 is read by the table reader itself (doc/ring.md §17): jansson's

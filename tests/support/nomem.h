@@ -101,6 +101,21 @@ static inline int disarm(void)
     return hit;
 }
 
+/* Counting without failing: count_begin(), the calls, then count_end() gives how many
+ * allocations they made (none of them refused). */
+#define NOMEM_COUNT_FROM (1L << 40)
+static inline void count_begin(void)
+{
+    arm(NOMEM_COUNT_FROM);
+}
+
+static inline long count_end(void)
+{
+    long made = NOMEM_COUNT_FROM - countdown;
+    disarm();
+    return made;
+}
+
 /* False when malloc is not ours (valgrind replaces it wherever it is defined): no
  * failure injection then, and a test should skip. */
 static inline int nomem_injection_works(void)
