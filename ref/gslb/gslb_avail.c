@@ -13,11 +13,6 @@ bool wsel__gslb_vs_ok(wsel__gslb_query *q, size_t v, long *why_dep)
             *why_dep = q->st->vs_dep[v];
         return mark[v] == 2;
     }
-    if (mark[v] == 1) { /* (never: a VS being decided is not looked up again) */
-        if (why_dep)
-            *why_dep = -1;
-        return false;
-    }
     mark[v] = 1;
     const wsel_gslb_vs *vs = &q->cfg->vs[v];
     bool ok = q->cfg->servers[vs->server].enabled && vs->enabled && q->in->vs[v].up &&
